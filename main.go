@@ -1,0 +1,423 @@
+// Command mcpeek is a terminal MCP inspector whose speciality is
+// elicitations: it connects to one MCP server, lists and calls what it
+// offers, and answers the questions the server asks of its user.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Exit codes (DESIGN §9).
+const (
+	exitOK          = 0
+	exitToolError   = 1
+	exitUsage       = 2
+	exitConnection  = 3
+	exitTimeout     = 124
+	exitInterrupted = 130
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a command-line mistake: exit 2 with usage on stderr.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// exitError carries an exit code chosen where the failure happened.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+
+// run is mcpeek's whole life, testable in-process.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var err error
+	cmd := ""
+	if len(args) > 0 {
+		cmd = args[0]
+	}
+	switch cmd {
+	case "call":
+		err = runCall(ctx, args[1:], stdout, stderr)
+	case "list":
+		err = runList(ctx, args[1:], stdout, stderr)
+	case "caps":
+		err = runCaps(ctx, args[1:], stdout, stderr)
+	case "fixture":
+		err = runFixture(ctx, args[1:], stderr)
+	case "help":
+		err = runHelp(args[1:], stdout)
+	case "version":
+		fmt.Fprintf(stdout, "mcpeek %s\n", mcpclient.Version)
+	default:
+		err = runRoot(ctx, args, stdout, stderr)
+	}
+	return report(ctx, err, stderr)
+}
+
+// report prints err as one line and maps it to an exit code.
+func report(ctx context.Context, err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "mcpeek: %s\nRun 'mcpeek help' for usage.\n", ue.msg)
+		return exitUsage
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "mcpeek: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "mcpeek: %v\n", err)
+	switch {
+	case ctx.Err() != nil:
+		return exitInterrupted
+	case errors.Is(err, context.DeadlineExceeded):
+		return exitTimeout
+	}
+	return exitConnection
+}
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ", ") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// connFlags are the flags every command that connects shares.
+type connFlags struct {
+	protocol          string
+	headers           listFlag
+	env               listFlag
+	connectTimeout    time.Duration
+	timeout           time.Duration
+	appHost           bool
+	appHostAddr       string
+	noFormElicitation bool
+	wireLog           string
+}
+
+func (cf *connFlags) register(fs *flag.FlagSet, headless bool) {
+	fs.StringVar(&cf.protocol, "protocol", "auto", "protocol revision: auto, legacy (2025-11-25) or modern (2026-07-28, required)")
+	fs.Var(&cf.headers, "H", "add an HTTP header \"Name: Value\" (URL servers; repeatable)")
+	fs.Var(&cf.env, "e", "add KEY=VALUE to the server command's environment (repeatable)")
+	fs.DurationVar(&cf.connectTimeout, "connect-timeout", 30*time.Second, "how long to wait for the server to connect")
+	fs.BoolVar(&cf.appHost, "app-host", false, "render app-requested form elicitations in the server's MCP App, in the browser")
+	fs.StringVar(&cf.appHostAddr, "app-host-addr", "", "listen address of the app host (default: a free port on 127.0.0.1)")
+	fs.BoolVar(&cf.noFormElicitation, "no-form-elicitation", false, "do not advertise form elicitation")
+	fs.StringVar(&cf.wireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
+	if headless {
+		fs.DurationVar(&cf.timeout, "timeout", 0, "give up after this long (exit 124); 0 waits forever")
+	}
+}
+
+// newFlagSet makes a flag set whose -h prints usage on stdout.
+func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "usage: %s\n\nflags:\n", synopsis)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parse parses flags and turns a flag error into a usage error.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usagef("%s: %v", fs.Name(), err)
+	}
+	return fs.Args(), nil
+}
+
+// session is an open connection plus what closes it.
+type session struct {
+	conn    *mcpclient.Conn
+	closers []func()
+}
+
+func (s *session) close() {
+	if s.conn != nil {
+		_ = s.conn.Close()
+	}
+	for _, c := range s.closers {
+		c()
+	}
+}
+
+// connect opens the connection the flags and words describe.
+func connect(ctx context.Context, cf *connFlags, words []string, asker mcpclient.NativeAsker, records *mcpclient.Recorder) (*session, error) {
+	switch cf.protocol {
+	case "auto", "legacy", "modern":
+	default:
+		return nil, usagef("unknown --protocol %q (want auto, legacy or modern)", cf.protocol)
+	}
+	if cf.appHost {
+		return nil, usagef("--app-host is not available yet: this build renders every elicitation natively")
+	}
+	target, err := mcpclient.ParseTarget(words, cf.headers, cf.env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	s := &session{}
+	var sink io.Writer
+	if cf.wireLog != "" {
+		f, err := os.Create(cf.wireLog)
+		if err != nil {
+			return nil, usagef("--wire-log: %v", err)
+		}
+		s.closers = append(s.closers, func() { _ = f.Close() })
+		sink = f
+	}
+	conn, err := mcpclient.Connect(ctx, mcpclient.Config{
+		Target:         target,
+		Protocol:       cf.protocol,
+		ConnectTimeout: cf.connectTimeout,
+		Capabilities:   mcpclient.CapabilityOptions{FormElicitation: !cf.noFormElicitation},
+		Asker:          asker,
+		Wire:           mcpclient.NewWireLog(0, sink),
+		Records:        records,
+	})
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	s.conn = conn
+	return s, nil
+}
+
+// withTimeout applies --timeout to a headless run.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode output: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+const callSynopsis = "mcpeek call TOOL [--args JSON] [--answers FILE] [--on-elicit cancel|decline|accept-defaults] [--elicit-log FILE] [flags] [--] [SERVER...]"
+
+func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cf connFlags
+	var argsJSON, answersPath, onElicit, elicitLog string
+	fs := newFlagSet("call", callSynopsis, stdout)
+	cf.register(fs, true)
+	fs.StringVar(&argsJSON, "args", "", "tool arguments as a JSON object")
+	fs.StringVar(&answersPath, "answers", "", "answer elicitations from this JSON `FILE`")
+	fs.StringVar(&onElicit, "on-elicit", "cancel", "answer unmatched elicitations: cancel, decline or accept-defaults")
+	fs.StringVar(&elicitLog, "elicit-log", "", "write one JSON record per elicitation to `FILE`")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		return usagef("call: name the tool to call")
+	}
+	tool := rest[0]
+	// Flags may also follow the tool name.
+	if rest, err = parse(fs, rest[1:]); err != nil {
+		return err
+	}
+	var toolArgs json.RawMessage
+	if argsJSON != "" {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(argsJSON), &obj); err != nil || obj == nil {
+			return usagef("--args must be a JSON object: %s", jsonProblem(err))
+		}
+		toolArgs = json.RawMessage(argsJSON)
+	}
+	policy, err := mcpclient.ParsePolicy(onElicit)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	asker := &mcpclient.HeadlessAsker{Policy: policy, Stderr: stderr}
+	if answersPath != "" {
+		if asker.Answers, err = mcpclient.LoadAnswers(answersPath); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	var logSink io.Writer
+	if elicitLog != "" {
+		f, err := os.Create(elicitLog)
+		if err != nil {
+			return usagef("--elicit-log: %v", err)
+		}
+		defer f.Close()
+		logSink = f
+	}
+	ctx, cancel := withTimeout(ctx, cf.timeout)
+	defer cancel()
+	s, err := connect(ctx, &cf, rest, asker, mcpclient.NewRecorder(logSink))
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	res, err := s.conn.Call(ctx, tool, toolArgs)
+	if err != nil {
+		return err
+	}
+	if err := writeJSON(stdout, res); err != nil {
+		return err
+	}
+	if n := asker.Rejected(); n > 0 {
+		return exitError{exitUsage, fmt.Errorf("%d answer(s) did not fit the requested schema and were cancelled", n)}
+	}
+	if res.IsError {
+		return exitError{code: exitToolError}
+	}
+	return nil
+}
+
+func jsonProblem(err error) string {
+	if err == nil {
+		return "got null"
+	}
+	return err.Error()
+}
+
+const listSynopsis = "mcpeek list tools|resources|prompts [flags] [--] [SERVER...]"
+
+func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cf connFlags
+	fs := newFlagSet("list", listSynopsis, stdout)
+	cf.register(fs, true)
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		return usagef("list: say what to list: tools, resources or prompts")
+	}
+	what := rest[0]
+	switch what {
+	case "tools", "resources", "prompts":
+	default:
+		return usagef("list: cannot list %q (want tools, resources or prompts)", what)
+	}
+	if rest, err = parse(fs, rest[1:]); err != nil {
+		return err
+	}
+	ctx, cancel := withTimeout(ctx, cf.timeout)
+	defer cancel()
+	s, err := connect(ctx, &cf, rest, &mcpclient.HeadlessAsker{Stderr: stderr}, nil)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	out, err := s.conn.List(ctx, what)
+	if err != nil {
+		return fmt.Errorf("list %s: %w", what, err)
+	}
+	return writeJSON(stdout, out)
+}
+
+const capsSynopsis = "mcpeek caps [flags] [--] [SERVER...]"
+
+func runCaps(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cf connFlags
+	fs := newFlagSet("caps", capsSynopsis, stdout)
+	cf.register(fs, true)
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := withTimeout(ctx, cf.timeout)
+	defer cancel()
+	s, err := connect(ctx, &cf, rest, &mcpclient.HeadlessAsker{Stderr: stderr}, nil)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	return writeJSON(stdout, s.conn.Caps())
+}
+
+const fixtureSynopsis = "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation]"
+
+func runFixture(ctx context.Context, args []string, stderr io.Writer) error {
+	var httpAddr string
+	var stateless, noApp bool
+	fs := newFlagSet("fixture", fixtureSynopsis, stderr)
+	fs.StringVar(&httpAddr, "http", "", "serve streamable HTTP on `ADDR` (for example 127.0.0.1:8080) instead of stdio")
+	fs.BoolVar(&stateless, "stateless", false, "with --http: serve without sessions")
+	fs.BoolVar(&noApp, "no-app-elicitation", false, "do not advertise app-rendered elicitation")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("fixture: unexpected arguments: %s", strings.Join(rest, " "))
+	}
+	if stateless && httpAddr == "" {
+		return usagef("fixture: --stateless needs --http")
+	}
+	opts := fixture.Options{NoAppElicitation: noApp}
+	if httpAddr == "" {
+		err := fixture.New(opts).Run(ctx, &mcp.StdioTransport{})
+		if err != nil && ctx.Err() == nil {
+			return exitError{exitConnection, fmt.Errorf("fixture: %w", err)}
+		}
+		return nil
+	}
+	ln, err := net.Listen("tcp", httpAddr)
+	if err != nil {
+		return usagef("fixture: --http: %v", err)
+	}
+	srv := &http.Server{Handler: fixture.HTTPHandler(opts, stateless), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "mcpeek fixture: serving streamable HTTP on http://%s/\n", ln.Addr())
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return exitError{exitConnection, fmt.Errorf("fixture: %w", err)}
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package mcpclient
+
+import "github.com/modelcontextprotocol/go-sdk/mcp"
+
+// UIExtension is the MCP Apps extension identifier.
+const UIExtension = "io.modelcontextprotocol/ui"
+
+// AppMIMEType is the MIME type of an MCP App resource.
+const AppMIMEType = "text/html;profile=mcp-app"
+
+// CapabilityOptions are the facts the advertised capabilities depend on.
+type CapabilityOptions struct {
+	// FormElicitation is false with --no-form-elicitation.
+	FormElicitation bool
+	// AppHostUp is true only while the app host listener is running.
+	AppHostUp bool
+}
+
+// Capabilities builds the client capabilities mcpeek advertises (DESIGN §5):
+// core elicitation (form unless disabled, url always) and the MCP Apps
+// extension with its MIME type; the nested app elicitation capability is
+// claimed only when form elicitation is on and the app host is listening.
+func Capabilities(o CapabilityOptions) *mcp.ClientCapabilities {
+	caps := &mcp.ClientCapabilities{
+		Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}},
+	}
+	ui := map[string]any{"mimeTypes": []string{AppMIMEType}}
+	if o.FormElicitation {
+		caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
+		if o.AppHostUp {
+			ui["elicitation"] = map[string]any{}
+		}
+	}
+	caps.AddExtension(UIExtension, ui)
+	return caps
+}

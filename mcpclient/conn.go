@@ -1,0 +1,322 @@
+// Package mcpclient connects mcpeek to one MCP server: transports, the
+// capabilities it advertises, the elicitation router, the wire log, and the
+// headless runs.
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Protocol revisions mcpeek speaks.
+const (
+	ProtocolLegacy = "2025-11-25"
+	ProtocolModern = "2026-07-28"
+)
+
+// Version is mcpeek's version, sent as clientInfo.
+var Version = "0.1.0"
+
+// TargetKind says how a server is reached.
+type TargetKind int
+
+// Target kinds.
+const (
+	TargetEmbedded TargetKind = iota // the embedded fixture, in memory
+	TargetStdio                      // a command over stdio
+	TargetHTTP                       // a streamable HTTP URL
+)
+
+// Target is the server named on the command line.
+type Target struct {
+	Kind    TargetKind
+	Command []string    // TargetStdio: the command and its arguments
+	Env     []string    // TargetStdio: extra KEY=VALUE entries
+	URL     string      // TargetHTTP
+	Headers http.Header // TargetHTTP: extra headers
+	// Embedded builds the in-memory server for TargetEmbedded.
+	Embedded func() *mcp.Server
+}
+
+// String names the target as a person would recognise it.
+func (t Target) String() string {
+	switch t.Kind {
+	case TargetStdio:
+		return strings.Join(t.Command, " ")
+	case TargetHTTP:
+		return t.URL
+	}
+	return "embedded fixture"
+}
+
+// ParseTarget builds a target from the words after the flags, the -H
+// headers ("Name: Value") and the -e environment (KEY=VALUE). No words means
+// the embedded server.
+func ParseTarget(words, headers, env []string, embedded func() *mcp.Server) (Target, error) {
+	if len(words) == 0 {
+		if len(headers) > 0 || len(env) > 0 {
+			return Target{}, errors.New("-H and -e need a server to apply to")
+		}
+		return Target{Kind: TargetEmbedded, Embedded: embedded}, nil
+	}
+	if strings.HasPrefix(words[0], "http://") || strings.HasPrefix(words[0], "https://") {
+		if len(words) > 1 {
+			return Target{}, fmt.Errorf("unexpected words after the URL: %s", strings.Join(words[1:], " "))
+		}
+		if len(env) > 0 {
+			return Target{}, errors.New("-e applies to a command, not a URL")
+		}
+		h := http.Header{}
+		for _, kv := range headers {
+			name, value, ok := strings.Cut(kv, ":")
+			name = strings.TrimSpace(name)
+			if !ok || name == "" || strings.ContainsAny(name, " \t") {
+				return Target{}, fmt.Errorf("header %q is not of the form \"Name: Value\"", kv)
+			}
+			h.Add(name, strings.TrimSpace(value))
+		}
+		return Target{Kind: TargetHTTP, URL: words[0], Headers: h}, nil
+	}
+	if len(headers) > 0 {
+		return Target{}, errors.New("-H applies to a URL, not a command")
+	}
+	for _, kv := range env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return Target{}, fmt.Errorf("environment entry %q is not of the form KEY=VALUE", kv)
+		}
+	}
+	return Target{Kind: TargetStdio, Command: words, Env: env}, nil
+}
+
+// Config says how to connect.
+type Config struct {
+	Target Target
+	// Protocol is "auto", "legacy" (2025-11-25) or "modern" (2026-07-28).
+	Protocol       string
+	ConnectTimeout time.Duration
+	Capabilities   CapabilityOptions
+	// Asker answers elicitations natively; nil cancels them.
+	Asker NativeAsker
+	// Wire receives the traffic; nil keeps none.
+	Wire *WireLog
+	// Records receives one record per elicitation; nil keeps none.
+	Records *Recorder
+}
+
+// ConnectError is a failure to reach or initialize the server.
+type ConnectError struct {
+	Target string
+	Err    error
+}
+
+func (e *ConnectError) Error() string { return fmt.Sprintf("connect to %s: %v", e.Target, e.Err) }
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+// sentCaps holds the capabilities mcpeek advertises on a connection.
+type sentCaps struct{ sent *mcp.ClientCapabilities }
+
+func (c sentCaps) form() bool { return c.sent.Elicitation != nil && c.sent.Elicitation.Form != nil }
+
+// Conn is one live connection to a server.
+type Conn struct {
+	cfg     Config
+	caps    sentCaps
+	session *mcp.ClientSession
+	router  *router
+	records *Recorder
+	wire    *WireLog
+	closers []func()
+	// sentWire is the capabilities JSON as it went on the wire.
+	sentWire json.RawMessage
+
+	closeOnce sync.Once
+}
+
+// Connect reaches the server, negotiates the protocol revision and returns
+// the connection. Errors are [*ConnectError].
+func Connect(ctx context.Context, cfg Config) (*Conn, error) {
+	c := &Conn{
+		cfg:     cfg,
+		caps:    sentCaps{Capabilities(cfg.Capabilities)},
+		records: cfg.Records,
+		wire:    cfg.Wire,
+	}
+	if c.wire == nil {
+		c.wire = NewWireLog(0, nil)
+	}
+	c.router = &router{conn: c, asker: cfg.Asker, pending: map[string]context.CancelFunc{}}
+	if err := c.connect(ctx); err != nil {
+		c.Close()
+		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err)}
+	}
+	return c, nil
+}
+
+func (c *Conn) connect(ctx context.Context) error {
+	var version string
+	switch c.cfg.Protocol {
+	case "", "auto":
+	case "legacy":
+		version = ProtocolLegacy
+	case "modern":
+		version = ProtocolModern
+	default:
+		return fmt.Errorf("unknown protocol %q (want auto, legacy or modern)", c.cfg.Protocol)
+	}
+	if c.cfg.ConnectTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.cfg.ConnectTimeout)
+		defer cancel()
+	}
+	transport, err := c.transport(ctx)
+	if err != nil {
+		return err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeek", Title: "mcpeek", Version: Version}, &mcp.ClientOptions{
+		Capabilities:       c.caps.sent,
+		ElicitationHandler: c.router.handle,
+	})
+	session, err := client.Connect(ctx, &mcp.LoggingTransport{Transport: transport, Writer: c.wire.transportWriter()},
+		&mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("no answer within %s: %w", c.cfg.ConnectTimeout, ctx.Err())
+		}
+		return err
+	}
+	c.session = session
+	c.sentWire = c.wire.SentCapabilities()
+	if c.cfg.Protocol == "modern" && session.InitializeResult().ProtocolVersion != ProtocolModern {
+		return fmt.Errorf("the server does not speak protocol revision %s (it negotiated %s)",
+			ProtocolModern, session.InitializeResult().ProtocolVersion)
+	}
+	return nil
+}
+
+func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
+	t := c.cfg.Target
+	switch t.Kind {
+	case TargetStdio:
+		cmd := exec.Command(t.Command[0], t.Command[1:]...)
+		cmd.Env = append(os.Environ(), t.Env...)
+		cmd.Stderr = c.wire.StderrWriter()
+		return &mcp.CommandTransport{Command: cmd, TerminateDuration: 250 * time.Millisecond}, nil
+	case TargetHTTP:
+		hc := &http.Client{Transport: headerTransport{base: http.DefaultTransport, headers: t.Headers}}
+		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1}, nil
+	}
+	if t.Embedded == nil {
+		return nil, errors.New("no embedded server")
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := t.Embedded().Connect(ctx, st, nil)
+	if err != nil {
+		return nil, err
+	}
+	c.closers = append(c.closers, func() { _ = ss.Close() })
+	return ct, nil
+}
+
+// explain adds the server's last stderr line to an error, where there is one.
+func (c *Conn) explain(err error) error {
+	if last := c.wire.LastStderr(); last != "" {
+		return fmt.Errorf("%w (server stderr: %s)", err, last)
+	}
+	return err
+}
+
+type headerTransport struct {
+	base    http.RoundTripper
+	headers http.Header
+}
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, vs := range h.headers {
+			r.Header.Del(k)
+			for _, v := range vs {
+				r.Header.Add(k, v)
+			}
+		}
+	}
+	return h.base.RoundTrip(r)
+}
+
+// Close cancels every pending elicitation and closes the connection.
+func (c *Conn) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		c.router.cancelAll()
+		if c.session != nil {
+			err = c.session.Close()
+		}
+		for _, f := range c.closers {
+			f()
+		}
+	})
+	return err
+}
+
+// Session is the underlying go-sdk session.
+func (c *Conn) Session() *mcp.ClientSession { return c.session }
+
+// Target is the server this connection reaches.
+func (c *Conn) Target() Target { return c.cfg.Target }
+
+// Wire is the connection's wire log.
+func (c *Conn) Wire() *WireLog { return c.wire }
+
+// SentCapabilities are the client capabilities mcpeek advertised, as JSON
+// exactly as they went on the wire.
+func (c *Conn) SentCapabilities() json.RawMessage { return c.sentWire }
+
+// ProtocolVersion is the negotiated protocol revision.
+func (c *Conn) ProtocolVersion() string {
+	if c.session == nil || c.session.InitializeResult() == nil {
+		return ""
+	}
+	return c.session.InitializeResult().ProtocolVersion
+}
+
+// ServerInfo is the server's self-description (never nil).
+func (c *Conn) ServerInfo() *mcp.Implementation {
+	if c.session != nil && c.session.InitializeResult() != nil && c.session.InitializeResult().ServerInfo != nil {
+		return c.session.InitializeResult().ServerInfo
+	}
+	return &mcp.Implementation{}
+}
+
+// ServerName is the server's name, or the target when it gave none.
+func (c *Conn) ServerName() string {
+	if n := c.ServerInfo().Name; n != "" {
+		return n
+	}
+	return c.cfg.Target.String()
+}
+
+// ServerCapabilities are the server's capabilities (never nil).
+func (c *Conn) ServerCapabilities() *mcp.ServerCapabilities {
+	if c.session != nil && c.session.InitializeResult() != nil && c.session.InitializeResult().Capabilities != nil {
+		return c.session.InitializeResult().Capabilities
+	}
+	return &mcp.ServerCapabilities{}
+}
+
+// Instructions are the server's instructions, if any.
+func (c *Conn) Instructions() string {
+	if c.session == nil || c.session.InitializeResult() == nil {
+		return ""
+	}
+	return c.session.InitializeResult().Instructions
+}

@@ -1,0 +1,70 @@
+package mcpclient
+
+import (
+	"encoding/json"
+	"io"
+	"sync"
+	"time"
+)
+
+// Path is the way an elicitation was answered.
+type Path string
+
+// Elicitation paths.
+const (
+	PathApp    Path = "app"
+	PathNative Path = "native"
+	PathURL    Path = "url"
+)
+
+// Record is what mcpeek keeps about one elicitation (DESIGN §7).
+type Record struct {
+	Key         string         `json:"key"`
+	Server      string         `json:"server"`
+	Era         string         `json:"era"`
+	Mode        string         `json:"mode"`
+	ResourceURI string         `json:"resourceUri,omitempty"`
+	Path        Path           `json:"path"`
+	Fallback    FallbackReason `json:"fallback"`
+	Action      string         `json:"action"`
+	Error       string         `json:"error"`
+	ReceivedAt  time.Time      `json:"receivedAt"`
+	AppInitMs   int64          `json:"appInitMs,omitempty"`
+	AnsweredMs  int64          `json:"answeredMs"`
+	// Message is the server's message, kept for the inspector's history; it
+	// is not part of the log line.
+	Message string `json:"-"`
+}
+
+// Recorder keeps every settled record in memory and writes each as one JSON
+// line to an optional sink (--elicit-log).
+type Recorder struct {
+	mu      sync.Mutex
+	records []Record
+	sink    io.Writer
+}
+
+// NewRecorder returns a recorder writing to sink when it is not nil.
+func NewRecorder(sink io.Writer) *Recorder { return &Recorder{sink: sink} }
+
+func (r *Recorder) settle(rec Record) {
+	if r == nil {
+		return
+	}
+	rec.AnsweredMs = time.Since(rec.ReceivedAt).Milliseconds()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.records = append(r.records, rec)
+	if r.sink != nil {
+		if b, err := json.Marshal(rec); err == nil {
+			_, _ = r.sink.Write(append(b, '\n'))
+		}
+	}
+}
+
+// Records returns a copy of the settled records, oldest first.
+func (r *Recorder) Records() []Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Record(nil), r.records...)
+}

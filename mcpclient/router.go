@@ -1,0 +1,317 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// FallbackReason is why a form elicitation was not rendered by the server's
+// app. The set is closed.
+type FallbackReason string
+
+// Fallback reasons, in the order of DESIGN §4.
+const (
+	FallbackNone                FallbackReason = ""
+	FallbackFormDisabled        FallbackReason = "form_disabled"
+	FallbackAppHostOff          FallbackReason = "app_host_off"
+	FallbackServerNotNegotiated FallbackReason = "server_not_negotiated"
+	FallbackNoResourceURI       FallbackReason = "no_resource_uri"
+	FallbackInvalidResourceURI  FallbackReason = "invalid_resource_uri"
+	FallbackResourceReadFailed  FallbackReason = "resource_read_failed"
+	FallbackResourceNotHTML     FallbackReason = "resource_not_html"
+	FallbackBridgeUnavailable   FallbackReason = "bridge_unavailable"
+	FallbackInitTimeout         FallbackReason = "init_timeout"
+	FallbackAppNoElicitation    FallbackReason = "app_no_elicitation"
+	FallbackBridgeClosed        FallbackReason = "bridge_closed"
+	FallbackAnswerTimeout       FallbackReason = "answer_timeout"
+	FallbackInvalidResult       FallbackReason = "invalid_result"
+	FallbackSchemaMismatch      FallbackReason = "schema_mismatch"
+)
+
+// Describe words the reason for a person.
+func (r FallbackReason) Describe() string {
+	switch r {
+	case FallbackNone:
+		return ""
+	case FallbackFormDisabled:
+		return "form elicitation is disabled in mcpeek"
+	case FallbackAppHostOff:
+		return "the app host is off (start mcpeek with --app-host)"
+	case FallbackServerNotNegotiated:
+		return "the server did not negotiate app-rendered elicitation"
+	case FallbackNoResourceURI:
+		return "the request names no app (no _meta.ui.resourceUri)"
+	case FallbackInvalidResourceURI:
+		return "the request's app URI is not an absolute ui:// URI"
+	case FallbackResourceReadFailed:
+		return "the app resource could not be read from the server"
+	case FallbackResourceNotHTML:
+		return "the app resource is not HTML"
+	case FallbackBridgeUnavailable:
+		return "the browser bridge is unavailable"
+	case FallbackInitTimeout:
+		return "the app did not initialize in time"
+	case FallbackAppNoElicitation:
+		return "the app did not declare elicitation support"
+	case FallbackBridgeClosed:
+		return "the browser tab closed before the app answered"
+	case FallbackAnswerTimeout:
+		return "the app did not answer in time"
+	case FallbackInvalidResult:
+		return "the app answered with an invalid result"
+	case FallbackSchemaMismatch:
+		return "the app's answer does not match the requested schema"
+	}
+	return string(r)
+}
+
+// NativeRequest is an elicitation handed to the native asker.
+type NativeRequest struct {
+	// Key identifies the request on its connection ("e-3").
+	Key string
+	// Server is the server's self-description; Connection is how mcpeek
+	// reached it (a command line or a URL). Both are shown to the person.
+	Server     *mcp.Implementation
+	Connection string
+	// Params are the request's parameters, unchanged.
+	Params *mcp.ElicitParams
+	// Schema is the parsed requested schema (form mode only).
+	Schema *nativeform.Schema
+	// Fallback says why the app did not render it, if it could have.
+	Fallback FallbackReason
+}
+
+// ResourceURI returns the request's _meta.ui.resourceUri when it is a string.
+func (r *NativeRequest) ResourceURI() string {
+	s, _ := resourceURIValue(r.Params)
+	return s
+}
+
+// NativeAsker answers elicitations without the app: a terminal form, or
+// headless answers. It must return when ctx is done.
+type NativeAsker interface {
+	Ask(ctx context.Context, req *NativeRequest) (*mcp.ElicitResult, error)
+}
+
+// router is the one elicitation handler of a connection.
+type router struct {
+	conn  *Conn
+	asker NativeAsker
+	next  atomic.Int64
+
+	mu      sync.Mutex
+	pending map[string]context.CancelFunc
+}
+
+func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	p := req.Params
+	key := fmt.Sprintf("e-%d", r.next.Add(1))
+	ctx, cancel := context.WithCancel(ctx)
+	r.mu.Lock()
+	r.pending[key] = cancel
+	r.mu.Unlock()
+	defer func() {
+		cancel()
+		r.mu.Lock()
+		delete(r.pending, key)
+		r.mu.Unlock()
+	}()
+
+	rec := Record{
+		Key:        key,
+		Server:     r.conn.ServerName(),
+		Era:        r.conn.ProtocolVersion(),
+		Mode:       p.Mode,
+		ReceivedAt: time.Now(),
+		Message:    p.Message,
+	}
+	if rec.Mode == "" {
+		rec.Mode = "form"
+	}
+	rec.ResourceURI, _ = resourceURIValue(p)
+	res, err := r.route(ctx, key, p, &rec)
+	if err != nil {
+		rec.Error = err.Error()
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			rec.Action = "cancel"
+		}
+	} else {
+		rec.Action = res.Action
+	}
+	r.conn.records.settle(rec)
+	return res, err
+}
+
+func (r *router) route(ctx context.Context, key string, p *mcp.ElicitParams, rec *Record) (*mcp.ElicitResult, error) {
+	nreq := &NativeRequest{
+		Key:        key,
+		Server:     r.conn.ServerInfo(),
+		Connection: r.conn.Target().String(),
+		Params:     p,
+	}
+	switch rec.Mode {
+	case "url":
+		rec.Path = PathURL
+		return r.ask(ctx, nreq)
+	case "form":
+	default:
+		rec.Path = PathNative
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unsupported elicitation mode %q", rec.Mode)}
+	}
+	rec.Path = PathNative
+	if !r.conn.caps.form() {
+		rec.Fallback = FallbackFormDisabled
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "form elicitation is disabled in this client"}
+	}
+	schema, err := nativeform.Parse(p.RequestedSchema)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requested schema: " + err.Error()}
+	}
+	nreq.Schema = schema
+	reason, _ := AppGate(r.conn.caps.sent, r.conn.ServerCapabilities(), p)
+	if reason == FallbackNone {
+		// The app path arrives with the app host; until then no client
+		// advertises the nested capability, so this cannot be reached.
+		reason = FallbackBridgeUnavailable
+	}
+	rec.Fallback = reason
+	nreq.Fallback = reason
+	return r.ask(ctx, nreq)
+}
+
+func (r *router) ask(ctx context.Context, nreq *NativeRequest) (*mcp.ElicitResult, error) {
+	if r.asker == nil {
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
+	res, err := r.asker.Ask(ctx, nreq)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, errors.New("native asker returned no result")
+	}
+	return res, nil
+}
+
+// cancelAll cancels every in-flight elicitation.
+func (r *router) cancelAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.pending {
+		c()
+	}
+}
+
+// AppGate applies the four app gates of DESIGN §4 in order and returns the
+// first failing one's reason (FallbackNone when all hold) and the resource
+// URI when it is valid.
+func AppGate(sent *mcp.ClientCapabilities, server *mcp.ServerCapabilities, p *mcp.ElicitParams) (FallbackReason, string) {
+	if sent == nil || sent.Elicitation == nil || sent.Elicitation.Form == nil {
+		return FallbackFormDisabled, ""
+	}
+	if !clientAdvertisesAppElicitation(sent) {
+		return FallbackAppHostOff, ""
+	}
+	if server == nil || !hasObjectKey(server.Extensions[UIExtension], "elicitation") {
+		return FallbackServerNotNegotiated, ""
+	}
+	v, present := resourceURIValue(p)
+	if !present {
+		return FallbackNoResourceURI, ""
+	}
+	if err := ValidateResourceURI(v); err != nil {
+		return FallbackInvalidResourceURI, ""
+	}
+	return FallbackNone, v
+}
+
+func clientAdvertisesAppElicitation(c *mcp.ClientCapabilities) bool {
+	ext := asObject(c.Extensions[UIExtension])
+	if ext == nil || asObject(ext["elicitation"]) == nil {
+		return false
+	}
+	switch mts := ext["mimeTypes"].(type) {
+	case []string:
+		for _, m := range mts {
+			if m == AppMIMEType {
+				return true
+			}
+		}
+	case []any:
+		for _, m := range mts {
+			if m == AppMIMEType {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func asObject(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func hasObjectKey(v any, key string) bool {
+	m := asObject(v)
+	return m != nil && asObject(m[key]) != nil
+}
+
+// resourceURIValue returns _meta.ui.resourceUri as a string, and whether the
+// key was present at all (a present non-string yields "" and true, which
+// ValidateResourceURI rejects).
+func resourceURIValue(p *mcp.ElicitParams) (string, bool) {
+	if p == nil || p.Meta == nil {
+		return "", false
+	}
+	ui := asObject(p.Meta["ui"])
+	if ui == nil {
+		return "", false
+	}
+	v, ok := ui["resourceUri"]
+	if !ok {
+		return "", false
+	}
+	s, isString := v.(string)
+	if !isString {
+		// Present but not a string: invalid, and never valid by accident.
+		return "", true
+	}
+	return s, true
+}
+
+// ValidateResourceURI checks that s is an absolute ui:// URI with a
+// non-empty host and no whitespace.
+func ValidateResourceURI(s string) error {
+	if s == "" {
+		return errors.New("resource URI is empty")
+	}
+	if strings.IndexFunc(s, unicode.IsSpace) >= 0 {
+		return errors.New("resource URI contains whitespace")
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("resource URI does not parse: %w", err)
+	}
+	if !u.IsAbs() {
+		return errors.New("resource URI is relative")
+	}
+	if u.Scheme != "ui" {
+		return fmt.Errorf("resource URI scheme is %q, not ui", u.Scheme)
+	}
+	if u.Opaque != "" || u.Host == "" {
+		return errors.New("resource URI has no host")
+	}
+	return nil
+}

@@ -1,0 +1,189 @@
+package mcpclient
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Direction says where a wire log entry came from.
+type Direction string
+
+// Wire log directions.
+const (
+	DirSend   Direction = "send"   // mcpeek → server
+	DirRecv   Direction = "recv"   // server → mcpeek
+	DirStderr Direction = "stderr" // a line the server process wrote to stderr
+	DirNote   Direction = "note"   // transport events (read errors, closes)
+)
+
+// WireEntry is one line of the wire log.
+type WireEntry struct {
+	Time   time.Time       `json:"time"`
+	Dir    Direction       `json:"dir"`
+	Method string          `json:"method,omitempty"`
+	ID     json.RawMessage `json:"id,omitempty"`
+	// Message is the raw JSON-RPC message for send/recv entries.
+	Message json.RawMessage `json:"message,omitempty"`
+	// Text is the line for stderr and note entries.
+	Text string `json:"text,omitempty"`
+}
+
+// WireLog keeps the raw JSON-RPC traffic and the server's stderr, bounded in
+// memory, and optionally writes each entry as a JSON line to a sink.
+type WireLog struct {
+	mu      sync.Mutex
+	max     int
+	entries []WireEntry
+	sink    io.Writer
+	stderr  []string // the last few stderr lines, for error messages
+}
+
+// NewWireLog returns a wire log that keeps at most max entries in memory
+// (0 means 10,000) and writes every entry to sink when sink is not nil.
+func NewWireLog(max int, sink io.Writer) *WireLog {
+	if max <= 0 {
+		max = 10000
+	}
+	return &WireLog{max: max, sink: sink}
+}
+
+func (w *WireLog) add(e WireEntry) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.entries) >= w.max {
+		n := copy(w.entries, w.entries[len(w.entries)-w.max+1:])
+		w.entries = w.entries[:n]
+	}
+	w.entries = append(w.entries, e)
+	if e.Dir == DirStderr {
+		w.stderr = append(w.stderr, e.Text)
+		if len(w.stderr) > 20 {
+			w.stderr = w.stderr[1:]
+		}
+	}
+	if w.sink != nil {
+		if b, err := json.Marshal(e); err == nil {
+			_, _ = w.sink.Write(append(b, '\n'))
+		}
+	}
+}
+
+// Entries returns a copy of the entries kept in memory.
+func (w *WireLog) Entries() []WireEntry {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]WireEntry(nil), w.entries...)
+}
+
+// LastStderr returns the last stderr line of the server, or "".
+func (w *WireLog) LastStderr() string {
+	if w == nil {
+		return ""
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := len(w.stderr) - 1; i >= 0; i-- {
+		if s := strings.TrimSpace(w.stderr[i]); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// SentCapabilities returns the client capabilities exactly as they went on
+// the wire: the initialize request's, or the server/discover request's
+// _meta entry in the modern era. It is nil before the handshake.
+func (w *WireLog) SentCapabilities() json.RawMessage {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, e := range w.entries {
+		if e.Dir != DirSend {
+			continue
+		}
+		var m struct {
+			Params struct {
+				Capabilities json.RawMessage            `json:"capabilities"`
+				Meta         map[string]json.RawMessage `json:"_meta"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(e.Message, &m) != nil {
+			continue
+		}
+		switch e.Method {
+		case "initialize":
+			return m.Params.Capabilities
+		case "server/discover":
+			return m.Params.Meta["io.modelcontextprotocol/clientCapabilities"]
+		}
+	}
+	return nil
+}
+
+// lineWriter splits what it is given into lines and hands each to fn.
+type lineWriter struct {
+	mu  sync.Mutex
+	buf []byte
+	fn  func(line string)
+}
+
+func (lw *lineWriter) Write(p []byte) (int, error) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	lw.buf = append(lw.buf, p...)
+	for {
+		i := bytes.IndexByte(lw.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(lw.buf[:i])
+		lw.buf = lw.buf[i+1:]
+		lw.fn(line)
+	}
+	if len(lw.buf) > 1<<20 { // a runaway line without newline: flush it
+		lw.fn(string(lw.buf))
+		lw.buf = nil
+	}
+	return len(p), nil
+}
+
+// StderrWriter returns a writer for the server process's stderr.
+func (w *WireLog) StderrWriter() io.Writer {
+	return &lineWriter{fn: func(line string) {
+		w.add(WireEntry{Time: time.Now(), Dir: DirStderr, Text: strings.TrimRight(line, "\r")})
+	}}
+}
+
+// transportWriter returns the writer for an [mcp.LoggingTransport], which
+// writes "write: JSON" and "read: JSON" lines.
+func (w *WireLog) transportWriter() io.Writer {
+	return &lineWriter{fn: func(line string) {
+		e := WireEntry{Time: time.Now()}
+		switch {
+		case strings.HasPrefix(line, "write: "):
+			e.Dir, e.Message = DirSend, json.RawMessage(strings.TrimPrefix(line, "write: "))
+		case strings.HasPrefix(line, "read: "):
+			e.Dir, e.Message = DirRecv, json.RawMessage(strings.TrimPrefix(line, "read: "))
+		default:
+			e.Dir, e.Text = DirNote, line
+		}
+		if e.Message != nil {
+			var head struct {
+				Method string          `json:"method"`
+				ID     json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(e.Message, &head) != nil {
+				e.Dir, e.Text, e.Message = DirNote, line, nil
+			} else {
+				e.Method, e.ID = head.Method, head.ID
+			}
+		}
+		w.add(e)
+	}}
+}

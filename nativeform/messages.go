@@ -1,0 +1,121 @@
+package nativeform
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+)
+
+type kindRequired = kind.Required
+
+// isLeafKind reports whether an error kind is worth reporting itself rather
+// than through its causes.
+func isLeafKind(k jsonschema.ErrorKind) bool {
+	switch k.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+		return true
+	}
+	return false
+}
+
+// message words one validation error for a person. It uses the schema's
+// own constraints, never the submitted value.
+func (s *Schema) message(ve *jsonschema.ValidationError) string {
+	var f *Field
+	if len(ve.InstanceLocation) > 0 {
+		f = s.Field(ve.InstanceLocation[0])
+	}
+	switch k := ve.ErrorKind.(type) {
+	case *kind.Required:
+		return "is required"
+	case *kind.Type:
+		return "must be " + article(strings.Join(k.Want, " or "))
+	case *kind.MinLength:
+		return fmt.Sprintf("must be at least %d characters", k.Want)
+	case *kind.MaxLength:
+		return fmt.Sprintf("must be at most %d characters", k.Want)
+	case *kind.Pattern:
+		return fmt.Sprintf("must match the pattern %s", k.Want)
+	case *kind.Format:
+		return "must be " + formatWords(k.Want)
+	case *kind.Minimum:
+		return "must be at least " + ratString(k.Want)
+	case *kind.Maximum:
+		return "must be at most " + ratString(k.Want)
+	case *kind.ExclusiveMinimum:
+		return "must be greater than " + ratString(k.Want)
+	case *kind.ExclusiveMaximum:
+		return "must be less than " + ratString(k.Want)
+	case *kind.MultipleOf:
+		return "must be a multiple of " + ratString(k.Want)
+	case *kind.MinItems:
+		return fmt.Sprintf("choose at least %d", k.Want)
+	case *kind.MaxItems:
+		return fmt.Sprintf("choose at most %d", k.Want)
+	case *kind.UniqueItems:
+		return "must not repeat a choice"
+	case *kind.Enum, *kind.Const, *kind.AnyOf, *kind.OneOf:
+		if f != nil && len(f.Options) > 0 {
+			titles := make([]string, len(f.Options))
+			for i, o := range f.Options {
+				titles[i] = o.Title
+			}
+			if f.Kind == KindMultiSelect {
+				return "each choice must be one of: " + strings.Join(titles, ", ")
+			}
+			return "must be one of: " + strings.Join(titles, ", ")
+		}
+		return "is not one of the allowed values"
+	case *kind.AdditionalProperties:
+		return "is not a field of this form"
+	case *kind.FalseSchema:
+		return "is not allowed"
+	}
+	return "is not valid"
+}
+
+func article(s string) string {
+	switch s {
+	case "integer":
+		return "a whole number"
+	case "number":
+		return "a number"
+	case "boolean":
+		return "yes or no"
+	case "string":
+		return "text"
+	case "array":
+		return "a list of choices"
+	case "object":
+		return "an object"
+	}
+	return s
+}
+
+func formatWords(format string) string {
+	switch format {
+	case "email":
+		return "a valid email address"
+	case "uri":
+		return "a valid URI (for example https://example.com)"
+	case "date":
+		return "a date as YYYY-MM-DD"
+	case "date-time":
+		return "a date and time as YYYY-MM-DDTHH:MM:SSZ"
+	}
+	return "a valid " + format
+}
+
+func ratString(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return fmt.Sprint(f)
+}
