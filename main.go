@@ -70,7 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "caps":
 		err = runCaps(ctx, args[1:], stdout, stderr)
 	case "fixture":
-		err = runFixture(ctx, args[1:], stderr)
+		err = runFixture(ctx, args[1:], stdout, stderr)
 	case "help":
 		err = runHelp(args[1:], stdout)
 	case "version":
@@ -379,10 +379,10 @@ func runCaps(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 const fixtureSynopsis = "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation]"
 
-func runFixture(ctx context.Context, args []string, stderr io.Writer) error {
+func runFixture(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var httpAddr string
 	var stateless, noApp bool
-	fs := newFlagSet("fixture", fixtureSynopsis, stderr)
+	fs := newFlagSet("fixture", fixtureSynopsis, stdout)
 	fs.StringVar(&httpAddr, "http", "", "serve streamable HTTP on `ADDR` (for example 127.0.0.1:8080) instead of stdio")
 	fs.BoolVar(&stateless, "stateless", false, "with --http: serve without sessions")
 	fs.BoolVar(&noApp, "no-app-elicitation", false, "do not advertise app-rendered elicitation")

@@ -138,6 +138,10 @@ type Conn struct {
 	closers []func()
 	// sentWire is the capabilities JSON as it went on the wire.
 	sentWire json.RawMessage
+	// life ends when Close begins: it aborts the calls in flight, because
+	// a session closes only after its outgoing requests return.
+	life    context.Context
+	endLife context.CancelFunc
 
 	closeOnce sync.Once
 }
@@ -151,6 +155,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		records: cfg.Records,
 		wire:    cfg.Wire,
 	}
+	c.life, c.endLife = context.WithCancel(context.Background())
 	if c.wire == nil {
 		c.wire = NewWireLog(0, nil)
 	}
@@ -257,6 +262,7 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func (c *Conn) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
+		c.endLife()
 		c.router.cancelAll()
 		if c.session != nil {
 			err = c.session.Close()
@@ -266,6 +272,13 @@ func (c *Conn) Close() error {
 		}
 	})
 	return err
+}
+
+// bind returns a context that also ends when the connection closes.
+func (c *Conn) bind(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(c.life, func() { cancel(errClosing) })
+	return ctx, func() { stop(); cancel(nil) }
 }
 
 // Session is the underlying go-sdk session.

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -181,9 +182,9 @@ func (h *HeadlessAsker) say(format string, args ...any) {
 
 // CapsReport is the output of `mcpeek caps`.
 type CapsReport struct {
-	ProtocolVersion string                  `json:"protocolVersion"`
-	Client          json.RawMessage         `json:"client"`
-	Server          ServerReport            `json:"server"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	Client          json.RawMessage `json:"client"`
+	Server          ServerReport    `json:"server"`
 }
 
 // ServerReport describes the server in a [CapsReport].
@@ -214,6 +215,8 @@ func (c *Conn) Caps() *CapsReport {
 // List returns every tool, resource (and resource template) or prompt of
 // the server, following pagination, as {"tools":[…]} and so on.
 func (c *Conn) List(ctx context.Context, what string) (map[string]any, error) {
+	ctx, done := c.bind(ctx)
+	defer done()
 	s := c.session
 	switch what {
 	case "tools":
@@ -250,17 +253,25 @@ func collect[T any](seq func(func(*T, error) bool)) ([]*T, error) {
 
 // Call calls a tool with the given arguments (a JSON object or nil).
 func (c *Conn) Call(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	ctx, done := c.bind(ctx)
+	defer done()
 	var arguments any
 	if len(args) > 0 {
 		arguments = args
 	}
 	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: arguments})
 	if err != nil {
-		err = fmt.Errorf("call %s: %w", tool, err)
-		if errors.Is(err, mcp.ErrConnectionClosed) {
-			err = c.explain(err)
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) || ctx.Err() != nil {
+			if cause := context.Cause(ctx); cause != nil && !errors.Is(err, cause) {
+				err = fmt.Errorf("%w: %w", cause, err)
+			}
+			return nil, fmt.Errorf("call %s: %w", tool, err)
 		}
-		return nil, err
+		// The connection failed under the call: close it, which waits for
+		// a server process to exit, so that its last words are known.
+		_ = c.Close()
+		return nil, c.explain(fmt.Errorf("call %s: the server went away: %w", tool, err))
 	}
 	return res, nil
 }

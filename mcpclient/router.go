@@ -112,17 +112,25 @@ type router struct {
 
 	mu      sync.Mutex
 	pending map[string]context.CancelFunc
+	closed  bool // set by cancelAll: later requests are refused at once
 }
+
+// errClosing answers elicitations that arrive while the connection closes.
+var errClosing = errors.New("mcpeek is closing the connection")
 
 func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	p := req.Params
 	key := fmt.Sprintf("e-%d", r.next.Add(1))
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancelCause(ctx)
 	r.mu.Lock()
-	r.pending[key] = cancel
+	if r.closed {
+		cancel(errClosing)
+	} else {
+		r.pending[key] = func() { cancel(errClosing) }
+	}
 	r.mu.Unlock()
 	defer func() {
-		cancel()
+		cancel(nil)
 		r.mu.Lock()
 		delete(r.pending, key)
 		r.mu.Unlock()
@@ -141,6 +149,9 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	}
 	rec.ResourceURI, _ = resourceURIValue(p)
 	res, err := r.route(ctx, key, p, &rec)
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("%w: %w", context.Cause(ctx), err)
+	}
 	if err != nil {
 		rec.Error = err.Error()
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -204,10 +215,11 @@ func (r *router) ask(ctx context.Context, nreq *NativeRequest) (*mcp.ElicitResul
 	return res, nil
 }
 
-// cancelAll cancels every in-flight elicitation.
+// cancelAll cancels every in-flight elicitation and refuses later ones.
 func (r *router) cancelAll() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.closed = true
 	for _, c := range r.pending {
 		c()
 	}

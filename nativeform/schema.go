@@ -86,6 +86,12 @@ func Parse(requested any) (*Schema, error) {
 	if !ok {
 		return nil, errors.New("requested schema must be a JSON object")
 	}
+	// The field model holds plain JSON values (float64 numbers), the same
+	// kind of values an answer carries; the validator gets exact numbers.
+	var plain map[string]any
+	if err := json.Unmarshal(raw, &plain); err != nil {
+		return nil, fmt.Errorf("requested schema is not valid JSON: %w", err)
+	}
 	if t, ok := root["type"]; ok && t != "object" {
 		return nil, fmt.Errorf("requested schema must have type \"object\", not %v", t)
 	}
@@ -93,12 +99,12 @@ func Parse(requested any) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	props, _ := root["properties"].(map[string]any)
-	if root["properties"] != nil && props == nil {
+	props, _ := plain["properties"].(map[string]any)
+	if plain["properties"] != nil && props == nil {
 		return nil, errors.New("requested schema: properties must be an object")
 	}
 	required := map[string]bool{}
-	if r, ok := root["required"]; ok {
+	if r, ok := plain["required"]; ok {
 		list, ok := r.([]any)
 		if !ok {
 			return nil, errors.New("requested schema: required must be an array of names")

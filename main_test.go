@@ -1,0 +1,469 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+)
+
+// TestMain doubles as the misbehaving servers the tests need: run with
+// MCPEEK_TEST_SERVER set, this binary is a stdio MCP server instead.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("MCPEEK_TEST_SERVER"); mode != "" {
+		os.Exit(testServer(mode))
+	}
+	goleak.VerifyTestMain(m)
+}
+
+func testServer(mode string) int {
+	if mode == "legacy-only" {
+		return legacyOnlyServer()
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "crash", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Fprintln(os.Stderr, "fatal: out of cheese")
+			os.Exit(3)
+			return nil, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "fail", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed"}}}, nil
+		})
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// legacyOnlyServer speaks just enough of 2025-11-25 by hand: it refuses
+// server/discover and answers initialize.
+func legacyOnlyServer() int {
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(in.Bytes(), &msg) != nil || msg.ID == nil {
+			continue
+		}
+		var reply string
+		switch msg.Method {
+		case "initialize":
+			reply = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"old","version":"1"}}`
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", msg.ID, reply)
+		default:
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", msg.ID)
+		}
+	}
+	return 0
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// mcpeek runs the program in-process, as a person would from a shell.
+func mcpeek(t *testing.T, args ...string) result {
+	t.Helper()
+	return mcpeekCtx(t, context.Background(), args...)
+}
+
+func mcpeekCtx(t *testing.T, ctx context.Context, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(ctx, args, &out, &errb)
+	return result{code, out.String(), errb.String()}
+}
+
+func (r result) structured(t *testing.T) map[string]any {
+	t.Helper()
+	var res struct {
+		StructuredContent map[string]any `json:"structuredContent"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("stdout is not a CallToolResult: %v\n%s\nstderr: %s", err, r.stdout, r.stderr)
+	}
+	return res.StructuredContent
+}
+
+func testServerArgs(mode string) []string {
+	return []string{"-e", "MCPEEK_TEST_SERVER=" + mode, "--", os.Args[0]}
+}
+
+var eras = []struct{ name, flag, want string }{
+	{"legacy", "legacy", "2025-11-25"},
+	{"modern", "modern", "2026-07-28"},
+}
+
+func TestChooseOptionAnsweredFromFile(t *testing.T) {
+	for _, era := range eras {
+		for _, tc := range []struct {
+			file       string
+			wantAction string
+			wantChoice any
+		}{
+			{"choose-option-a.json", "accept", "option-a"},
+			{"choose-option-decline.json", "decline", nil},
+			{"choose-option-cancel.json", "cancel", nil},
+		} {
+			t.Run(era.name+"/"+tc.file, func(t *testing.T) {
+				log := filepath.Join(t.TempDir(), "elicit.jsonl")
+				r := mcpeek(t, "call", "choose_option", "--protocol", era.flag,
+					"--answers", filepath.Join("testdata", "answers", tc.file), "--elicit-log", log)
+				if r.code != exitOK {
+					t.Fatalf("exit %d, stderr: %s", r.code, r.stderr)
+				}
+				sc := r.structured(t)
+				if sc["action"] != tc.wantAction || sc["choice"] != tc.wantChoice {
+					t.Errorf("structuredContent = %v, want action %q choice %v", sc, tc.wantAction, tc.wantChoice)
+				}
+				recs := readRecords(t, log)
+				if len(recs) != 1 {
+					t.Fatalf("got %d elicitation records, want 1", len(recs))
+				}
+				rec := recs[0]
+				if rec["era"] != era.want || rec["path"] != "native" || rec["fallback"] != "app_host_off" ||
+					rec["action"] != tc.wantAction || rec["key"] != "e-1" || rec["mode"] != "form" {
+					t.Errorf("record = %v", rec)
+				}
+			})
+		}
+	}
+}
+
+func readRecords(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("record %q: %v", line, err)
+		}
+		recs = append(recs, m)
+	}
+	return recs
+}
+
+func TestMultiRoundBothEras(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "elicit.jsonl")
+			r := mcpeek(t, "call", "multi_round", "--protocol", era.flag,
+				"--answers", "testdata/answers/multi-round.json", "--elicit-log", log)
+			if r.code != exitOK {
+				t.Fatalf("exit %d, stderr: %s\n%s", r.code, r.stderr, r.stdout)
+			}
+			sc := r.structured(t)
+			if sc["name"] != "Grace" || sc["confirm"] != true || sc["rounds"] != float64(2) {
+				t.Errorf("structuredContent = %v", sc)
+			}
+			recs := readRecords(t, log)
+			if len(recs) != 2 || recs[0]["key"] != "e-1" || recs[1]["key"] != "e-2" {
+				t.Errorf("records = %v, want two, e-1 and e-2", recs)
+			}
+		})
+	}
+}
+
+func TestAllFieldsAcceptDefaults(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			r := mcpeek(t, "call", "all_fields", "--protocol", era.flag, "--on-elicit", "accept-defaults")
+			if r.code != exitOK {
+				t.Fatalf("exit %d, stderr: %s", r.code, r.stderr)
+			}
+			sc := r.structured(t)
+			content, _ := sc["content"].(map[string]any)
+			if sc["action"] != "accept" || content["name"] != "Ada Lovelace" {
+				t.Errorf("structuredContent = %v", sc)
+			}
+			if r.stderr != "" {
+				t.Errorf("stderr = %q, want nothing", r.stderr)
+			}
+		})
+	}
+}
+
+func TestPolicies(t *testing.T) {
+	for _, tc := range []struct {
+		policy, wantAction string
+		wantCode           int
+	}{
+		{"cancel", "cancel", exitOK},
+		{"decline", "decline", exitOK},
+		// choose_option's required choice has no default: the answer cannot
+		// be given, so mcpeek cancels and says so.
+		{"accept-defaults", "cancel", exitUsage},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			r := mcpeek(t, "call", "choose_option", "--on-elicit", tc.policy)
+			if r.code != tc.wantCode {
+				t.Fatalf("exit %d, want %d; stderr: %s", r.code, tc.wantCode, r.stderr)
+			}
+			if got := r.structured(t)["action"]; got != tc.wantAction {
+				t.Errorf("action = %v, want %s", got, tc.wantAction)
+			}
+		})
+	}
+}
+
+func TestAnswersViolatingSchemaAreNotSent(t *testing.T) {
+	r := mcpeek(t, "call", "choose_option", "--answers", "testdata/answers/choose-option-invalid.json")
+	if r.code != exitUsage {
+		t.Fatalf("exit %d, want %d", r.code, exitUsage)
+	}
+	if got := r.structured(t)["action"]; got != "cancel" {
+		t.Errorf("the server saw action %v, want cancel", got)
+	}
+	if !strings.Contains(r.stderr, "Choice: must be one of: option-a, option-b") {
+		t.Errorf("stderr does not name the field and the problem: %q", r.stderr)
+	}
+	if strings.Contains(r.stderr, "option-z") {
+		t.Errorf("stderr echoes the rejected value: %q", r.stderr)
+	}
+}
+
+func TestCaps(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			r := mcpeek(t, "caps", "--protocol", era.flag)
+			if r.code != exitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			var got struct {
+				ProtocolVersion string          `json:"protocolVersion"`
+				Client          json.RawMessage `json:"client"`
+				Server          struct {
+					Name         string         `json:"name"`
+					Title        string         `json:"title"`
+					Capabilities map[string]any `json:"capabilities"`
+				} `json:"server"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.ProtocolVersion != era.want || got.Server.Name != "mcpeek-fixture" || got.Server.Title != "mcpeek fixture" {
+				t.Errorf("caps = %s", r.stdout)
+			}
+			const wantClient = `{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"elicitation":{"form":{},"url":{}}}`
+			if compact(t, got.Client) != wantClient {
+				t.Errorf("client capabilities = %s, want %s", compact(t, got.Client), wantClient)
+			}
+			ext, _ := got.Server.Capabilities["extensions"].(map[string]any)
+			if _, ok := ext["io.modelcontextprotocol/ui"]; !ok {
+				t.Errorf("server capabilities lack the Apps extension: %v", got.Server.Capabilities)
+			}
+		})
+	}
+}
+
+func compact(t *testing.T, raw []byte) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestList(t *testing.T) {
+	for _, what := range []string{"tools", "resources", "prompts"} {
+		t.Run(what, func(t *testing.T) {
+			r := mcpeek(t, "list", what)
+			if r.code != exitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			var got map[string][]map[string]any
+			if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+				t.Fatal(err)
+			}
+			items, ok := got[what]
+			if !ok {
+				t.Fatalf("output has no %q: %s", what, r.stdout)
+			}
+			names := map[string]bool{}
+			for _, it := range items {
+				names[fmt.Sprint(it["name"])] = true
+				names[fmt.Sprint(it["uri"])] = true
+			}
+			switch what {
+			case "tools":
+				for _, n := range []string{"choose_option", "all_fields", "multi_round", "url_consent"} {
+					if !names[n] {
+						t.Errorf("tool %s missing", n)
+					}
+				}
+			case "resources":
+				if !names["ui://fixture/choose-option.html"] {
+					t.Errorf("the app resource is missing: %s", r.stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string // in stderr
+	}{
+		{"unknown subcommand flag", []string{"call", "--bogus", "x"}, exitUsage, "flag provided but not defined: -bogus"},
+		{"unknown root flag", []string{"--bogus"}, exitUsage, "flag provided but not defined"},
+		{"call without tool", []string{"call"}, exitUsage, "name the tool"},
+		{"list of nothing", []string{"list", "widgets"}, exitUsage, `cannot list "widgets"`},
+		{"bad protocol", []string{"caps", "--protocol", "newest"}, exitUsage, `unknown --protocol "newest"`},
+		{"bad policy", []string{"call", "x", "--on-elicit", "maybe"}, exitUsage, `unknown --on-elicit policy "maybe"`},
+		{"malformed args", []string{"call", "choose_option", "--args", "{nope"}, exitUsage, "--args must be a JSON object"},
+		{"args not an object", []string{"call", "choose_option", "--args", "[1]"}, exitUsage, "--args must be a JSON object"},
+		{"missing answers file", []string{"call", "choose_option", "--answers", "testdata/answers/none.json"}, exitUsage, "answers file"},
+		{"malformed header", []string{"caps", "-H", "NoColon", "http://127.0.0.1:1/"}, exitUsage, `header "NoColon"`},
+		{"app host", []string{"caps", "--app-host"}, exitUsage, "not available yet"},
+		{"command not found", []string{"caps", "--", "mcpeek-no-such-server"}, exitConnection, "connect to mcpeek-no-such-server:"},
+		{"url refused", []string{"caps", "http://127.0.0.1:1/mcp"}, exitConnection, "connect to http://127.0.0.1:1/mcp:"},
+		{"tool error", append([]string{"call", "fail"}, testServerArgs("tool")...), exitToolError, ""},
+		{"server exits mid-call", append([]string{"call", "crash"}, testServerArgs("tool")...), exitConnection, "fatal: out of cheese"},
+		{"unknown tool", append([]string{"call", "nope"}, testServerArgs("tool")...), exitConnection, "call nope:"},
+		{"modern required", append([]string{"caps", "--protocol", "modern"}, testServerArgs("legacy-only")...), exitConnection, "does not speak protocol revision 2026-07-28"},
+		{"connect timeout", []string{"caps", "--connect-timeout", "300ms", "--", "sleep", "5"}, exitTimeout, "connect to sleep 5: no answer within 300ms"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mcpeek(t, tc.args...)
+			if r.code != tc.wantCode {
+				t.Fatalf("exit %d, want %d; stderr: %s", r.code, tc.wantCode, r.stderr)
+			}
+			if !strings.Contains(r.stderr, tc.wantErr) {
+				t.Errorf("stderr = %q, want it to contain %q", r.stderr, tc.wantErr)
+			}
+			if tc.wantCode != exitOK && tc.wantCode != exitToolError {
+				if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; tc.wantCode != exitUsage && lines != 1 {
+					t.Errorf("stderr has %d lines, want one: %q", lines, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestLegacyOnlyServerWorksInAuto(t *testing.T) {
+	r := mcpeek(t, append([]string{"caps"}, testServerArgs("legacy-only")...)...)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"protocolVersion": "2025-11-25"`) {
+		t.Fatalf("exit %d, stdout %s, stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	r := mcpeekCtx(t, ctx, "caps", "--", "sleep", "5")
+	if r.code != exitInterrupted {
+		t.Fatalf("exit %d, want %d; stderr %s", r.code, exitInterrupted, r.stderr)
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		if r := mcpeek(t, args...); r.code != 0 || !strings.HasPrefix(r.stdout, "mcpeek ") {
+			t.Errorf("%v: exit %d, stdout %q", args, r.code, r.stdout)
+		}
+	}
+	for _, args := range [][]string{{"help"}, {"-h"}, {"call", "-h"}, {"list", "-h"}, {"caps", "-h"}, {"fixture", "-h"}, {"help", "call"}} {
+		r := mcpeek(t, args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "usage") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := mcpeek(t, "help", "frobnicate"); r.code != exitUsage {
+		t.Errorf("help of an unknown command: exit %d", r.code)
+	}
+}
+
+func TestDemoSummary(t *testing.T) {
+	r := mcpeek(t)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"mcpeek fixture (mcpeek-fixture", "protocol 2026-07-28", "choose_option", "call choose_option --answers testdata/answers/choose-option-a.json"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// TestBinaryAgainstFixture runs the built binary against itself serving the
+// fixture, over stdio and over streamable HTTP, as the README shows.
+func TestBinaryAgainstFixture(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "mcpeek")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	check := func(t *testing.T, out []byte) {
+		var res struct {
+			StructuredContent map[string]any `json:"structuredContent"`
+		}
+		if err := json.Unmarshal(out, &res); err != nil || res.StructuredContent["choice"] != "option-a" {
+			t.Fatalf("unexpected result (%v):\n%s", err, out)
+		}
+	}
+	t.Run("stdio", func(t *testing.T) {
+		cmd := exec.Command(bin, "call", "choose_option", "--answers", "testdata/answers/choose-option-a.json", "--", bin, "fixture")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %s", err, stderrOf(err))
+		}
+		check(t, out)
+	})
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("http/stateless=%v", stateless), func(t *testing.T) {
+			args := []string{"fixture", "--http", "127.0.0.1:0"}
+			if stateless {
+				args = append(args, "--stateless")
+			}
+			srv := exec.Command(bin, args...)
+			stderr, _ := srv.StderrPipe()
+			if err := srv.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
+			line, err := bufio.NewReader(stderr).ReadString('\n')
+			if err != nil {
+				t.Fatalf("fixture said nothing: %v", err)
+			}
+			url := regexp.MustCompile(`http://\S+`).FindString(line)
+			out, err := exec.Command(bin, "call", "choose_option", "--answers", "testdata/answers/choose-option-a.json", url).Output()
+			if err != nil {
+				t.Fatalf("%v: %s", err, stderrOf(err))
+			}
+			check(t, out)
+		})
+	}
+}
+
+func stderrOf(err error) string {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(ee.Stderr)
+	}
+	return ""
+}
