@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -39,6 +40,9 @@ func main() {
 	stop()
 	os.Exit(code)
 }
+
+// errInterrupted is the cause when Ctrl+C cancelled a form.
+var errInterrupted = errors.New("interrupted")
 
 // usageError is a command-line mistake: exit 2 with usage on stderr.
 type usageError struct{ msg string }
@@ -246,12 +250,17 @@ const callSynopsis = "mcpeek call TOOL [--args JSON] [--answers FILE] [--on-elic
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cf connFlags
 	var argsJSON, answersPath, onElicit, elicitLog string
+	var interactive, plain bool
+	var elicitTimeout time.Duration
 	fs := newFlagSet("call", callSynopsis, stdout)
 	cf.register(fs, true)
 	fs.StringVar(&argsJSON, "args", "", "tool arguments as a JSON object")
 	fs.StringVar(&answersPath, "answers", "", "answer elicitations from this JSON `FILE`")
 	fs.StringVar(&onElicit, "on-elicit", "cancel", "answer unmatched elicitations: cancel, decline or accept-defaults")
 	fs.StringVar(&elicitLog, "elicit-log", "", "write one JSON record per elicitation to `FILE`")
+	fs.BoolVar(&interactive, "interactive", false, "answer elicitations in a form on the terminal (drawn on stderr; the result still goes to stdout)")
+	fs.BoolVar(&plain, "plain", os.Getenv("TERM") == "dumb", "with --interactive: ask field by field with line prompts")
+	fs.DurationVar(&elicitTimeout, "elicit-timeout", 2*time.Minute, "with --interactive: cancel a form nobody answers within this time (0: never)")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -276,10 +285,22 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usagef("%v", err)
 	}
-	asker := &mcpclient.HeadlessAsker{Policy: policy, Stderr: stderr}
+	headless := &mcpclient.HeadlessAsker{Policy: policy, Stderr: stderr}
 	if answersPath != "" {
-		if asker.Answers, err = mcpclient.LoadAnswers(answersPath); err != nil {
+		if headless.Answers, err = mcpclient.LoadAnswers(answersPath); err != nil {
 			return usagef("%v", err)
+		}
+	}
+	if interactive && (answersPath != "" || onElicit != "cancel") {
+		return usagef("call: --interactive answers in the terminal; it does not combine with --answers or --on-elicit")
+	}
+	var asker mcpclient.NativeAsker = headless
+	ctx, interrupt := context.WithCancelCause(ctx)
+	defer interrupt(nil)
+	if interactive {
+		asker = &tui.FormAsker{
+			In: os.Stdin, Out: stderr, Log: stderr, Plain: plain, Timeout: elicitTimeout,
+			Interrupt: func() { interrupt(errInterrupted) },
 		}
 	}
 	var logSink io.Writer
@@ -299,13 +320,16 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer s.close()
 	res, err := s.conn.Call(ctx, tool, toolArgs)
+	if errors.Is(context.Cause(ctx), errInterrupted) {
+		return exitError{exitInterrupted, errInterrupted}
+	}
 	if err != nil {
 		return err
 	}
 	if err := writeJSON(stdout, res); err != nil {
 		return err
 	}
-	if n := asker.Rejected(); n > 0 {
+	if n := headless.Rejected(); n > 0 {
 		return exitError{exitUsage, fmt.Errorf("%d answer(s) did not fit the requested schema and were cancelled", n)}
 	}
 	if res.IsError {

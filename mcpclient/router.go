@@ -185,7 +185,7 @@ func (r *router) route(ctx context.Context, key string, p *mcp.ElicitParams, rec
 		rec.Fallback = FallbackFormDisabled
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "form elicitation is disabled in this client"}
 	}
-	schema, err := nativeform.Parse(p.RequestedSchema)
+	schema, err := nativeform.ParseWithOrder(p.RequestedSchema, r.conn.wire.PropertyOrder(p.RequestedSchema))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requested schema: " + err.Error()}
 	}

@@ -40,6 +40,7 @@ type WireLog struct {
 	entries []WireEntry
 	sink    io.Writer
 	stderr  []string // the last few stderr lines, for error messages
+	orders  orderBook
 }
 
 // NewWireLog returns a wire log that keeps at most max entries in memory
@@ -96,6 +97,10 @@ func (w *WireLog) LastStderr() string {
 	}
 	return ""
 }
+
+// PropertyOrder returns the order in which the server wrote the properties
+// of a requested schema it sent, or nil if it was not seen.
+func (w *WireLog) PropertyOrder(schema any) []string { return w.orders.lookup(schema) }
 
 // SentCapabilities returns the client capabilities exactly as they went on
 // the wire: the initialize request's, or the server/discover request's
@@ -182,6 +187,9 @@ func (w *WireLog) transportWriter() io.Writer {
 				e.Dir, e.Text, e.Message = DirNote, line, nil
 			} else {
 				e.Method, e.ID = head.Method, head.ID
+				if e.Dir == DirRecv {
+					w.orders.note(e.Message)
+				}
 			}
 		}
 		w.add(e)

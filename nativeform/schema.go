@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -46,6 +47,11 @@ type Field struct {
 	// Format is the string format (email, uri, date, date-time), or "".
 	Format  string
 	Options []Option
+	// Constraints; nil when the schema sets none.
+	MinLength, MaxLength *int
+	Pattern              string
+	Minimum, Maximum     *float64
+	MinItems, MaxItems   *int
 }
 
 // Schema is a parsed requested schema: its fields in the order the server
@@ -74,6 +80,13 @@ func (e FieldError) Error() string {
 // as raw JSON bytes ([]byte or json.RawMessage, which keep property order).
 // A schema outside the elicitation subset is an error naming the field.
 func Parse(requested any) (*Schema, error) {
+	return ParseWithOrder(requested, nil)
+}
+
+// ParseWithOrder is [Parse] for a schema whose property order was lost in
+// decoding: fields named in order come first, in that order, and the rest
+// follow in the order Parse finds them.
+func ParseWithOrder(requested any, order []string) (*Schema, error) {
 	raw, err := toRaw(requested)
 	if err != nil {
 		return nil, err
@@ -95,10 +108,11 @@ func Parse(requested any) (*Schema, error) {
 	if t, ok := root["type"]; ok && t != "object" {
 		return nil, fmt.Errorf("requested schema must have type \"object\", not %v", t)
 	}
-	order, err := propertyOrder(raw)
+	found, err := propertyOrder(raw)
 	if err != nil {
 		return nil, err
 	}
+	order = mergeOrder(order, found)
 	props, _ := plain["properties"].(map[string]any)
 	if plain["properties"] != nil && props == nil {
 		return nil, errors.New("requested schema: properties must be an object")
@@ -146,6 +160,21 @@ type noLoader struct{}
 
 func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("external schema %q is not loaded", url)
+}
+
+func mergeOrder(hint, found []string) []string {
+	var out []string
+	for _, k := range hint {
+		if slices.Contains(found, k) && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, k := range found {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func toRaw(requested any) ([]byte, error) {
@@ -201,6 +230,43 @@ func propertyOrder(raw []byte) ([]string, error) {
 
 func parseField(key string, def map[string]any, required bool) (Field, error) {
 	f := Field{Key: key, Required: required, Default: def["default"]}
+	for _, kw := range []string{"$ref", "allOf", "not", "if", "properties", "patternProperties", "additionalProperties"} {
+		if _, ok := def[kw]; ok {
+			return f, fmt.Errorf("field %q: %s is not supported in an elicitation form", key, kw)
+		}
+	}
+	if _, isList := def["type"].([]any); isList {
+		return f, fmt.Errorf("field %q: a list of types is not supported; give one type", key)
+	}
+	var err error
+	if f.MinLength, err = intKeyword(key, def, "minLength"); err != nil {
+		return f, err
+	}
+	if f.MaxLength, err = intKeyword(key, def, "maxLength"); err != nil {
+		return f, err
+	}
+	if f.MinItems, err = intKeyword(key, def, "minItems"); err != nil {
+		return f, err
+	}
+	if f.MaxItems, err = intKeyword(key, def, "maxItems"); err != nil {
+		return f, err
+	}
+	if f.Minimum, err = numKeyword(key, def, "minimum"); err != nil {
+		return f, err
+	}
+	if f.Maximum, err = numKeyword(key, def, "maximum"); err != nil {
+		return f, err
+	}
+	if p, ok := def["pattern"]; ok {
+		ps, isString := p.(string)
+		if !isString {
+			return f, fmt.Errorf("field %q: pattern must be a string", key)
+		}
+		if _, err := regexp.Compile(ps); err != nil {
+			return f, fmt.Errorf("field %q: pattern is not a regular expression mcpeek can check (RE2): %v", key, err)
+		}
+		f.Pattern = ps
+	}
 	f.Label, _ = def["title"].(string)
 	if f.Label == "" {
 		f.Label = Humanize(key)
@@ -240,14 +306,86 @@ func parseField(key string, def map[string]any, required bool) (Field, error) {
 		f.Kind, f.Options = KindMultiSelect, opts
 	case typ == "":
 		return f, fmt.Errorf("field %q: type is missing", key)
+	case typ == "object":
+		return f, fmt.Errorf("field %q: nested objects are not supported (elicitation forms are flat)", key)
 	default:
 		return f, fmt.Errorf("field %q: type %q is not supported", key, typ)
+	}
+	if err := checkDefault(f); err != nil {
+		return f, err
 	}
 	return f, nil
 }
 
+func intKeyword(key string, def map[string]any, kw string) (*int, error) {
+	v, ok := def[kw]
+	if !ok {
+		return nil, nil
+	}
+	n, isNum := v.(float64)
+	if !isNum || n < 0 || n != float64(int(n)) {
+		return nil, fmt.Errorf("field %q: %s must be a non-negative whole number", key, kw)
+	}
+	i := int(n)
+	return &i, nil
+}
+
+func numKeyword(key string, def map[string]any, kw string) (*float64, error) {
+	v, ok := def[kw]
+	if !ok {
+		return nil, nil
+	}
+	n, isNum := v.(float64)
+	if !isNum {
+		return nil, fmt.Errorf("field %q: %s must be a number", key, kw)
+	}
+	return &n, nil
+}
+
+// checkDefault rejects a default of the wrong JSON type for its field.
+func checkDefault(f Field) error {
+	if f.Default == nil {
+		return nil
+	}
+	ok := true
+	switch f.Kind {
+	case KindString:
+		_, ok = f.Default.(string)
+	case KindNumber:
+		_, ok = f.Default.(float64)
+	case KindInteger:
+		n, isNum := f.Default.(float64)
+		ok = isNum && n == float64(int64(n))
+	case KindBoolean:
+		_, ok = f.Default.(bool)
+	case KindSelect:
+		ok = slices.ContainsFunc(f.Options, func(o Option) bool { return o.Value == f.Default })
+	case KindMultiSelect:
+		list, isList := f.Default.([]any)
+		ok = isList
+		for _, v := range list {
+			ok = ok && slices.ContainsFunc(f.Options, func(o Option) bool { return o.Value == v })
+		}
+	}
+	if !ok {
+		return fmt.Errorf("field %q: the default does not fit the field", f.Key)
+	}
+	return nil
+}
+
 func parseOptions(key string, def map[string]any) ([]Option, error) {
-	if list, ok := def["enum"].([]any); ok {
+	if e, ok := def["enum"]; ok {
+		list, isList := e.([]any)
+		if !isList || len(list) == 0 {
+			return nil, fmt.Errorf("field %q: enum must be a non-empty list", key)
+		}
+		for _, v := range list {
+			switch v.(type) {
+			case string, float64, bool:
+			default:
+				return nil, fmt.Errorf("field %q: enum values must be strings, numbers or booleans", key)
+			}
+		}
 		names, _ := def["enumNames"].([]any)
 		if names != nil && len(names) != len(list) {
 			return nil, fmt.Errorf("field %q: enumNames has %d entries for %d enum values", key, len(names), len(list))
@@ -263,14 +401,18 @@ func parseOptions(key string, def map[string]any) ([]Option, error) {
 		return opts, nil
 	}
 	for _, kw := range []string{"oneOf", "anyOf"} {
-		list, ok := def[kw].([]any)
-		if !ok {
+		raw, present := def[kw]
+		if !present {
 			continue
+		}
+		list, ok := raw.([]any)
+		if !ok || len(list) == 0 {
+			return nil, fmt.Errorf("field %q: %s must be a non-empty list of {const,title}", key, kw)
 		}
 		var opts []Option
 		for _, e := range list {
 			m, ok := e.(map[string]any)
-			if !ok || m["const"] == nil {
+			if !ok || m["const"] == nil || isComposite(m["const"]) {
 				return nil, fmt.Errorf("field %q: every %s entry needs a const", key, kw)
 			}
 			title, _ := m["title"].(string)
@@ -282,6 +424,14 @@ func parseOptions(key string, def map[string]any) ([]Option, error) {
 		return opts, nil
 	}
 	return nil, fmt.Errorf("field %q: choices must be an enum or a list of {const,title}", key)
+}
+
+func isComposite(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
 }
 
 // Humanize turns a property key into a label: snake_case, kebab-case and

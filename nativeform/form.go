@@ -1,0 +1,376 @@
+package nativeform
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Request is one elicitation as the form shows it.
+type Request struct {
+	// Server is the server's title, or its name.
+	Server string
+	// Connection is how mcpeek reached the server: a command line or a URL.
+	Connection string
+	// Message is the server's message, shown as the server's words.
+	Message string
+	Schema  *Schema
+	// Note says why mcpeek renders it natively when an app could have.
+	Note string
+	// Position and Total show "1 of 3" when several are pending.
+	Position, Total int
+}
+
+// Options tune the form.
+type Options struct {
+	// Timeout cancels the elicitation when it runs out; 0 waits forever.
+	Timeout time.Duration
+	// Grace ignores keys typed just as the form opens (default 400ms).
+	Grace time.Duration
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// Action is how the person answered.
+type Action string
+
+// Actions.
+const (
+	Accept  Action = "accept"
+	Decline Action = "decline"
+	Cancel  Action = "cancel"
+)
+
+// Result is the settled answer.
+type Result struct {
+	Action  Action
+	Content map[string]any
+	// TimedOut is set when the countdown cancelled it; Interrupted when
+	// Ctrl+C did, which the program then handles as usual.
+	TimedOut, Interrupted bool
+}
+
+// DoneMsg is sent once, when the form settles.
+type DoneMsg struct{ Result Result }
+
+type tickMsg struct{ id int64 }
+
+// Keys of the form, shown in its footer.
+var (
+	keySubmit  = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "submit"))
+	keyDecline = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "decline"))
+	keyCancel  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	keyQuit    = key.NewBinding(key.WithKeys("ctrl+c"))
+)
+
+var (
+	styleFrame   = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("63")).Padding(0, 1)
+	styleTitle   = lipgloss.NewStyle().Bold(true)
+	styleDim     = lipgloss.NewStyle().Foreground(lipgloss.Color("245"))
+	styleNote    = lipgloss.NewStyle().Foreground(lipgloss.Color("214"))
+	styleMessage = lipgloss.NewStyle().Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(lipgloss.Color("240")).PaddingLeft(1)
+	styleError   = lipgloss.NewStyle().Foreground(lipgloss.Color("196"))
+)
+
+var nextFormID atomic.Int64
+
+// Form is the native elicitation form: a Bubble Tea model wrapping a huh
+// form with every field on one scrollable page, mcpeek's header naming the
+// server, and a footer with submit, decline, cancel and the countdown.
+type Form struct {
+	req    Request
+	opts   Options
+	id     int64
+	values []*value
+	form   *huh.Form
+	fields []huh.Field // the controls of values, in order
+
+	attempted bool // a submit failed: fields now show their errors
+	openedAt  time.Time
+	deadline  time.Time
+	result    *Result
+	width     int
+	height    int
+}
+
+// New builds the form for a request.
+func New(req Request, opts Options) *Form {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Grace == 0 {
+		opts.Grace = 400 * time.Millisecond
+	}
+	f := &Form{req: req, opts: opts, id: nextFormID.Add(1), width: 80, height: 24}
+	for i := range req.Schema.Fields {
+		f.values = append(f.values, newValue(&req.Schema.Fields[i]))
+	}
+	f.openedAt = opts.Now()
+	if opts.Timeout > 0 {
+		f.deadline = f.openedAt.Add(opts.Timeout)
+	}
+	f.build()
+	return f
+}
+
+// Result returns the answer once the form has settled.
+func (f *Form) Result() (Result, bool) {
+	if f.result == nil {
+		return Result{}, false
+	}
+	return *f.result, true
+}
+
+// Content is what accept would send now: answered fields only.
+func (f *Form) Content() map[string]any {
+	out := map[string]any{}
+	for _, v := range f.values {
+		if c, ok := v.content(); ok {
+			out[v.field.Key] = c
+		}
+	}
+	return out
+}
+
+// build makes the huh form over the bound values.
+func (f *Form) build() {
+	var fields []huh.Field
+	for _, v := range f.values {
+		fields = append(fields, f.control(v))
+	}
+	f.fields = fields
+	if len(fields) == 0 {
+		fields = append(fields, huh.NewNote().Title("No fields").Description("The server asks only for a yes or no: submit to accept."))
+	}
+	km := huh.NewDefaultKeyMap()
+	km.Quit = key.NewBinding(key.WithDisabled())
+	f.form = huh.NewForm(huh.NewGroup(fields...)).
+		WithKeyMap(km).
+		WithShowHelp(false).
+		WithWidth(f.width - 2).
+		WithHeight(f.formHeight())
+}
+
+func (f *Form) label(v *value) string {
+	if v.field.Required {
+		return v.field.Label + " *"
+	}
+	return v.field.Label
+}
+
+// refreshErrors recomputes each field's error after a failed submit, so
+// that a field's message goes away as soon as its value is fixed. It
+// returns the index of the first field with an error, or -1.
+func (f *Form) refreshErrors() int {
+	first := -1
+	if !f.attempted {
+		return first
+	}
+	byKey := map[string]string{}
+	for _, e := range f.req.Schema.Validate(f.Content()) {
+		byKey[e.Key] = e.Message
+	}
+	for i, v := range f.values {
+		v.status.Error = byKey[v.field.Key]
+		if first < 0 && v.status.Error != "" {
+			first = i
+		}
+	}
+	return first
+}
+
+// title is a field's label, with its error beside it.
+func (f *Form) title(v *value) string {
+	t := f.label(v)
+	if v.status.Error != "" {
+		t += "  " + styleError.Render("✗ "+v.status.Error)
+	}
+	return t
+}
+
+func (f *Form) control(v *value) huh.Field {
+	desc := v.field.Description
+	title := func() string { return f.title(v) }
+	switch v.control {
+	case controlConfirm:
+		return huh.NewConfirm().Key(v.field.Key).TitleFunc(title, &v.status).Description(desc).
+			Affirmative("Yes").Negative("No").Value(&v.yes)
+	case controlSelect:
+		var opts []huh.Option[int]
+		if v.unanswerable() {
+			opts = append(opts, huh.NewOption("(no answer)", noAnswer))
+		}
+		for i, o := range v.options() {
+			opts = append(opts, huh.NewOption(o.Title, i))
+		}
+		return huh.NewSelect[int]().Key(v.field.Key).TitleFunc(title, &v.status).Description(desc).
+			Options(opts...).Value(&v.choice)
+	case controlMulti:
+		var opts []huh.Option[int]
+		for i, o := range v.field.Options {
+			opts = append(opts, huh.NewOption(o.Title, i))
+		}
+		ms := huh.NewMultiSelect[int]().Key(v.field.Key).TitleFunc(title, &v.status).Description(desc).
+			Options(opts...).Value(&v.picks)
+		if v.field.MaxItems != nil {
+			ms = ms.Limit(*v.field.MaxItems)
+		}
+		return ms
+	}
+	in := huh.NewInput().Key(v.field.Key).TitleFunc(title, &v.status).Description(desc).
+		Placeholder(placeholder(v.field)).Value(&v.text)
+	if v.field.MaxLength != nil && *v.field.MaxLength > 0 {
+		in = in.CharLimit(*v.field.MaxLength)
+	}
+	return in
+}
+
+// Init starts the form and its countdown.
+func (f *Form) Init() tea.Cmd {
+	return tea.Batch(f.form.Init(), f.tick())
+}
+
+func (f *Form) tick() tea.Cmd {
+	if f.deadline.IsZero() {
+		return nil
+	}
+	id := f.id
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{id} })
+}
+
+func (f *Form) settle(r Result) tea.Cmd {
+	if f.result != nil {
+		return nil
+	}
+	f.result = &r
+	return func() tea.Msg { return DoneMsg{r} }
+}
+
+// Update handles keys before huh sees them: submit, decline, cancel, and
+// the grace period; everything else goes to the fields.
+func (f *Form) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if f.result != nil {
+		return f, nil
+	}
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		f.width, f.height = msg.Width, msg.Height
+		f.form = f.form.WithWidth(f.width - 2).WithHeight(f.formHeight())
+	case tickMsg:
+		if msg.id != f.id {
+			return f, nil
+		}
+		if !f.opts.Now().Before(f.deadline) {
+			return f, f.settle(Result{Action: Cancel, TimedOut: true})
+		}
+		return f, f.tick()
+	case tea.KeyMsg:
+		if f.opts.Now().Sub(f.openedAt) < f.opts.Grace {
+			return f, nil
+		}
+		switch {
+		case key.Matches(msg, keyQuit):
+			return f, f.settle(Result{Action: Cancel, Interrupted: true})
+		case key.Matches(msg, keyCancel):
+			return f, f.settle(Result{Action: Cancel})
+		case key.Matches(msg, keyDecline):
+			return f, f.settle(Result{Action: Decline})
+		case key.Matches(msg, keySubmit):
+			return f, f.submit()
+		}
+	}
+	m, cmd := f.form.Update(msg)
+	f.form = m.(*huh.Form)
+	if f.form.State == huh.StateCompleted {
+		return f, f.submit()
+	}
+	f.refreshErrors()
+	return f, cmd
+}
+
+// submit accepts when the content validates; otherwise it turns on the
+// per-field errors, rebuilds the page with them shown, and stays open.
+func (f *Form) submit() tea.Cmd {
+	content := f.Content()
+	errs := f.req.Schema.Validate(content)
+	if len(errs) == 0 {
+		return f.settle(Result{Action: Accept, Content: content})
+	}
+	f.attempted = true
+	first := f.refreshErrors()
+	var cmds []tea.Cmd
+	cur := 0
+	if f.form.State == huh.StateNormal {
+		cur = slices.Index(f.fields, f.form.GetFocusedField())
+	} else {
+		// Enter on the last field completed the huh form: build it anew
+		// over the same values.
+		f.build()
+		cmds = append(cmds, f.form.Init())
+	}
+	// Move the focus to the first field to fix.
+	for ; cur >= 0 && cur < first; cur++ {
+		cmds = append(cmds, huh.NextField)
+	}
+	for ; cur > first && first >= 0; cur-- {
+		cmds = append(cmds, huh.PrevField)
+	}
+	return tea.Sequence(cmds...)
+}
+
+func (f *Form) formHeight() int {
+	return max(f.height-lipgloss.Height(f.header())-lipgloss.Height(f.footer())-2, 6)
+}
+
+func (f *Form) header() string {
+	var b strings.Builder
+	b.WriteString(styleTitle.Render(f.req.Server+" is asking for input") + "\n")
+	b.WriteString(styleDim.Render("via "+f.req.Connection) + "\n")
+	if f.req.Total > 1 {
+		b.WriteString(styleDim.Render(fmt.Sprintf("%d of %d pending", f.req.Position, f.req.Total)) + "\n")
+	}
+	if f.req.Note != "" {
+		b.WriteString(styleNote.Render(f.req.Note) + "\n")
+	}
+	width := max(f.width-6, 20)
+	b.WriteString(styleMessage.Width(width).Render(f.req.Message))
+	return styleFrame.Width(max(f.width-2, 24)).Render(b.String())
+}
+
+func (f *Form) footer() string {
+	var parts []string
+	for _, k := range []key.Binding{keySubmit, keyDecline, keyCancel} {
+		parts = append(parts, k.Help().Key+" "+k.Help().Desc)
+	}
+	parts = append(parts, "enter next", "shift+tab back")
+	line := styleDim.Width(max(f.width-1, 20)).Render(strings.Join(parts, " · "))
+	var status []string
+	if f.attempted {
+		if n := len(f.req.Schema.Validate(f.Content())); n > 0 {
+			status = append(status, styleError.Render(fmt.Sprintf("%d field(s) need attention", n)))
+		}
+	}
+	if !f.deadline.IsZero() {
+		left := max(f.deadline.Sub(f.opts.Now()), 0).Round(time.Second)
+		status = append(status, styleNote.Render(fmt.Sprintf("cancels in %d:%02d", int(left.Minutes()), int(left.Seconds())%60)))
+	}
+	if len(status) > 0 {
+		line = strings.Join(status, " · ") + "\n" + line
+	}
+	return line
+}
+
+// View draws the header, the page of fields and the footer.
+func (f *Form) View() string {
+	if f.result != nil {
+		return ""
+	}
+	return f.header() + "\n\n" + f.form.View() + "\n" + f.footer()
+}

@@ -1,0 +1,201 @@
+package nativeform
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// AskPlain asks field by field with line prompts, for screen readers and
+// minimal terminals (--plain, or TERM=dumb). An empty line keeps the
+// pre-filled default or leaves the field unanswered; end of input cancels.
+func AskPlain(ctx context.Context, req Request, opts Options, in io.Reader, out io.Writer) (Result, error) {
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	lines := make(chan string)
+	go func() { // ends with the input; a line nobody waits for is dropped
+		defer close(lines)
+		sc := bufio.NewScanner(in)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-time.After(time.Minute):
+				return
+			}
+		}
+	}()
+	p := &plain{ctx: ctx, lines: lines, out: out}
+	res, err := p.ask(req)
+	if err != nil && ctx.Err() == context.DeadlineExceeded && opts.Timeout > 0 {
+		fmt.Fprintf(out, "No answer within %s: cancelled.\n", opts.Timeout)
+		return Result{Action: Cancel, TimedOut: true}, nil
+	}
+	return res, err
+}
+
+type plain struct {
+	ctx   context.Context
+	lines <-chan string
+	out   io.Writer
+}
+
+var errEOF = fmt.Errorf("end of input")
+
+func (p *plain) read(prompt string) (string, error) {
+	fmt.Fprint(p.out, prompt)
+	select {
+	case <-p.ctx.Done():
+		fmt.Fprintln(p.out)
+		return "", p.ctx.Err()
+	case line, ok := <-p.lines:
+		if !ok {
+			return "", errEOF
+		}
+		return strings.TrimSpace(line), nil
+	}
+}
+
+func (p *plain) ask(req Request) (Result, error) {
+	fmt.Fprintf(p.out, "%s is asking for input\nvia %s\n", req.Server, req.Connection)
+	if req.Note != "" {
+		fmt.Fprintln(p.out, req.Note)
+	}
+	fmt.Fprintf(p.out, "Message from the server:\n  %s\n", strings.ReplaceAll(req.Message, "\n", "\n  "))
+	for {
+		choice, err := p.read("Answer, decline or cancel? [a/d/c] (a): ")
+		if err == errEOF {
+			return Result{Action: Cancel}, nil
+		}
+		if err != nil {
+			return Result{}, err
+		}
+		switch strings.ToLower(choice) {
+		case "", "a", "answer":
+			return p.fill(req)
+		case "d", "decline":
+			return Result{Action: Decline}, nil
+		case "c", "cancel":
+			return Result{Action: Cancel}, nil
+		}
+	}
+}
+
+func (p *plain) fill(req Request) (Result, error) {
+	values := make([]*value, len(req.Schema.Fields))
+	for i := range req.Schema.Fields {
+		values[i] = newValue(&req.Schema.Fields[i])
+	}
+	content := func() map[string]any {
+		m := map[string]any{}
+		for _, v := range values {
+			if c, ok := v.content(); ok {
+				m[v.field.Key] = c
+			}
+		}
+		return m
+	}
+	todo := values
+	for {
+		for _, v := range todo {
+			if err := p.field(v); err != nil {
+				if err == errEOF {
+					return Result{Action: Cancel}, nil
+				}
+				return Result{}, err
+			}
+		}
+		errs := req.Schema.Validate(content())
+		if len(errs) == 0 {
+			return Result{Action: Accept, Content: content()}, nil
+		}
+		todo = nil
+		for _, e := range errs {
+			fmt.Fprintf(p.out, "  ! %s\n", e.Error())
+			for _, v := range values {
+				if v.field.Key == e.Key {
+					todo = append(todo, v)
+				}
+			}
+		}
+		if len(todo) == 0 {
+			return Result{Action: Cancel}, nil
+		}
+	}
+}
+
+func (p *plain) field(v *value) error {
+	f := v.field
+	label := f.Label
+	if f.Required {
+		label += " (required)"
+	}
+	fmt.Fprintln(p.out, label)
+	if f.Description != "" {
+		fmt.Fprintf(p.out, "  %s\n", f.Description)
+	}
+	switch v.control {
+	case controlInput:
+		hint := placeholder(f)
+		if v.text != "" {
+			hint = "now: " + v.text
+		}
+		if hint != "" {
+			hint = " [" + hint + "]"
+		}
+		line, err := p.read("  value" + hint + ": ")
+		if err == nil && line != "" {
+			v.text = line
+		}
+		return err
+	case controlConfirm:
+		def := "no"
+		if v.yes {
+			def = "yes"
+		}
+		line, err := p.read("  yes or no [" + def + "]: ")
+		if err == nil && line != "" {
+			v.yes = strings.HasPrefix(strings.ToLower(line), "y")
+		}
+		return err
+	case controlSelect:
+		opts := v.options()
+		for i, o := range opts {
+			fmt.Fprintf(p.out, "  %d) %s\n", i+1, o.Title)
+		}
+		line, err := p.read("  number (empty: keep): ")
+		if err == nil && line != "" {
+			if n, convErr := strconv.Atoi(line); convErr == nil && n >= 1 && n <= len(opts) {
+				v.choice = n - 1
+			} else {
+				fmt.Fprintln(p.out, "  ! not one of the numbers shown; kept as it was")
+			}
+		}
+		return err
+	case controlMulti:
+		for i, o := range f.Options {
+			fmt.Fprintf(p.out, "  %d) %s\n", i+1, o.Title)
+		}
+		line, err := p.read("  numbers separated by commas (empty: keep): ")
+		if err == nil && line != "" {
+			var picks []int
+			for _, part := range strings.Split(line, ",") {
+				n, convErr := strconv.Atoi(strings.TrimSpace(part))
+				if convErr != nil || n < 1 || n > len(f.Options) {
+					fmt.Fprintln(p.out, "  ! not one of the numbers shown; kept as it was")
+					return nil
+				}
+				picks = append(picks, n-1)
+			}
+			v.picks = picks
+		}
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,184 @@
+package nativeform
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// control is the terminal control chosen for a field.
+type control int
+
+const (
+	controlInput control = iota
+	controlConfirm
+	controlSelect
+	controlMulti
+)
+
+// noAnswer is the select index of "(no answer)".
+const noAnswer = -1
+
+// value holds what the person entered for one field, bound to its control.
+type value struct {
+	field   *Field
+	control control
+	text    string // controlInput
+	yes     bool   // controlConfirm
+	choice  int    // controlSelect: an index into options(), or noAnswer
+	picks   []int  // controlMulti: indices into field.Options
+	// status is bound to the control's description, which shows the error.
+	status fieldStatus
+}
+
+// fieldStatus is what the description of a field depends on; huh redraws
+// the description when it changes (so its fields must be exported).
+type fieldStatus struct {
+	Error string
+}
+
+// newValue picks the control for a field and pre-fills its default.
+func newValue(f *Field) *value {
+	v := &value{field: f, choice: noAnswer}
+	switch f.Kind {
+	case KindString, KindNumber, KindInteger:
+		v.control = controlInput
+		if f.Default != nil {
+			v.text = formatScalar(f.Default)
+		}
+	case KindBoolean:
+		// A yes/no toggle always holds an answer, so it is used only when
+		// there is a default to hold; otherwise the person picks Yes or No
+		// and may leave it unanswered.
+		if b, ok := f.Default.(bool); ok {
+			v.control, v.yes = controlConfirm, b
+		} else {
+			v.control = controlSelect
+		}
+	case KindSelect:
+		v.control = controlSelect
+		for i, o := range f.Options {
+			if f.Default != nil && o.Value == f.Default {
+				v.choice = i
+			}
+		}
+	case KindMultiSelect:
+		v.control = controlMulti
+		if list, ok := f.Default.([]any); ok {
+			for i, o := range f.Options {
+				for _, d := range list {
+					if o.Value == d {
+						v.picks = append(v.picks, i)
+					}
+				}
+			}
+		}
+	}
+	return v
+}
+
+// options are the choices of a select control, as (index, title) pairs.
+func (v *value) options() []Option {
+	if v.field.Kind == KindBoolean {
+		return []Option{{Value: true, Title: "Yes"}, {Value: false, Title: "No"}}
+	}
+	return v.field.Options
+}
+
+// unanswerable reports whether the select offers "(no answer)".
+func (v *value) unanswerable() bool {
+	return v.control == controlSelect && v.field.Default == nil
+}
+
+// content returns the value to send and whether to send anything. Text
+// that does not parse as a number is sent on to validation as it is, so
+// the person is told it must be a number.
+func (v *value) content() (any, bool) {
+	switch v.control {
+	case controlInput:
+		s := strings.TrimSpace(v.text)
+		if s == "" {
+			return nil, false
+		}
+		switch v.field.Kind {
+		case KindInteger:
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return n, true
+			}
+			if f, err := strconv.ParseFloat(s, 64); err == nil {
+				return f, true // a fraction: validation says "whole number"
+			}
+			return s, true
+		case KindNumber:
+			if f, err := strconv.ParseFloat(s, 64); err == nil {
+				return f, true
+			}
+			return s, true
+		}
+		return v.text, true
+	case controlConfirm:
+		return v.yes, true
+	case controlSelect:
+		opts := v.options()
+		if v.choice < 0 || v.choice >= len(opts) {
+			return nil, false
+		}
+		return opts[v.choice].Value, true
+	case controlMulti:
+		if len(v.picks) == 0 {
+			return nil, false
+		}
+		out := make([]any, 0, len(v.picks))
+		for _, i := range v.picks {
+			out = append(out, v.field.Options[i].Value)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func formatScalar(v any) string {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+// placeholder is the hint shown in an empty text input.
+func placeholder(f *Field) string {
+	switch f.Format {
+	case "email":
+		return "name@example.com"
+	case "uri":
+		return "https://…"
+	case "date":
+		return "YYYY-MM-DD"
+	case "date-time":
+		return "YYYY-MM-DDTHH:MM:SSZ"
+	}
+	switch f.Kind {
+	case KindNumber, KindInteger:
+		what := "a number"
+		if f.Kind == KindInteger {
+			what = "a whole number"
+		}
+		switch {
+		case f.Minimum != nil && f.Maximum != nil:
+			return formatScalar(*f.Minimum) + "–" + formatScalar(*f.Maximum)
+		case f.Minimum != nil:
+			return what + " ≥ " + formatScalar(*f.Minimum)
+		case f.Maximum != nil:
+			return what + " ≤ " + formatScalar(*f.Maximum)
+		}
+		return what
+	}
+	switch {
+	case f.MinLength != nil && f.MaxLength != nil:
+		return fmt.Sprintf("%d–%d characters", *f.MinLength, *f.MaxLength)
+	case f.MinLength != nil:
+		return fmt.Sprintf("at least %d characters", *f.MinLength)
+	case f.MaxLength != nil:
+		return fmt.Sprintf("up to %d characters", *f.MaxLength)
+	}
+	return ""
+}
