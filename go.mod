@@ -1,6 +1,6 @@
 module github.com/mcpeek/mcpeek
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/charmbracelet/bubbles v1.0.0
@@ -43,6 +43,6 @@ require (
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
-	golang.org/x/text v0.23.0 // indirect
+	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -44,12 +45,16 @@ func main() {
 // errInterrupted is the cause when Ctrl+C cancelled a form.
 var errInterrupted = errors.New("interrupted")
 
-// usageError is a command-line mistake: exit 2 with usage on stderr.
-type usageError struct{ msg string }
+// usageError is a command-line mistake or bad input: exit 2 with one line
+// on stderr (and a pointer to the help for flag mistakes).
+type usageError struct {
+	msg  string
+	hint bool
+}
 
 func (e usageError) Error() string { return e.msg }
 
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return usageError{msg: fmt.Sprintf(format, args...)} }
 
 // exitError carries an exit code chosen where the failure happened.
 type exitError struct {
@@ -80,9 +85,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "version":
 		fmt.Fprintf(stdout, "mcpeek %s\n", mcpclient.Version)
 	default:
+		if isMistypedCommand(args) {
+			err = usageError{msg: fmt.Sprintf("unknown command %q", args[0]), hint: true}
+			break
+		}
 		err = runRoot(ctx, args, stdout, stderr)
 	}
 	return report(ctx, err, stderr)
+}
+
+// isMistypedCommand tells "mcpeek frob" (a typo of a subcommand) from
+// "mcpeek server-command": a bare first word that is no program on PATH.
+// "--" or a path ("./server") always means a server command.
+func isMistypedCommand(args []string) bool {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.ContainsAny(args[0], "/\\") ||
+		strings.HasPrefix(args[0], "http://") || strings.HasPrefix(args[0], "https://") {
+		return false
+	}
+	_, err := exec.LookPath(args[0])
+	return err != nil
 }
 
 // report prints err as one line and maps it to an exit code.
@@ -95,7 +116,10 @@ func report(ctx context.Context, err error, stderr io.Writer) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "mcpeek: %s\nRun 'mcpeek help' for usage.\n", ue.msg)
+		fmt.Fprintf(stderr, "mcpeek: %s\n", ue.msg)
+		if ue.hint {
+			fmt.Fprintln(stderr, "Run 'mcpeek help' for usage.")
+		}
 		return exitUsage
 	}
 	var ee exitError
@@ -134,7 +158,7 @@ type connFlags struct {
 	wireLog           string
 }
 
-func (cf *connFlags) register(fs *flag.FlagSet, headless bool) {
+func (cf *connFlags) register(fs *flagSet, headless bool) {
 	fs.StringVar(&cf.protocol, "protocol", "auto", "protocol revision: auto, legacy (2025-11-25) or modern (2026-07-28, required)")
 	fs.Var(&cf.headers, "H", "add an HTTP header \"Name: Value\" (URL servers; repeatable)")
 	fs.Var(&cf.env, "e", "add KEY=VALUE to the server command's environment (repeatable)")
@@ -148,11 +172,19 @@ func (cf *connFlags) register(fs *flag.FlagSet, headless bool) {
 	}
 }
 
-// newFlagSet makes a flag set whose -h prints usage on stdout.
-func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+// flagSet is a subcommand's flags and the help that -h prints on stdout.
+type flagSet struct {
+	*flag.FlagSet
+	help func()
+}
+
+// newFlagSet makes a flag set that prints nothing itself: -h prints the
+// help on stdout, and a mistake becomes a one-line usage error.
+func newFlagSet(name, synopsis string, stdout io.Writer) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
+	fs.Usage = func() {}
+	fs.help = func() {
 		fmt.Fprintf(stdout, "usage: %s\n\nflags:\n", synopsis)
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
@@ -162,12 +194,13 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 }
 
 // parse parses flags and turns a flag error into a usage error.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+func parse(fs *flagSet, args []string) ([]string, error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.help()
 			return nil, err
 		}
-		return nil, usagef("%s: %v", fs.Name(), err)
+		return nil, usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err), hint: true}
 	}
 	return fs.Args(), nil
 }
@@ -329,8 +362,8 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := writeJSON(stdout, res); err != nil {
 		return err
 	}
-	if n := headless.Rejected(); n > 0 {
-		return exitError{exitUsage, fmt.Errorf("%d answer(s) did not fit the requested schema and were cancelled", n)}
+	if headless.Rejected() > 0 { // each was reported on stderr as it happened
+		return exitError{code: exitUsage}
 	}
 	if res.IsError {
 		return exitError{code: exitToolError}
@@ -430,7 +463,7 @@ func runFixture(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	ln, err := net.Listen("tcp", httpAddr)
 	if err != nil {
-		return usagef("fixture: --http: %v", err)
+		return exitError{exitConnection, fmt.Errorf("fixture: %w", err)}
 	}
 	srv := &http.Server{Handler: fixture.HTTPHandler(opts, stateless), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "mcpeek fixture: serving streamable HTTP on http://%s/\n", ln.Addr())

@@ -334,6 +334,10 @@ func TestExitCodes(t *testing.T) {
 		{"unknown subcommand flag", []string{"call", "--bogus", "x"}, exitUsage, "flag provided but not defined: -bogus"},
 		{"unknown root flag", []string{"--bogus"}, exitUsage, "flag provided but not defined"},
 		{"call without tool", []string{"call"}, exitUsage, "name the tool"},
+		{"mistyped subcommand", []string{"calll", "choose_option"}, exitUsage, `unknown command "calll"`},
+		{"rejected answer", []string{"call", "choose_option", "--answers", "testdata/answers/choose-option-invalid.json"}, exitUsage, "Choice: must be one of"},
+		{"null answers", []string{"call", "choose_option", "--answers", "testdata/answers/null.json"}, exitUsage, "got null"},
+		{"run deadline during connect", []string{"caps", "--timeout", "300ms", "--", "sleep", "5"}, exitTimeout, "context deadline exceeded"},
 		{"list of nothing", []string{"list", "widgets"}, exitUsage, `cannot list "widgets"`},
 		{"bad protocol", []string{"caps", "--protocol", "newest"}, exitUsage, `unknown --protocol "newest"`},
 		{"bad policy", []string{"call", "x", "--on-elicit", "maybe"}, exitUsage, `unknown --on-elicit policy "maybe"`},
@@ -358,10 +362,14 @@ func TestExitCodes(t *testing.T) {
 			if !strings.Contains(r.stderr, tc.wantErr) {
 				t.Errorf("stderr = %q, want it to contain %q", r.stderr, tc.wantErr)
 			}
-			if tc.wantCode != exitOK && tc.wantCode != exitToolError {
-				if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; tc.wantCode != exitUsage && lines != 1 {
+			if tc.wantCode != exitToolError {
+				msg := strings.TrimSuffix(r.stderr, "Run 'mcpeek help' for usage.\n")
+				if lines := strings.Count(strings.TrimSpace(msg), "\n") + 1; lines != 1 {
 					t.Errorf("stderr has %d lines, want one: %q", lines, r.stderr)
 				}
+			}
+			if tc.wantCode == exitUsage && r.stdout != "" && tc.name != "rejected answer" {
+				t.Errorf("a usage error wrote to stdout: %q", r.stdout)
 			}
 		})
 	}

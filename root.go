@@ -59,7 +59,7 @@ func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlagSet("mcpeek", rootSynopsis, stdout)
 	cf.register(fs, false)
 	fs.BoolVar(&version, "version", false, "print the version and exit")
-	fs.Usage = func() { fmt.Fprint(stdout, usageText) }
+	fs.help = func() { fmt.Fprint(stdout, usageText) }
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err

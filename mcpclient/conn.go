@@ -178,6 +178,7 @@ func (c *Conn) connect(ctx context.Context) error {
 	default:
 		return fmt.Errorf("unknown protocol %q (want auto, legacy or modern)", c.cfg.Protocol)
 	}
+	parent := ctx
 	if c.cfg.ConnectTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.cfg.ConnectTimeout)
@@ -194,8 +195,11 @@ func (c *Conn) connect(ctx context.Context) error {
 	session, err := client.Connect(ctx, &mcp.LoggingTransport{Transport: transport, Writer: c.wire.transportWriter()},
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
+		if err := parent.Err(); err != nil { // interrupted, or the run's own deadline
+			return err
+		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("no answer within %s: %w", c.cfg.ConnectTimeout, ctx.Err())
+			return fmt.Errorf("no answer within %s (--connect-timeout): %w", c.cfg.ConnectTimeout, ctx.Err())
 		}
 		return err
 	}

@@ -47,6 +47,9 @@ func ParseAnswers(data []byte) ([]Answer, error) {
 	if err := dec.Decode(&answers); err != nil {
 		return nil, fmt.Errorf("not a JSON array of answers: %w", err)
 	}
+	if answers == nil {
+		return nil, errors.New("not a JSON array of answers: got null")
+	}
 	if dec.More() {
 		return nil, errors.New("unexpected data after the JSON array")
 	}

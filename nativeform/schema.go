@@ -131,6 +131,11 @@ func ParseWithOrder(requested any, order []string) (*Schema, error) {
 			required[name] = true
 		}
 	}
+	for name := range required {
+		if _, ok := props[name]; !ok {
+			return nil, fmt.Errorf("field %q is required but not declared in properties", name)
+		}
+	}
 	s := &Schema{}
 	for _, key := range order {
 		def, ok := props[key].(map[string]any)
