@@ -68,6 +68,7 @@ var (
 	keyDecline = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "decline"))
 	keyCancel  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
 	keyQuit    = key.NewBinding(key.WithKeys("ctrl+c"))
+	keyMessage = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "whole message"))
 )
 
 var (
@@ -93,6 +94,7 @@ type Form struct {
 	fields []huh.Field // the controls of values, in order
 
 	attempted bool // a submit failed: fields now show their errors
+	wholeMsg  bool // ctrl+o: show a long message in full
 	openedAt  time.Time
 	deadline  time.Time
 	result    *Result
@@ -178,7 +180,7 @@ func (f *Form) refreshErrors() int {
 		byKey[e.Key] = e.Message
 	}
 	for i, v := range f.values {
-		v.status.Error = byKey[v.field.Key]
+		v.setError(byKey[v.field.Key])
 		if first < 0 && v.status.Error != "" {
 			first = i
 		}
@@ -189,8 +191,8 @@ func (f *Form) refreshErrors() int {
 // title is a field's label, with its error beside it.
 func (f *Form) title(v *value) string {
 	t := f.label(v)
-	if v.status.Error != "" {
-		t += "  " + styleError.Render("✗ "+v.status.Error)
+	if e := v.currentError(); e != "" {
+		t += "  " + styleError.Render("✗ "+e)
 	}
 	return t
 }
@@ -208,7 +210,7 @@ func (f *Form) control(v *value) huh.Field {
 			opts = append(opts, huh.NewOption("(no answer)", noAnswer))
 		}
 		for i, o := range v.options() {
-			opts = append(opts, huh.NewOption(o.Title, i))
+			opts = append(opts, huh.NewOption(o.Title, i+1))
 		}
 		return huh.NewSelect[int]().Key(v.field.Key).TitleFunc(title, &v.status).Description(desc).
 			Options(opts...).Value(&v.choice)
@@ -284,6 +286,10 @@ func (f *Form) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return f, f.settle(Result{Action: Decline})
 		case key.Matches(msg, keySubmit):
 			return f, f.submit()
+		case key.Matches(msg, keyMessage):
+			f.wholeMsg = !f.wholeMsg
+			f.form = f.form.WithHeight(f.formHeight())
+			return f, nil
 		}
 	}
 	m, cmd := f.form.Update(msg)
@@ -340,7 +346,12 @@ func (f *Form) header() string {
 		b.WriteString(styleNote.Render(f.req.Note) + "\n")
 	}
 	width := max(f.width-6, 20)
-	b.WriteString(styleMessage.Width(width).Render(f.req.Message))
+	msg := lipgloss.NewStyle().Width(width - 2).Render(f.req.Message)
+	lines := strings.Split(msg, "\n")
+	if limit := max(f.height/4, 3); len(lines) > limit && !f.wholeMsg {
+		lines = append(lines[:limit-1], styleNote.Render(fmt.Sprintf("… %d more lines: ctrl+o shows the whole message", len(lines)-limit+1)))
+	}
+	b.WriteString(styleMessage.Render(strings.Join(lines, "\n")))
 	return styleFrame.Width(max(f.width-2, 24)).Render(b.String())
 }
 

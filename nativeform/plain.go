@@ -172,7 +172,7 @@ func (p *plain) field(v *value) error {
 		line, err := p.read("  number (empty: keep): ")
 		if err == nil && line != "" {
 			if n, convErr := strconv.Atoi(line); convErr == nil && n >= 1 && n <= len(opts) {
-				v.choice = n - 1
+				v.choice = n
 			} else {
 				fmt.Fprintln(p.out, "  ! not one of the numbers shown; kept as it was")
 			}

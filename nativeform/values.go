@@ -2,6 +2,7 @@ package nativeform
 
 import (
 	"fmt"
+	"sync/atomic"
 	"strconv"
 	"strings"
 )
@@ -16,8 +17,8 @@ const (
 	controlMulti
 )
 
-// noAnswer is the select index of "(no answer)".
-const noAnswer = -1
+// noAnswer is the select value of "(no answer)"; option i is i+1.
+const noAnswer = 0
 
 // value holds what the person entered for one field, bound to its control.
 type value struct {
@@ -25,10 +26,28 @@ type value struct {
 	control control
 	text    string // controlInput
 	yes     bool   // controlConfirm
-	choice  int    // controlSelect: an index into options(), or noAnswer
+	choice  int    // controlSelect: 1 + an index into options(), or noAnswer
 	picks   []int  // controlMulti: indices into field.Options
-	// status is bound to the control's description, which shows the error.
-	status fieldStatus
+	// status is bound to the control's title, which shows the error: huh
+	// hashes status on the program's goroutine to see that it changed, and
+	// computes the title in a command, on another goroutine, which reads
+	// the same text from shownError.
+	status     fieldStatus
+	shownError atomic.Pointer[string]
+}
+
+// setError records the field's current error ("" for none).
+func (v *value) setError(msg string) {
+	v.status.Error = msg
+	v.shownError.Store(&msg)
+}
+
+// currentError is the error to show, safe from any goroutine.
+func (v *value) currentError() string {
+	if p := v.shownError.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // fieldStatus is what the description of a field depends on; huh redraws
@@ -59,7 +78,7 @@ func newValue(f *Field) *value {
 		v.control = controlSelect
 		for i, o := range f.Options {
 			if f.Default != nil && o.Value == f.Default {
-				v.choice = i
+				v.choice = i + 1
 			}
 		}
 	case KindMultiSelect:
@@ -120,10 +139,10 @@ func (v *value) content() (any, bool) {
 		return v.yes, true
 	case controlSelect:
 		opts := v.options()
-		if v.choice < 0 || v.choice >= len(opts) {
+		if v.choice < 1 || v.choice > len(opts) {
 			return nil, false
 		}
-		return opts[v.choice].Value, true
+		return opts[v.choice-1].Value, true
 	case controlMulti:
 		if len(v.picks) == 0 {
 			return nil, false

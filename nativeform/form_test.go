@@ -1,0 +1,285 @@
+package nativeform_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/muesli/termenv"
+)
+
+// updating reports -update, the flag teatest's golden files define.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii) // goldens hold text, not colours
+	os.Exit(m.Run())
+}
+
+// host runs a form as a whole program that ends when the form settles.
+type host struct{ form *nativeform.Form }
+
+func (h host) Init() tea.Cmd { return h.form.Init() }
+func (h host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(nativeform.DoneMsg); ok {
+		return h, tea.Quit
+	}
+	_, cmd := h.form.Update(msg)
+	return h, cmd
+}
+func (h host) View() string { return h.form.View() }
+
+// formDriver drives a form the way a person would: it waits for what is on
+// screen, types, presses keys, and reads the answer.
+type formDriver struct {
+	t    *testing.T
+	tm   *teatest.TestModel
+	form *nativeform.Form
+}
+
+func schemaOf(t *testing.T, raw string) *nativeform.Schema {
+	t.Helper()
+	s, err := nativeform.Parse(json.RawMessage(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func request(s *nativeform.Schema, message string) nativeform.Request {
+	return nativeform.Request{Server: "mcpeek fixture", Connection: "mcpeek fixture --http 127.0.0.1:9", Message: message, Schema: s}
+}
+
+func openForm(t *testing.T, req nativeform.Request, opts nativeform.Options, w, h int) *formDriver {
+	t.Helper()
+	if opts.Grace == 0 {
+		opts.Grace = time.Nanosecond
+	}
+	form := nativeform.New(req, opts)
+	d := &formDriver{t: t, form: form, tm: teatest.NewTestModel(t, host{form}, teatest.WithInitialTermSize(w, h))}
+	return d
+}
+
+func (d *formDriver) expect(text string) *formDriver {
+	d.t.Helper()
+	teatest.WaitFor(d.t, d.tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
+		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	return d
+}
+
+// settle gives the form's own commands (moving the focus) time to land.
+func (d *formDriver) settle() { time.Sleep(100 * time.Millisecond) }
+
+func (d *formDriver) typeText(s string) *formDriver {
+	d.tm.Type(s)
+	d.settle()
+	return d
+}
+
+func (d *formDriver) press(keys ...tea.KeyType) *formDriver {
+	for _, k := range keys {
+		d.tm.Send(tea.KeyMsg{Type: k})
+		d.settle()
+	}
+	return d
+}
+
+func (d *formDriver) next(n int) *formDriver {
+	for range n {
+		d.press(tea.KeyEnter)
+	}
+	return d
+}
+
+func (d *formDriver) result() nativeform.Result {
+	d.t.Helper()
+	d.tm.WaitFinished(d.t, teatest.WithFinalTimeout(5*time.Second))
+	r, ok := d.form.Result()
+	if !ok {
+		d.t.Fatal("the form did not settle")
+	}
+	return r
+}
+
+// view stops the program and returns the form's page as drawn.
+func (d *formDriver) view() string {
+	d.t.Helper()
+	if err := d.tm.Quit(); err != nil {
+		d.t.Fatal(err)
+	}
+	d.tm.WaitFinished(d.t, teatest.WithFinalTimeout(5*time.Second))
+	return d.form.View()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".golden")
+	if updating() {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("view differs from %s (run with -update after checking):\n%s", path, got)
+	}
+}
+
+var sizes = []struct {
+	name string
+	w, h int
+}{{"80x24", 80, 24}, {"120x40", 120, 40}}
+
+const requiredOnly = `{"type":"object","properties":{
+	"project_name":{"type":"string","minLength":3},
+	"deployTarget":{"type":"string","enum":["staging","production"]},
+	"confirm-delete":{"type":"boolean","description":"There is no undo."}},
+	"required":["project_name","deployTarget","confirm-delete"]}`
+
+func TestGoldenViews(t *testing.T) {
+	allFields := schemaOf(t, string(fixture.AllFieldsSchema()))
+	long := strings.Repeat("The deployment will replace every running instance of the service, one region at a time. ", 6)
+	for _, size := range sizes {
+		t.Run("all_fields/"+size.name, func(t *testing.T) {
+			d := openForm(t, request(allFields, "Fill in every kind of field. Accepting the defaults is enough."), nativeform.Options{}, size.w, size.h)
+			golden(t, "all_fields_"+size.name, d.expect("Nickname").view())
+		})
+		t.Run("all_fields_failed_submit/"+size.name, func(t *testing.T) {
+			d := openForm(t, request(allFields, "Fill in every kind of field."), nativeform.Options{}, size.w, size.h)
+			d.expect("Nickname").press(tea.KeyCtrlU).next(1).press(tea.KeyCtrlU).typeText("x").next(1).typeText("abc")
+			time.Sleep(300 * time.Millisecond)
+			d.press(tea.KeyCtrlS).expect("need attention")
+			time.Sleep(300 * time.Millisecond) // the focus moves to the first field to fix
+			golden(t, "all_fields_failed_submit_"+size.name, d.view())
+		})
+		t.Run("required_only/"+size.name, func(t *testing.T) {
+			d := openForm(t, request(schemaOf(t, requiredOnly), "Deploy?"), nativeform.Options{}, size.w, size.h)
+			golden(t, "required_only_"+size.name, d.expect("Project name").view())
+		})
+		t.Run("long_message/"+size.name, func(t *testing.T) {
+			req := request(schemaOf(t, requiredOnly), long)
+			req.Note = "rendered natively: the app did not declare elicitation support"
+			req.Position, req.Total = 1, 3
+			d := openForm(t, req, nativeform.Options{}, size.w, size.h)
+			golden(t, "long_message_"+size.name, d.expect("Project name").view())
+		})
+	}
+}
+
+const driven = `{"type":"object","properties":{
+	"title":{"type":"string","minLength":2},
+	"count":{"type":"integer","minimum":1,"maximum":5},
+	"size":{"type":"string","oneOf":[{"const":"s","title":"Small"},{"const":"l","title":"Large"}]},
+	"notify":{"type":"boolean"},
+	"tags":{"type":"array","items":{"anyOf":[{"const":"t1","title":"Red"},{"const":"t2","title":"Blue"}]}},
+	"note":{"type":"string","default":"none"}},
+	"required":["title"]}`
+
+func TestDrivenAnswers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name        string
+		steps       func(d *formDriver)
+		wantAction  nativeform.Action
+		wantContent string // JSON, "" for none
+	}{
+		{"accept typed values", func(d *formDriver) {
+			d.typeText("Hello").next(1).typeText("3").next(1).
+				press(tea.KeyDown, tea.KeyDown).next(1). // size: (no answer) → Small → Large
+				press(tea.KeyDown).next(1). // notify: (no answer) → Yes
+				typeText("x").press(tea.KeyDown).typeText("x").next(1). // tags: Red and Blue
+				press(tea.KeyCtrlS)
+		}, nativeform.Accept, `{"count":3,"note":"none","notify":true,"size":"l","tags":["t1","t2"],"title":"Hello"}`},
+		{"untouched optional fields are left out, defaults sent", func(d *formDriver) {
+			d.typeText("Hi").press(tea.KeyCtrlS)
+		}, nativeform.Accept, `{"note":"none","title":"Hi"}`},
+		{"decline", func(d *formDriver) { d.typeText("Hi").press(tea.KeyCtrlD) }, nativeform.Decline, ""},
+		{"cancel by esc", func(d *formDriver) { d.press(tea.KeyEsc) }, nativeform.Cancel, ""},
+		{"submit stays open until valid", func(d *formDriver) {
+			d.press(tea.KeyCtrlS).expect("is required").typeText("x").press(tea.KeyCtrlS).
+				expect("must be at least 2 characters").typeText("y").press(tea.KeyCtrlS)
+		}, nativeform.Accept, `{"note":"none","title":"xy"}`},
+		{"enter on the last field submits", func(d *formDriver) { d.typeText("Ok").next(6) }, nativeform.Accept, `{"note":"none","title":"Ok"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d := openForm(t, request(schemaOf(t, driven), "Tell me."), nativeform.Options{}, 100, 60)
+			d.expect("Title")
+			tc.steps(d)
+			r := d.result()
+			if r.Action != tc.wantAction {
+				t.Fatalf("action = %s, want %s", r.Action, tc.wantAction)
+			}
+			got := ""
+			if r.Content != nil || tc.wantContent != "" {
+				b, _ := json.Marshal(r.Content)
+				got = string(b)
+			}
+			if got != tc.wantContent {
+				t.Errorf("content = %s, want %s", got, tc.wantContent)
+			}
+		})
+	}
+}
+
+func TestTimeoutCancels(t *testing.T) {
+	t.Parallel()
+	d := openForm(t, request(schemaOf(t, driven), "Quick!"), nativeform.Options{Timeout: 1500 * time.Millisecond}, 100, 60)
+	d.expect("cancels in 0:0")
+	r := d.result()
+	if r.Action != nativeform.Cancel || !r.TimedOut {
+		t.Errorf("result = %+v, want a timed-out cancel", r)
+	}
+}
+
+func TestKeysTypedAsTheFormOpensAreIgnored(t *testing.T) {
+	t.Parallel()
+	d := openForm(t, request(schemaOf(t, driven), "Careful"), nativeform.Options{Grace: 400 * time.Millisecond}, 100, 60)
+	// Keys already in flight when the form appears: a decline among them.
+	d.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlD})
+	d.tm.Type("oops")
+	time.Sleep(500 * time.Millisecond)
+	d.typeText("Fine").press(tea.KeyCtrlS)
+	r := d.result()
+	if r.Action != nativeform.Accept || r.Content["title"] != "Fine" {
+		t.Errorf("result = %+v, want accept with the title typed after the grace period only", r)
+	}
+}
+
+func TestCtrlCCancelsAndInterrupts(t *testing.T) {
+	t.Parallel()
+	d := openForm(t, request(schemaOf(t, driven), "Hm"), nativeform.Options{}, 100, 60)
+	d.expect("Title").press(tea.KeyCtrlC)
+	if r := d.result(); r.Action != nativeform.Cancel || !r.Interrupted {
+		t.Errorf("result = %+v, want an interrupted cancel", r)
+	}
+}
+
+func TestTitledEnumsSendConst(t *testing.T) {
+	t.Parallel()
+	s := schemaOf(t, string(fixture.AllFieldsSchema()))
+	d := openForm(t, request(s, "All"), nativeform.Options{}, 120, 200)
+	d.expect("Languages")
+	// To Size (the 13th field), pick Medium; to Priority, pick High.
+	d.next(12).press(tea.KeyDown, tea.KeyDown).next(1).press(tea.KeyDown, tea.KeyDown, tea.KeyDown).press(tea.KeyCtrlS)
+	r := d.result()
+	if r.Action != nativeform.Accept || r.Content["size"] != "m" || r.Content["priority"] != "high" {
+		t.Errorf("content = %v, want size m and priority high (consts, not titles)", r.Content)
+	}
+}
