@@ -201,8 +201,8 @@ func TestDrivenAnswers(t *testing.T) {
 	}{
 		{"accept typed values", func(d *formDriver) {
 			d.typeText("Hello").next(1).typeText("3").next(1).
-				press(tea.KeyDown, tea.KeyDown).next(1). // size: (no answer) → Small → Large
-				press(tea.KeyDown).next(1). // notify: (no answer) → Yes
+				press(tea.KeyDown, tea.KeyDown).next(1).                // size: (no answer) → Small → Large
+				press(tea.KeyDown).next(1).                             // notify: (no answer) → Yes
 				typeText("x").press(tea.KeyDown).typeText("x").next(1). // tags: Red and Blue
 				press(tea.KeyCtrlS)
 		}, nativeform.Accept, `{"count":3,"note":"none","notify":true,"size":"l","tags":["t1","t2"],"title":"Hello"}`},

@@ -2,9 +2,9 @@ package nativeform
 
 import (
 	"fmt"
-	"sync/atomic"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // control is the terminal control chosen for a field.
