@@ -130,6 +130,17 @@ func (f *Form) Result() (Result, bool) {
 	return *f.result, true
 }
 
+// Control names the control that renders a field: "text", "yes/no",
+// "select" or "multi-select" ("" for an unknown key).
+func (f *Form) Control(key string) string {
+	for _, v := range f.values {
+		if v.field.Key == key {
+			return [...]string{controlInput: "text", controlConfirm: "yes/no", controlSelect: "select", controlMulti: "multi-select"}[v.control]
+		}
+	}
+	return ""
+}
+
 // Content is what accept would send now: answered fields only.
 func (f *Form) Content() map[string]any {
 	out := map[string]any{}

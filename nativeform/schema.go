@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // Kind is the kind of control a field needs.
@@ -279,7 +280,7 @@ func parseField(key string, def map[string]any, required bool) (Field, error) {
 	f.Description, _ = def["description"].(string)
 	typ, _ := def["type"].(string)
 	switch {
-	case def["enum"] != nil || def["oneOf"] != nil:
+	case def["enum"] != nil || def["oneOf"] != nil || def["anyOf"] != nil:
 		opts, err := parseOptions(key, def)
 		if err != nil {
 			return f, err
@@ -445,13 +446,20 @@ func isComposite(v any) bool {
 func Humanize(key string) string {
 	var words []string
 	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
 	runes := []rune(key)
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		w := string(cur)
+		// An acronym keeps its capitals ("userID" → "User ID"); a key in
+		// capitals alone is a shouted word ("EMAIL" → "Email").
+		if len(cur) == 1 || strings.ToUpper(w) != w || len(runes) == len(cur) {
+			w = strings.ToLower(w)
+		}
+		words = append(words, w)
+		cur = cur[:0]
+	}
 	for i, r := range runes {
 		switch {
 		case r == '_' || r == '-' || r == ' ' || r == '.':
@@ -502,26 +510,35 @@ func (s *Schema) Validate(content map[string]any) []FieldError {
 	if err != nil {
 		return []FieldError{{Message: err.Error()}}
 	}
-	err = s.compiled.Validate(inst)
-	if err == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []FieldError{{Message: err.Error()}}
-	}
 	byKey := map[string]string{}
 	var general []string
-	s.collect(ve, byKey, &general)
+	if s.compiled != nil { // a zero Schema (URL mode) has no validator
+		err = s.compiled.Validate(inst)
+		var ve *jsonschema.ValidationError
+		switch {
+		case errors.As(err, &ve):
+			s.collect(ve, byKey, &general)
+		case err != nil:
+			general = append(general, err.Error())
+		}
+	}
 	var out []FieldError
 	for _, f := range s.Fields {
 		if msg, ok := byKey[f.Key]; ok {
 			out = append(out, FieldError{Key: f.Key, Label: f.Label, Message: msg})
-			delete(byKey, f.Key)
 		}
 	}
-	for key, msg := range byKey { // properties the schema does not declare
-		out = append(out, FieldError{Key: key, Label: key, Message: msg})
+	// Properties the schema does not declare, by name: a typo in an answer,
+	// or data the person never saw in the form.
+	var extra []string
+	for key := range content {
+		if s.Field(key) == nil {
+			extra = append(extra, key)
+		}
+	}
+	slices.Sort(extra)
+	for _, key := range extra {
+		out = append(out, FieldError{Key: key, Label: key, Message: "is not a field of this form"})
 	}
 	for _, msg := range general {
 		out = append(out, FieldError{Message: msg})
@@ -556,6 +573,9 @@ func normalize(content map[string]any) (any, error) {
 // collect walks the error tree and keeps the first message per field.
 func (s *Schema) collect(ve *jsonschema.ValidationError, byKey map[string]string, general *[]string) {
 	if len(ve.Causes) == 0 || isLeafKind(ve.ErrorKind) {
+		if _, ok := ve.ErrorKind.(*kind.AdditionalProperties); ok && len(ve.InstanceLocation) == 0 {
+			return // Validate names each undeclared property itself
+		}
 		if req, ok := ve.ErrorKind.(*kindRequired); ok && len(ve.InstanceLocation) == 0 {
 			for _, k := range req.Missing {
 				if _, seen := byKey[k]; !seen {

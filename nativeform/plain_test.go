@@ -1,0 +1,70 @@
+package nativeform_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpeek/mcpeek/nativeform"
+)
+
+func TestPlainMode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, input string
+		wantAction  nativeform.Action
+		wantContent string
+		wantOutput  string
+	}{
+		// title, count, size (2 = Large), notify (1 = Yes), tags (1,2), note kept.
+		{"answer every field", "a\nHello\n3\n2\n1\n1,2\n\n", nativeform.Accept,
+			`{"count":3,"note":"none","notify":true,"size":"l","tags":["t1","t2"],"title":"Hello"}`, "Title (required)"},
+		{"required re-asked until valid", "\nx\n\n\n\n\n\nxy\n", nativeform.Accept, `{"note":"none","title":"xy"}`,
+			"! Title: must be at least 2 characters"},
+		{"decline", "d\n", nativeform.Decline, "null", "Answer, decline or cancel?"},
+		{"cancel", "c\n", nativeform.Cancel, "null", ""},
+		{"end of input cancels", "a\nHel", nativeform.Cancel, "null", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out strings.Builder
+			r, err := nativeform.AskPlain(context.Background(), request(schemaOf(t, driven), "Tell me."), nativeform.Options{},
+				strings.NewReader(tc.input), &out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(r.Content)
+			if r.Action != tc.wantAction || string(b) != tc.wantContent {
+				t.Errorf("got %s %s, want %s %s\n%s", r.Action, b, tc.wantAction, tc.wantContent, out.String())
+			}
+			if !strings.Contains(out.String(), tc.wantOutput) || !strings.Contains(out.String(), "mcpeek fixture is asking for input") {
+				t.Errorf("output lacks %q:\n%s", tc.wantOutput, out.String())
+			}
+		})
+	}
+}
+
+func TestPlainModeTimeout(t *testing.T) {
+	t.Parallel()
+	block, release := pipeThatNeverWrites()
+	defer release()
+	r, err := nativeform.AskPlain(context.Background(), request(schemaOf(t, driven), "Tell me."),
+		nativeform.Options{Timeout: 200 * time.Millisecond}, block, &strings.Builder{})
+	if err != nil || r.Action != nativeform.Cancel || !r.TimedOut {
+		t.Errorf("got %+v, %v; want a timed-out cancel", r, err)
+	}
+}
+
+func pipeThatNeverWrites() (*blockingReader, func()) {
+	r := &blockingReader{done: make(chan struct{})}
+	return r, func() { close(r.done) }
+}
+
+type blockingReader struct{ done chan struct{} }
+
+func (b *blockingReader) Read([]byte) (int, error) {
+	<-b.done
+	return 0, context.Canceled
+}

@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serverEverything is the pinned @modelcontextprotocol/server-everything:
+// $MCPEEK_SERVER_EVERYTHING (an installed mcp-server-everything, as CI
+// provides), else npx. Without either the test skips, unless
+// MCPEEK_REQUIRE_BROWSER=1 says the interop tools must be there.
+func serverEverything(t *testing.T) []string {
+	t.Helper()
+	if bin := os.Getenv("MCPEEK_SERVER_EVERYTHING"); bin != "" {
+		return []string{bin, "stdio"}
+	}
+	if npx, err := exec.LookPath("npx"); err == nil {
+		return []string{npx, "-y", "@modelcontextprotocol/server-everything@2026.8.31", "stdio"}
+	}
+	if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
+		t.Fatal("server-everything is required (MCPEEK_REQUIRE_BROWSER=1) but neither $MCPEEK_SERVER_EVERYTHING nor npx is available")
+	}
+	t.Skip("needs Node.js: set MCPEEK_SERVER_EVERYTHING or install npx to run @modelcontextprotocol/server-everything")
+	return nil
+}
+
+// drivenAsker shows each elicitation in a real form program and answers it
+// with keys, as a person at the terminal would.
+type drivenAsker struct {
+	t     *testing.T
+	steps func(tm *teatest.TestModel, form *nativeform.Form)
+	seen  *nativeform.Form
+}
+
+func (a *drivenAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp.ElicitResult, error) {
+	form := nativeform.New(FormRequest(req), nativeform.Options{Grace: time.Nanosecond})
+	a.seen = form
+	tm := teatest.NewTestModel(a.t, host{form}, teatest.WithInitialTermSize(100, 200))
+	a.steps(tm, form)
+	tm.WaitFinished(a.t, teatest.WithFinalTimeout(10*time.Second))
+	res, ok := form.Result()
+	if !ok {
+		a.t.Fatal("the form did not settle")
+	}
+	return &mcp.ElicitResult{Action: string(res.Action), Content: res.Content}, nil
+}
+
+func TestServerEverythingElicitationForm(t *testing.T) {
+	cmd := serverEverything(t)
+	asker := &drivenAsker{t: t, steps: func(tm *teatest.TestModel, _ *nativeform.Form) {
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("String with default")) },
+			teatest.WithDuration(10*time.Second))
+		tm.Type("Grace Hopper") // the required name, the first field
+		time.Sleep(200 * time.Millisecond)
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	conn, err := mcpclient.Connect(ctx, mcpclient.Config{
+		Target:         mcpclient.Target{Kind: mcpclient.TargetStdio, Command: cmd},
+		ConnectTimeout: 90 * time.Second, // npx may have to fetch the package first
+		Capabilities:   mcpclient.CapabilityOptions{FormElicitation: true},
+		Asker:          asker,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	res, err := conn.Call(ctx, "trigger-elicitation-request", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := asker.seen
+	if form == nil {
+		t.Fatal("the server's elicitation never reached the form")
+	}
+	for key, want := range map[string]string{
+		"name": "text", "check": "select", "firstLine": "text", "email": "text", "homepage": "text",
+		"birthdate": "text", "integer": "text", "number": "text",
+		"untitledSingleSelectEnum": "select", "untitledMultipleSelectEnum": "multi-select",
+		"titledSingleSelectEnum": "select", "titledMultipleSelectEnum": "multi-select", "legacyTitledEnum": "select",
+	} {
+		if got := form.Control(key); got != want {
+			t.Errorf("field %s is rendered as %q, want %q", key, got, want)
+		}
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	got := text.String()
+	for _, want := range []string{`"action": "accept"`, `"name": "Grace Hopper"`, `"titledSingleSelectEnum": "hero-1"`, `"legacyTitledEnum": "pet-1"`, `"integer": 42`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the server did not get %s back; it reported:\n%s", want, got)
+		}
+	}
+}
