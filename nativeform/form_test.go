@@ -283,3 +283,16 @@ func TestTitledEnumsSendConst(t *testing.T) {
 		t.Errorf("content = %v, want size m and priority high (consts, not titles)", r.Content)
 	}
 }
+
+func TestAcceptWithDefaultsOnly(t *testing.T) {
+	t.Parallel()
+	s := schemaOf(t, string(fixture.AllFieldsSchema()))
+	d := openForm(t, request(s, "All"), nativeform.Options{}, 100, 60)
+	d.expect("Nickname").press(tea.KeyCtrlS)
+	r := d.result()
+	got, _ := json.Marshal(r.Content)
+	want, _ := json.Marshal(s.Defaults())
+	if r.Action != nativeform.Accept || string(got) != string(want) {
+		t.Errorf("got %s %s, want accept with exactly the defaults %s", r.Action, got, want)
+	}
+}
