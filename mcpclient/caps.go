@@ -12,7 +12,8 @@ const AppMIMEType = "text/html;profile=mcp-app"
 type CapabilityOptions struct {
 	// FormElicitation is false with --no-form-elicitation.
 	FormElicitation bool
-	// AppHostUp is true only while the app host listener is running.
+	// AppHostUp is true only while the app host listener is running;
+	// [Connect] sets it from [Config.Renderer].
 	AppHostUp bool
 }
 

@@ -34,11 +34,15 @@ func TestCapabilityTable(t *testing.T) {
 		for _, protocol := range []string{"legacy", "modern"} {
 			t.Run(row.golden+"/"+protocol, func(t *testing.T) {
 				t.Parallel()
-				conn, err := Connect(context.Background(), Config{
+				cfg := Config{
 					Target:       Target{Kind: TargetEmbedded, Embedded: bareServer},
 					Protocol:     protocol,
 					Capabilities: row.opts,
-				})
+				}
+				if row.opts.AppHostUp { // only a running app host makes the claim
+					cfg.Renderer = &fakeRenderer{}
+				}
+				conn, err := Connect(context.Background(), cfg)
 				if err != nil {
 					t.Fatal(err)
 				}

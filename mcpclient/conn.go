@@ -107,6 +107,9 @@ type Config struct {
 	Capabilities   CapabilityOptions
 	// Asker answers elicitations natively; nil cancels them.
 	Asker NativeAsker
+	// Renderer renders app-requested form elicitations in their app. Only
+	// with one does mcpeek advertise app-rendered elicitation.
+	Renderer AppRenderer
 	// Wire receives the traffic; nil keeps none.
 	Wire *WireLog
 	// Records receives one record per elicitation; nil keeps none.
@@ -149,9 +152,11 @@ type Conn struct {
 // Connect reaches the server, negotiates the protocol revision and returns
 // the connection. Errors are [*ConnectError].
 func Connect(ctx context.Context, cfg Config) (*Conn, error) {
+	opts := cfg.Capabilities
+	opts.AppHostUp = cfg.Renderer != nil
 	c := &Conn{
 		cfg:     cfg,
-		caps:    sentCaps{Capabilities(cfg.Capabilities)},
+		caps:    sentCaps{Capabilities(opts)},
 		records: cfg.Records,
 		wire:    cfg.Wire,
 	}
@@ -159,7 +164,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	if c.wire == nil {
 		c.wire = NewWireLog(0, nil)
 	}
-	c.router = &router{conn: c, asker: cfg.Asker, pending: map[string]context.CancelFunc{}}
+	c.router = &router{conn: c, asker: cfg.Asker, renderer: cfg.Renderer, pending: map[string]*pendingRequest{}}
 	if err := c.connect(ctx); err != nil {
 		c.Close()
 		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err)}
@@ -284,6 +289,16 @@ func (c *Conn) bind(ctx context.Context) (context.Context, context.CancelFunc) {
 	stop := context.AfterFunc(c.life, func() { cancel(errClosing) })
 	return ctx, func() { stop(); cancel(nil) }
 }
+
+// Pending lists the elicitations waiting for an answer, oldest first.
+func (c *Conn) Pending() []Pending { return c.router.pendingList() }
+
+// AbandonApp stops rendering the request key in its app and sends it to the
+// native form instead. It reports whether the request was in its app.
+func (c *Conn) AbandonApp(key string) bool { return c.router.abandonApp(key) }
+
+// Records are the settled elicitations of this connection.
+func (c *Conn) Records() []Record { return c.records.Records() }
 
 // Session is the underlying go-sdk session.
 func (c *Conn) Session() *mcp.ClientSession { return c.session }

@@ -64,6 +64,9 @@ func (r *Recorder) settle(rec Record) {
 
 // Records returns a copy of the settled records, oldest first.
 func (r *Recorder) Records() []Record {
+	if r == nil {
+		return nil
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]Record(nil), r.records...)

@@ -2,9 +2,11 @@ package mcpclient
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -65,7 +67,7 @@ func (r FallbackReason) Describe() string {
 	case FallbackAppNoElicitation:
 		return "the app did not declare elicitation support"
 	case FallbackBridgeClosed:
-		return "the browser tab closed before the app answered"
+		return "the app's session ended before it answered"
 	case FallbackAnswerTimeout:
 		return "the app did not answer in time"
 	case FallbackInvalidResult:
@@ -104,15 +106,40 @@ type NativeAsker interface {
 	Ask(ctx context.Context, req *NativeRequest) (*mcp.ElicitResult, error)
 }
 
-// router is the one elicitation handler of a connection.
+// router is the one elicitation handler of a connection, whichever era
+// carried the request.
 type router struct {
-	conn  *Conn
-	asker NativeAsker
-	next  atomic.Int64
+	conn     *Conn
+	asker    NativeAsker
+	renderer AppRenderer
+	next     atomic.Int64
 
 	mu      sync.Mutex
-	pending map[string]context.CancelFunc
+	pending map[string]*pendingRequest
 	closed  bool // set by cancelAll: later requests are refused at once
+}
+
+// pendingRequest is the request-scoped state of one elicitation in flight:
+// there is no connection-wide "current" app or bridge.
+type pendingRequest struct {
+	key         string
+	message     string
+	resourceURI string
+	path        Path // where it is being answered now
+	started     time.Time
+	cancel      context.CancelCauseFunc
+	// abandonApp ends the app session only, sending the request to the
+	// native path; nil while it is not on the app path.
+	abandonApp context.CancelCauseFunc
+}
+
+// Pending describes an elicitation waiting for an answer.
+type Pending struct {
+	Key         string
+	Message     string
+	ResourceURI string
+	Path        Path
+	Since       time.Time
 }
 
 // errClosing answers elicitations that arrive while the connection closes.
@@ -122,20 +149,6 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	p := req.Params
 	key := fmt.Sprintf("e-%d", r.next.Add(1))
 	ctx, cancel := context.WithCancelCause(ctx)
-	r.mu.Lock()
-	if r.closed {
-		cancel(errClosing)
-	} else {
-		r.pending[key] = func() { cancel(errClosing) }
-	}
-	r.mu.Unlock()
-	defer func() {
-		cancel(nil)
-		r.mu.Lock()
-		delete(r.pending, key)
-		r.mu.Unlock()
-	}()
-
 	rec := Record{
 		Key:        key,
 		Server:     r.conn.ServerName(),
@@ -148,9 +161,26 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		rec.Mode = "form"
 	}
 	rec.ResourceURI, _ = resourceURIValue(p)
-	res, err := r.route(ctx, key, p, &rec)
+	pr := &pendingRequest{key: key, message: p.Message, resourceURI: rec.ResourceURI, path: PathNative, started: rec.ReceivedAt, cancel: cancel}
+	r.mu.Lock()
+	if r.closed {
+		cancel(errClosing)
+	} else {
+		r.pending[key] = pr
+	}
+	r.mu.Unlock()
+	defer func() {
+		cancel(nil)
+		r.mu.Lock()
+		delete(r.pending, key)
+		r.mu.Unlock()
+	}()
+
+	res, err := r.route(ctx, pr, p, &rec)
 	if err != nil && ctx.Err() != nil {
-		err = fmt.Errorf("%w: %w", context.Cause(ctx), err)
+		if cause := context.Cause(ctx); !errors.Is(err, cause) {
+			err = fmt.Errorf("%w: %w", cause, err)
+		}
 	}
 	if err != nil {
 		rec.Error = err.Error()
@@ -164,9 +194,9 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	return res, err
 }
 
-func (r *router) route(ctx context.Context, key string, p *mcp.ElicitParams, rec *Record) (*mcp.ElicitResult, error) {
+func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitParams, rec *Record) (*mcp.ElicitResult, error) {
 	nreq := &NativeRequest{
-		Key:        key,
+		Key:        pr.key,
 		Server:     r.conn.ServerInfo(),
 		Connection: r.conn.Target().String(),
 		Params:     p,
@@ -174,6 +204,7 @@ func (r *router) route(ctx context.Context, key string, p *mcp.ElicitParams, rec
 	switch rec.Mode {
 	case "url":
 		rec.Path = PathURL
+		r.setPath(pr, PathURL, nil)
 		return r.ask(ctx, nreq)
 	case "form":
 	default:
@@ -190,15 +221,32 @@ func (r *router) route(ctx context.Context, key string, p *mcp.ElicitParams, rec
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requested schema: " + err.Error()}
 	}
 	nreq.Schema = schema
-	reason, _ := AppGate(r.conn.caps.sent, r.conn.ServerCapabilities(), p)
+	reason, uri := AppGate(r.conn.caps.sent, r.conn.ServerCapabilities(), p)
+	if reason == FallbackInvalidResourceURI {
+		r.conn.wire.Note(fmt.Sprintf("%s: _meta.ui.resourceUri %s is not an absolute ui:// URI; rendering natively", pr.key, rawResourceURI(p)))
+	}
 	if reason == FallbackNone {
-		// The app path arrives with the app host; until then no client
-		// advertises the nested capability, so this cannot be reached.
-		reason = FallbackBridgeUnavailable
+		var res *mcp.ElicitResult
+		res, reason, err = r.viaApp(ctx, pr, uri, p, schema, rec)
+		if err != nil {
+			return nil, err // cancelled: never a fallback
+		}
+		if reason == FallbackNone {
+			rec.Path = PathApp
+			return res, nil
+		}
+		r.conn.wire.Note(fmt.Sprintf("%s: rendering natively: %s", pr.key, reason.Describe()))
 	}
 	rec.Fallback = reason
 	nreq.Fallback = reason
+	r.setPath(pr, PathNative, nil)
 	return r.ask(ctx, nreq)
+}
+
+func (r *router) setPath(pr *pendingRequest, path Path, abandon context.CancelCauseFunc) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	pr.path, pr.abandonApp = path, abandon
 }
 
 func (r *router) ask(ctx context.Context, nreq *NativeRequest) (*mcp.ElicitResult, error) {
@@ -215,13 +263,38 @@ func (r *router) ask(ctx context.Context, nreq *NativeRequest) (*mcp.ElicitResul
 	return res, nil
 }
 
+// pendingList lists the elicitations in flight, oldest first.
+func (r *router) pendingList() []Pending {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]Pending, 0, len(r.pending))
+	for _, pr := range r.pending {
+		out = append(out, Pending{Key: pr.key, Message: pr.message, ResourceURI: pr.resourceURI, Path: pr.path, Since: pr.started})
+	}
+	slices.SortFunc(out, func(a, b Pending) int { return a.Since.Compare(b.Since) })
+	return out
+}
+
+// abandonApp stops rendering a request in its app; the request goes on to
+// the native path. It reports whether the request was on the app path.
+func (r *router) abandonApp(key string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	pr, ok := r.pending[key]
+	if !ok || pr.abandonApp == nil {
+		return false
+	}
+	pr.abandonApp(errAbandoned)
+	return true
+}
+
 // cancelAll cancels every in-flight elicitation and refuses later ones.
 func (r *router) cancelAll() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
-	for _, c := range r.pending {
-		c()
+	for _, pr := range r.pending {
+		pr.cancel(errClosing)
 	}
 }
 
@@ -301,6 +374,16 @@ func resourceURIValue(p *mcp.ElicitParams) (string, bool) {
 		return "", true
 	}
 	return s, true
+}
+
+// rawResourceURI renders _meta.ui.resourceUri as JSON, for the log.
+func rawResourceURI(p *mcp.ElicitParams) string {
+	ui := asObject(p.Meta["ui"])
+	b, err := json.Marshal(ui["resourceUri"])
+	if err != nil {
+		return fmt.Sprintf("%v", ui["resourceUri"])
+	}
+	return string(b)
 }
 
 // ValidateResourceURI checks that s is an absolute ui:// URI with a

@@ -98,6 +98,11 @@ func (w *WireLog) LastStderr() string {
 	return ""
 }
 
+// Note adds a line of mcpeek's own to the log: why it did what it did.
+func (w *WireLog) Note(text string) {
+	w.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: text})
+}
+
 // PropertyOrder returns the order in which the server wrote the properties
 // of a requested schema it sent, or nil if it was not seen.
 func (w *WireLog) PropertyOrder(schema any) []string { return w.orders.lookup(schema) }

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -92,6 +93,54 @@ func ParseWithOrder(requested any, order []string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	key := string(raw) + "\x00" + strings.Join(order, "\x00")
+	if s, ok := parsed.get(key); ok {
+		return s, nil
+	}
+	s, err := parse(raw, order)
+	if err == nil {
+		parsed.put(key, s)
+	}
+	return s, err
+}
+
+// parsed caches parsed schemas: servers ask with the same schema again and
+// again, and compiling its validator is most of the work. A Schema is never
+// changed after parsing, so sharing one is safe.
+var parsed = schemaCache{max: 128}
+
+type schemaCache struct {
+	mu    sync.Mutex
+	max   int
+	items map[string]*Schema
+	order []string
+}
+
+func (c *schemaCache) get(key string) (*Schema, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.items[key]
+	return s, ok
+}
+
+func (c *schemaCache) put(key string, s *Schema) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.items == nil {
+		c.items = map[string]*Schema{}
+	}
+	if _, ok := c.items[key]; ok {
+		return
+	}
+	if len(c.order) >= c.max {
+		delete(c.items, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.items[key] = s
+	c.order = append(c.order, key)
+}
+
+func parse(raw []byte, order []string) (*Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("requested schema is not valid JSON: %w", err)

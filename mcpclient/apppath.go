@@ -1,0 +1,217 @@
+package mcpclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"time"
+
+	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// AppRequest is what an [AppRenderer] needs to render one form elicitation
+// in the server's own MCP App.
+type AppRequest struct {
+	// Connection and Server identify where the request came from, to show
+	// the person; Key identifies the request on that connection.
+	Connection string
+	Server     *mcp.Implementation
+	Key        string
+	// ResourceURI names the app; HTML is its content, read from the
+	// originating session, with its MIME type.
+	ResourceURI string
+	HTML        string
+	MIMEType    string
+	// CSP is the resource's _meta.ui.csp (nil when it declares none).
+	CSP map[string]any
+	// Params is the request, unchanged: the renderer forwards it as is.
+	Params *mcp.ElicitParams
+}
+
+// AppAnswer is what the app answered.
+type AppAnswer struct {
+	// Result is the app's ElicitResult, raw, for the router to check.
+	Result json.RawMessage
+	// InitTime is how long the app took to initialize.
+	InitTime time.Duration
+}
+
+// AppRenderer renders a form elicitation in its app and returns the app's
+// answer. It tears its session down before it returns. When ctx ends it
+// returns ctx's error promptly; any other failure should be an
+// [*AppError] naming the fallback reason.
+type AppRenderer interface {
+	Render(ctx context.Context, req *AppRequest) (*AppAnswer, error)
+}
+
+// AppError is a renderer failure that sends the request to the native form.
+type AppError struct {
+	Reason FallbackReason
+	Err    error
+}
+
+func (e *AppError) Error() string {
+	if e.Err == nil {
+		return e.Reason.Describe()
+	}
+	return fmt.Sprintf("%s: %v", e.Reason.Describe(), e.Err)
+}
+
+func (e *AppError) Unwrap() error { return e.Err }
+
+// errAbandoned is the cause when the person leaves the app for the native form.
+var errAbandoned = errors.New("the app was abandoned for the native form")
+
+// viaApp takes a request down the app path. It returns the result, or the
+// reason to fall back, or an error when the request itself was cancelled,
+// which is never a reason to fall back.
+func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, p *mcp.ElicitParams, schema *nativeform.Schema, rec *Record) (*mcp.ElicitResult, FallbackReason, error) {
+	if r.renderer == nil {
+		return nil, FallbackBridgeUnavailable, nil
+	}
+	appCtx, abandon := context.WithCancelCause(ctx)
+	defer abandon(nil)
+	r.setPath(pr, PathApp, abandon)
+	defer r.setPath(pr, PathNative, nil)
+
+	areq, reason, err := r.loadApp(appCtx, pr.key, uri, p)
+	if err != nil || reason != FallbackNone {
+		return nil, reason, ctx.Err()
+	}
+	ans, err := r.renderer.Render(appCtx, areq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, FallbackNone, ctx.Err()
+		}
+		if errors.Is(context.Cause(appCtx), errAbandoned) {
+			return nil, FallbackBridgeClosed, nil
+		}
+		var ae *AppError
+		if errors.As(err, &ae) {
+			r.conn.wire.Note(fmt.Sprintf("%s: app %s: %v", pr.key, uri, err))
+			return nil, ae.Reason, nil
+		}
+		r.conn.wire.Note(fmt.Sprintf("%s: app %s: %v", pr.key, uri, err))
+		return nil, FallbackBridgeUnavailable, nil
+	}
+	if ans == nil {
+		return nil, FallbackInvalidResult, nil
+	}
+	rec.AppInitMs = ans.InitTime.Milliseconds()
+	res, reason := checkAppResult(ans.Result, schema)
+	if reason != FallbackNone {
+		r.conn.wire.Note(fmt.Sprintf("%s: app %s answered %s: %s", pr.key, uri, truncate(ans.Result, 200), reason.Describe()))
+	}
+	return res, reason, nil
+}
+
+// loadApp reads the app resource from the originating session and checks
+// that it is HTML.
+func (r *router) loadApp(ctx context.Context, key, uri string, p *mcp.ElicitParams) (*AppRequest, FallbackReason, error) {
+	res, err := r.conn.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil || res == nil || len(res.Contents) == 0 {
+		if ctx.Err() != nil {
+			return nil, FallbackNone, ctx.Err()
+		}
+		if err == nil {
+			err = errors.New("no contents")
+		}
+		r.conn.wire.Note(fmt.Sprintf("%s: resources/read %s: %v", key, uri, err))
+		return nil, FallbackResourceReadFailed, nil
+	}
+	item := res.Contents[0]
+	for _, c := range res.Contents {
+		if c != nil && c.URI == uri {
+			item = c
+			break
+		}
+	}
+	mediaType, params, err := mime.ParseMediaType(item.MIMEType)
+	switch {
+	case err != nil || mediaType != "text/html":
+		r.conn.wire.Note(fmt.Sprintf("%s: %s is %q, not HTML", key, uri, item.MIMEType))
+		return nil, FallbackResourceNotHTML, nil
+	case params["profile"] != "mcp-app":
+		r.conn.wire.Note(fmt.Sprintf("warning: %s: %s is served as %q rather than %q; rendering it anyway", key, uri, item.MIMEType, AppMIMEType))
+	}
+	html := item.Text
+	if html == "" && len(item.Blob) > 0 {
+		if decoded, err := base64.StdEncoding.DecodeString(string(item.Blob)); err == nil {
+			html = string(decoded)
+		} else {
+			html = string(item.Blob)
+		}
+	}
+	csp := uiCSP(item.Meta)
+	if csp == nil {
+		csp = r.listedCSP(ctx, uri)
+	}
+	return &AppRequest{
+		Connection:  r.conn.Target().String(),
+		Server:      r.conn.ServerInfo(),
+		Key:         key,
+		ResourceURI: uri,
+		HTML:        html,
+		MIMEType:    item.MIMEType,
+		CSP:         csp,
+		Params:      p,
+	}, FallbackNone, nil
+}
+
+// listedCSP is the _meta.ui.csp of the resource as resources/list shows it,
+// used when the content item declares none.
+func (r *router) listedCSP(ctx context.Context, uri string) map[string]any {
+	for res, err := range r.conn.session.Resources(ctx, nil) {
+		if err != nil {
+			return nil
+		}
+		if res.URI == uri {
+			return uiCSP(res.Meta)
+		}
+	}
+	return nil
+}
+
+func uiCSP(meta mcp.Meta) map[string]any {
+	return asObject(asObject(meta["ui"])["csp"])
+}
+
+// checkAppResult checks the app's raw ElicitResult: a known action, and for
+// accept, object content that passes the requested schema, formats included.
+func checkAppResult(raw json.RawMessage, schema *nativeform.Schema) (*mcp.ElicitResult, FallbackReason) {
+	var res struct {
+		Action  *string         `json:"action"`
+		Content json.RawMessage `json:"content"`
+		Meta    mcp.Meta        `json:"_meta"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil || res.Action == nil {
+		return nil, FallbackInvalidResult
+	}
+	switch *res.Action {
+	case "decline", "cancel":
+		return &mcp.ElicitResult{Action: *res.Action, Meta: res.Meta}, FallbackNone
+	case "accept":
+	default:
+		return nil, FallbackInvalidResult
+	}
+	var content map[string]any
+	if c := bytes.TrimSpace(res.Content); len(c) == 0 || c[0] != '{' || json.Unmarshal(c, &content) != nil {
+		return nil, FallbackInvalidResult
+	}
+	if errs := schema.Validate(content); len(errs) > 0 {
+		return nil, FallbackSchemaMismatch
+	}
+	return &mcp.ElicitResult{Action: "accept", Content: content, Meta: res.Meta}, FallbackNone
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "…"
+}
