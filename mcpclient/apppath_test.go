@@ -662,3 +662,27 @@ func TestNoRendererNoClaim(t *testing.T) {
 		t.Errorf("claimed app-rendered elicitation without a renderer: %s", conn.SentCapabilities())
 	}
 }
+
+func TestCloseTearsDownAppSessions(t *testing.T) {
+	inApp := make(chan struct{})
+	r := &fakeRenderer{answer: func(ctx context.Context, _ *AppRequest) (*AppAnswer, error) {
+		close(inApp)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	native := &countingAsker{}
+	conn, _ := connectGate(t, "modern", setup{true, true, r}, native)
+	done := make(chan error, 1)
+	go func() {
+		_, err := conn.Call(context.Background(), "ask", json.RawMessage(`{"meta":{"ui":{"resourceUri":"ui://test/app.html"}}}`))
+		done <- err
+	}()
+	<-inApp
+	conn.Close()
+	if err := <-done; err == nil {
+		t.Error("the call succeeded although mcpeek closed the connection under it")
+	}
+	if r.ended.Load() != 1 || len(native.calls()) != 0 {
+		t.Errorf("app sessions torn down: %d (want 1); native forms opened: %d (want 0)", r.ended.Load(), len(native.calls()))
+	}
+}

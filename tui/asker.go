@@ -89,7 +89,10 @@ func FormRequest(req *mcpclient.NativeRequest) nativeform.Request {
 		Message:    req.Params.Message,
 		Schema:     req.Schema,
 	}
-	if req.Fallback != mcpclient.FallbackNone && req.Fallback != mcpclient.FallbackAppHostOff {
+	switch {
+	case req.Fallback == mcpclient.FallbackAppHostOff && req.ResourceURI() != "":
+		fr.Note = "rendered natively: the server offers its app for this; run mcpeek with --app-host to use it"
+	case req.Fallback != mcpclient.FallbackNone && req.Fallback != mcpclient.FallbackAppHostOff:
 		fr.Note = "rendered natively: " + req.Fallback.Describe()
 	}
 	if req.Schema == nil { // URL mode: consent to open a page
