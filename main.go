@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpeek/mcpeek/apphost"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
@@ -154,6 +155,10 @@ type connFlags struct {
 	timeout           time.Duration
 	appHost           bool
 	appHostAddr       string
+	noBrowser         bool
+	openWith          string
+	appInitTimeout    time.Duration
+	appTimeout        time.Duration
 	noFormElicitation bool
 	wireLog           string
 }
@@ -165,6 +170,10 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 	fs.DurationVar(&cf.connectTimeout, "connect-timeout", 30*time.Second, "how long to wait for the server to connect")
 	fs.BoolVar(&cf.appHost, "app-host", false, "render app-requested form elicitations in the server's MCP App, in the browser")
 	fs.StringVar(&cf.appHostAddr, "app-host-addr", "", "listen address of the app host (default: a free port on 127.0.0.1)")
+	fs.BoolVar(&cf.noBrowser, "no-browser", false, "with --app-host: show the URL to open instead of launching a browser")
+	fs.StringVar(&cf.openWith, "open-with", "", "with --app-host: run this shell `COMMAND` with the URL as its last argument instead of the browser")
+	fs.DurationVar(&cf.appInitTimeout, "app-init-timeout", 15*time.Second, "with --app-host: how long the page and app may take to start")
+	fs.DurationVar(&cf.appTimeout, "app-timeout", 10*time.Minute, "with --app-host: how long the app may take to answer")
 	fs.BoolVar(&cf.noFormElicitation, "no-form-elicitation", false, "do not advertise form elicitation")
 	fs.StringVar(&cf.wireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
 	if headless {
@@ -221,14 +230,11 @@ func (s *session) close() {
 }
 
 // connect opens the connection the flags and words describe.
-func connect(ctx context.Context, cf *connFlags, words []string, asker mcpclient.NativeAsker, records *mcpclient.Recorder) (*session, error) {
+func connect(ctx context.Context, cf *connFlags, words []string, asker mcpclient.NativeAsker, records *mcpclient.Recorder, stderr io.Writer) (*session, error) {
 	switch cf.protocol {
 	case "auto", "legacy", "modern":
 	default:
 		return nil, usagef("unknown --protocol %q (want auto, legacy or modern)", cf.protocol)
-	}
-	if cf.appHost {
-		return nil, usagef("--app-host is not available yet: this build renders every elicitation natively")
 	}
 	target, err := mcpclient.ParseTarget(words, cf.headers, cf.env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
 	if err != nil {
@@ -244,13 +250,34 @@ func connect(ctx context.Context, cf *connFlags, words []string, asker mcpclient
 		s.closers = append(s.closers, func() { _ = f.Close() })
 		sink = f
 	}
+	wire := mcpclient.NewWireLog(0, sink)
+	var renderer mcpclient.AppRenderer
+	if cf.appHost {
+		open := apphost.SystemBrowser(cf.noBrowser)
+		if cf.openWith != "" {
+			open = apphost.OpenWith(cf.openWith)
+		}
+		host, err := apphost.Start(apphost.Options{
+			Addr: cf.appHostAddr, InitTimeout: cf.appInitTimeout, AnswerTimeout: cf.appTimeout,
+			Open: open, Version: mcpclient.Version,
+			Notify: func(text string) { fmt.Fprintln(stderr, "mcpeek: "+text) },
+			Logf:   func(format string, args ...any) { wire.Note(fmt.Sprintf(format, args...)) },
+		})
+		if err != nil {
+			s.close()
+			return nil, usagef("--app-host: %v", err)
+		}
+		s.closers = append(s.closers, func() { _ = host.Close() })
+		renderer = host
+	}
 	conn, err := mcpclient.Connect(ctx, mcpclient.Config{
 		Target:         target,
 		Protocol:       cf.protocol,
 		ConnectTimeout: cf.connectTimeout,
 		Capabilities:   mcpclient.CapabilityOptions{FormElicitation: !cf.noFormElicitation},
 		Asker:          asker,
-		Wire:           mcpclient.NewWireLog(0, sink),
+		Renderer:       renderer,
+		Wire:           wire,
 		Records:        records,
 	})
 	if err != nil {
@@ -347,7 +374,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	ctx, cancel := withTimeout(ctx, cf.timeout)
 	defer cancel()
-	s, err := connect(ctx, &cf, rest, asker, mcpclient.NewRecorder(logSink))
+	s, err := connect(ctx, &cf, rest, asker, mcpclient.NewRecorder(logSink), stderr)
 	if err != nil {
 		return err
 	}
@@ -402,7 +429,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	ctx, cancel := withTimeout(ctx, cf.timeout)
 	defer cancel()
-	s, err := connect(ctx, &cf, rest, &mcpclient.HeadlessAsker{Stderr: stderr}, nil)
+	s, err := connect(ctx, &cf, rest, &mcpclient.HeadlessAsker{Stderr: stderr}, nil, stderr)
 	if err != nil {
 		return err
 	}
@@ -426,7 +453,7 @@ func runCaps(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	ctx, cancel := withTimeout(ctx, cf.timeout)
 	defer cancel()
-	s, err := connect(ctx, &cf, rest, &mcpclient.HeadlessAsker{Stderr: stderr}, nil)
+	s, err := connect(ctx, &cf, rest, &mcpclient.HeadlessAsker{Stderr: stderr}, nil, stderr)
 	if err != nil {
 		return err
 	}

@@ -345,7 +345,7 @@ func TestExitCodes(t *testing.T) {
 		{"args not an object", []string{"call", "choose_option", "--args", "[1]"}, exitUsage, "--args must be a JSON object"},
 		{"missing answers file", []string{"call", "choose_option", "--answers", "testdata/answers/none.json"}, exitUsage, "answers file"},
 		{"malformed header", []string{"caps", "-H", "NoColon", "http://127.0.0.1:1/"}, exitUsage, `header "NoColon"`},
-		{"app host", []string{"caps", "--app-host"}, exitUsage, "not available yet"},
+		{"app host on a foreign address", []string{"caps", "--app-host", "--app-host-addr", "192.0.2.1:80"}, exitUsage, "listens on 127.0.0.1 only"},
 		{"command not found", []string{"caps", "--", "mcpeek-no-such-server"}, exitConnection, "connect to mcpeek-no-such-server:"},
 		{"url refused", []string{"caps", "http://127.0.0.1:1/mcp"}, exitConnection, "connect to http://127.0.0.1:1/mcp:"},
 		{"tool error", append([]string{"call", "fail"}, testServerArgs("tool")...), exitToolError, ""},

@@ -68,7 +68,7 @@ func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "mcpeek %s\n", mcpclient.Version)
 		return nil
 	}
-	s, err := connect(ctx, &cf, rest, &mcpclient.HeadlessAsker{Stderr: stderr}, nil)
+	s, err := connect(ctx, &cf, rest, &mcpclient.HeadlessAsker{Stderr: stderr}, nil, stderr)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,63 @@
+package apphost
+
+import (
+	"fmt"
+	"strings"
+)
+
+// defaultCSP is the sandbox's policy when the app declares no domains: the
+// app may run its own inline code and nothing may leave the page.
+var defaultCSP = map[string][]string{
+	"default-src": {"'none'"},
+	"script-src":  {"'unsafe-inline'"},
+	"style-src":   {"'unsafe-inline'"},
+	"img-src":     {"data:"},
+	"media-src":   {"data:"},
+	"font-src":    {"data:"},
+	"connect-src": {"'none'"},
+	"frame-src":   {"'none'"},
+	"object-src":  {"'none'"},
+	"base-uri":    {"'none'"},
+	"form-action": {"'none'"},
+}
+
+var directiveOrder = []string{"default-src", "script-src", "style-src", "img-src", "media-src", "font-src", "connect-src", "frame-src", "object-src", "base-uri", "form-action"}
+
+// BuildCSP is the sandbox page's Content-Security-Policy for an app's
+// _meta.ui.csp: the default, plus the domains it declares
+// (connectDomains → connect-src; resourceDomains → script, style, img,
+// media and font sources; frameDomains → frame-src). A domain containing
+// ; , ' " or whitespace is dropped, so no declaration can add a directive.
+func BuildCSP(declared map[string]any) string {
+	d := map[string][]string{}
+	for k, v := range defaultCSP {
+		d[k] = append([]string(nil), v...)
+	}
+	add := func(domains any, directives ...string) {
+		list, _ := domains.([]any)
+		for _, x := range list {
+			domain, ok := x.(string)
+			if !ok || !safeSource(domain) {
+				continue
+			}
+			for _, dir := range directives {
+				if len(d[dir]) == 1 && d[dir][0] == "'none'" {
+					d[dir] = nil
+				}
+				d[dir] = append(d[dir], domain)
+			}
+		}
+	}
+	add(declared["connectDomains"], "connect-src")
+	add(declared["resourceDomains"], "script-src", "style-src", "img-src", "media-src", "font-src")
+	add(declared["frameDomains"], "frame-src")
+	var parts []string
+	for _, dir := range directiveOrder {
+		parts = append(parts, fmt.Sprintf("%s %s", dir, strings.Join(d[dir], " ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func safeSource(s string) bool {
+	return s != "" && !strings.ContainsAny(s, ";,'\" \t\r\n\f\v")
+}

@@ -1,0 +1,225 @@
+// Package apphost renders a form elicitation in the server's own MCP App, in
+// the person's browser: a loopback HTTP and WebSocket server with two
+// origins on one port (the bridge page on 127.0.0.1, the app's sandbox on
+// localhost), embedded pages that only relay messages, and the Go side of
+// the MCP Apps host protocol, one session and one tab per request.
+package apphost
+
+import (
+	"context"
+	"crypto/rand"
+	"embed"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+//go:embed pages
+var pages embed.FS
+
+// Options configure the app host.
+type Options struct {
+	// Addr is the listen address on 127.0.0.1 ("127.0.0.1:0" or "" picks a
+	// free port; a bare port like ":8123" or "8123" is taken on 127.0.0.1).
+	Addr string
+	// InitTimeout covers the page connecting through ui/notifications/initialized.
+	InitTimeout time.Duration
+	// AnswerTimeout covers the app's answer after that.
+	AnswerTimeout time.Duration
+	// Open shows a session's URL to the person: the system browser, or
+	// --open-with. It runs off the caller's goroutine; an error makes the
+	// host show the URL with Notify instead.
+	Open func(url string) error
+	// Notify shows a line to the person (the URL to open, the SSH hint).
+	Notify func(text string)
+	// Logf receives diagnostics (refused connections, odd frames).
+	Logf func(format string, args ...any)
+	// Version is mcpeek's version, sent as hostInfo.
+	Version string
+}
+
+// Host is a running app host. It implements [mcpclient.AppRenderer].
+type Host struct {
+	opts      Options
+	port      int
+	listeners []net.Listener
+	srv       *http.Server
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	closed   bool
+}
+
+var _ mcpclient.AppRenderer = (*Host)(nil)
+
+// Start listens on loopback and serves the bridge and sandbox origins.
+func Start(opts Options) (*Host, error) {
+	if opts.InitTimeout <= 0 {
+		opts.InitTimeout = 15 * time.Second
+	}
+	if opts.AnswerTimeout <= 0 {
+		opts.AnswerTimeout = 10 * time.Minute
+	}
+	if opts.Notify == nil {
+		opts.Notify = func(string) {}
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	addr, err := loopbackAddr(opts.Addr)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp4", addr)
+	if err != nil {
+		return nil, fmt.Errorf("app host: %w", err)
+	}
+	h := &Host{opts: opts, port: ln.Addr().(*net.TCPAddr).Port, listeners: []net.Listener{ln}, sessions: map[string]*session{}}
+	// localhost may resolve to ::1 first: listen there too, on the same
+	// port, where the machine has IPv6 loopback.
+	if ln6, err := net.Listen("tcp6", net.JoinHostPort("::1", strconv.Itoa(h.port))); err == nil {
+		h.listeners = append(h.listeners, ln6)
+	}
+	h.srv = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	for _, l := range h.listeners {
+		go func() { _ = h.srv.Serve(l) }()
+	}
+	return h, nil
+}
+
+func loopbackAddr(addr string) (string, error) {
+	switch {
+	case addr == "":
+		return "127.0.0.1:0", nil
+	case !strings.Contains(addr, ":"):
+		addr = ":" + addr
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--app-host-addr %q: %w", addr, err)
+	}
+	if host != "" && host != "127.0.0.1" && host != "localhost" {
+		return "", fmt.Errorf("--app-host-addr %q: the app host listens on 127.0.0.1 only", addr)
+	}
+	return net.JoinHostPort("127.0.0.1", port), nil
+}
+
+// Port is the port both origins share.
+func (h *Host) Port() int { return h.port }
+
+// BridgeOrigin is the origin of the bridge pages.
+func (h *Host) BridgeOrigin() string { return "http://127.0.0.1:" + strconv.Itoa(h.port) }
+
+// SandboxOrigin is the origin of the sandbox pages.
+func (h *Host) SandboxOrigin() string { return "http://localhost:" + strconv.Itoa(h.port) }
+
+// SSHHint is the port-forwarding command for a person on another machine.
+func (h *Host) SSHHint() string {
+	return fmt.Sprintf("ssh -L %d:127.0.0.1:%d user@host", h.port, h.port)
+}
+
+// Close ends every session and stops listening.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	h.closed = true
+	sessions := make([]*session, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		sessions = append(sessions, s)
+	}
+	h.mu.Unlock()
+	for _, s := range sessions {
+		s.abort(errHostClosed)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return h.srv.Shutdown(ctx)
+}
+
+var errHostClosed = errors.New("the app host closed")
+
+// ServeHTTP routes by Host header: the bridge origin serves the bridge page,
+// its assets and the WebSocket; the sandbox origin only the sandbox page.
+// Any other Host is refused, against DNS rebinding.
+func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("Cache-Control", "no-store")
+	switch r.Host {
+	case "127.0.0.1:" + strconv.Itoa(h.port):
+		h.serveBridge(w, r)
+	case "localhost:" + strconv.Itoa(h.port):
+		h.serveSandbox(w, r)
+	default:
+		h.opts.Logf("app host: refused a request for Host %q", r.Host)
+		http.Error(w, "misdirected request", http.StatusMisdirectedRequest)
+	}
+}
+
+func (h *Host) serveBridge(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/e/"):
+		w.Header().Set("Content-Security-Policy", fmt.Sprintf(
+			"default-src 'none'; script-src 'self'; style-src 'self'; connect-src ws://127.0.0.1:%d; frame-src %s; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+			h.port, h.SandboxOrigin()))
+		servePage(w, "pages/bridge.html", "text/html; charset=utf-8")
+	case r.URL.Path == "/static/bridge.js":
+		servePage(w, "pages/bridge.js", "text/javascript; charset=utf-8")
+	case r.URL.Path == "/static/bridge.css":
+		servePage(w, "pages/bridge.css", "text/css; charset=utf-8")
+	case strings.HasPrefix(r.URL.Path, "/ws/"):
+		h.serveSocket(w, r, strings.TrimPrefix(r.URL.Path, "/ws/"))
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (h *Host) serveSandbox(w http.ResponseWriter, r *http.Request) {
+	key, ok := strings.CutPrefix(r.URL.Path, "/sandbox/")
+	if r.Method != http.MethodGet || !ok {
+		http.NotFound(w, r)
+		return
+	}
+	s := h.session(key)
+	if s == nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Security-Policy", s.csp+"; frame-ancestors "+h.BridgeOrigin())
+	servePage(w, "pages/sandbox.html", "text/html; charset=utf-8")
+}
+
+func servePage(w http.ResponseWriter, name, contentType string) {
+	b, err := pages.ReadFile(name)
+	if err != nil {
+		http.Error(w, "not found", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", contentType)
+	_, _ = w.Write(b)
+}
+
+func (h *Host) session(key string) *session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sessions[key]
+}
+
+// newToken returns 256 random bits, URL-safe.
+func newToken() string {
+	b := make([]byte, 32)
+	_, _ = io.ReadFull(rand.Reader, b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}

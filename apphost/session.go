@@ -1,0 +1,452 @@
+package apphost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// ProtocolVersion is the MCP Apps protocol revision the host speaks.
+const ProtocolVersion = "2026-01-26"
+
+const (
+	maxFrame  = 1 << 20 // bytes in one WebSocket frame
+	maxFrames = 10000   // frames one session reads before it gives up on the page
+	elicitID  = "mcpeek-elicit"
+	teardown  = "mcpeek-teardown"
+)
+
+// session is one request's tab: its token, its WebSocket once a page has
+// proven it holds the token, and the Apps protocol exchange over it.
+type session struct {
+	h     *Host
+	key   string
+	token string
+	req   *mcpclient.AppRequest
+	csp   string
+
+	mu        sync.Mutex
+	claimed   bool
+	connected chan *websocket.Conn // the one authenticated page
+	done      chan struct{}        // closed when the session ends
+	abortErr  error
+	aborted   chan struct{}
+	abortOnce sync.Once
+}
+
+func (s *session) abort(err error) {
+	s.abortOnce.Do(func() {
+		s.abortErr = err
+		close(s.aborted)
+	})
+}
+
+// Render implements [mcpclient.AppRenderer]: it opens a tab for the request
+// and runs the Apps host protocol with the app in it until it answers.
+func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclient.AppAnswer, error) {
+	s := &session{
+		h: h, token: newToken(), req: req, csp: BuildCSP(req.CSP),
+		connected: make(chan *websocket.Conn, 1), done: make(chan struct{}), aborted: make(chan struct{}),
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, &mcpclient.AppError{Reason: mcpclient.FallbackBridgeUnavailable, Err: errHostClosed}
+	}
+	s.key = req.Key
+	for n := 2; h.sessions[s.key] != nil; n++ {
+		s.key = fmt.Sprintf("%s-%d", req.Key, n)
+	}
+	h.sessions[s.key] = s
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		delete(h.sessions, s.key)
+		h.mu.Unlock()
+		close(s.done)
+	}()
+	go h.show(h.BridgeOrigin() + "/e/" + s.key + "#" + s.token)
+	return s.run(ctx)
+}
+
+// show opens the URL, or tells the person to.
+func (h *Host) show(url string) {
+	if h.opts.Open != nil {
+		if err := h.opts.Open(url); err == nil {
+			return
+		} else {
+			h.opts.Logf("app host: could not open a browser: %v", err)
+		}
+	}
+	h.opts.Notify(fmt.Sprintf("Open %s to answer in the app (over SSH, forward the port first: %s)", url, h.SSHHint()))
+}
+
+// serveSocket accepts a page's WebSocket: the Origin must be the bridge
+// origin and the first frame the session's token. Anything else is told
+// why in its tab and closed, and the request goes on waiting.
+func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
+	if origin := r.Header.Get("Origin"); origin != h.BridgeOrigin() {
+		h.opts.Logf("app host: refused a WebSocket from origin %q", origin)
+		http.Error(w, "forbidden origin", http.StatusForbidden)
+		return
+	}
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	c.SetReadLimit(maxFrame)
+	refuse := func(why string) {
+		h.opts.Logf("app host: refused a tab for %s: %s", key, why)
+		_ = writeJSON(r.Context(), c, control{Kind: "refused", Text: why})
+		_ = c.Close(websocket.StatusPolicyViolation, "refused")
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	_, first, err := c.Read(ctx)
+	cancel()
+	if err != nil {
+		_ = c.CloseNow()
+		return
+	}
+	s := h.session(key)
+	switch {
+	case s == nil:
+		refuse("This request has ended, or the link is not one mcpeek gave out.")
+		return
+	case !tokenEqual(string(first), s.token):
+		refuse("This link's token is not valid for this request.")
+		return
+	}
+	s.mu.Lock()
+	claimed := s.claimed
+	s.claimed = true
+	s.mu.Unlock()
+	if claimed {
+		refuse("This request is already open in another tab.")
+		return
+	}
+	s.connected <- c
+	<-s.done // the session owns the connection until it ends
+}
+
+func tokenEqual(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var diff byte
+	for i := range len(a) {
+		diff |= a[i] ^ b[i]
+	}
+	return diff == 0
+}
+
+// control is a message of mcpeek's own to the bridge page (never relayed
+// to the app); JSON-RPC messages are relayed as they are.
+type control struct {
+	Kind       string `json:"mcpeek"`
+	Text       string `json:"text,omitempty"`
+	Server     string `json:"server,omitempty"`
+	Connection string `json:"connection,omitempty"`
+	Message    string `json:"message,omitempty"`
+	Sandbox    string `json:"sandbox,omitempty"`
+	Width      *int   `json:"width,omitempty"`
+	Height     *int   `json:"height,omitempty"`
+}
+
+// rpc is a JSON-RPC 2.0 message in either direction.
+type rpc struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func writeJSON(ctx context.Context, c *websocket.Conn, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return c.Write(ctx, websocket.MessageText, b)
+}
+
+type frame struct {
+	msg rpc
+	err error // the connection ended
+}
+
+func appErr(reason mcpclient.FallbackReason, format string, args ...any) error {
+	return &mcpclient.AppError{Reason: reason, Err: fmt.Errorf(format, args...)}
+}
+
+// run waits for the page, then speaks the host side of the Apps protocol:
+// hand the sandbox its HTML, answer ui/initialize, wait for initialized,
+// forward the unchanged elicitation/create once, and return the answer.
+func (s *session) run(ctx context.Context) (*mcpclient.AppAnswer, error) {
+	start := time.Now()
+	initTimer := time.NewTimer(s.h.opts.InitTimeout)
+	defer initTimer.Stop()
+	var c *websocket.Conn
+	select {
+	case c = <-s.connected:
+	case <-initTimer.C:
+		return nil, appErr(mcpclient.FallbackInitTimeout, "no page connected within %s", s.h.opts.InitTimeout)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.aborted:
+		return nil, &mcpclient.AppError{Reason: mcpclient.FallbackBridgeUnavailable, Err: s.abortErr}
+	}
+	connCtx, stop := context.WithCancel(context.Background())
+	defer stop()
+	frames := make(chan frame, 16)
+	go s.read(connCtx, c, frames)
+
+	p := &peer{s: s, c: c, ctx: connCtx}
+	ans, err := p.exchange(ctx, frames, initTimer, start)
+	p.finish(frames, err)
+	stop()
+	return ans, err
+}
+
+// read turns the page's frames into messages; odd frames are logged and
+// dropped, and the first read error ends the stream.
+func (s *session) read(ctx context.Context, c *websocket.Conn, out chan<- frame) {
+	defer close(out)
+	for n := 0; ; n++ {
+		_, b, err := c.Read(ctx)
+		if err != nil {
+			select {
+			case out <- frame{err: err}:
+			case <-ctx.Done():
+			}
+			return
+		}
+		if n == maxFrames {
+			s.h.opts.Logf("app host: %s: the page sent more than %d frames; closing it", s.key, maxFrames)
+			_ = c.Close(websocket.StatusPolicyViolation, "too many frames")
+			continue
+		}
+		var m rpc
+		if err := json.Unmarshal(b, &m); err != nil || m.JSONRPC != "2.0" || (m.Method == "" && m.ID == nil) {
+			s.h.opts.Logf("app host: %s: ignored a frame that is not JSON-RPC 2.0 (%d bytes)", s.key, len(b))
+			continue
+		}
+		select {
+		case out <- frame{msg: m}:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// peer is the page and app at the other end of one session's WebSocket.
+type peer struct {
+	s           *session
+	c           *websocket.Conn
+	ctx         context.Context
+	initialized bool
+	size        struct{ width, height *int }
+}
+
+func (p *peer) send(v any) {
+	if err := writeJSON(p.ctx, p.c, v); err != nil {
+		p.s.h.opts.Logf("app host: %s: write: %v", p.s.key, err)
+	}
+}
+
+func (p *peer) status(text string) { p.send(control{Kind: "status", Text: text}) }
+
+func (p *peer) reply(id json.RawMessage, result any) {
+	b, _ := json.Marshal(result)
+	p.send(rpc{JSONRPC: "2.0", ID: id, Result: b})
+}
+
+func (p *peer) refuse(id json.RawMessage, code int, msg string) {
+	p.send(rpc{JSONRPC: "2.0", ID: id, Error: &rpcError{Code: code, Message: msg}})
+}
+
+func (p *peer) exchange(ctx context.Context, frames <-chan frame, initTimer *time.Timer, start time.Time) (*mcpclient.AppAnswer, error) {
+	s := p.s
+	server := s.req.Server.Title
+	if server == "" {
+		server = s.req.Server.Name
+	}
+	p.send(control{Kind: "session", Server: server, Connection: s.req.Connection, Message: s.req.Params.Message,
+		Sandbox: s.h.SandboxOrigin() + "/sandbox/" + s.key})
+	p.status("Loading the server's app…")
+	var answerTimer <-chan time.Time
+	var initTime time.Duration
+	for {
+		var f frame
+		var ok bool
+		select {
+		case f, ok = <-frames:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-s.aborted:
+			return nil, &mcpclient.AppError{Reason: mcpclient.FallbackBridgeClosed, Err: s.abortErr}
+		case <-initTimer.C:
+			return nil, appErr(mcpclient.FallbackInitTimeout, "the app did not initialize within %s", s.h.opts.InitTimeout)
+		case <-answerTimer:
+			return nil, appErr(mcpclient.FallbackAnswerTimeout, "the app did not answer within %s", s.h.opts.AnswerTimeout)
+		}
+		if !ok || f.err != nil {
+			return nil, appErr(mcpclient.FallbackBridgeClosed, "the tab closed before the app answered")
+		}
+		m := f.msg
+		switch {
+		case m.Method != "" && m.ID != nil: // a request from the app or sandbox
+			if m.Method == "ui/initialize" {
+				if p.initialized {
+					s.h.opts.Logf("app host: %s: refused a second ui/initialize", s.key)
+					p.refuse(m.ID, -32600, "already initialized")
+					continue
+				}
+				var params struct {
+					ProtocolVersion string                     `json:"protocolVersion"`
+					AppCapabilities map[string]json.RawMessage `json:"appCapabilities"`
+				}
+				_ = json.Unmarshal(m.Params, &params)
+				p.initialized = true
+				p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
+				if e, ok := params.AppCapabilities["elicitation"]; !ok || !isObject(e) {
+					return nil, appErr(mcpclient.FallbackAppNoElicitation, "appCapabilities has no elicitation")
+				}
+				continue
+			}
+			p.request(m)
+		case m.Method != "": // a notification
+			switch m.Method {
+			case "ui/notifications/sandbox-proxy-ready":
+				p.send(rpc{JSONRPC: "2.0", Method: "ui/notifications/sandbox-resource-ready", Params: mustJSON(map[string]any{
+					"html": s.req.HTML, "sandbox": "allow-scripts allow-forms",
+				})})
+			case "ui/notifications/initialized":
+				if !p.initialized || answerTimer != nil {
+					s.h.opts.Logf("app host: %s: ignored %s out of order", s.key, m.Method)
+					continue
+				}
+				initTimer.Stop()
+				initTime = time.Since(start)
+				t := time.NewTimer(s.h.opts.AnswerTimeout)
+				defer t.Stop()
+				answerTimer = t.C
+				p.status("Answer in the app below.")
+				params, err := json.Marshal(s.req.Params)
+				if err != nil {
+					return nil, appErr(mcpclient.FallbackBridgeUnavailable, "encode the request: %v", err)
+				}
+				p.send(rpc{JSONRPC: "2.0", ID: json.RawMessage(`"` + elicitID + `"`), Method: "elicitation/create", Params: params})
+			case "ui/notifications/size-changed":
+				var size struct {
+					Width  *int `json:"width"`
+					Height *int `json:"height"`
+				}
+				_ = json.Unmarshal(m.Params, &size)
+				p.send(control{Kind: "size", Width: size.Width, Height: size.Height})
+			case "ui/notifications/request-teardown":
+				return nil, appErr(mcpclient.FallbackBridgeClosed, "the app asked to close before answering")
+			default:
+				s.h.opts.Logf("app host: %s: ignored notification %s", s.key, m.Method)
+			}
+		default: // a response
+			if string(m.ID) != `"`+elicitID+`"` || answerTimer == nil {
+				s.h.opts.Logf("app host: %s: ignored a response to unknown id %s", s.key, m.ID)
+				continue
+			}
+			if m.Error != nil {
+				return nil, appErr(mcpclient.FallbackInvalidResult, "the app answered with error %d: %s", m.Error.Code, m.Error.Message)
+			}
+			return &mcpclient.AppAnswer{Result: m.Result, InitTime: initTime}, nil
+		}
+	}
+}
+
+// request answers what an app may ask of its host during an elicitation:
+// ping, and nothing that reaches the server or the outside world.
+func (p *peer) request(m rpc) {
+	switch {
+	case m.Method == "ping":
+		p.reply(m.ID, map[string]any{})
+	case m.Method == "ui/open-link" || strings.HasPrefix(m.Method, "tools/") || strings.HasPrefix(m.Method, "resources/") ||
+		strings.HasPrefix(m.Method, "prompts/") || strings.HasPrefix(m.Method, "ui/"):
+		p.s.h.opts.Logf("app host: %s: refused %s during an elicitation", p.s.key, m.Method)
+		p.refuse(m.ID, -32601, m.Method+" is not available while the app answers an elicitation")
+	default:
+		p.s.h.opts.Logf("app host: %s: refused unknown method %s", p.s.key, m.Method)
+		p.refuse(m.ID, -32601, "method not found: "+m.Method)
+	}
+}
+
+func (p *peer) initializeResult(appVersion string) map[string]any {
+	version := ProtocolVersion
+	if appVersion == ProtocolVersion {
+		version = appVersion
+	}
+	return map[string]any{
+		"protocolVersion":  version,
+		"hostInfo":         map[string]any{"name": "mcpeek", "version": p.s.h.opts.Version},
+		"hostCapabilities": map[string]any{"elicitation": map[string]any{}},
+		"hostContext": map[string]any{
+			"theme":               "light",
+			"displayMode":         "inline",
+			"platform":            "web",
+			"containerDimensions": map[string]any{"maxWidth": 960, "maxHeight": 1200},
+		},
+	}
+}
+
+// finish tears the app down: ui/resource-teardown (briefly awaited), then
+// a last word to the tab, then the close.
+func (p *peer) finish(frames <-chan frame, err error) {
+	if p.initialized {
+		p.send(rpc{JSONRPC: "2.0", ID: json.RawMessage(`"` + teardown + `"`), Method: "ui/resource-teardown", Params: json.RawMessage(`{}`)})
+		deadline := time.After(500 * time.Millisecond)
+	wait:
+		for {
+			select {
+			case f, ok := <-frames:
+				if !ok || f.err != nil || string(f.msg.ID) == `"`+teardown+`"` {
+					break wait
+				}
+			case <-deadline:
+				break wait
+			}
+		}
+	}
+	text := "Answered. You can close this tab."
+	var ae *mcpclient.AppError
+	switch {
+	case errors.As(err, &ae):
+		text = "mcpeek answers this request in the terminal instead: " + ae.Reason.Describe() + ". You can close this tab."
+	case err != nil:
+		text = "This request has ended. You can close this tab."
+	}
+	p.send(control{Kind: "end", Text: text})
+	_ = p.c.Close(websocket.StatusNormalClosure, "done")
+}
+
+func isObject(raw json.RawMessage) bool {
+	var m map[string]any
+	return json.Unmarshal(raw, &m) == nil && m != nil
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}

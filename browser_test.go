@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromium returns a headless Chromium to drive, or skips (fails with
+// MCPEEK_REQUIRE_BROWSER=1) when the machine has none.
+func chromium(t *testing.T) context.Context {
+	t.Helper()
+	path := os.Getenv("MCPEEK_CHROMIUM")
+	if path == "" {
+		for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+			if _, err := os.Stat(p); err == nil {
+				path = p
+				break
+			}
+		}
+	}
+	if path == "" {
+		if p, err := exec.LookPath("chromium"); err == nil {
+			path = p
+		}
+	}
+	if path == "" {
+		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
+			t.Fatal("Chromium is required (MCPEEK_REQUIRE_BROWSER=1) but /usr/bin/chromium is missing: apt-get install chromium")
+		}
+		t.Skip("needs Chromium (apt-get install chromium) for browser tests")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		// Keep the app's frames in one process so the test can reach into them.
+		chromedp.Flag("disable-site-isolation-trials", true),
+		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"),
+		chromedp.UserDataDir(t.TempDir()),
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(cancelBrowser)
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return bctx
+}
+
+// opener is an --open-with command that writes each URL to a file, which
+// the test reads to open the tab in its own browser.
+type opener struct {
+	file string
+	mu   sync.Mutex
+	seen int
+}
+
+func newOpener(t *testing.T) *opener {
+	return &opener{file: filepath.Join(t.TempDir(), "urls")}
+}
+
+func (o *opener) flag() string { return fmt.Sprintf(`printf '%%s\n' >> %q`, o.file) }
+
+// next waits for the next URL mcpeek opened.
+func (o *opener) next(t *testing.T) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		o.mu.Lock()
+		f, err := os.Open(o.file)
+		if err == nil {
+			var lines []string
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				lines = append(lines, sc.Text())
+			}
+			f.Close()
+			if len(lines) > o.seen {
+				o.seen++
+				o.mu.Unlock()
+				return lines[o.seen-1]
+			}
+		}
+		o.mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("mcpeek opened no tab")
+	return ""
+}
+
+// tab opens url in a new tab of the browser.
+func tab(t *testing.T, browser context.Context, url string) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("open %s: %v", url, err)
+	}
+	return ctx
+}
+
+// inApp evaluates JavaScript inside the app's frame (the srcdoc frame
+// within the sandbox frame), retrying until it returns true.
+func inApp(t *testing.T, ctx context.Context, script string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	var last error
+	for time.Now().Before(deadline) {
+		ok, err := evalInApp(ctx, script)
+		if err == nil && ok {
+			return
+		}
+		last = err
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("in the app, %s never held (last error: %v)", script, last)
+}
+
+// evalInApp runs script in an isolated world of the app's frame, which
+// shares the app's DOM.
+func evalInApp(ctx context.Context, script string) (bool, error) {
+	tree, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return false, err
+	}
+	frame := findFrame(tree.FrameTree, "about:srcdoc")
+	if frame == nil {
+		return false, fmt.Errorf("no app frame yet")
+	}
+	world, err := chromedp.Call(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame.ID})
+	if err != nil {
+		return false, err
+	}
+	yes := true
+	res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: script, ContextID: world.ExecutionContextID, ReturnByValue: &yes})
+	if err != nil {
+		return false, err
+	}
+	if res.ExceptionDetails != nil {
+		return false, fmt.Errorf("script: %s", res.ExceptionDetails.Text)
+	}
+	return res.Result != nil && string(res.Result.Value) == "true", nil
+}
+
+func findFrame(tree *page.FrameTree, url string) *cdp.Frame {
+	if tree == nil {
+		return nil
+	}
+	if tree.Frame.URL == url {
+		return tree.Frame
+	}
+	for _, c := range tree.ChildFrames {
+		if f := findFrame(c, url); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// click presses a button of the fixture's app once the question is shown.
+func click(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	inApp(t, ctx, fmt.Sprintf(`(function(){var b=document.getElementById(%q); if(!b||b.disabled) return false; b.click(); return true})()`, id))
+}
+
+// bridgeText reads the bridge page's status line.
+func bridgeText(t *testing.T, ctx context.Context, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	var text string
+	for time.Now().Before(deadline) {
+		got, err := chromedp.Run(ctx, chromedp.Text("#status"))
+		text = got
+		if err == nil && strings.Contains(text, want) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("bridge status = %q, want it to contain %q", text, want)
+}
+
+// appCall runs `mcpeek call TOOL --app-host` in-process against the
+// embedded fixture, its tabs opened by the test.
+func appCall(ctx context.Context, o *opener, log string, args ...string) chan result {
+	done := make(chan result, 1)
+	go func() {
+		var out, errb strings.Builder
+		full := []string{"call", args[0], "--app-host", "--open-with", o.flag(), "--elicit-log", log, "--app-init-timeout", "10s"}
+		full = append(full, args[1:]...) // later flags win
+		code := run(ctx, full, &out, &errb)
+		done <- result{code, out.String(), errb.String()}
+	}()
+	return done
+}
+
+func TestBrowserChooseOption(t *testing.T) {
+	browser := chromium(t)
+	for _, tc := range []struct {
+		button, wantAction string
+		wantChoice         any
+	}{
+		{"option-a", "accept", "option-a"},
+		{"decline", "decline", nil},
+		{"cancel", "cancel", nil},
+	} {
+		t.Run(tc.button, func(t *testing.T) {
+			o := newOpener(t)
+			log := filepath.Join(t.TempDir(), "elicit.jsonl")
+			done := appCall(context.Background(), o, log, "choose_option")
+			page := tab(t, browser, o.next(t))
+			bridgeText(t, page, "Answer in the app")
+			click(t, page, tc.button)
+			r := <-done
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			sc := r.structured(t)
+			if sc["action"] != tc.wantAction || sc["choice"] != tc.wantChoice {
+				t.Errorf("the server got %v, want %s %v", sc, tc.wantAction, tc.wantChoice)
+			}
+			recs := readRecords(t, log)
+			if len(recs) != 1 || recs[0]["path"] != "app" || recs[0]["fallback"] != "" || recs[0]["resourceUri"] != "ui://fixture/choose-option.html" {
+				t.Errorf("records = %v, want one on the app path", recs)
+			}
+			bridgeText(t, page, "You can close this tab")
+		})
+	}
+}
+
+func TestBrowserFallbacks(t *testing.T) {
+	browser := chromium(t)
+	for _, tc := range []struct {
+		tool, fallback string
+		click          string // a button to press in the app, if it shows one
+		opensTab       bool
+	}{
+		{"app_no_elicitation", "app_no_elicitation", "", true},
+		{"app_invalid_action", "invalid_result", "option-a", true},
+		{"app_schema_mismatch", "schema_mismatch", "option-a", true},
+		{"app_never_initializes", "init_timeout", "", true},
+		{"app_missing_resource", "resource_read_failed", "", false},
+		{"app_not_html", "resource_not_html", "", false},
+		{"app_not_ui_uri", "invalid_resource_uri", "", false},
+		{"app_relative_uri", "invalid_resource_uri", "", false},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			t.Parallel()
+			o := newOpener(t)
+			log := filepath.Join(t.TempDir(), "elicit.jsonl")
+			args := []string{tc.tool, "--on-elicit", "decline"}
+			if tc.tool == "app_never_initializes" {
+				args = append(args, "--app-init-timeout", "2s")
+			}
+			done := appCall(context.Background(), o, log, args...)
+			if tc.opensTab {
+				page := tab(t, browser, o.next(t))
+				if tc.click != "" {
+					click(t, page, tc.click)
+				}
+			}
+			r := <-done
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if got := r.structured(t)["action"]; got != "decline" {
+				t.Errorf("the server got %v, want the native answer (decline)", got)
+			}
+			recs := readRecords(t, log)
+			if len(recs) != 1 || recs[0]["path"] != "native" || recs[0]["fallback"] != tc.fallback {
+				t.Errorf("records = %v, want native with fallback %s", recs, tc.fallback)
+			}
+		})
+	}
+}
