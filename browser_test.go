@@ -3,7 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +19,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // chromium returns a headless Chromium to drive, or skips (fails with
@@ -287,5 +292,73 @@ func TestBrowserFallbacks(t *testing.T) {
 				t.Errorf("records = %v, want native with fallback %s", recs, tc.fallback)
 			}
 		})
+	}
+}
+
+// twoChoicesServer asks two questions in one round, each rendered by the
+// fixture's app, and checks that each got the option its message names.
+func twoChoicesServer() *mcp.Server {
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}}
+	caps.AddExtension("io.modelcontextprotocol/ui", map[string]any{"elicitation": map[string]any{}})
+	s := mcp.NewServer(&mcp.Implementation{Name: "two-choices", Version: "1"}, &mcp.ServerOptions{Capabilities: caps})
+	const uri = "ui://two/choose.html"
+	s.AddResource(&mcp.Resource{URI: uri, Name: "choose", MIMEType: "text/html;profile=mcp-app"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/html;profile=mcp-app", Text: fixture.ChooseOptionHTML()}}}, nil
+		})
+	schema := json.RawMessage(`{"type":"object","properties":{"choice":{"type":"string","enum":["option-a","option-b"]}},"required":["choice"]}`)
+	want := map[string]string{"first": "option-a", "second": "option-b"}
+	s.AddTool(&mcp.Tool{Name: "two_choices", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if len(req.Params.InputResponses) == 0 {
+				irs := mcp.InputRequestMap{}
+				for id, choice := range want {
+					irs[id] = &mcp.ElicitParams{Message: "Press " + choice, RequestedSchema: schema,
+						Meta: mcp.Meta{"ui": map[string]any{"resourceUri": uri}}}
+				}
+				return &mcp.CallToolResult{InputRequests: irs, RequestState: "two"}, nil
+			}
+			for id, choice := range want {
+				r, _ := req.Params.InputResponses[id].(*mcp.ElicitResult)
+				if r == nil || r.Content["choice"] != choice {
+					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%s got %+v", id, r)}}}, nil
+				}
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "both matched"}}}, nil
+		})
+	return s
+}
+
+func TestBrowserTwoTabsAnsweredInReverse(t *testing.T) {
+	browser := chromium(t)
+	server := twoChoicesServer()
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true}))
+	defer srv.Close()
+	o := newOpener(t)
+	log := filepath.Join(t.TempDir(), "elicit.jsonl")
+	done := make(chan result, 1)
+	go func() {
+		var out, errb strings.Builder
+		code := run(context.Background(), []string{"call", "two_choices", "--app-host", "--open-with", o.flag(),
+			"--elicit-log", log, srv.URL}, &out, &errb)
+		done <- result{code, out.String(), errb.String()}
+	}()
+	first := tab(t, browser, o.next(t))
+	second := tab(t, browser, o.next(t))
+	for _, page := range []context.Context{second, first} { // the later tab first
+		bridgeText(t, page, "Answer in the app")
+		msg, err := chromedp.Run(page, chromedp.Text("#message"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		click(t, page, strings.TrimPrefix(msg, "Press "))
+	}
+	r := <-done
+	if r.code != 0 || !strings.Contains(r.stdout, "both matched") {
+		t.Fatalf("exit %d, stdout %s, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if recs := readRecords(t, log); len(recs) != 2 || recs[0]["path"] != "app" || recs[1]["path"] != "app" {
+		t.Errorf("records = %v, want two on the app path", recs)
 	}
 }

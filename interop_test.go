@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// extAppsVersion is the pinned official MCP Apps SDK the interop test
+// builds its app with.
+const extAppsVersion = "2.0.4"
+
+// extAppsBundle returns the SDK's self-contained browser bundle
+// (app-with-deps.js): from $MCPEEK_EXT_APPS (a node_modules/@modelcontextprotocol/ext-apps
+// folder, as CI provides), else installed with npm into the user cache.
+func extAppsBundle(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("MCPEEK_EXT_APPS")
+	if dir == "" {
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
+				t.Fatal("the MCP Apps SDK is required (MCPEEK_REQUIRE_BROWSER=1) but neither $MCPEEK_EXT_APPS nor npm is available")
+			}
+			t.Skip("needs npm to install @modelcontextprotocol/ext-apps, or $MCPEEK_EXT_APPS")
+		}
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		prefix := filepath.Join(cache, "mcpeek-test", "npm")
+		dir = filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "ext-apps")
+		if _, err := os.Stat(filepath.Join(dir, "dist", "src", "app-with-deps.js")); err != nil {
+			out, err := exec.Command(npm, "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error",
+				"@modelcontextprotocol/ext-apps@"+extAppsVersion).CombinedOutput()
+			if err != nil {
+				t.Fatalf("npm install @modelcontextprotocol/ext-apps@%s: %v\n%s", extAppsVersion, err, out)
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "dist", "src", "app-with-deps.js"))
+	if err != nil {
+		t.Fatalf("the MCP Apps SDK bundle: %v", err)
+	}
+	return string(b)
+}
+
+// sdkAppHTML is an MCP App built with the official SDK: the ES module
+// bundle inlined (its export clause turned into local names), an App that
+// declares elicitation support, and a handler for elicitation/create that
+// accepts the first option of the requested enum.
+func sdkAppHTML(t *testing.T, bundle string) string {
+	t.Helper()
+	exports := regexp.MustCompile(`export\s*\{([^}]*)\}\s*;?\s*(//[^\n]*)?\s*$`)
+	m := exports.FindStringSubmatchIndex(bundle)
+	if m == nil {
+		t.Fatal("the SDK bundle has no export clause where expected")
+	}
+	names := map[string]string{}
+	for _, part := range strings.Split(bundle[m[2]:m[3]], ",") {
+		local, exported, ok := strings.Cut(strings.TrimSpace(part), " as ")
+		if !ok {
+			local, exported = strings.TrimSpace(part), strings.TrimSpace(part)
+		}
+		names[strings.TrimSpace(exported)] = strings.TrimSpace(local)
+	}
+	if names["App"] == "" || names["PostMessageTransport"] == "" {
+		t.Fatalf("the SDK bundle exports no App or PostMessageTransport")
+	}
+	app := fmt.Sprintf(`
+const App = %s, PostMessageTransport = %s;
+const app = new App({ name: "interop-app", version: "1.0.0" }, { elicitation: {} });
+app.setRequestHandler("elicitation/create", async (request) => {
+  const params = request.params || request;
+  const schema = params.requestedSchema || {};
+  const choice = schema.properties.choice.enum[0];
+  document.getElementById("status").textContent = "answered " + choice;
+  return { action: "accept", content: { choice } };
+});
+app.connect(new PostMessageTransport(window.parent, window.parent)).then(
+  () => { document.getElementById("status").textContent = "connected"; },
+  (err) => { document.getElementById("status").textContent = "failed: " + err; });
+`, names["App"], names["PostMessageTransport"])
+	code := bundle[:m[0]] + app
+	code = strings.ReplaceAll(code, "</script", `<\/script`)
+	return `<!doctype html><html><body><p id="status">starting</p><script type="module">` + code + `</script></body></html>`
+}
+
+// sdkAppServer serves one tool that asks, through the SDK-built app, to
+// choose between two options.
+func sdkAppServer(html string) *mcp.Server {
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}}
+	caps.AddExtension("io.modelcontextprotocol/ui", map[string]any{"elicitation": map[string]any{}})
+	s := mcp.NewServer(&mcp.Implementation{Name: "sdk-app-server", Version: "1"}, &mcp.ServerOptions{Capabilities: caps})
+	const uri = "ui://interop/sdk-app.html"
+	s.AddResource(&mcp.Resource{URI: uri, Name: "sdk-app", MIMEType: "text/html;profile=mcp-app"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/html;profile=mcp-app", Text: html}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "sdk_choose", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if len(req.Params.InputResponses) == 0 {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"choose": &mcp.ElicitParams{
+					Message:         "Choose through the SDK app.",
+					RequestedSchema: json.RawMessage(`{"type":"object","properties":{"choice":{"type":"string","enum":["sdk-a","sdk-b"]}},"required":["choice"]}`),
+					Meta:            mcp.Meta{"ui": map[string]any{"resourceUri": uri}},
+				}}, RequestState: "sdk"}, nil
+			}
+			r, _ := req.Params.InputResponses["choose"].(*mcp.ElicitResult)
+			b, _ := json.Marshal(r)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+		})
+	return s
+}
+
+func TestBrowserInteropWithTheAppsSDK(t *testing.T) {
+	browser := chromium(t)
+	server := sdkAppServer(sdkAppHTML(t, extAppsBundle(t)))
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true}))
+	defer srv.Close()
+	o := newOpener(t)
+	log := filepath.Join(t.TempDir(), "elicit.jsonl")
+	done := make(chan result, 1)
+	go func() {
+		var out, errb strings.Builder
+		code := run(context.Background(), []string{"call", "sdk_choose", "--app-host", "--open-with", o.flag(),
+			"--elicit-log", log, "--app-init-timeout", "20s", srv.URL}, &out, &errb)
+		done <- result{code, out.String(), errb.String()}
+	}()
+	page := tab(t, browser, o.next(t))
+	r := <-done
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, `{\"action\":\"accept\",\"content\":{\"choice\":\"sdk-a\"}}`) {
+		t.Errorf("the server did not get the SDK app's answer:\n%s", r.stdout)
+	}
+	recs := readRecords(t, log)
+	if len(recs) != 1 || recs[0]["path"] != "app" || recs[0]["fallback"] != "" {
+		t.Errorf("records = %v, want one answered on the app path", recs)
+	}
+	bridgeText(t, page, "You can close this tab")
+}
