@@ -25,7 +25,7 @@ import (
 
 // chromium returns a headless Chromium to drive, or skips (fails with
 // MCPEEK_REQUIRE_BROWSER=1) when the machine has none.
-func chromium(t *testing.T) context.Context {
+func chromium(t testing.TB) context.Context {
 	t.Helper()
 	path := os.Getenv("MCPEEK_CHROMIUM")
 	if path == "" {
