@@ -6,11 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/mcpeek/mcpeek/apphost"
+	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/term"
 )
 
 const rootSynopsis = "mcpeek [flags] [--] [SERVER...]"
@@ -68,12 +74,65 @@ func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "mcpeek %s\n", mcpclient.Version)
 		return nil
 	}
-	s, err := connect(ctx, &cf, rest, &mcpclient.HeadlessAsker{Stderr: stderr}, nil, stderr)
-	if err != nil {
-		return err
+	if !interactiveTerminal() {
+		// Not a terminal (a script, a pipe): print a summary instead.
+		s, err := connect(ctx, &cf, rest, &mcpclient.HeadlessAsker{Stderr: stderr}, nil, stderr)
+		if err != nil {
+			return err
+		}
+		defer s.close()
+		return summarize(ctx, s.conn, rest, stdout)
 	}
-	defer s.close()
-	return summarize(ctx, s.conn, rest, stdout)
+	return runInspector(ctx, &cf, rest)
+}
+
+// interactiveTerminal reports whether a person sits at this terminal.
+func interactiveTerminal() bool {
+	return term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd()))
+}
+
+// runInspector runs the full-screen inspector, drawn on stderr.
+func runInspector(ctx context.Context, cf *connFlags, words []string) error {
+	target, err := mcpclient.ParseTarget(words, cf.headers, cf.env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
+	if err != nil {
+		return usagef("%v", err)
+	}
+	var notes []string
+	opts := tui.Options{
+		Target:        target.String(),
+		ElicitTimeout: 2 * time.Minute,
+		OpenURL:       apphost.SystemBrowser(cf.noBrowser),
+	}
+	var host *apphost.Host
+	if cf.appHost {
+		open := apphost.SystemBrowser(cf.noBrowser)
+		if cf.openWith != "" {
+			open = apphost.OpenWith(cf.openWith)
+		}
+		host, err = apphost.Start(apphost.Options{
+			Addr: cf.appHostAddr, InitTimeout: cf.appInitTimeout, AnswerTimeout: cf.appTimeout,
+			Open: open, Version: mcpclient.Version,
+			Notify: func(text string) { notes = append(notes, text) },
+		})
+		if err != nil {
+			return usagef("--app-host: %v", err)
+		}
+		defer host.Close()
+		opts.AppHost = "127.0.0.1:" + strconv.Itoa(host.Port())
+		opts.AppURL = host.URL
+	}
+	opts.Connect = func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+		cfg := mcpclient.Config{
+			Target: target, Protocol: cf.protocol, ConnectTimeout: cf.connectTimeout,
+			Capabilities: mcpclient.CapabilityOptions{FormElicitation: !cf.noFormElicitation},
+			Asker:        asker, Records: mcpclient.NewRecorder(nil),
+		}
+		if host != nil {
+			cfg.Renderer = host
+		}
+		return mcpclient.Connect(ctx, cfg)
+	}
+	return tui.Run(ctx, opts, os.Stdin, os.Stderr)
 }
 
 func summarize(ctx context.Context, c *mcpclient.Conn, words []string, w io.Writer) error {

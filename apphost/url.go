@@ -1,0 +1,11 @@
+package apphost
+
+// URL returns the tab URL of the request key's session, token included,
+// while the session lasts: for a person who must open it by hand.
+func (h *Host) URL(key string) (string, bool) {
+	s := h.session(key)
+	if s == nil {
+		return "", false
+	}
+	return h.BridgeOrigin() + "/e/" + s.key + "#" + s.token, true
+}

@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"os"
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// common travels to every part of the inspector: sizes, styles and keys.
+type common struct {
+	width, height int
+	styles        styles
+	keys          keyMap
+}
+
+type styles struct {
+	title, dim, accent, warn, err, ok, selected, tab, activeTab, box lipgloss.Style
+}
+
+func newStyles() styles {
+	s := styles{
+		title:     lipgloss.NewStyle().Bold(true),
+		dim:       lipgloss.NewStyle().Foreground(lipgloss.Color("245")),
+		accent:    lipgloss.NewStyle().Foreground(lipgloss.Color("63")).Bold(true),
+		warn:      lipgloss.NewStyle().Foreground(lipgloss.Color("214")),
+		err:       lipgloss.NewStyle().Foreground(lipgloss.Color("196")).Bold(true),
+		ok:        lipgloss.NewStyle().Foreground(lipgloss.Color("42")),
+		selected:  lipgloss.NewStyle().Reverse(true),
+		tab:       lipgloss.NewStyle().Padding(0, 1).Foreground(lipgloss.Color("245")),
+		activeTab: lipgloss.NewStyle().Padding(0, 1).Bold(true).Underline(true),
+		box:       lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("63")).Padding(0, 1),
+	}
+	if os.Getenv("NO_COLOR") != "" {
+		plain := lipgloss.NewStyle()
+		s.dim, s.accent, s.warn, s.ok = plain, plain.Bold(true), plain, plain
+		s.err = plain.Bold(true)
+		s.box = s.box.UnsetBorderForeground()
+	}
+	return s
+}
+
+type keyMap struct {
+	next, prev, quit, help, reconnect, enter, back, up, down, filter key.Binding
+	tabs                                                             [6]key.Binding
+	nextPending, abandon, openURL                                    key.Binding
+}
+
+func newKeyMap() keyMap {
+	k := keyMap{
+		next:        key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
+		prev:        key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
+		quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
+		reconnect:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
+		enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open / call")),
+		back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		nextPending: key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "next pending elicitation")),
+		abandon:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "answer natively instead")),
+		openURL:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the URL")),
+	}
+	for i := range k.tabs {
+		n := string(rune('1' + i))
+		k.tabs[i] = key.NewBinding(key.WithKeys(n), key.WithHelp(n, tabNames[i]))
+	}
+	return k
+}
+
+var tabNames = [6]string{"Tools", "Resources", "Prompts", "Elicitations", "Log", "Info"}
+
+// clean makes text from a server safe to draw: control characters,
+// escape sequences included, become visible placeholders, so nothing a
+// server sends can move the cursor or recolour the screen.
+func clean(s string) string {
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r == 0x1b:
+			b.WriteString("␛")
+		case isControl(r):
+			b.WriteRune('�')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r != '\n' && r != '\t' && (unicode.IsControl(r) || r == 0x7f || (r >= 0x80 && r < 0xa0))
+}
+
+// line is clean text on one line, cut to width cells.
+func line(s string, width int) string {
+	s = strings.Join(strings.Fields(clean(s)), " ")
+	if width <= 0 {
+		return ""
+	}
+	if lipgloss.Width(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && lipgloss.Width(string(r))+1 > width {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}
+
+// fit cuts already-styled text to width cells, escape codes intact.
+func fit(s string, width int) string {
+	return ansi.Truncate(s, max(width, 0), "…")
+}
+
+// block wraps text (already cleaned, perhaps styled) to width and cuts it
+// to height lines.
+func block(s string, width, height int) string {
+	s = lipgloss.NewStyle().Width(max(width, 1)).Render(s)
+	lines := strings.Split(s, "\n")
+	if height > 0 && len(lines) > height {
+		lines = append(lines[:height-1], "…")
+	}
+	return strings.Join(lines, "\n")
+}

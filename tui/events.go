@@ -1,0 +1,62 @@
+package tui
+
+import (
+	"context"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ask is an elicitation waiting in the inspector for the person.
+type ask struct {
+	req   *mcpclient.NativeRequest
+	reply chan *mcp.ElicitResult // buffered: the model never blocks on it
+}
+
+// askMsg brings a new elicitation into the program; withdrawnMsg takes one
+// away when its request ended elsewhere (the server cancelled it).
+type (
+	askMsg       struct{ ask *ask }
+	withdrawnMsg struct{ key string }
+)
+
+// programAsker is the native path inside the inspector: each elicitation
+// becomes a message to the program, and the answer comes back on the
+// request's own channel.
+type programAsker struct {
+	events chan tea.Msg
+}
+
+func newProgramAsker() *programAsker { return &programAsker{events: make(chan tea.Msg, 64)} }
+
+// Ask implements [mcpclient.NativeAsker].
+func (a *programAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp.ElicitResult, error) {
+	x := &ask{req: req, reply: make(chan *mcp.ElicitResult, 1)}
+	select {
+	case a.events <- askMsg{x}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case res := <-x.reply:
+		return res, nil
+	case <-ctx.Done():
+		a.events <- withdrawnMsg{req.Key} // buffered; the program drains it
+		return nil, ctx.Err()
+	}
+}
+
+// wait is the re-arming command that delivers the asker's events, one per
+// call; the model issues it again after each, so none is dropped.
+func (a *programAsker) wait() tea.Cmd {
+	return func() tea.Msg { return <-a.events }
+}
+
+// answer replies to an elicitation off the Update loop.
+func answer(x *ask, res *mcp.ElicitResult) tea.Cmd {
+	return func() tea.Msg {
+		x.reply <- res
+		return nil
+	}
+}

@@ -1,0 +1,550 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure the inspector.
+type Options struct {
+	// Connect opens the connection; it runs in a command, never in Update.
+	Connect func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error)
+	// Target names the server as the person gave it.
+	Target string
+	// AppHost is the app host's address, or "" when it is off.
+	AppHost string
+	// AppURL returns the tab URL of a request answered in its app.
+	AppURL func(key string) (string, bool)
+	// OpenURL opens a URL in the browser, for URL-mode elicitations.
+	OpenURL func(url string) error
+	// ElicitTimeout cancels a native form nobody answers (0: never).
+	ElicitTimeout time.Duration
+}
+
+type connState int
+
+const (
+	stateConnecting connState = iota
+	stateConnected
+	stateDisconnected
+)
+
+// Model is the inspector: one root model; the tabs are plain state in it.
+type Model struct {
+	c     common
+	opts  Options
+	asker *programAsker
+
+	state   connState
+	err     error
+	conn    *mcpclient.Conn
+	spinner spinner.Model
+	tab     int
+
+	tools     []*mcp.Tool
+	resources []*mcp.Resource
+	templates []*mcp.ResourceTemplate
+	prompts   []*mcp.Prompt
+	pick      [6]picker
+	detail    [6]string // what Enter produced on each tab (a result, a resource, a prompt)
+
+	running    string // the tool being called
+	runStart   time.Time
+	cancelCall context.CancelFunc
+	argsForm   *nativeform.Form
+	argsTool   *mcp.Tool
+
+	queue    []*ask // elicitations waiting for the person; the head is shown
+	form     *nativeform.Form
+	formKey  string
+	pending  []mcpclient.Pending // requests in flight, for the app-path card
+	records  []mcpclient.Record
+	wire     []mcpclient.WireEntry
+	expanded int // the log entry shown whole, or -1
+
+	showHelp    bool
+	confirmQuit bool
+	quitting    bool
+}
+
+// New builds the inspector.
+func New(opts Options) *Model {
+	sp := spinner.New()
+	sp.Spinner = spinner.Dot
+	return &Model{
+		c:     common{width: 80, height: 24, styles: newStyles(), keys: newKeyMap()},
+		opts:  opts,
+		asker: newProgramAsker(), spinner: sp, expanded: -1,
+	}
+}
+
+type (
+	connectedMsg struct {
+		conn *mcpclient.Conn
+		err  error
+	}
+	disconnectedMsg struct{ err error }
+	listsMsg        struct {
+		tools     []*mcp.Tool
+		resources []*mcp.Resource
+		templates []*mcp.ResourceTemplate
+		prompts   []*mcp.Prompt
+		err       error
+	}
+	callDoneMsg struct {
+		tool string
+		res  *mcp.CallToolResult
+		err  error
+		took time.Duration
+	}
+	detailMsg struct {
+		tab  int
+		text string
+	}
+	pollMsg struct{}
+)
+
+// Init connects and starts listening for elicitations.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.connect(), m.asker.wait(), m.spinner.Tick, poll())
+}
+
+func (m *Model) connect() tea.Cmd {
+	m.state, m.err = stateConnecting, nil
+	connect := m.opts.Connect
+	asker := m.asker
+	return func() tea.Msg {
+		conn, err := connect(context.Background(), asker)
+		return connectedMsg{conn, err}
+	}
+}
+
+func poll() tea.Cmd {
+	return tea.Tick(500*time.Millisecond, func(time.Time) tea.Msg { return pollMsg{} })
+}
+
+func load(conn *mcpclient.Conn) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		var out listsMsg
+		caps := conn.ServerCapabilities()
+		if caps.Tools != nil {
+			for t, err := range conn.Session().Tools(ctx, nil) {
+				if err != nil {
+					out.err = err
+					break
+				}
+				out.tools = append(out.tools, t)
+			}
+		}
+		if caps.Resources != nil {
+			for r, err := range conn.Session().Resources(ctx, nil) {
+				if err != nil {
+					break
+				}
+				out.resources = append(out.resources, r)
+			}
+			for r, err := range conn.Session().ResourceTemplates(ctx, nil) {
+				if err != nil {
+					break
+				}
+				out.templates = append(out.templates, r)
+			}
+		}
+		if caps.Prompts != nil {
+			for p, err := range conn.Session().Prompts(ctx, nil) {
+				if err != nil {
+					break
+				}
+				out.prompts = append(out.prompts, p)
+			}
+		}
+		return out
+	}
+}
+
+func watch(conn *mcpclient.Conn) tea.Cmd {
+	return func() tea.Msg { return disconnectedMsg{conn.Session().Wait()} }
+}
+
+// Update routes messages: elicitations first, then overlays, then tabs.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.width, m.c.height = msg.Width, msg.Height
+		var cmds []tea.Cmd
+		for _, f := range []*nativeform.Form{m.form, m.argsForm} {
+			if f != nil {
+				_, cmd := f.Update(tea.WindowSizeMsg{Width: msg.Width, Height: m.bodyHeight()})
+				cmds = append(cmds, cmd)
+			}
+		}
+		return m, tea.Batch(cmds...)
+	case connectedMsg:
+		if msg.err != nil {
+			m.state, m.err = stateDisconnected, msg.err
+			return m, nil
+		}
+		m.conn, m.state = msg.conn, stateConnected
+		return m, tea.Batch(load(m.conn), watch(m.conn))
+	case disconnectedMsg:
+		if m.state == stateConnected {
+			m.state = stateDisconnected
+			m.err = msg.err
+			if m.err == nil {
+				m.err = fmt.Errorf("the server closed the connection")
+			}
+		}
+		return m, nil
+	case listsMsg:
+		m.tools, m.resources, m.templates, m.prompts = msg.tools, msg.resources, msg.templates, msg.prompts
+		return m, nil
+	case spinner.TickMsg:
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		return m, cmd
+	case pollMsg:
+		if m.conn != nil {
+			m.pending = m.conn.Pending()
+			m.records = m.conn.Records()
+			m.wire = m.conn.Wire().Entries()
+		}
+		return m, poll()
+	case askMsg:
+		m.queue = append(m.queue, msg.ask)
+		return m, tea.Batch(m.asker.wait(), m.showHead())
+	case withdrawnMsg:
+		for i, x := range m.queue {
+			if x.req.Key == msg.key {
+				m.queue = append(m.queue[:i], m.queue[i+1:]...)
+				break
+			}
+		}
+		var cmd tea.Cmd
+		if m.formKey == msg.key {
+			m.form, m.formKey = nil, ""
+			cmd = m.showHead()
+		}
+		return m, tea.Batch(m.asker.wait(), cmd)
+	case nativeform.DoneMsg:
+		return m, m.formDone(msg.Result)
+	case callDoneMsg:
+		m.running, m.cancelCall = "", nil
+		m.detail[0] = renderResult(&m.c, msg.res, msg.err, msg.took, m.detailWidth())
+		return m, nil
+	case detailMsg:
+		m.detail[msg.tab] = msg.text
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	}
+	// Everything else (form ticks, cursor blinks) goes to the open form.
+	if f := m.topForm(); f != nil {
+		_, cmd := f.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// topForm is the form that has the keys: an elicitation over everything.
+func (m *Model) topForm() *nativeform.Form {
+	if m.form != nil {
+		return m.form
+	}
+	return m.argsForm
+}
+
+// showHead opens the form for the first queued elicitation, if none is open.
+func (m *Model) showHead() tea.Cmd {
+	if m.form != nil || len(m.queue) == 0 {
+		return nil
+	}
+	x := m.queue[0]
+	if x.req.Params.Mode == "url" {
+		return nil // shown as the URL consent card
+	}
+	fr := FormRequest(x.req)
+	fr.Position, fr.Total = 1, len(m.queue)
+	m.form = nativeform.New(fr, nativeform.Options{Timeout: m.opts.ElicitTimeout})
+	m.formKey = x.req.Key
+	_, size := m.form.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})
+	return tea.Batch(m.form.Init(), size)
+}
+
+// formDone settles whichever form finished.
+func (m *Model) formDone(r nativeform.Result) tea.Cmd {
+	if m.form != nil {
+		if _, ok := m.form.Result(); ok {
+			x := m.queue[0]
+			m.queue = m.queue[1:]
+			m.form, m.formKey = nil, ""
+			out := &mcp.ElicitResult{Action: string(r.Action)}
+			if r.Action == nativeform.Accept {
+				out.Content = r.Content
+			}
+			cmds := []tea.Cmd{answer(x, out), m.showHead()}
+			if r.Interrupted {
+				cmds = append(cmds, m.quit())
+			}
+			return tea.Batch(cmds...)
+		}
+	}
+	if m.argsForm != nil {
+		tool := m.argsTool
+		m.argsForm, m.argsTool = nil, nil
+		if r.Action == nativeform.Accept {
+			args, _ := json.Marshal(r.Content)
+			return m.call(tool, args)
+		}
+	}
+	return nil
+}
+
+func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
+	if m.conn == nil || m.running != "" {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.running, m.runStart, m.cancelCall = tool.Name, time.Now(), cancel
+	m.detail[0] = ""
+	conn, name, start := m.conn, tool.Name, m.runStart
+	return func() tea.Msg {
+		defer cancel()
+		res, err := conn.Call(ctx, name, args)
+		return callDoneMsg{tool: name, res: res, err: err, took: time.Since(start)}
+	}
+}
+
+func (m *Model) quit() tea.Cmd {
+	m.quitting = true
+	for _, x := range m.queue { // every pending elicitation is answered
+		x.reply <- &mcp.ElicitResult{Action: "cancel"}
+	}
+	m.queue, m.form = nil, nil
+	if m.cancelCall != nil {
+		m.cancelCall()
+	}
+	conn := m.conn
+	return tea.Sequence(func() tea.Msg {
+		if conn != nil {
+			_ = conn.Close()
+		}
+		return nil
+	}, tea.Quit)
+}
+
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	if m.confirmQuit {
+		m.confirmQuit = false
+		if msg.String() == "y" || msg.String() == "q" {
+			return m.quit()
+		}
+		return nil
+	}
+	if f := m.topForm(); f != nil {
+		if m.form != nil && key.Matches(msg, m.c.keys.nextPending) && len(m.queue) > 1 {
+			// Put the head back at the end: the next one opens.
+			m.queue = append(m.queue[1:], m.queue[0])
+			m.form, m.formKey = nil, ""
+			return m.showHead()
+		}
+		_, cmd := f.Update(msg)
+		return cmd
+	}
+	if len(m.queue) > 0 && m.queue[0].req.Params.Mode == "url" {
+		return m.urlKey(msg)
+	}
+	if m.showHelp {
+		m.showHelp = false
+		return nil
+	}
+	k := m.c.keys
+	if m.pick[m.tab].filtering {
+		m.pick[m.tab].update(msg, &m.c, m.listLen())
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.quit):
+		if len(m.queue) > 0 || len(m.pending) > 0 {
+			m.confirmQuit = true
+			return nil
+		}
+		return m.quit()
+	case key.Matches(msg, k.help):
+		m.showHelp = true
+	case key.Matches(msg, k.next):
+		m.tab = (m.tab + 1) % len(tabNames)
+	case key.Matches(msg, k.prev):
+		m.tab = (m.tab + len(tabNames) - 1) % len(tabNames)
+	case key.Matches(msg, k.reconnect) && m.state == stateDisconnected:
+		return m.connect()
+	case key.Matches(msg, k.abandon) && len(m.pending) > 0 && m.conn != nil:
+		for _, p := range m.pending {
+			if p.Path == mcpclient.PathApp {
+				m.conn.AbandonApp(p.Key)
+				break
+			}
+		}
+	case key.Matches(msg, k.back) && m.running != "" && m.cancelCall != nil:
+		m.cancelCall()
+	case key.Matches(msg, k.enter):
+		return m.enter()
+	default:
+		for i, b := range k.tabs {
+			if key.Matches(msg, b) {
+				m.tab = i
+				return nil
+			}
+		}
+		if m.tab == 4 && msg.String() == "x" {
+			m.expanded = -1
+			return nil
+		}
+		m.pick[m.tab].update(msg, &m.c, m.listLen())
+	}
+	return nil
+}
+
+func (m *Model) urlKey(msg tea.KeyMsg) tea.Cmd {
+	x := m.queue[0]
+	reply := func(action string) tea.Cmd {
+		m.queue = m.queue[1:]
+		return tea.Batch(answer(x, &mcp.ElicitResult{Action: action}), m.showHead())
+	}
+	switch msg.String() {
+	case "o":
+		open, url := m.opts.OpenURL, x.req.Params.URL
+		return tea.Batch(reply("accept"), func() tea.Msg {
+			if open != nil {
+				_ = open(url)
+			}
+			return nil
+		})
+	case "d":
+		return reply("decline")
+	case "esc", "c":
+		return reply("cancel")
+	}
+	return nil
+}
+
+func (m *Model) listLen() int {
+	switch m.tab {
+	case 0:
+		return len(m.visibleTools())
+	case 1:
+		return len(m.resources) + len(m.templates)
+	case 2:
+		return len(m.prompts)
+	case 3:
+		return len(m.records)
+	case 4:
+		return len(m.wire)
+	}
+	return 0
+}
+
+func (m *Model) visibleTools() []*mcp.Tool {
+	var out []*mcp.Tool
+	for _, t := range m.tools {
+		if m.pick[0].matches(t.Name + " " + t.Description) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// enter acts on the selected item of the current tab.
+func (m *Model) enter() tea.Cmd {
+	p := m.pick[m.tab]
+	switch m.tab {
+	case 0:
+		tools := m.visibleTools()
+		if p.cursor >= len(tools) {
+			return nil
+		}
+		return m.openTool(tools[p.cursor])
+	case 1:
+		if p.cursor < len(m.resources) && m.conn != nil {
+			conn, uri := m.conn, m.resources[p.cursor].URI
+			width := m.detailWidth()
+			return func() tea.Msg { return detailMsg{1, readResource(conn, uri, width)} }
+		}
+	case 2:
+		if p.cursor < len(m.prompts) && m.conn != nil {
+			conn, name := m.conn, m.prompts[p.cursor].Name
+			return func() tea.Msg { return detailMsg{2, getPrompt(conn, name)} }
+		}
+	case 4:
+		m.expanded = p.cursor
+	}
+	return nil
+}
+
+// openTool calls a tool, first asking for its arguments with a form when
+// its input schema has fields.
+func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
+	schema, err := nativeform.Parse(t.InputSchema)
+	if err != nil || len(schema.Fields) == 0 {
+		return m.call(t, json.RawMessage(`{}`))
+	}
+	m.argsTool = t
+	m.argsForm = nativeform.New(nativeform.Request{
+		Server: "mcpeek", Connection: "calling " + t.Name, Message: "Arguments for " + t.Name, Schema: schema,
+	}, nativeform.Options{})
+	_, size := m.argsForm.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})
+	return tea.Batch(m.argsForm.Init(), size)
+}
+
+func readResource(conn *mcpclient.Conn, uri string, width int) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := conn.Session().ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		return "error: " + clean(err.Error())
+	}
+	var b strings.Builder
+	for _, c := range res.Contents {
+		fmt.Fprintf(&b, "%s (%s)\n", clean(c.URI), clean(c.MIMEType))
+		switch {
+		case c.Text != "":
+			b.WriteString(clean(c.Text) + "\n")
+		case len(c.Blob) > 0:
+			fmt.Fprintf(&b, "[binary, %d bytes]\n", len(c.Blob))
+		}
+	}
+	return b.String()
+}
+
+func getPrompt(conn *mcpclient.Conn, name string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := conn.Session().GetPrompt(ctx, &mcp.GetPromptParams{Name: name})
+	if err != nil {
+		return "error: " + clean(err.Error())
+	}
+	var b strings.Builder
+	for _, msg := range res.Messages {
+		if t, ok := msg.Content.(*mcp.TextContent); ok {
+			fmt.Fprintf(&b, "%s: %s\n", clean(string(msg.Role)), clean(t.Text))
+		} else {
+			fmt.Fprintf(&b, "%s: [%T]\n", msg.Role, msg.Content)
+		}
+	}
+	return b.String()
+}
+
+func (m *Model) bodyHeight() int  { return max(m.c.height-4, 6) }
+func (m *Model) detailWidth() int { return max(m.c.width-m.listWidth()-3, 20) }
+func (m *Model) listWidth() int   { return min(max(m.c.width/3, 20), 40) }

@@ -1,0 +1,22 @@
+package tui
+
+import (
+	"context"
+	"io"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Run shows the inspector on the terminal (drawn on out, normally stderr,
+// so stdout stays clean) until the person quits.
+func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
+	m := New(opts)
+	_, err := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+	if m.conn != nil {
+		_ = m.conn.Close()
+	}
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
