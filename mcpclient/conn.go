@@ -197,7 +197,7 @@ func (c *Conn) connect(ctx context.Context) error {
 		Capabilities:       c.caps.sent,
 		ElicitationHandler: c.router.handle,
 	})
-	session, err := client.Connect(ctx, &mcp.LoggingTransport{Transport: transport, Writer: c.wire.transportWriter()},
+	session, err := client.Connect(ctx, &tapTransport{base: transport, wire: c.wire},
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		if err := parent.Err(); err != nil { // interrupted, or the run's own deadline

@@ -169,34 +169,3 @@ func (w *WireLog) StderrWriter() io.Writer {
 		w.add(WireEntry{Time: time.Now(), Dir: DirStderr, Text: strings.TrimRight(line, "\r")})
 	}}
 }
-
-// transportWriter returns the writer for an [mcp.LoggingTransport], which
-// writes "write: JSON" and "read: JSON" lines.
-func (w *WireLog) transportWriter() io.Writer {
-	return &lineWriter{fn: func(line string) {
-		e := WireEntry{Time: time.Now()}
-		switch {
-		case strings.HasPrefix(line, "write: "):
-			e.Dir, e.Message = DirSend, json.RawMessage(strings.TrimPrefix(line, "write: "))
-		case strings.HasPrefix(line, "read: "):
-			e.Dir, e.Message = DirRecv, json.RawMessage(strings.TrimPrefix(line, "read: "))
-		default:
-			e.Dir, e.Text = DirNote, line
-		}
-		if e.Message != nil {
-			var head struct {
-				Method string          `json:"method"`
-				ID     json.RawMessage `json:"id"`
-			}
-			if json.Unmarshal(e.Message, &head) != nil {
-				e.Dir, e.Text, e.Message = DirNote, line, nil
-			} else {
-				e.Method, e.ID = head.Method, head.ID
-				if e.Dir == DirRecv {
-					w.orders.note(e.Message)
-				}
-			}
-		}
-		w.add(e)
-	}}
-}

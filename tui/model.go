@@ -275,7 +275,6 @@ func (m *Model) showHead() tea.Cmd {
 		return nil // shown as the URL consent card
 	}
 	fr := FormRequest(x.req)
-	fr.Position, fr.Total = 1, len(m.queue)
 	m.form = nativeform.New(fr, nativeform.Options{Timeout: m.opts.ElicitTimeout})
 	m.formKey = x.req.Key
 	_, size := m.form.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})

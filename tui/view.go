@@ -92,7 +92,7 @@ func (m *Model) footer() string {
 	case m.confirmQuit:
 		text = s.warn.Render(fmt.Sprintf("%d elicitation(s) pending: quit and cancel them? y/n", len(m.queue)+m.appPending()))
 	case m.form != nil && len(m.queue) > 1:
-		text = s.dim.Render("ctrl+n next pending elicitation")
+		text = s.warn.Render(fmt.Sprintf("1 of %d pending", len(m.queue))) + s.dim.Render(" · ctrl+n shows the next")
 	case m.topForm() != nil:
 		text = ""
 	case m.running != "":
@@ -191,10 +191,10 @@ func (m *Model) elicitationsView(h int) string {
 		r := m.records[i]
 		path := string(r.Path)
 		if r.Fallback != "" {
-			path += " (" + r.Fallback.Describe() + ")"
+			path += ":" + string(r.Fallback)
 		}
-		fmt.Fprintf(&b, "%s %s %s · %s · %s · %dms\n", s.title.Render(r.Key), s.dim.Render(r.ReceivedAt.Format("15:04:05")),
-			line(r.Message, 40), r.Action, line(path, m.c.width-70), r.AnsweredMs)
+		head := fmt.Sprintf("%s %s %-7s %s %dms ", s.title.Render(r.Key), s.dim.Render(r.ReceivedAt.Format("15:04:05")), r.Action, path, r.AnsweredMs)
+		b.WriteString(head + line(r.Message, m.c.width-lipgloss.Width(head)) + "\n")
 		h--
 	}
 	return strings.TrimRight(b.String(), "\n")

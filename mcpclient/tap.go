@@ -1,0 +1,73 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// tapTransport records every message into the wire log: an outgoing one
+// before it is written, an incoming one as soon as it is read, so the log
+// shows a request before its response.
+type tapTransport struct {
+	base mcp.Transport
+	wire *WireLog
+}
+
+func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := t.base.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &tapConn{Connection: conn, wire: t.wire}, nil
+}
+
+type tapConn struct {
+	mcp.Connection
+	wire *WireLog
+}
+
+func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if err != nil {
+		c.wire.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "read: " + err.Error()})
+		return msg, err
+	}
+	c.wire.message(DirRecv, msg)
+	return msg, nil
+}
+
+func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	c.wire.message(DirSend, msg)
+	err := c.Connection.Write(ctx, msg)
+	if err != nil {
+		c.wire.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "write: " + err.Error()})
+	}
+	return err
+}
+
+// message logs one JSON-RPC message.
+func (w *WireLog) message(dir Direction, msg jsonrpc.Message) {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		w.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "unencodable message: " + err.Error()})
+		return
+	}
+	e := WireEntry{Time: time.Now(), Dir: dir, Message: json.RawMessage(data)}
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		e.Method = m.Method
+		if m.ID.IsValid() {
+			e.ID, _ = json.Marshal(m.ID.Raw())
+		}
+	case *jsonrpc.Response:
+		e.ID, _ = json.Marshal(m.ID.Raw())
+	}
+	if dir == DirRecv {
+		w.orders.note(data)
+	}
+	w.add(e)
+}

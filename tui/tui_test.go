@@ -1,0 +1,234 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/muesli/termenv"
+)
+
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// inspector drives the whole program against an in-memory server, as a
+// person at a terminal would.
+type inspector struct {
+	t      *testing.T
+	tm     *teatest.TestModel
+	m      *Model
+	closed chan struct{}
+}
+
+func inMemory(server func() *mcp.Server, protocol string) func(context.Context, mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+	return func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+		return mcpclient.Connect(ctx, mcpclient.Config{
+			Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: server},
+			Protocol:     protocol,
+			Capabilities: mcpclient.CapabilityOptions{FormElicitation: true},
+			Asker:        asker, Records: mcpclient.NewRecorder(nil),
+		})
+	}
+}
+
+func fixtureServer() *mcp.Server { return fixture.New(fixture.Options{}) }
+
+func open(t *testing.T, opts Options, w, h int) *inspector {
+	t.Helper()
+	if opts.Connect == nil {
+		opts.Connect = inMemory(fixtureServer, "")
+	}
+	if opts.Target == "" {
+		opts.Target = "embedded fixture"
+	}
+	m := New(opts)
+	in := &inspector{t: t, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))}
+	t.Cleanup(func() {
+		_ = in.tm.Quit()
+		in.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+		if m.conn != nil {
+			m.conn.Close()
+		}
+	})
+	return in
+}
+
+// formOpen waits for an elicitation form and for its grace period, during
+// which it ignores keys.
+func (in *inspector) formOpen() *inspector {
+	in.t.Helper()
+	in.expect("is asking for input")
+	time.Sleep(450 * time.Millisecond)
+	return in
+}
+
+func (in *inspector) expect(text string) *inspector {
+	in.t.Helper()
+	teatest.WaitFor(in.t, in.tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	return in
+}
+
+func (in *inspector) keys(keys ...string) *inspector {
+	for _, k := range keys {
+		switch k {
+		case "enter":
+			in.tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+		case "esc":
+			in.tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+		case "down":
+			in.tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+		case "ctrl+s":
+			in.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+		case "ctrl+d":
+			in.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlD})
+		case "ctrl+c":
+			in.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+		default:
+			in.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+		}
+		time.Sleep(120 * time.Millisecond) // the form's grace period and focus moves
+	}
+	return in
+}
+
+// selectTool moves the cursor to a tool by name.
+func (in *inspector) selectTool(name string) *inspector {
+	in.t.Helper()
+	in.keys("/")
+	for _, r := range name {
+		in.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	return in.keys("enter")
+}
+
+// screen stops the program and returns the last frame, with clock times
+// and durations masked so goldens do not depend on when they ran.
+func (in *inspector) screen() string {
+	in.t.Helper()
+	if err := in.tm.Quit(); err != nil {
+		in.t.Fatal(err)
+	}
+	in.tm.WaitFinished(in.t, teatest.WithFinalTimeout(5*time.Second))
+	return mask(in.m.View())
+}
+
+var (
+	clockTimes = regexp.MustCompile(`\d\d:\d\d:\d\d(\.\d{3})?`)
+	durations  = regexp.MustCompile(`\d+(ms|s)\b`)
+	ids        = regexp.MustCompile(`id=[A-Z0-9]+`)
+	spinners   = regexp.MustCompile(`[\x{2800}-\x{28FF}]`)
+)
+
+func mask(s string) string {
+	s = clockTimes.ReplaceAllString(s, "hh:mm:ss")
+	s = durations.ReplaceAllString(s, "N$1")
+	s = ids.ReplaceAllString(s, "id=ID")
+	return spinners.ReplaceAllString(s, "*")
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if f := flagUpdate(); f {
+		_ = os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("view differs from %s (run with -update after checking):\n%s", path, got)
+	}
+	for i, l := range strings.Split(got, "\n") {
+		if strings.Contains(l, "\x1b") {
+			t.Errorf("line %d carries an escape sequence: %q", i+1, l)
+		}
+	}
+}
+
+var sizes = []struct {
+	name string
+	w, h int
+}{{"80x24", 80, 24}, {"120x40", 120, 40}}
+
+func TestTabGoldens(t *testing.T) {
+	for _, size := range sizes {
+		for i, tab := range tabNames {
+			t.Run(tab+"/"+size.name, func(t *testing.T) {
+				in := open(t, Options{}, size.w, size.h).expect("choose_option")
+				in.keys(string(rune('1' + i)))
+				if tab == "Log" {
+					in.expect("server/discover")
+				}
+				if tab == "Elicitations" {
+					in.keys("1").selectTool("choose_option").keys("enter").formOpen().keys("ctrl+d", "4")
+					in.expect("decline native")
+				}
+				golden(t, "tab_"+strings.ToLower(tab)+"_"+size.name, in.screen())
+			})
+		}
+		t.Run("native form over a tab/"+size.name, func(t *testing.T) {
+			in := open(t, Options{}, size.w, size.h).expect("choose_option")
+			in.selectTool("choose_option").keys("enter").formOpen()
+			golden(t, "form_"+size.name, in.screen())
+		})
+		t.Run("queue of two/"+size.name, func(t *testing.T) {
+			in := open(t, Options{Connect: inMemory(twoQuestions, "modern")}, size.w, size.h).expect("two")
+			in.keys("enter").expect("1 of 2 pending")
+			golden(t, "queue_"+size.name, in.screen())
+		})
+		t.Run("url consent/"+size.name, func(t *testing.T) {
+			in := open(t, Options{}, size.w, size.h).expect("choose_option")
+			in.selectTool("url_consent").keys("enter").expect("asks you to open a page")
+			golden(t, "url_consent_"+size.name, in.screen())
+		})
+	}
+}
+
+// twoQuestions asks two things at once (the modern era delivers both).
+func twoQuestions() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "two", Title: "Two questions", Version: "1"}, nil)
+	schema := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean","title":"OK?"}},"required":["ok"]}`)
+	s.AddTool(&mcp.Tool{Name: "two", Description: "Asks two questions at once.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if len(req.Params.InputResponses) == 0 {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
+					"a": &mcp.ElicitParams{Message: "Is this OK?", RequestedSchema: schema},
+					"b": &mcp.ElicitParams{Message: "Is this OK?", RequestedSchema: schema}, // the same, so that either may come first
+				}, RequestState: "two"}, nil
+			}
+			b, _ := json.Marshal(req.Params.InputResponses)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+		})
+	return s
+}
+
+func flagUpdate() bool {
+	for _, a := range os.Args {
+		if a == "-update" || a == "--update" || a == "-update=true" {
+			return true
+		}
+	}
+	return false
+}
+
+var _ sync.Mutex
