@@ -134,6 +134,11 @@ func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 	}
 	s.connected <- c
 	<-s.done // the session owns the connection until it ends
+	select {
+	case <-s.connected: // it ended before it took this page
+		refuse("This request has ended.")
+	default:
+	}
 }
 
 func tokenEqual(a, b string) bool {
