@@ -285,6 +285,9 @@ func (m *Model) showHead() tea.Cmd {
 func (m *Model) formDone(r nativeform.Result) tea.Cmd {
 	if m.form != nil {
 		if _, ok := m.form.Result(); ok {
+			if r.Interrupted { // ctrl+c: cancel everything and quit
+				return m.quit()
+			}
 			x := m.queue[0]
 			m.queue = m.queue[1:]
 			m.form, m.formKey = nil, ""
@@ -292,11 +295,7 @@ func (m *Model) formDone(r nativeform.Result) tea.Cmd {
 			if r.Action == nativeform.Accept {
 				out.Content = r.Content
 			}
-			cmds := []tea.Cmd{answer(x, out), m.showHead()}
-			if r.Interrupted {
-				cmds = append(cmds, m.quit())
-			}
-			return tea.Batch(cmds...)
+			return tea.Batch(answer(x, out), m.showHead())
 		}
 	}
 	if m.argsForm != nil {
@@ -325,18 +324,28 @@ func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	}
 }
 
+// quit answers every pending elicitation with cancel, lets those answers
+// reach the server, then closes the connection and ends the program.
 func (m *Model) quit() tea.Cmd {
 	m.quitting = true
-	for _, x := range m.queue { // every pending elicitation is answered
-		x.reply <- &mcp.ElicitResult{Action: "cancel"}
-	}
-	m.queue, m.form = nil, nil
+	asks := m.queue
+	m.queue, m.form, m.formKey = nil, nil, ""
 	if m.cancelCall != nil {
 		m.cancelCall()
 	}
 	conn := m.conn
 	return tea.Sequence(func() tea.Msg {
+		for _, x := range asks {
+			select {
+			case x.reply <- &mcp.ElicitResult{Action: "cancel"}:
+			default: // already answered
+			}
+		}
 		if conn != nil {
+			deadline := time.Now().Add(2 * time.Second)
+			for len(conn.Pending()) > 0 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
 			_ = conn.Close()
 		}
 		return nil

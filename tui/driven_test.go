@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestCallToolsAndAnswerInTheInspector(t *testing.T) {
+	for _, tc := range []struct {
+		name, tool string
+		keys       []string
+		want       string
+	}{
+		{"choose option A", "choose_option", []string{"down", "ctrl+s"}, "accept: option-a"},
+		{"decline", "choose_option", []string{"ctrl+d"}, "decline"},
+		{"cancel", "choose_option", []string{"esc"}, "cancel"},
+		{"all fields with their defaults", "all_fields", []string{"ctrl+s"}, "Lovelace"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := open(t, Options{}, 100, 30).expect("choose_option")
+			in.selectTool(tc.tool).keys("enter").formOpen().keys(tc.keys...).expect(tc.want)
+			if recs := in.m.conn.Records(); len(recs) != 1 || recs[0].Path != mcpclient.PathNative {
+				t.Errorf("records = %+v", recs)
+			}
+		})
+	}
+}
+
+// watchedServer reports what its elicitation got back.
+func watchedServer(got chan<- string) func() *mcp.Server {
+	return func() *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "watched", Version: "1"}, nil)
+		s.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Well?",
+					RequestedSchema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)})
+				if err != nil {
+					got <- "error: " + err.Error()
+				} else {
+					got <- res.Action
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+			})
+		return s
+	}
+}
+
+func TestQuitWithAPendingElicitationCancelsIt(t *testing.T) {
+	got := make(chan string, 1)
+	in := open(t, Options{Connect: inMemory(watchedServer(got), "legacy")}, 100, 30).expect("ask")
+	in.keys("enter").formOpen().keys("ctrl+c")
+	select {
+	case action := <-got:
+		if action != "cancel" {
+			t.Errorf("the server saw %q, want cancel", action)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server never heard back")
+	}
+	in.tm.WaitFinished(t)
+}
+
+// mortalServer has a tool that ends the server's side of the session.
+func mortalServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "mortal", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "exit", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			go func() { time.Sleep(50 * time.Millisecond); _ = req.Session.Close() }()
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "bye"}}}, nil
+		})
+	return s
+}
+
+func TestServerGoingAwayShowsDisconnected(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(mortalServer, "legacy")}, 100, 30).expect("exit")
+	in.keys("enter").expect("disconnected")
+	in.keys("1", "2", "3", "4", "5", "6", "1", "enter") // still usable: nothing panics
+	view := in.screen()
+	if !strings.Contains(view, "disconnected") || !strings.Contains(view, "r reconnects") {
+		t.Errorf("screen:\n%s", view)
+	}
+}
+
+// hostileServer puts escape sequences and long lines everywhere.
+func hostileServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "\x1b[2J\x1b[Hevil", Title: "\x1b]0;pwned\x07Evil \x1b[31mred", Version: "1\x1b[5m"}, nil)
+	long := strings.Repeat("wide-", 400)
+	s.AddTool(&mcp.Tool{Name: "\x1b[31mred\x1b[0m_tool", Description: "clears \x1b[2J the screen " + long, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "\x1b[1;1H\x1b[2Jgotcha\r\n" + long + "\n\x07bell\x9bcsi"}}}, nil
+		})
+	return s
+}
+
+func TestHostileServerCannotCorruptTheScreen(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(hostileServer, "")}, 80, 24).expect("red")
+	in.keys("enter").expect("gotcha")
+	view := in.screen()
+	lines := strings.Split(view, "\n")
+	if len(lines) > 24 {
+		t.Errorf("the screen has %d lines, more than 24", len(lines))
+	}
+	for i, l := range lines {
+		if w := lipgloss.Width(l); w > 80 {
+			t.Errorf("line %d is %d cells wide: %q", i+1, w, l)
+		}
+		if strings.ContainsAny(l, "\x1b\a\r\u009b") {
+			t.Errorf("line %d carries a control character: %q", i+1, l)
+		}
+	}
+	if !strings.Contains(view, "␛") {
+		t.Errorf("escape sequences should show as ␛:\n%s", view)
+	}
+}
+
+// blockingRenderer keeps every app session open until the test ends.
+type blockingRenderer struct{}
+
+func (blockingRenderer) Render(ctx context.Context, _ *mcpclient.AppRequest) (*mcpclient.AppAnswer, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func TestAppCardGolden(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+				return mcpclient.Connect(ctx, mcpclient.Config{
+					Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: fixtureServer},
+					Capabilities: mcpclient.CapabilityOptions{FormElicitation: true},
+					Asker:        asker, Renderer: blockingRenderer{}, Records: mcpclient.NewRecorder(nil),
+				})
+			}
+			appURL := func(key string) (string, bool) { return "http://127.0.0.1:8123/e/" + key + "#TOKEN", true }
+			in := open(t, Options{Connect: connect, AppHost: "127.0.0.1:8123", AppURL: appURL}, size.w, size.h).expect("choose_option")
+			in.selectTool("choose_option").keys("enter").expect("answering in the browser")
+			golden(t, "app_card_"+size.name, in.screen())
+		})
+	}
+}
