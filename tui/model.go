@@ -330,10 +330,7 @@ func (m *Model) quit() tea.Cmd {
 	m.quitting = true
 	asks := m.queue
 	m.queue, m.form, m.formKey = nil, nil, ""
-	if m.cancelCall != nil {
-		m.cancelCall()
-	}
-	conn := m.conn
+	conn, cancelCall := m.conn, m.cancelCall
 	return tea.Sequence(func() tea.Msg {
 		for _, x := range asks {
 			select {
@@ -346,6 +343,11 @@ func (m *Model) quit() tea.Cmd {
 			for len(conn.Pending()) > 0 && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
 			}
+		}
+		if cancelCall != nil { // only now: cancelling first would cancel the elicitation too
+			cancelCall()
+		}
+		if conn != nil {
 			_ = conn.Close()
 		}
 		return nil
