@@ -468,7 +468,7 @@ func (m *Model) listLen() int {
 func (m *Model) visibleTools() []*mcp.Tool {
 	var out []*mcp.Tool
 	for _, t := range m.tools {
-		if m.pick[0].matches(t.Name + " " + t.Description) {
+		if m.pick[0].matches(t.Name) {
 			out = append(out, t)
 		}
 	}
