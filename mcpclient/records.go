@@ -31,9 +31,12 @@ type Record struct {
 	ReceivedAt  time.Time      `json:"receivedAt"`
 	AppInitMs   int64          `json:"appInitMs,omitempty"`
 	AnsweredMs  int64          `json:"answeredMs"`
-	// Message is the server's message, kept for the inspector's history; it
-	// is not part of the log line.
-	Message string `json:"-"`
+	// Message, Request and Response are kept for the inspector's history
+	// (the server's message, the request's params and the answer sent, as
+	// JSON); they are not part of the log line.
+	Message  string          `json:"-"`
+	Request  json.RawMessage `json:"-"`
+	Response json.RawMessage `json:"-"`
 }
 
 // Recorder keeps every settled record in memory and writes each as one JSON

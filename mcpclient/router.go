@@ -161,6 +161,7 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		rec.Mode = "form"
 	}
 	rec.ResourceURI, _ = resourceURIValue(p)
+	rec.Request, _ = json.Marshal(p)
 	pr := &pendingRequest{key: key, message: p.Message, resourceURI: rec.ResourceURI, path: PathNative, started: rec.ReceivedAt, cancel: cancel}
 	r.mu.Lock()
 	if r.closed {
@@ -189,6 +190,7 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		}
 	} else {
 		rec.Action = res.Action
+		rec.Response, _ = json.Marshal(res)
 	}
 	r.conn.records.settle(rec)
 	return res, err

@@ -146,3 +146,36 @@ func TestAppCardGolden(t *testing.T) {
 		})
 	}
 }
+
+func TestElicitationHistoryShowsRequestAndResponse(t *testing.T) {
+	in := open(t, Options{}, 100, 40).expect("choose_option")
+	in.selectTool("choose_option").keys("enter").formOpen().keys("down", "ctrl+s").expect("accept: option-a")
+	in.keys("4").expect("accept").keys("enter").expect("response:")
+	view := in.screen()
+	for _, want := range []string{`"message": "Choose option A or B."`, `"requestedSchema"`, `"action": "accept"`, `"choice": "option-a"`} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the history lacks %s:\n%s", want, view)
+		}
+	}
+}
+
+// nestedServer has a tool whose input schema a form cannot show.
+func nestedServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "nested", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "deep", InputSchema: json.RawMessage(`{"type":"object","properties":{"point":{"type":"object","properties":{"x":{"type":"number"}}}}}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "got " + string(req.Params.Arguments)}}}, nil
+		})
+	return s
+}
+
+func TestJSONArgumentsForSchemasAFormCannotShow(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(nestedServer, "")}, 100, 30).expect("deep")
+	in.keys("enter").expect("as JSON")
+	in.tm.Type(`"point":{"x":1}`)
+	time.Sleep(100 * time.Millisecond)
+	in.keys("ctrl+s").expect(`got {`)
+	if view := in.screen(); !strings.Contains(view, `"x":1`) {
+		t.Errorf("the server did not get the arguments typed:\n%s", view)
+	}
+}

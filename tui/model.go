@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
@@ -62,7 +63,10 @@ type Model struct {
 	runStart   time.Time
 	cancelCall context.CancelFunc
 	argsForm   *nativeform.Form
-	argsTool   *mcp.Tool
+	argsDone   func(args map[string]any) tea.Cmd // what the arguments form leads to
+	jsonEdit   *textarea.Model                   // arguments as JSON, for schemas a form cannot show
+	jsonTool   *mcp.Tool
+	jsonErr    string
 
 	queue    []*ask // elicitations waiting for the person; the head is shown
 	form     *nativeform.Form
@@ -299,11 +303,10 @@ func (m *Model) formDone(r nativeform.Result) tea.Cmd {
 		}
 	}
 	if m.argsForm != nil {
-		tool := m.argsTool
-		m.argsForm, m.argsTool = nil, nil
+		done := m.argsDone
+		m.argsForm, m.argsDone = nil, nil
 		if r.Action == nativeform.Accept {
-			args, _ := json.Marshal(r.Content)
-			return m.call(tool, args)
+			return done(r.Content)
 		}
 	}
 	return nil
@@ -362,6 +365,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.form == nil && m.jsonEdit != nil {
+		return m.jsonKey(msg)
+	}
 	if f := m.topForm(); f != nil {
 		if m.form != nil && key.Matches(msg, m.c.keys.nextPending) && len(m.queue) > 1 {
 			// Put the head back at the end: the next one opens.
@@ -417,7 +423,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 				return nil
 			}
 		}
-		if m.tab == 4 && msg.String() == "x" {
+		if (m.tab == 3 || m.tab == 4) && msg.String() == "x" {
 			m.expanded = -1
 			return nil
 		}
@@ -493,28 +499,102 @@ func (m *Model) enter() tea.Cmd {
 		}
 	case 2:
 		if p.cursor < len(m.prompts) && m.conn != nil {
-			conn, name := m.conn, m.prompts[p.cursor].Name
-			return func() tea.Msg { return detailMsg{2, getPrompt(conn, name)} }
+			return m.openPrompt(m.prompts[p.cursor])
 		}
-	case 4:
+	case 3, 4:
 		m.expanded = p.cursor
 	}
 	return nil
+}
+
+// openPrompt gets a prompt, first asking for its arguments.
+func (m *Model) openPrompt(pr *mcp.Prompt) tea.Cmd {
+	conn, name := m.conn, pr.Name
+	get := func(args map[string]any) tea.Cmd {
+		strs := map[string]string{}
+		for k, v := range args {
+			strs[k] = fmt.Sprint(v)
+		}
+		return func() tea.Msg { return detailMsg{2, getPrompt(conn, name, strs)} }
+	}
+	if len(pr.Arguments) == 0 {
+		return get(nil)
+	}
+	props := map[string]any{}
+	var required []string
+	order := make([]string, 0, len(pr.Arguments))
+	for _, a := range pr.Arguments {
+		props[a.Name] = map[string]any{"type": "string", "description": a.Description}
+		if a.Required {
+			required = append(required, a.Name)
+		}
+		order = append(order, a.Name)
+	}
+	schema, err := nativeform.ParseWithOrder(map[string]any{"type": "object", "properties": props, "required": required}, order)
+	if err != nil {
+		return get(nil)
+	}
+	return m.openArgs("Arguments for the prompt "+name, schema, get)
+}
+
+// openArgs shows a form for arguments; done gets what was submitted.
+func (m *Model) openArgs(title string, schema *nativeform.Schema, done func(map[string]any) tea.Cmd) tea.Cmd {
+	m.argsDone = done
+	m.argsForm = nativeform.New(nativeform.Request{Server: "mcpeek", Connection: "your input", Message: title, Schema: schema}, nativeform.Options{})
+	_, size := m.argsForm.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})
+	return tea.Batch(m.argsForm.Init(), size)
+}
+
+// jsonKey edits arguments as JSON: ctrl+s calls when they are a JSON
+// object, esc gives up.
+func (m *Model) jsonKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.jsonEdit, m.jsonTool, m.jsonErr = nil, nil, ""
+		return nil
+	case "ctrl+s":
+		var obj map[string]any
+		text := m.jsonEdit.Value()
+		if err := json.Unmarshal([]byte(text), &obj); err != nil || obj == nil {
+			m.jsonErr = "the arguments must be a JSON object"
+			if err != nil {
+				m.jsonErr += ": " + err.Error()
+			}
+			return nil
+		}
+		tool := m.jsonTool
+		m.jsonEdit, m.jsonTool, m.jsonErr = nil, nil, ""
+		return m.call(tool, json.RawMessage(text))
+	}
+	ed, cmd := m.jsonEdit.Update(msg)
+	m.jsonEdit = &ed
+	return cmd
 }
 
 // openTool calls a tool, first asking for its arguments with a form when
 // its input schema has fields.
 func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
 	schema, err := nativeform.Parse(t.InputSchema)
-	if err != nil || len(schema.Fields) == 0 {
+	switch {
+	case err == nil && len(schema.Fields) == 0:
 		return m.call(t, json.RawMessage(`{}`))
+	case err == nil:
+		return m.openArgs("Arguments for "+t.Name, schema, func(args map[string]any) tea.Cmd {
+			b, _ := json.Marshal(args)
+			return m.call(t, b)
+		})
 	}
-	m.argsTool = t
-	m.argsForm = nativeform.New(nativeform.Request{
-		Server: "mcpeek", Connection: "calling " + t.Name, Message: "Arguments for " + t.Name, Schema: schema,
-	}, nativeform.Options{})
-	_, size := m.argsForm.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})
-	return tea.Batch(m.argsForm.Init(), size)
+	// A schema a form cannot show (nested objects, arrays of objects…):
+	// edit the arguments as JSON.
+	ed := textarea.New()
+	ed.SetWidth(max(m.c.width-4, 20))
+	ed.SetHeight(max(m.bodyHeight()-6, 4))
+	ed.SetValue("{\n  \n}")
+	ed.CursorUp() // inside the braces
+	ed.CursorEnd()
+	ed.Focus()
+	m.jsonEdit, m.jsonTool, m.jsonErr = &ed, t, ""
+	return textarea.Blink
 }
 
 func readResource(conn *mcpclient.Conn, uri string, width int) string {
@@ -537,10 +617,10 @@ func readResource(conn *mcpclient.Conn, uri string, width int) string {
 	return b.String()
 }
 
-func getPrompt(conn *mcpclient.Conn, name string) string {
+func getPrompt(conn *mcpclient.Conn, name string, args map[string]string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, err := conn.Session().GetPrompt(ctx, &mcp.GetPromptParams{Name: name})
+	res, err := conn.Session().GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
 	if err != nil {
 		return "error: " + clean(err.Error())
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
@@ -93,7 +94,7 @@ func (m *Model) footer() string {
 		text = s.warn.Render(fmt.Sprintf("%d elicitation(s) pending: quit and cancel them? y/n", len(m.queue)+m.appPending()))
 	case m.form != nil && len(m.queue) > 1:
 		text = s.warn.Render(fmt.Sprintf("1 of %d pending", len(m.queue))) + s.dim.Render(" · ctrl+n shows the next")
-	case m.topForm() != nil:
+	case m.topForm() != nil || m.jsonEdit != nil:
 		text = ""
 	case m.running != "":
 		text = s.dim.Render(fmt.Sprintf("%s calling %s… %s · esc cancels the call", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second)))
@@ -114,6 +115,14 @@ func (m *Model) body() string {
 		return m.urlView()
 	case m.argsForm != nil:
 		return m.argsForm.View()
+	case m.jsonEdit != nil:
+		s := m.c.styles
+		head := s.title.Render("Arguments for "+clean(m.jsonTool.Name)+" as JSON") + s.dim.Render(" (its input schema is more than a form can show)")
+		foot := s.dim.Render("ctrl+s call · esc back")
+		if m.jsonErr != "" {
+			foot = s.err.Render(line(m.jsonErr, m.c.width-2)) + "\n" + foot
+		}
+		return head + "\n" + m.jsonEdit.View() + "\n" + foot
 	}
 	var card string
 	if m.appPending() > 0 {
@@ -186,18 +195,43 @@ func (m *Model) elicitationsView(h int) string {
 	if len(m.records) == 0 {
 		return s.dim.Render("No elicitations yet. Call a tool that asks for input (Tools tab).")
 	}
-	var b strings.Builder
-	for i := len(m.records) - 1; i >= 0 && h > 0; i-- {
+	p := &m.pick[3]
+	var rows []string
+	for i := len(m.records) - 1; i >= 0; i-- { // newest first
 		r := m.records[i]
 		path := string(r.Path)
 		if r.Fallback != "" {
 			path += ":" + string(r.Fallback)
 		}
-		head := fmt.Sprintf("%s %s %-7s %s %dms ", s.title.Render(r.Key), s.dim.Render(r.ReceivedAt.Format("15:04:05")), r.Action, path, r.AnsweredMs)
-		b.WriteString(head + line(r.Message, m.c.width-lipgloss.Width(head)) + "\n")
-		h--
+		head := fmt.Sprintf("%s %s %-7s %s %dms ", r.Key, r.ReceivedAt.Format("15:04:05"), r.Action, path, r.AnsweredMs)
+		rows = append(rows, head+line(r.Message, m.c.width-lipgloss.Width(head)-2))
 	}
-	return strings.TrimRight(b.String(), "\n")
+	if m.expanded >= 0 && m.expanded < len(rows) {
+		r := m.records[len(m.records)-1-m.expanded]
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %s · %s\n", s.title.Render(r.Key), r.Action, r.Path)
+		if r.Fallback != "" {
+			b.WriteString(s.warn.Render("rendered natively: "+r.Fallback.Describe()) + "\n")
+		}
+		if r.Error != "" {
+			b.WriteString(s.err.Render("error: ") + clean(r.Error) + "\n")
+		}
+		b.WriteString(s.dim.Render("request:") + "\n" + clean(indentJSON(r.Request)) + "\n")
+		b.WriteString(s.dim.Render("response:") + "\n" + clean(indentJSON(r.Response)))
+		return block(b.String(), m.c.width, h-1) + "\n" + s.dim.Render("x closes")
+	}
+	return p.list(&m.c, rows, m.c.width, h)
+}
+
+func indentJSON(raw []byte) string {
+	if len(raw) == 0 {
+		return "(none)"
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	return prettyJSON(v)
 }
 
 func (m *Model) logView(h int) string {
