@@ -245,8 +245,10 @@ func (f *Form) control(v *value) huh.Field {
 	return in
 }
 
-// Init starts the form and its countdown.
+// Init starts the form and its countdown. The grace period starts here,
+// when the form appears, not when it was built.
 func (f *Form) Init() tea.Cmd {
+	f.openedAt = f.opts.Now()
 	return tea.Batch(f.form.Init(), f.tick())
 }
 
