@@ -209,7 +209,11 @@ func parse(fs *flagSet, args []string) ([]string, error) {
 			fs.help()
 			return nil, err
 		}
-		return nil, usageError{msg: fmt.Sprintf("%s: %v", fs.Name(), err), hint: true}
+		msg := err.Error()
+		if fs.Name() != "mcpeek" {
+			msg = fs.Name() + ": " + msg
+		}
+		return nil, usageError{msg: msg, hint: true}
 	}
 	return fs.Args(), nil
 }
@@ -253,19 +257,10 @@ func connect(ctx context.Context, cf *connFlags, words []string, asker mcpclient
 	wire := mcpclient.NewWireLog(0, sink)
 	var renderer mcpclient.AppRenderer
 	if cf.appHost {
-		open := apphost.SystemBrowser(cf.noBrowser)
-		if cf.openWith != "" {
-			open = apphost.OpenWith(cf.openWith)
-		}
-		host, err := apphost.Start(apphost.Options{
-			Addr: cf.appHostAddr, InitTimeout: cf.appInitTimeout, AnswerTimeout: cf.appTimeout,
-			Open: open, Version: mcpclient.Version,
-			Notify: func(text string) { fmt.Fprintln(stderr, "mcpeek: "+text) },
-			Logf:   func(format string, args ...any) { wire.Note(fmt.Sprintf(format, args...)) },
-		})
+		host, err := startAppHost(cf, wire, func(text string) { fmt.Fprintln(stderr, "mcpeek: "+text) })
 		if err != nil {
 			s.close()
-			return nil, usagef("--app-host: %v", err)
+			return nil, err
 		}
 		s.closers = append(s.closers, func() { _ = host.Close() })
 		renderer = host
@@ -286,6 +281,24 @@ func connect(ctx context.Context, cf *connFlags, words []string, asker mcpclient
 	}
 	s.conn = conn
 	return s, nil
+}
+
+// startAppHost starts the app host the flags describe; notify shows the
+// person a URL to open, and the host's diagnostics go to the wire log.
+func startAppHost(cf *connFlags, wire *mcpclient.WireLog, notify func(string)) (*apphost.Host, error) {
+	open := apphost.SystemBrowser(cf.noBrowser)
+	if cf.openWith != "" {
+		open = apphost.OpenWith(cf.openWith)
+	}
+	host, err := apphost.Start(apphost.Options{
+		Addr: cf.appHostAddr, InitTimeout: cf.appInitTimeout, AnswerTimeout: cf.appTimeout,
+		Open: open, Notify: notify, Version: mcpclient.Version,
+		Logf: func(format string, args ...any) { wire.Note(fmt.Sprintf(format, args...)) },
+	})
+	if err != nil {
+		return nil, usagef("--app-host: %v", err)
+	}
+	return host, nil
 }
 
 // withTimeout applies --timeout to a headless run.

@@ -57,14 +57,16 @@ func runHelp(args []string, stdout io.Writer) error {
 	return usagef("help: unknown command %q", args[0])
 }
 
-// runRoot is the inspector. Until the full-screen inspector lands it prints
-// a summary of the server and the commands to try against it.
+// runRoot is the inspector on a terminal; in a pipe or a script it prints a
+// summary of the server and the commands to try against it.
 func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cf connFlags
 	var version bool
+	var elicitTimeout time.Duration
 	fs := newFlagSet("mcpeek", rootSynopsis, stdout)
 	cf.register(fs, false)
 	fs.BoolVar(&version, "version", false, "print the version and exit")
+	fs.DurationVar(&elicitTimeout, "elicit-timeout", 2*time.Minute, "cancel an elicitation nobody answers within this time (0: never)")
 	fs.help = func() { fmt.Fprint(stdout, usageText) }
 	rest, err := parse(fs, args)
 	if err != nil {
@@ -83,7 +85,7 @@ func runRoot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer s.close()
 		return summarize(ctx, s.conn, rest, stdout)
 	}
-	return runInspector(ctx, &cf, rest)
+	return runInspector(ctx, &cf, rest, elicitTimeout)
 }
 
 // interactiveTerminal reports whether a person sits at this terminal.
@@ -92,30 +94,31 @@ func interactiveTerminal() bool {
 }
 
 // runInspector runs the full-screen inspector, drawn on stderr.
-func runInspector(ctx context.Context, cf *connFlags, words []string) error {
+func runInspector(ctx context.Context, cf *connFlags, words []string, elicitTimeout time.Duration) error {
 	target, err := mcpclient.ParseTarget(words, cf.headers, cf.env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
 	if err != nil {
 		return usagef("%v", err)
 	}
-	var notes []string
+	var sink io.Writer
+	if cf.wireLog != "" {
+		f, err := os.Create(cf.wireLog)
+		if err != nil {
+			return usagef("--wire-log: %v", err)
+		}
+		defer f.Close()
+		sink = f
+	}
+	wire := mcpclient.NewWireLog(0, sink)
 	opts := tui.Options{
 		Target:        target.String(),
-		ElicitTimeout: 2 * time.Minute,
+		ElicitTimeout: elicitTimeout,
 		OpenURL:       apphost.SystemBrowser(cf.noBrowser),
 	}
 	var host *apphost.Host
 	if cf.appHost {
-		open := apphost.SystemBrowser(cf.noBrowser)
-		if cf.openWith != "" {
-			open = apphost.OpenWith(cf.openWith)
-		}
-		host, err = apphost.Start(apphost.Options{
-			Addr: cf.appHostAddr, InitTimeout: cf.appInitTimeout, AnswerTimeout: cf.appTimeout,
-			Open: open, Version: mcpclient.Version,
-			Notify: func(text string) { notes = append(notes, text) },
-		})
-		if err != nil {
-			return usagef("--app-host: %v", err)
+		// The inspector's app card shows each tab's URL, so nothing to notify.
+		if host, err = startAppHost(cf, wire, func(string) {}); err != nil {
+			return err
 		}
 		defer host.Close()
 		opts.AppHost = "127.0.0.1:" + strconv.Itoa(host.Port())
@@ -125,7 +128,7 @@ func runInspector(ctx context.Context, cf *connFlags, words []string) error {
 		cfg := mcpclient.Config{
 			Target: target, Protocol: cf.protocol, ConnectTimeout: cf.connectTimeout,
 			Capabilities: mcpclient.CapabilityOptions{FormElicitation: !cf.noFormElicitation},
-			Asker:        asker, Records: mcpclient.NewRecorder(nil),
+			Asker:        asker, Records: mcpclient.NewRecorder(nil), Wire: wire,
 		}
 		if host != nil {
 			cfg.Renderer = host

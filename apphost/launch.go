@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 
 	"github.com/pkg/browser"
 )
@@ -20,10 +21,13 @@ func SystemBrowser(noBrowser bool) func(url string) error {
 		case os.Getenv("SSH_CONNECTION") != "":
 			return errors.New("connected over SSH")
 		}
-		browser.Stdout, browser.Stderr = io.Discard, io.Discard
+		quietBrowser.Do(func() { browser.Stdout, browser.Stderr = io.Discard, io.Discard })
 		return browser.OpenURL(url)
 	}
 }
+
+// quietBrowser silences pkg/browser's output once: its writers are globals.
+var quietBrowser sync.Once
 
 // OpenWith runs a shell command with the URL as its last argument, instead
 // of the system browser (--open-with).

@@ -265,7 +265,6 @@ type peer struct {
 	c           *websocket.Conn
 	ctx         context.Context
 	initialized bool
-	size        struct{ width, height *int }
 }
 
 func (p *peer) send(v any) {

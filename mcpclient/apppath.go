@@ -80,8 +80,15 @@ func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, p *
 	defer r.setPath(pr, PathNative, nil)
 
 	areq, reason, err := r.loadApp(appCtx, pr.key, uri, p)
-	if err != nil || reason != FallbackNone {
-		return nil, reason, ctx.Err()
+	switch {
+	case ctx.Err() != nil:
+		return nil, FallbackNone, ctx.Err()
+	case errors.Is(context.Cause(appCtx), errAbandoned):
+		return nil, FallbackBridgeClosed, nil
+	case err != nil: // cannot happen without a cancelled context; never report success
+		return nil, FallbackResourceReadFailed, nil
+	case reason != FallbackNone:
+		return nil, reason, nil
 	}
 	ans, err := r.renderer.Render(appCtx, areq)
 	if err != nil {

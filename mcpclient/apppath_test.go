@@ -686,3 +686,67 @@ func TestCloseTearsDownAppSessions(t *testing.T) {
 		t.Errorf("app sessions torn down: %d (want 1); native forms opened: %d (want 0)", r.ended.Load(), len(native.calls()))
 	}
 }
+
+// slowAppServer's app takes its time to read, so a person can give up on
+// the app while mcpeek is still loading it.
+func slowAppServer() *mcp.Server {
+	s := gateServer(true)()
+	s.AddResource(&mcp.Resource{URI: "ui://test/slow.html", Name: "slow", MIMEType: AppMIMEType},
+		func(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(5 * time.Second):
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://test/slow.html", MIMEType: AppMIMEType, Text: "<p>slow</p>"}}}, nil
+		})
+	return s
+}
+
+func TestAbandonWhileTheAppLoads(t *testing.T) {
+	native := &countingAsker{content: map[string]any{"choice": "option-b"}}
+	records := NewRecorder(nil)
+	conn, err := Connect(context.Background(), Config{
+		Target: Target{Kind: TargetEmbedded, Embedded: slowAppServer}, Protocol: "modern",
+		Capabilities: CapabilityOptions{FormElicitation: true}, Renderer: &fakeRenderer{}, Asker: native, Records: records,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	go func() {
+		for {
+			if p := conn.Pending(); len(p) == 1 && p[0].Path == PathApp {
+				conn.AbandonApp(p[0].Key)
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	got := ask(t, conn, map[string]any{"meta": uiMeta("ui://test/slow.html")})
+	if got.Content["choice"] != "option-b" || len(native.calls()) != 1 {
+		t.Errorf("server got %+v; native asked %d times", got, len(native.calls()))
+	}
+	if recs := records.Records(); len(recs) != 1 || recs[0].Fallback != FallbackBridgeClosed {
+		t.Errorf("records = %+v", recs)
+	}
+}
+
+func TestDismissPendingAnswersCancel(t *testing.T) {
+	inApp := make(chan struct{})
+	r := &fakeRenderer{answer: func(ctx context.Context, _ *AppRequest) (*AppAnswer, error) {
+		close(inApp)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	native := &countingAsker{}
+	conn, records := connectGate(t, "modern", setup{true, true, r}, native)
+	go func() { <-inApp; conn.DismissPending() }()
+	got := ask(t, conn, map[string]any{"meta": uiMeta("ui://test/app.html")})
+	if got.Action != "cancel" || len(native.calls()) != 0 {
+		t.Errorf("server got %+v after dismissing; native asked %d times", got, len(native.calls()))
+	}
+	if recs := records.Records(); len(recs) != 1 || recs[0].Action != "cancel" || recs[0].Error != "" {
+		t.Errorf("records = %+v", recs)
+	}
+}

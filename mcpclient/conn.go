@@ -293,6 +293,10 @@ func (c *Conn) bind(ctx context.Context) (context.Context, context.CancelFunc) {
 // Pending lists the elicitations waiting for an answer, oldest first.
 func (c *Conn) Pending() []Pending { return c.router.pendingList() }
 
+// DismissPending answers every pending elicitation cancel: the native
+// forms and the app sessions alike. The person is leaving.
+func (c *Conn) DismissPending() { c.router.dismissAll() }
+
 // AbandonApp stops rendering the request key in its app and sends it to the
 // native form instead. It reports whether the request was in its app.
 func (c *Conn) AbandonApp(key string) bool { return c.router.abandonApp(key) }

@@ -145,6 +145,10 @@ type Pending struct {
 // errClosing answers elicitations that arrive while the connection closes.
 var errClosing = errors.New("mcpeek is closing the connection")
 
+// errDismissed is the cause when the person dismissed every pending
+// request at once (quitting): each is answered cancel, not an error.
+var errDismissed = errors.New("dismissed")
+
 func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	p := req.Params
 	key := fmt.Sprintf("e-%d", r.next.Add(1))
@@ -178,6 +182,9 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	}()
 
 	res, err := r.route(ctx, pr, p, &rec)
+	if err != nil && errors.Is(context.Cause(ctx), errDismissed) {
+		res, err = &mcp.ElicitResult{Action: "cancel"}, nil
+	}
 	if err != nil && ctx.Err() != nil {
 		if cause := context.Cause(ctx); !errors.Is(err, cause) {
 			err = fmt.Errorf("%w: %w", cause, err)
@@ -288,6 +295,16 @@ func (r *router) abandonApp(key string) bool {
 	}
 	pr.abandonApp(errAbandoned)
 	return true
+}
+
+// dismissAll answers every pending elicitation cancel, wherever it is
+// being answered.
+func (r *router) dismissAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, pr := range r.pending {
+		pr.cancel(errDismissed)
+	}
 }
 
 // cancelAll cancels every in-flight elicitation and refuses later ones.

@@ -350,8 +350,8 @@ func (f *Form) formHeight() int {
 
 func (f *Form) header() string {
 	var b strings.Builder
-	b.WriteString(styleTitle.Render(f.req.Server+" is asking for input") + "\n")
-	b.WriteString(styleDim.Render("via "+f.req.Connection) + "\n")
+	b.WriteString(styleTitle.Render(Clean(f.req.Server)+" is asking for input") + "\n")
+	b.WriteString(styleDim.Render("via "+Clean(f.req.Connection)) + "\n")
 	if f.req.Total > 1 {
 		b.WriteString(styleDim.Render(fmt.Sprintf("%d of %d pending", f.req.Position, f.req.Total)) + "\n")
 	}
@@ -359,7 +359,7 @@ func (f *Form) header() string {
 		b.WriteString(styleNote.Render(f.req.Note) + "\n")
 	}
 	width := max(f.width-6, 20)
-	msg := lipgloss.NewStyle().Width(width - 2).Render(f.req.Message)
+	msg := lipgloss.NewStyle().Width(width - 2).Render(Clean(f.req.Message))
 	lines := strings.Split(msg, "\n")
 	if limit := max(f.height/4, 3); len(lines) > limit && !f.wholeMsg {
 		lines = append(lines[:limit-1], styleNote.Render(fmt.Sprintf("… %d more lines: ctrl+o shows the whole message", len(lines)-limit+1)))
@@ -378,7 +378,7 @@ func (f *Form) footer() string {
 	var status []string
 	if f.attempted {
 		if n := len(f.req.Schema.Validate(f.Content())); n > 0 {
-			status = append(status, styleError.Render(fmt.Sprintf("%d field(s) need attention", n)))
+			status = append(status, styleError.Render(plural(n, "field needs", "fields need")+" attention"))
 		}
 	}
 	if !f.deadline.IsZero() {
@@ -389,6 +389,13 @@ func (f *Form) footer() string {
 		line = strings.Join(status, " · ") + "\n" + line
 	}
 	return line
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // View draws the header, the page of fields and the footer.

@@ -34,9 +34,9 @@ func (s *Schema) message(ve *jsonschema.ValidationError) string {
 	case *kind.Type:
 		return "must be " + article(strings.Join(k.Want, " or "))
 	case *kind.MinLength:
-		return fmt.Sprintf("must be at least %d characters", k.Want)
+		return "must be at least " + plural(k.Want, "character", "characters")
 	case *kind.MaxLength:
-		return fmt.Sprintf("must be at most %d characters", k.Want)
+		return "must be at most " + plural(k.Want, "character", "characters")
 	case *kind.Pattern:
 		return fmt.Sprintf("must match the pattern %s", k.Want)
 	case *kind.Format:

@@ -7,31 +7,38 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 )
+
+// Lines reads an input line by line for plain mode. One Lines serves every
+// plain-mode question of a run, so that no question reads ahead into the
+// next one's answers.
+type Lines struct {
+	ch chan string
+}
+
+// NewLines starts reading in; the reader stops at the end of the input.
+func NewLines(in io.Reader) *Lines {
+	l := &Lines{ch: make(chan string)}
+	go func() {
+		defer close(l.ch)
+		sc := bufio.NewScanner(in)
+		for sc.Scan() {
+			l.ch <- sc.Text()
+		}
+	}()
+	return l
+}
 
 // AskPlain asks field by field with line prompts, for screen readers and
 // minimal terminals (--plain, or TERM=dumb). An empty line keeps the
 // pre-filled default or leaves the field unanswered; end of input cancels.
-func AskPlain(ctx context.Context, req Request, opts Options, in io.Reader, out io.Writer) (Result, error) {
+func AskPlain(ctx context.Context, req Request, opts Options, in *Lines, out io.Writer) (Result, error) {
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	lines := make(chan string)
-	go func() { // ends with the input; a line nobody waits for is dropped
-		defer close(lines)
-		sc := bufio.NewScanner(in)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-time.After(time.Minute):
-				return
-			}
-		}
-	}()
-	p := &plain{ctx: ctx, lines: lines, out: out}
+	p := &plain{ctx: ctx, lines: in.ch, out: out}
 	res, err := p.ask(req)
 	if err != nil && ctx.Err() == context.DeadlineExceeded && opts.Timeout > 0 {
 		fmt.Fprintf(out, "No answer within %s: cancelled.\n", opts.Timeout)
@@ -63,11 +70,11 @@ func (p *plain) read(prompt string) (string, error) {
 }
 
 func (p *plain) ask(req Request) (Result, error) {
-	fmt.Fprintf(p.out, "%s is asking for input\nvia %s\n", req.Server, req.Connection)
+	fmt.Fprintf(p.out, "%s is asking for input\nvia %s\n", Clean(req.Server), Clean(req.Connection))
 	if req.Note != "" {
 		fmt.Fprintln(p.out, req.Note)
 	}
-	fmt.Fprintf(p.out, "Message from the server:\n  %s\n", strings.ReplaceAll(req.Message, "\n", "\n  "))
+	fmt.Fprintf(p.out, "Message from the server:\n  %s\n", strings.ReplaceAll(Clean(req.Message), "\n", "\n  "))
 	for {
 		choice, err := p.read("Answer, decline or cancel? [a/d/c] (a): ")
 		if err == errEOF {

@@ -31,7 +31,7 @@ func TestPlainMode(t *testing.T) {
 			t.Parallel()
 			var out strings.Builder
 			r, err := nativeform.AskPlain(context.Background(), request(schemaOf(t, driven), "Tell me."), nativeform.Options{},
-				strings.NewReader(tc.input), &out)
+				nativeform.NewLines(strings.NewReader(tc.input)), &out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,9 +51,22 @@ func TestPlainModeTimeout(t *testing.T) {
 	block, release := pipeThatNeverWrites()
 	defer release()
 	r, err := nativeform.AskPlain(context.Background(), request(schemaOf(t, driven), "Tell me."),
-		nativeform.Options{Timeout: 200 * time.Millisecond}, block, &strings.Builder{})
+		nativeform.Options{Timeout: 200 * time.Millisecond}, nativeform.NewLines(block), &strings.Builder{})
 	if err != nil || r.Action != nativeform.Cancel || !r.TimedOut {
 		t.Errorf("got %+v, %v; want a timed-out cancel", r, err)
+	}
+}
+
+// TestPlainModeQuestionsShareTheInput asks twice from one input: the
+// second question gets the lines after the first one's, none lost.
+func TestPlainModeQuestionsShareTheInput(t *testing.T) {
+	t.Parallel()
+	lines := nativeform.NewLines(strings.NewReader("a\nFirst\n\n\n\n\n\na\nSecond\n\n\n\n\n\n"))
+	for _, want := range []string{"First", "Second"} {
+		r, err := nativeform.AskPlain(context.Background(), request(schemaOf(t, driven), "Again"), nativeform.Options{}, lines, &strings.Builder{})
+		if err != nil || r.Action != nativeform.Accept || r.Content["title"] != want {
+			t.Fatalf("got %+v, %v; want title %s", r, err, want)
+		}
 	}
 }
 

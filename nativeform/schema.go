@@ -326,7 +326,9 @@ func parseField(key string, def map[string]any, required bool) (Field, error) {
 	if f.Label == "" {
 		f.Label = Humanize(key)
 	}
+	f.Label = Clean(f.Label)
 	f.Description, _ = def["description"].(string)
+	f.Description = Clean(f.Description)
 	typ, _ := def["type"].(string)
 	switch {
 	case def["enum"] != nil || def["oneOf"] != nil || def["anyOf"] != nil:
@@ -451,7 +453,7 @@ func parseOptions(key string, def map[string]any) ([]Option, error) {
 			if names != nil {
 				title = fmt.Sprint(names[i])
 			}
-			opts = append(opts, Option{Value: v, Title: title})
+			opts = append(opts, Option{Value: v, Title: Clean(title)})
 		}
 		return opts, nil
 	}
@@ -474,7 +476,7 @@ func parseOptions(key string, def map[string]any) ([]Option, error) {
 			if title == "" {
 				title = fmt.Sprint(m["const"])
 			}
-			opts = append(opts, Option{Value: m["const"], Title: title})
+			opts = append(opts, Option{Value: m["const"], Title: Clean(title)})
 		}
 		return opts, nil
 	}
@@ -487,6 +489,32 @@ func isComposite(v any) bool {
 		return true
 	}
 	return false
+}
+
+// Clean makes text from a server safe to draw on a terminal: escape
+// sequences and other control characters become visible placeholders
+// (newlines and tabs stay), so nothing a server sends can move the cursor,
+// clear the screen or restyle mcpeek's own framing.
+func Clean(s string) string {
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == 0x1b:
+			b.WriteString("␛")
+		case isControl(r):
+			b.WriteRune('�')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r != '\n' && r != '\t' && (unicode.IsControl(r) || r == 0x7f || (r >= 0x80 && r < 0xa0))
 }
 
 // Humanize turns a property key into a label: snake_case, kebab-case and

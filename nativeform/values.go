@@ -195,9 +195,9 @@ func placeholder(f *Field) string {
 	case f.MinLength != nil && f.MaxLength != nil:
 		return fmt.Sprintf("%d–%d characters", *f.MinLength, *f.MaxLength)
 	case f.MinLength != nil:
-		return fmt.Sprintf("at least %d characters", *f.MinLength)
+		return "at least " + plural(*f.MinLength, "character", "characters")
 	case f.MaxLength != nil:
-		return fmt.Sprintf("up to %d characters", *f.MaxLength)
+		return "up to " + plural(*f.MaxLength, "character", "characters")
 	}
 	return ""
 }

@@ -1,6 +1,6 @@
-// Package tui is mcpeek's terminal front end. For now it holds the host
-// that shows each elicitation as a native form in the terminal
-// (`mcpeek call --interactive`); the full inspector builds on it.
+// Package tui is mcpeek's terminal front end: the full-screen inspector,
+// and the host that shows each elicitation of `mcpeek call --interactive`
+// as a native form on the terminal.
 package tui
 
 import (
@@ -36,6 +36,7 @@ type FormAsker struct {
 
 	mu      sync.Mutex
 	waiting atomic.Int32
+	lines   *nativeform.Lines // plain mode's one reader of In
 }
 
 // Ask implements [mcpclient.NativeAsker].
@@ -53,7 +54,10 @@ func (a *FormAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp
 	var res nativeform.Result
 	var err error
 	if a.Plain {
-		res, err = nativeform.AskPlain(ctx, fr, nativeform.Options{Timeout: a.Timeout}, a.In, a.Out)
+		if a.lines == nil {
+			a.lines = nativeform.NewLines(a.In)
+		}
+		res, err = nativeform.AskPlain(ctx, fr, nativeform.Options{Timeout: a.Timeout}, a.lines, a.Out)
 	} else {
 		res, err = RunForm(ctx, fr, nativeform.Options{Timeout: a.Timeout}, a.In, a.Out)
 	}

@@ -3,11 +3,11 @@ package tui
 import (
 	"os"
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/nativeform"
 )
 
 // common travels to every part of the inspector: sizes, styles and keys.
@@ -63,7 +63,6 @@ func newKeyMap() keyMap {
 		filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		nextPending: key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "next pending elicitation")),
 		abandon:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "answer natively instead")),
-		openURL:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the URL")),
 	}
 	for i := range k.tabs {
 		n := string(rune('1' + i))
@@ -74,32 +73,8 @@ func newKeyMap() keyMap {
 
 var tabNames = [6]string{"Tools", "Resources", "Prompts", "Elicitations", "Log", "Info"}
 
-// clean makes text from a server safe to draw: control characters,
-// escape sequences included, become visible placeholders, so nothing a
-// server sends can move the cursor or recolour the screen.
-func clean(s string) string {
-	if strings.IndexFunc(s, isControl) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r == 0x1b:
-			b.WriteString("␛")
-		case isControl(r):
-			b.WriteRune('�')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool {
-	return r != '\n' && r != '\t' && (unicode.IsControl(r) || r == 0x7f || (r >= 0x80 && r < 0xa0))
-}
+// clean makes text from a server safe to draw (see [nativeform.Clean]).
+func clean(s string) string { return nativeform.Clean(s) }
 
 // line is clean text on one line, cut to width cells.
 func line(s string, width int) string {

@@ -74,7 +74,9 @@ type Model struct {
 	pending  []mcpclient.Pending // requests in flight, for the app-path card
 	records  []mcpclient.Record
 	wire     []mcpclient.WireEntry
-	expanded int // the log entry shown whole, or -1
+	expanded [6]int // per tab, the entry shown whole, or -1
+	urlKey   string // the URL request on the consent card, and since when
+	urlShown time.Time
 
 	showHelp    bool
 	confirmQuit bool
@@ -88,7 +90,7 @@ func New(opts Options) *Model {
 	return &Model{
 		c:     common{width: 80, height: 24, styles: newStyles(), keys: newKeyMap()},
 		opts:  opts,
-		asker: newProgramAsker(), spinner: sp, expanded: -1,
+		asker: newProgramAsker(), spinner: sp, expanded: [6]int{-1, -1, -1, -1, -1, -1},
 	}
 }
 
@@ -224,6 +226,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.records = m.conn.Records()
 			m.wire = m.conn.Wire().Entries()
 		}
+		if m.urlHead() && m.opts.ElicitTimeout > 0 && time.Since(m.urlShown) > m.opts.ElicitTimeout {
+			return m, tea.Batch(poll(), m.replyURL("cancel")) // nobody consented in time
+		}
 		return m, poll()
 	case askMsg:
 		m.queue = append(m.queue, msg.ask)
@@ -235,12 +240,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				break
 			}
 		}
-		var cmd tea.Cmd
 		if m.formKey == msg.key {
 			m.form, m.formKey = nil, ""
-			cmd = m.showHead()
 		}
-		return m, tea.Batch(m.asker.wait(), cmd)
+		return m, tea.Batch(m.asker.wait(), m.showHead())
 	case nativeform.DoneMsg:
 		return m, m.formDone(msg.Result)
 	case callDoneMsg:
@@ -276,7 +279,10 @@ func (m *Model) showHead() tea.Cmd {
 	}
 	x := m.queue[0]
 	if x.req.Params.Mode == "url" {
-		return nil // shown as the URL consent card
+		if m.urlKey != x.req.Key { // shown as the URL consent card, from now
+			m.urlKey, m.urlShown = x.req.Key, time.Now()
+		}
+		return nil
 	}
 	fr := FormRequest(x.req)
 	m.form = nativeform.New(fr, nativeform.Options{Timeout: m.opts.ElicitTimeout})
@@ -342,6 +348,7 @@ func (m *Model) quit() tea.Cmd {
 			}
 		}
 		if conn != nil {
+			conn.DismissPending() // app sessions too: each answered cancel
 			deadline := time.Now().Add(2 * time.Second)
 			for len(conn.Pending()) > 0 && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
@@ -358,6 +365,15 @@ func (m *Model) quit() tea.Cmd {
 }
 
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	// Fast typing, a paste or a slow link can deliver several characters
+	// as one key event: outside forms, take them one by one.
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && m.topForm() == nil && m.jsonEdit == nil && !msg.Paste {
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+		}
+		return tea.Batch(cmds...)
+	}
 	if m.confirmQuit {
 		m.confirmQuit = false
 		if msg.String() == "y" || msg.String() == "q" {
@@ -378,8 +394,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		_, cmd := f.Update(msg)
 		return cmd
 	}
-	if len(m.queue) > 0 && m.queue[0].req.Params.Mode == "url" {
-		return m.urlKey(msg)
+	if m.urlHead() && !key.Matches(msg, m.c.keys.quit) {
+		return m.urlConsentKey(msg)
 	}
 	if m.showHelp {
 		m.showHelp = false
@@ -404,6 +420,10 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.prev):
 		m.tab = (m.tab + len(tabNames) - 1) % len(tabNames)
 	case key.Matches(msg, k.reconnect) && m.state == stateDisconnected:
+		if old := m.conn; old != nil {
+			m.conn = nil
+			return tea.Batch(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
+		}
 		return m.connect()
 	case key.Matches(msg, k.abandon) && len(m.pending) > 0 && m.conn != nil:
 		for _, p := range m.pending {
@@ -424,7 +444,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			}
 		}
 		if (m.tab == 3 || m.tab == 4) && msg.String() == "x" {
-			m.expanded = -1
+			m.expanded[m.tab] = -1
 			return nil
 		}
 		m.pick[m.tab].update(msg, &m.c, m.listLen())
@@ -432,27 +452,38 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) urlKey(msg tea.KeyMsg) tea.Cmd {
-	x := m.queue[0]
-	reply := func(action string) tea.Cmd {
-		m.queue = m.queue[1:]
-		return tea.Batch(answer(x, &mcp.ElicitResult{Action: action}), m.showHead())
+// urlHead reports whether the URL consent card is showing.
+func (m *Model) urlHead() bool {
+	return m.form == nil && len(m.queue) > 0 && m.queue[0].req.Params.Mode == "url"
+}
+
+// urlConsentKey answers the URL consent card; keys typed just as it
+// appeared are ignored, as in forms.
+func (m *Model) urlConsentKey(msg tea.KeyMsg) tea.Cmd {
+	if time.Since(m.urlShown) < 400*time.Millisecond {
+		return nil
 	}
 	switch msg.String() {
 	case "o":
-		open, url := m.opts.OpenURL, x.req.Params.URL
-		return tea.Batch(reply("accept"), func() tea.Msg {
+		open, url := m.opts.OpenURL, m.queue[0].req.Params.URL
+		return tea.Batch(m.replyURL("accept"), func() tea.Msg {
 			if open != nil {
 				_ = open(url)
 			}
 			return nil
 		})
 	case "d":
-		return reply("decline")
+		return m.replyURL("decline")
 	case "esc", "c":
-		return reply("cancel")
+		return m.replyURL("cancel")
 	}
 	return nil
+}
+
+func (m *Model) replyURL(action string) tea.Cmd {
+	x := m.queue[0]
+	m.queue, m.urlKey = m.queue[1:], ""
+	return tea.Batch(answer(x, &mcp.ElicitResult{Action: action}), m.showHead())
 }
 
 func (m *Model) listLen() int {
@@ -502,7 +533,7 @@ func (m *Model) enter() tea.Cmd {
 			return m.openPrompt(m.prompts[p.cursor])
 		}
 	case 3, 4:
-		m.expanded = p.cursor
+		m.expanded[m.tab] = p.cursor
 	}
 	return nil
 }

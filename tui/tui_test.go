@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -230,5 +229,3 @@ func flagUpdate() bool {
 	}
 	return false
 }
-
-var _ sync.Mutex

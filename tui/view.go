@@ -96,6 +96,8 @@ func (m *Model) footer() string {
 		text = s.warn.Render(fmt.Sprintf("1 of %d pending", len(m.queue))) + s.dim.Render(" · ctrl+n shows the next")
 	case m.topForm() != nil || m.jsonEdit != nil:
 		text = ""
+	case m.urlHead():
+		text = s.dim.Render("o open · d decline · esc cancel this request · q quit")
 	case m.running != "":
 		text = s.dim.Render(fmt.Sprintf("%s calling %s… %s · esc cancels the call", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second)))
 	default:
@@ -111,7 +113,7 @@ func (m *Model) body() string {
 		return m.helpView()
 	case m.form != nil:
 		return m.form.View()
-	case len(m.queue) > 0 && m.queue[0].req.Params.Mode == "url":
+	case m.urlHead():
 		return m.urlView()
 	case m.argsForm != nil:
 		return m.argsForm.View()
@@ -206,8 +208,8 @@ func (m *Model) elicitationsView(h int) string {
 		head := fmt.Sprintf("%s %s %-7s %s %dms ", r.Key, r.ReceivedAt.Format("15:04:05"), r.Action, path, r.AnsweredMs)
 		rows = append(rows, head+line(r.Message, m.c.width-lipgloss.Width(head)-2))
 	}
-	if m.expanded >= 0 && m.expanded < len(rows) {
-		r := m.records[len(m.records)-1-m.expanded]
+	if e := m.expanded[3]; e >= 0 && e < len(rows) {
+		r := m.records[len(m.records)-1-e]
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s %s · %s\n", s.title.Render(r.Key), r.Action, r.Path)
 		if r.Fallback != "" {
@@ -255,29 +257,30 @@ func (m *Model) logView(h int) string {
 			filtered = append(filtered, r)
 		}
 	}
-	if m.expanded >= 0 && m.expanded < len(filtered) {
-		return block(filtered[m.expanded], m.c.width, h-1) + "\n" + s.dim.Render("x closes")
+	if e := m.expanded[4]; e >= 0 && e < len(filtered) {
+		return block(filtered[e], m.c.width, h-1) + "\n" + s.dim.Render("x closes")
 	}
 	return p.list(&m.c, filtered, m.c.width, h)
 }
 
 func (m *Model) appCard() string {
 	s := m.c.styles
-	var b strings.Builder
 	for _, p := range m.pending {
 		if p.Path != mcpclient.PathApp {
 			continue
 		}
-		b.WriteString(s.title.Render("answering in the browser: ") + line(p.Message, m.c.width-40) + "\n")
+		text := s.title.Render("answering in the browser: ") + line(p.Message, m.c.width-34) + "\n" +
+			s.dim.Render(fmt.Sprintf("%s · app %s · n answers natively instead", p.Key, line(p.ResourceURI, 40)))
+		card := s.box.Width(max(m.c.width-4, 20)).Render(text)
 		if m.opts.AppURL != nil {
 			if u, ok := m.opts.AppURL(p.Key); ok {
-				b.WriteString(s.dim.Render("tab: ") + u + "\n")
+				// On its own line, unwrapped, so it can be copied whole.
+				card += "\n" + s.dim.Render("open: ") + u
 			}
 		}
-		b.WriteString(s.dim.Render(fmt.Sprintf("%s · app %s · n answers natively instead", p.Key, line(p.ResourceURI, 40))))
-		break
+		return card
 	}
-	return s.box.Width(max(m.c.width-4, 20)).Render(b.String())
+	return ""
 }
 
 // urlView asks consent before opening a URL: the whole URL, its host
@@ -293,13 +296,16 @@ func (m *Model) urlView() string {
 	}
 	b.WriteString(s.title.Render(clean(server)+" asks you to open a page") + "\n")
 	b.WriteString(s.dim.Render("via "+clean(x.req.Connection)) + "\n\n")
-	b.WriteString(block(x.req.Params.Message, m.c.width-6, 6) + "\n\n")
+	b.WriteString(block(clean(x.req.Params.Message), m.c.width-6, 6) + "\n\n")
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		b.WriteString(clean(raw) + "\n" + s.err.Render("this is not a URL mcpeek can open") + "\n")
 	} else {
-		i := strings.Index(raw, u.Host)
-		b.WriteString(clean(raw[:i]) + s.accent.Render(clean(u.Host)) + clean(raw[i+len(u.Host):]) + "\n")
+		if i := strings.Index(raw, u.Host); i >= 0 {
+			b.WriteString(clean(raw[:i]) + s.accent.Render(clean(u.Host)) + clean(raw[i+len(u.Host):]) + "\n")
+		} else {
+			b.WriteString(clean(raw) + "\n")
+		}
 		b.WriteString(s.dim.Render("host: ") + s.accent.Render(clean(u.Hostname())) + "\n")
 		for _, w := range urlWarnings(u) {
 			b.WriteString(s.warn.Render("⚠ "+w) + "\n")
@@ -327,6 +333,12 @@ func urlWarnings(u *url.URL) []string {
 	for _, label := range strings.Split(host, ".") {
 		if strings.HasPrefix(strings.ToLower(label), "xn--") {
 			w = append(w, "the host uses punycode (international letters that can imitate others)")
+			break
+		}
+	}
+	for _, r := range host {
+		if r > 0x7f {
+			w = append(w, "the host has letters outside ASCII, which can imitate others")
 			break
 		}
 	}
