@@ -201,8 +201,17 @@ func bridgeText(t *testing.T, ctx context.Context, want string) {
 	t.Errorf("bridge status = %q, want it to contain %q", text, want)
 }
 
-// appCall runs `mcpeek call TOOL --app-host` in-process against the
-// embedded fixture, its tabs opened by the test.
+// statelessHTTP serves an MCP server over session-less streamable HTTP, as
+// a 2026-07-28 server would be, for the test's lifetime.
+func statelessHTTP(t *testing.T, server *mcp.Server) *httptest.Server {
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// appCall runs `mcpeek call TOOL --app-host` in-process, its tabs opened by
+// the test: against the embedded fixture, or the server a trailing URL names.
 func appCall(ctx context.Context, o *opener, log string, args ...string) chan result {
 	done := make(chan result, 1)
 	go func() {
@@ -331,19 +340,10 @@ func twoChoicesServer() *mcp.Server {
 
 func TestBrowserTwoTabsAnsweredInReverse(t *testing.T) {
 	browser := chromium(t)
-	server := twoChoicesServer()
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: true}))
-	defer srv.Close()
+	srv := statelessHTTP(t, twoChoicesServer())
 	o := newOpener(t)
 	log := filepath.Join(t.TempDir(), "elicit.jsonl")
-	done := make(chan result, 1)
-	go func() {
-		var out, errb strings.Builder
-		code := run(context.Background(), []string{"call", "two_choices", "--app-host", "--open-with", o.flag(),
-			"--elicit-log", log, srv.URL}, &out, &errb)
-		done <- result{code, out.String(), errb.String()}
-	}()
+	done := appCall(context.Background(), o, log, "two_choices", srv.URL)
 	first := tab(t, browser, o.next(t))
 	second := tab(t, browser, o.next(t))
 	for _, page := range []context.Context{second, first} { // the later tab first

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,19 +123,10 @@ func sdkAppServer(html string) *mcp.Server {
 
 func TestBrowserInteropWithTheAppsSDK(t *testing.T) {
 	browser := chromium(t)
-	server := sdkAppServer(sdkAppHTML(t, extAppsBundle(t)))
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: true}))
-	defer srv.Close()
+	srv := statelessHTTP(t, sdkAppServer(sdkAppHTML(t, extAppsBundle(t))))
 	o := newOpener(t)
 	log := filepath.Join(t.TempDir(), "elicit.jsonl")
-	done := make(chan result, 1)
-	go func() {
-		var out, errb strings.Builder
-		code := run(context.Background(), []string{"call", "sdk_choose", "--app-host", "--open-with", o.flag(),
-			"--elicit-log", log, "--app-init-timeout", "20s", srv.URL}, &out, &errb)
-		done <- result{code, out.String(), errb.String()}
-	}()
+	done := appCall(context.Background(), o, log, "sdk_choose", "--app-init-timeout", "20s", srv.URL)
 	page := tab(t, browser, o.next(t))
 	r := <-done
 	if r.code != 0 {
