@@ -34,7 +34,8 @@ type FormAsker struct {
 	// Plain asks with line prompts instead of a full-screen form.
 	Plain bool
 
-	mu      sync.Mutex
+	once    sync.Once
+	turn    chan struct{} // holds a token while a form is on the terminal
 	waiting atomic.Int32
 	lines   *nativeform.Lines // plain mode's one reader of In
 }
@@ -42,13 +43,16 @@ type FormAsker struct {
 // Ask implements [mcpclient.NativeAsker].
 func (a *FormAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp.ElicitResult, error) {
 	a.waiting.Add(1)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	pending := int(a.waiting.Load())
 	defer a.waiting.Add(-1)
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	// One form at a time: wait for the terminal, or for the request to end.
+	a.once.Do(func() { a.turn = make(chan struct{}, 1) })
+	select {
+	case a.turn <- struct{}{}:
+		defer func() { <-a.turn }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
+	pending := int(a.waiting.Load())
 	fr := FormRequest(req)
 	fr.Position, fr.Total = 1, pending
 	var res nativeform.Result
