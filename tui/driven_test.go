@@ -205,3 +205,13 @@ func TestJSONArgumentsForSchemasAFormCannotShow(t *testing.T) {
 		t.Errorf("the server did not get the arguments typed:\n%s", view)
 	}
 }
+
+func TestReconnect(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(mortalServer, "legacy")}, 100, 30).expect("exit")
+	in.keys("enter").expect("disconnected")
+	in.keys("r").expect("mortal")
+	time.Sleep(300 * time.Millisecond)
+	if view := in.screen(); strings.Contains(view, "disconnected") || !strings.Contains(view, "exit") {
+		t.Errorf("after r the inspector should be connected again:\n%s", view)
+	}
+}

@@ -99,8 +99,11 @@ type (
 		conn *mcpclient.Conn
 		err  error
 	}
-	disconnectedMsg struct{ err error }
-	listsMsg        struct {
+	disconnectedMsg struct {
+		conn *mcpclient.Conn
+		err  error
+	}
+	listsMsg struct {
 		tools     []*mcp.Tool
 		resources []*mcp.Resource
 		templates []*mcp.ResourceTemplate
@@ -181,7 +184,7 @@ func load(conn *mcpclient.Conn) tea.Cmd {
 }
 
 func watch(conn *mcpclient.Conn) tea.Cmd {
-	return func() tea.Msg { return disconnectedMsg{conn.Session().Wait()} }
+	return func() tea.Msg { return disconnectedMsg{conn, conn.Session().Wait()} }
 }
 
 // Update routes messages: elicitations first, then overlays, then tabs.
@@ -205,7 +208,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.conn, m.state = msg.conn, stateConnected
 		return m, tea.Batch(load(m.conn), watch(m.conn))
 	case disconnectedMsg:
-		if m.state == stateConnected {
+		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
 			m.state = stateDisconnected
 			m.err = msg.err
 			if m.err == nil {
@@ -419,10 +422,13 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.tab = (m.tab + 1) % len(tabNames)
 	case key.Matches(msg, k.prev):
 		m.tab = (m.tab + len(tabNames) - 1) % len(tabNames)
-	case key.Matches(msg, k.reconnect) && m.state == stateDisconnected:
+	case key.Matches(msg, k.reconnect) && m.state != stateConnecting:
+		// Disconnect (pending elicitations end with the connection) and
+		// connect anew, without restarting.
 		if old := m.conn; old != nil {
 			m.conn = nil
-			return tea.Batch(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
+			m.tools, m.resources, m.templates, m.prompts = nil, nil, nil, nil
+			return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
 		}
 		return m.connect()
 	case key.Matches(msg, k.abandon) && len(m.pending) > 0 && m.conn != nil:

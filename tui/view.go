@@ -101,7 +101,7 @@ func (m *Model) footer() string {
 	case m.running != "":
 		text = s.dim.Render(fmt.Sprintf("%s calling %s… %s · esc cancels the call", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second)))
 	default:
-		text = s.dim.Render("1-6/tab switch · ↑↓ move · / filter · enter open · ? keys · q quit")
+		text = s.dim.Render("1-6/tab switch · ↑↓ move · / filter · enter open · r reconnect · ? keys · q quit")
 	}
 	return fit(text, m.c.width)
 }
@@ -356,7 +356,7 @@ func (m *Model) helpView() string {
 		{k.abandon.Help().Key, "answer an app-rendered elicitation natively instead"},
 		{"ctrl+n", "next pending elicitation"},
 		{"in a form", "ctrl+s submit · ctrl+d decline · esc cancel"},
-		{"r", "reconnect after a disconnect"},
+		{"r", "disconnect and connect again"},
 		{"q", "quit (asks first when elicitations are pending)"},
 	}
 	var b strings.Builder
