@@ -63,7 +63,12 @@ type exitError struct {
 	err  error
 }
 
-func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit code %d", e.code)
+	}
+	return e.err.Error()
+}
 
 // run is mcpeek's whole life, testable in-process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
