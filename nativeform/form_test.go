@@ -107,6 +107,13 @@ func (d *formDriver) next(n int) *formDriver {
 	return d
 }
 
+// focused waits until the field with this label has the focus (huh marks
+// it with a bar in the margin).
+func (d *formDriver) focused(label string) *formDriver {
+	d.t.Helper()
+	return d.expect("┃ " + label)
+}
+
 func (d *formDriver) result() nativeform.Result {
 	d.t.Helper()
 	d.tm.WaitFinished(d.t, teatest.WithFinalTimeout(5*time.Second))
@@ -165,7 +172,7 @@ func TestGoldenViews(t *testing.T) {
 		})
 		t.Run("all_fields_failed_submit/"+size.name, func(t *testing.T) {
 			d := openForm(t, request(allFields, "Fill in every kind of field."), nativeform.Options{}, size.w, size.h)
-			d.expect("Nickname").press(tea.KeyCtrlU).next(1).press(tea.KeyCtrlU).typeText("x").next(1).typeText("abc")
+			d.expect("Nickname").press(tea.KeyCtrlU).next(1).focused("Nickname").press(tea.KeyCtrlU).typeText("x").next(1).focused("Code").typeText("abc")
 			time.Sleep(300 * time.Millisecond)
 			d.press(tea.KeyCtrlS).expect("need attention")
 			time.Sleep(300 * time.Millisecond) // the focus moves to the first field to fix
