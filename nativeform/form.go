@@ -345,7 +345,7 @@ func (f *Form) submit() tea.Cmd {
 }
 
 func (f *Form) formHeight() int {
-	return max(f.height-lipgloss.Height(f.header())-lipgloss.Height(f.footer())-2, 6)
+	return max(f.height-lipgloss.Height(f.header())-lipgloss.Height(f.footer())-2, 3)
 }
 
 func (f *Form) header() string {
