@@ -663,13 +663,19 @@ func TestNoRendererNoClaim(t *testing.T) {
 	}
 }
 
-func TestCloseTearsDownAppSessions(t *testing.T) {
-	inApp := make(chan struct{})
-	r := &fakeRenderer{answer: func(ctx context.Context, _ *AppRequest) (*AppAnswer, error) {
-		close(inApp)
+// holdingRenderer keeps its one app session open until its context ends;
+// inApp closes once the session has started.
+func holdingRenderer() (r *fakeRenderer, inApp <-chan struct{}) {
+	started := make(chan struct{})
+	return &fakeRenderer{answer: func(ctx context.Context, _ *AppRequest) (*AppAnswer, error) {
+		close(started)
 		<-ctx.Done()
 		return nil, ctx.Err()
-	}}
+	}}, started
+}
+
+func TestCloseTearsDownAppSessions(t *testing.T) {
+	r, inApp := holdingRenderer()
 	native := &countingAsker{}
 	conn, _ := connectGate(t, "modern", setup{true, true, r}, native)
 	done := make(chan error, 1)
@@ -733,12 +739,7 @@ func TestAbandonWhileTheAppLoads(t *testing.T) {
 }
 
 func TestDismissPendingAnswersCancel(t *testing.T) {
-	inApp := make(chan struct{})
-	r := &fakeRenderer{answer: func(ctx context.Context, _ *AppRequest) (*AppAnswer, error) {
-		close(inApp)
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}}
+	r, inApp := holdingRenderer()
 	native := &countingAsker{}
 	conn, records := connectGate(t, "modern", setup{true, true, r}, native)
 	go func() { <-inApp; conn.DismissPending() }()

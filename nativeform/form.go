@@ -405,3 +405,20 @@ func (f *Form) View() string {
 	}
 	return f.header() + "\n\n" + f.form.View() + "\n" + f.footer()
 }
+
+// Standalone runs a form as a whole program: it quits once the form settles.
+func Standalone(f *Form) tea.Model { return standalone{f} }
+
+type standalone struct{ form *Form }
+
+func (s standalone) Init() tea.Cmd { return s.form.Init() }
+
+func (s standalone) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(DoneMsg); ok {
+		return s, tea.Quit
+	}
+	_, cmd := s.form.Update(msg)
+	return s, cmd
+}
+
+func (s standalone) View() string { return s.form.View() }

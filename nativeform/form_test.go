@@ -3,7 +3,6 @@ package nativeform_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,33 +13,15 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
+	goldenfile "github.com/mcpeek/mcpeek/internal/golden"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/muesli/termenv"
 )
-
-// updating reports -update, the flag teatest's golden files define.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii) // goldens hold text, not colours
 	os.Exit(m.Run())
 }
-
-// host runs a form as a whole program that ends when the form settles.
-type host struct{ form *nativeform.Form }
-
-func (h host) Init() tea.Cmd { return h.form.Init() }
-func (h host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(nativeform.DoneMsg); ok {
-		return h, tea.Quit
-	}
-	_, cmd := h.form.Update(msg)
-	return h, cmd
-}
-func (h host) View() string { return h.form.View() }
 
 // formDriver drives a form the way a person would: it waits for what is on
 // screen, types, presses keys, and reads the answer.
@@ -69,7 +50,7 @@ func openForm(t *testing.T, req nativeform.Request, opts nativeform.Options, w, 
 		opts.Grace = time.Nanosecond
 	}
 	form := nativeform.New(req, opts)
-	d := &formDriver{t: t, form: form, tm: teatest.NewTestModel(t, host{form}, teatest.WithInitialTermSize(w, h))}
+	d := &formDriver{t: t, form: form, tm: teatest.NewTestModel(t, nativeform.Standalone(form), teatest.WithInitialTermSize(w, h))}
 	return d
 }
 
@@ -136,19 +117,7 @@ func (d *formDriver) view() string {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".golden")
-	if updating() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("view differs from %s (run with -update after checking):\n%s", path, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", "golden", name+".golden"), got)
 }
 
 var sizes = []struct {

@@ -115,25 +115,10 @@ func FormRequest(req *mcpclient.NativeRequest) nativeform.Request {
 	return fr
 }
 
-// host runs one form as a whole program and quits when it settles.
-type host struct{ form *nativeform.Form }
-
-func (h host) Init() tea.Cmd { return h.form.Init() }
-
-func (h host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(nativeform.DoneMsg); ok {
-		return h, tea.Quit
-	}
-	_, cmd := h.form.Update(msg)
-	return h, cmd
-}
-
-func (h host) View() string { return h.form.View() }
-
 // RunForm shows one form on the terminal until it settles or ctx ends.
 func RunForm(ctx context.Context, req nativeform.Request, opts nativeform.Options, in io.Reader, out io.Writer) (nativeform.Result, error) {
 	form := nativeform.New(req, opts)
-	p := tea.NewProgram(host{form}, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
+	p := tea.NewProgram(nativeform.Standalone(form), tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
 	if _, err := p.Run(); err != nil && ctx.Err() == nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return nativeform.Result{}, fmt.Errorf("show the form: %w", err)
 	}

@@ -46,7 +46,7 @@ type drivenAsker struct {
 func (a *drivenAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp.ElicitResult, error) {
 	form := nativeform.New(FormRequest(req), nativeform.Options{Grace: time.Nanosecond})
 	a.seen = form
-	tm := teatest.NewTestModel(a.t, host{form}, teatest.WithInitialTermSize(100, 200))
+	tm := teatest.NewTestModel(a.t, nativeform.Standalone(form), teatest.WithInitialTermSize(100, 200))
 	a.steps(tm, form)
 	tm.WaitFinished(a.t, teatest.WithFinalTimeout(10*time.Second))
 	res, ok := form.Result()

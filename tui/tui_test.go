@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
+	goldenfile "github.com/mcpeek/mcpeek/internal/golden"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/muesli/termenv"
@@ -141,22 +142,11 @@ func mask(s string) string {
 	return spinners.ReplaceAllString(s, "*")
 }
 
+// golden checks a screen against its file, and that no escape sequence
+// reached it.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if f := flagUpdate(); f {
-		_ = os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("view differs from %s (run with -update after checking):\n%s", path, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name+".golden"), got)
 	for i, l := range strings.Split(got, "\n") {
 		if strings.Contains(l, "\x1b") {
 			t.Errorf("line %d carries an escape sequence: %q", i+1, l)
@@ -219,13 +209,4 @@ func twoQuestions() *mcp.Server {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 		})
 	return s
-}
-
-func flagUpdate() bool {
-	for _, a := range os.Args {
-		if a == "-update" || a == "--update" || a == "-update=true" {
-			return true
-		}
-	}
-	return false
 }
