@@ -197,7 +197,11 @@ func (c *Conn) connect(ctx context.Context) error {
 		Capabilities:       c.caps.sent,
 		ElicitationHandler: c.router.handle,
 	})
-	session, err := client.Connect(ctx, &tapTransport{base: transport, wire: c.wire},
+	if _, http := transport.(*mcp.StreamableClientTransport); !http {
+		// Over HTTP the tap sits in the HTTP client instead (see httpTap).
+		transport = &tapTransport{base: transport, wire: c.wire}
+	}
+	session, err := client.Connect(ctx, transport,
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		if err := parent.Err(); err != nil { // interrupted, or the run's own deadline
@@ -226,7 +230,10 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 		cmd.Stderr = c.wire.StderrWriter()
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: 250 * time.Millisecond}, nil
 	case TargetHTTP:
-		hc := &http.Client{Transport: headerTransport{base: http.DefaultTransport, headers: t.Headers}}
+		hc := &http.Client{Transport: httpTap{
+			base: headerTransport{base: http.DefaultTransport, headers: t.Headers},
+			wire: c.wire,
+		}}
 		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1}, nil
 	}
 	if t.Embedded == nil {
