@@ -169,7 +169,7 @@ type connFlags struct {
 }
 
 func (cf *connFlags) register(fs *flagSet, headless bool) {
-	fs.StringVar(&cf.protocol, "protocol", "auto", "protocol revision: auto, legacy (2025-11-25) or modern (2026-07-28, required)")
+	fs.StringVar(&cf.protocol, "protocol", "auto", "protocol revision: auto, legacy (2025-11-25), modern (2026-07-28, required) or a revision date to require")
 	fs.Var(&cf.headers, "H", "add an HTTP header \"Name: Value\" (URL servers; repeatable)")
 	fs.Var(&cf.env, "e", "add KEY=VALUE to the server command's environment (repeatable)")
 	fs.DurationVar(&cf.connectTimeout, "connect-timeout", 30*time.Second, "how long to wait for the server to connect")
@@ -240,10 +240,8 @@ func (s *session) close() {
 
 // connect opens the connection the flags and words describe.
 func connect(ctx context.Context, cf *connFlags, words []string, asker mcpclient.NativeAsker, records *mcpclient.Recorder, stderr io.Writer) (*session, error) {
-	switch cf.protocol {
-	case "auto", "legacy", "modern":
-	default:
-		return nil, usagef("unknown --protocol %q (want auto, legacy or modern)", cf.protocol)
+	if err := mcpclient.CheckProtocol(cf.protocol); err != nil {
+		return nil, usagef("--protocol: %v", err)
 	}
 	target, err := mcpclient.ParseTarget(words, cf.headers, cf.env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
 	if err != nil {

@@ -339,7 +339,7 @@ func TestExitCodes(t *testing.T) {
 		{"null answers", []string{"call", "choose_option", "--answers", "testdata/answers/null.json"}, exitUsage, "got null"},
 		{"run deadline during connect", []string{"caps", "--timeout", "300ms", "--", "sleep", "5"}, exitTimeout, "context deadline exceeded"},
 		{"list of nothing", []string{"list", "widgets"}, exitUsage, `cannot list "widgets"`},
-		{"bad protocol", []string{"caps", "--protocol", "newest"}, exitUsage, `unknown --protocol "newest"`},
+		{"bad protocol", []string{"caps", "--protocol", "newest"}, exitUsage, `--protocol: unknown protocol "newest"`},
 		{"bad policy", []string{"call", "x", "--on-elicit", "maybe"}, exitUsage, `unknown --on-elicit policy "maybe"`},
 		{"malformed args", []string{"call", "choose_option", "--args", "{nope"}, exitUsage, "--args must be a JSON object"},
 		{"args not an object", []string{"call", "choose_option", "--args", "[1]"}, exitUsage, "--args must be a JSON object"},
@@ -352,6 +352,7 @@ func TestExitCodes(t *testing.T) {
 		{"server exits mid-call", append([]string{"call", "crash"}, testServerArgs("tool")...), exitConnection, "fatal: out of cheese"},
 		{"unknown tool", append([]string{"call", "nope"}, testServerArgs("tool")...), exitConnection, "call nope:"},
 		{"modern required", append([]string{"caps", "--protocol", "modern"}, testServerArgs("legacy-only")...), exitConnection, "does not speak protocol revision 2026-07-28"},
+		{"pinned revision refused", append([]string{"caps", "--protocol", "2025-06-18"}, testServerArgs("legacy-only")...), exitConnection, "does not speak protocol revision 2025-06-18 (it negotiated 2025-11-25)"},
 		{"connect timeout", []string{"caps", "--connect-timeout", "300ms", "--", "sleep", "5"}, exitTimeout, "connect to sleep 5: no answer within 300ms"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -379,6 +380,17 @@ func TestLegacyOnlyServerWorksInAuto(t *testing.T) {
 	r := mcpeek(t, append([]string{"caps"}, testServerArgs("legacy-only")...)...)
 	if r.code != exitOK || !strings.Contains(r.stdout, `"protocolVersion": "2025-11-25"`) {
 		t.Fatalf("exit %d, stdout %s, stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestPinnedRevision: --protocol takes a revision date, asks for exactly it
+// and gets it from a server that speaks it.
+func TestPinnedRevision(t *testing.T) {
+	for _, rev := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		r := mcpeek(t, "caps", "--protocol", rev)
+		if r.code != exitOK || !strings.Contains(r.stdout, `"protocolVersion": "`+rev+`"`) {
+			t.Errorf("--protocol %s: exit %d, stdout %s, stderr %s", rev, r.code, r.stdout, r.stderr)
+		}
 	}
 }
 

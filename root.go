@@ -95,6 +95,9 @@ func interactiveTerminal() bool {
 
 // runInspector runs the full-screen inspector, drawn on stderr.
 func runInspector(ctx context.Context, cf *connFlags, words []string, elicitTimeout time.Duration) error {
+	if err := mcpclient.CheckProtocol(cf.protocol); err != nil {
+		return usagef("--protocol: %v", err)
+	}
 	target, err := mcpclient.ParseTarget(words, cf.headers, cf.env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
 	if err != nil {
 		return usagef("%v", err)

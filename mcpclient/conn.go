@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -101,7 +102,8 @@ func ParseTarget(words, headers, env []string, embedded func() *mcp.Server) (Tar
 // Config says how to connect.
 type Config struct {
 	Target Target
-	// Protocol is "auto", "legacy" (2025-11-25) or "modern" (2026-07-28).
+	// Protocol is "auto", "legacy" (ask for 2025-11-25, take what the server
+	// offers), "modern" (2026-07-28, required) or a revision date, required.
 	Protocol       string
 	ConnectTimeout time.Duration
 	Capabilities   CapabilityOptions
@@ -147,6 +149,9 @@ type Conn struct {
 	endLife context.CancelFunc
 
 	closeOnce sync.Once
+	// toolsSeen is set once the session has listed the tools, which lets
+	// the SDK mirror x-mcp-header arguments into Mcp-Param headers.
+	toolsSeen sync.Once
 }
 
 // Connect reaches the server, negotiates the protocol revision and returns
@@ -173,15 +178,9 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 }
 
 func (c *Conn) connect(ctx context.Context) error {
-	var version string
-	switch c.cfg.Protocol {
-	case "", "auto":
-	case "legacy":
-		version = ProtocolLegacy
-	case "modern":
-		version = ProtocolModern
-	default:
-		return fmt.Errorf("unknown protocol %q (want auto, legacy or modern)", c.cfg.Protocol)
+	version, pinned, err := protocolRequest(c.cfg.Protocol)
+	if err != nil {
+		return err
 	}
 	parent := ctx
 	if c.cfg.ConnectTimeout > 0 {
@@ -214,11 +213,34 @@ func (c *Conn) connect(ctx context.Context) error {
 	}
 	c.session = session
 	c.sentWire = c.wire.SentCapabilities()
-	if c.cfg.Protocol == "modern" && session.InitializeResult().ProtocolVersion != ProtocolModern {
-		return fmt.Errorf("the server does not speak protocol revision %s (it negotiated %s)",
-			ProtocolModern, session.InitializeResult().ProtocolVersion)
+	if got := session.InitializeResult().ProtocolVersion; pinned && got != version {
+		return fmt.Errorf("the server does not speak protocol revision %s (it negotiated %s)", version, got)
 	}
 	return nil
+}
+
+// CheckProtocol reports whether p is a --protocol value mcpeek accepts.
+func CheckProtocol(p string) error {
+	_, _, err := protocolRequest(p)
+	return err
+}
+
+// protocolRequest turns a Protocol value into the revision to ask for (""
+// lets the SDK choose) and whether the server must agree to exactly it.
+func protocolRequest(p string) (version string, pinned bool, err error) {
+	switch p {
+	case "", "auto":
+		return "", false, nil
+	case "legacy":
+		return ProtocolLegacy, false, nil
+	case "modern":
+		return ProtocolModern, true, nil
+	}
+	if slices.Contains(mcp.SupportedProtocolVersions(), p) {
+		return p, true, nil
+	}
+	return "", false, fmt.Errorf("unknown protocol %q (want auto, legacy, modern or a revision: %s)",
+		p, strings.Join(mcp.SupportedProtocolVersions(), ", "))
 }
 
 func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {

@@ -254,6 +254,24 @@ func collect[T any](seq func(func(*T, error) bool)) ([]*T, error) {
 	return items, nil
 }
 
+// learnTools lists the tools once per connection over streamable HTTP in
+// the 2026-07-28 era, where a call must mirror the arguments its tool marks
+// with x-mcp-header into Mcp-Param-* headers: the SDK does that only for
+// tools it has seen listed. A failed listing is noted and the call goes on.
+func (c *Conn) learnTools(ctx context.Context) {
+	if c.cfg.Target.Kind != TargetHTTP || c.ProtocolVersion() < ProtocolModern {
+		return
+	}
+	c.toolsSeen.Do(func() {
+		for _, err := range c.session.Tools(ctx, nil) {
+			if err != nil {
+				c.wire.Note("listing tools before the first call failed: " + err.Error())
+				return
+			}
+		}
+	})
+}
+
 // Call calls a tool with the given arguments (a JSON object or nil).
 func (c *Conn) Call(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	ctx, done := c.bind(ctx)
@@ -262,6 +280,7 @@ func (c *Conn) Call(ctx context.Context, tool string, args json.RawMessage) (*mc
 	if len(args) > 0 {
 		arguments = args
 	}
+	c.learnTools(ctx)
 	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: arguments})
 	if err != nil {
 		var rpcErr *jsonrpc.Error

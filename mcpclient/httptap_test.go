@@ -106,3 +106,45 @@ func TestHTTPStandaloneStreamAndVersionHeader(t *testing.T) {
 		t.Errorf("wire order: %s\nwant:       %s", got, want)
 	}
 }
+
+// TestCallMirrorsParamHeaders: in the 2026-07-28 era a call over HTTP must
+// copy the arguments its tool marks with x-mcp-header into Mcp-Param-*
+// headers, which the SDK does only for tools it has listed; a call straight
+// after connecting must carry them too.
+func TestCallMirrorsParamHeaders(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "headers", Version: "1"}, nil)
+	server.AddTool(&mcp.Tool{
+		Name: "where",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{
+			"region": map[string]any{"type": "string", "x-mcp-header": "Region"},
+		}},
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+	})
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true})
+	got := make(chan string, 10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Method") == "tools/call" {
+			got <- r.Header.Get("Mcp-Param-Region")
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+
+	conn, err := Connect(context.Background(), Config{Target: Target{Kind: TargetHTTP, URL: srv.URL}, Protocol: "modern"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for range 2 { // the second call reuses what the first one learnt
+		if _, err := conn.Call(ctx, "where", []byte(`{"region":"eu-west1"}`)); err != nil {
+			t.Fatal(err)
+		}
+		if h := <-got; h != "eu-west1" {
+			t.Errorf("Mcp-Param-Region = %q, want %q", h, "eu-west1")
+		}
+	}
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// Checks mcpeek's headless subcommands against the reference server
+// @modelcontextprotocol/server-everything, over stdio and over streamable
+// HTTP. Prints one line per check, "<check>\t<pass|fail>\t<detail>", and
+// exits non-zero when any check fails.
+//
+// Environment: MCPEEK_BIN (the mcpeek binary), MCPEEK_SERVER_EVERYTHING (the
+// server's bin script).
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+
+const here = dirname(new URL(import.meta.url).pathname);
+const bin = process.env.MCPEEK_BIN || "mcpeek";
+const everything = process.env.MCPEEK_SERVER_EVERYTHING;
+if (!everything) {
+  console.error("MCPEEK_SERVER_EVERYTHING is not set");
+  process.exit(2);
+}
+const answersFile = join(here, "everything-answers.json");
+const answered = JSON.parse(readFileSync(answersFile, "utf8"))[0].content;
+
+let failures = 0;
+function report(name, ok, detail) {
+  if (!ok) failures++;
+  console.log(`${name}\t${ok ? "pass" : "fail"}\t${String(detail ?? "").replace(/\s+/g, " ").slice(0, 160)}`);
+}
+
+// mcpeek runs one subcommand against the target and returns its exit code,
+// its parsed stdout (when JSON) and its stderr.
+function mcpeek(target, ...args) {
+  const run = spawnSync(bin, [...args, "--timeout", "60s", ...target], { encoding: "utf8" });
+  let out = null;
+  try {
+    out = JSON.parse(run.stdout);
+  } catch {}
+  return { code: run.status, out, stderr: (run.stderr ?? "").trim() };
+}
+
+// check runs one named check; fn returns [ok, detail] or throws.
+function check(name, fn) {
+  try {
+    const [ok, detail] = fn();
+    report(name, ok, detail);
+  } catch (e) {
+    report(name, false, e.message);
+  }
+}
+
+const texts = (out) => (out?.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+const rawResult = (out) => JSON.parse(texts(out).split("Raw result:")[1]);
+
+function checks(transport, target) {
+  const t = (name) => `everything/${transport}/${name}`;
+
+  check(t("caps"), () => {
+    const r = mcpeek(target, "caps");
+    const s = r.out?.server;
+    const ok = r.code === 0 && s?.name === "mcp-servers/everything" &&
+      s.capabilities?.tools && s.capabilities?.resources && s.capabilities?.prompts &&
+      r.out.client?.elicitation?.form !== undefined;
+    return [ok, ok ? `${s.name} ${s.version}, protocol ${r.out.protocolVersion}` : r.stderr || JSON.stringify(r.out)];
+  });
+
+  check(t("list tools"), () => {
+    const r = mcpeek(target, "list", "tools");
+    const names = (r.out?.tools ?? []).map((x) => x.name);
+    const want = ["echo", "get-sum", "get-structured-content", "trigger-elicitation-request", "trigger-url-elicitation"];
+    const missing = want.filter((n) => !names.includes(n));
+    return [r.code === 0 && missing.length === 0, missing.length ? `missing ${missing}` : `${names.length} tools`];
+  });
+
+  check(t("list resources"), () => {
+    const r = mcpeek(target, "list", "resources");
+    const n = (r.out?.resources ?? []).length;
+    const templates = (r.out?.resourceTemplates ?? []).map((x) => x.uriTemplate);
+    const ok = r.code === 0 && n > 0 && templates.includes("demo://resource/dynamic/text/{resourceId}");
+    return [ok, `${n} resources, ${templates.length} templates`];
+  });
+
+  check(t("list prompts"), () => {
+    const r = mcpeek(target, "list", "prompts");
+    const names = (r.out?.prompts ?? []).map((x) => x.name);
+    return [r.code === 0 && names.includes("simple-prompt") && names.includes("args-prompt"), names.join(", ")];
+  });
+
+  check(t("call echo"), () => {
+    const r = mcpeek(target, "call", "echo", "--args", JSON.stringify({ message: "héllo, mcpeek" }));
+    return [r.code === 0 && texts(r.out) === "Echo: héllo, mcpeek", texts(r.out) || r.stderr];
+  });
+
+  check(t("call get-sum"), () => {
+    const r = mcpeek(target, "call", "get-sum", "--args", '{"a": 19, "b": 23.5}');
+    return [r.code === 0 && /\b42\.5\b/.test(texts(r.out)), texts(r.out) || r.stderr];
+  });
+
+  check(t("elicitation accepted from answers file"), () => {
+    const r = mcpeek(target, "call", "trigger-elicitation-request", "--answers", answersFile);
+    const raw = r.code === 0 ? rawResult(r.out) : null;
+    const ok = raw?.action === "accept" && isDeepStrictEqual(raw.content, answered);
+    return [ok, ok ? `${Object.keys(raw.content).length} fields round-tripped` : JSON.stringify(raw) || r.stderr];
+  });
+
+  for (const action of ["decline", "cancel"]) {
+    check(t(`elicitation answered ${action}`), () => {
+      const r = mcpeek(target, "call", "trigger-elicitation-request", "--on-elicit", action);
+      const raw = r.code === 0 ? rawResult(r.out) : null;
+      const ok = raw?.action === action && raw.content === undefined;
+      return [ok, JSON.stringify(raw) || r.stderr];
+    });
+  }
+
+  check(t("url elicitation consented"), () => {
+    const url = "https://example.org/consent?step=1";
+    const r = mcpeek(target, "call", "trigger-url-elicitation", "--args", JSON.stringify({ url }),
+      "--on-elicit", "accept-defaults");
+    const text = texts(r.out);
+    const ok = r.code === 0 && text.includes("User completed the URL elicitation flow") && text.includes(`URL: ${url}`);
+    return [ok, text.split("\n")[0] || r.stderr];
+  });
+
+  check(t("call get-structured-content"), () => {
+    const r = mcpeek(target, "call", "get-structured-content", "--args", '{"location": "Chicago"}');
+    const want = { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 };
+    const ok = r.code === 0 && isDeepStrictEqual(r.out?.structuredContent, want) &&
+      isDeepStrictEqual(JSON.parse(texts(r.out)), want);
+    return [ok, JSON.stringify(r.out?.structuredContent) || r.stderr];
+  });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// startHTTP starts the server's streamable HTTP transport and waits until
+// it says it is listening.
+async function startHTTP() {
+  const port = await freePort();
+  const child = spawn(everything, ["streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let said = "";
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening" within 20s: ${said}`)), 20000);
+    child.stderr.on("data", (d) => {
+      said += d;
+      if (said.includes("listening on port")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`exited ${code}: ${said}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+checks("stdio", ["--", everything, "stdio"]);
+let server;
+try {
+  server = await startHTTP();
+  checks("http", [server.url]);
+} catch (e) {
+  report("everything/http/start", false, e.message);
+} finally {
+  server?.child.kill();
+}
+process.exit(failures > 0 ? 1 : 0);

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Interop: mcpeek against software written elsewhere.
+#
+#   1. the MCP conformance suite's client scenarios (OAuth aside), driven
+#      through testdata/conformance/client.mjs;
+#   2. the reference server @modelcontextprotocol/server-everything over
+#      stdio and streamable HTTP (testdata/interop/everything.mjs);
+#   3. an MCP App built with the official Apps SDK, answered through
+#      mcpeek's app host in headless Chromium (a Go test).
+#
+# Installs the pinned npm packages into a cache folder outside the
+# repository, prints a summary table and exits non-zero on any unexpected
+# failure. Needs Go, npm and, for step 3, Chromium.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+
+conformance_version=0.2.0-alpha.12
+node_version=22.23.3 # the conformance suite needs Node.js >= 22
+everything_version=2026.8.31
+ext_apps_version=2.0.4
+
+cache="${MCPEEK_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpeek-ci/npm}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "== npm install (pinned) into $cache"
+mkdir -p "$cache"
+if ! npm install --prefix "$cache" --no-audit --no-fund --loglevel=error \
+  "@modelcontextprotocol/conformance@$conformance_version" \
+  "node@$node_version" \
+  "@modelcontextprotocol/server-everything@$everything_version" \
+  "@modelcontextprotocol/ext-apps@$ext_apps_version" >"$work/npm.log" 2>&1; then
+  cat "$work/npm.log"; echo "npm install failed"; exit 1
+fi
+export PATH="$cache/node_modules/.bin:$PATH" # Node 22 first
+echo "node $(node --version)"
+
+echo "== go build"
+go build -o "$work/mcpeek" . || exit 1
+export MCPEEK_BIN="$work/mcpeek"
+export MCPEEK_SERVER_EVERYTHING="$cache/node_modules/.bin/mcp-server-everything"
+export MCPEEK_EXT_APPS="$cache/node_modules/@modelcontextprotocol/ext-apps"
+
+rows=()    # "name<TAB>result"
+unexpected=0
+row() { rows+=("$1"$'\t'"$2"); case "$2" in pass | "expected failure") ;; *) unexpected=$((unexpected + 1)) ;; esac; }
+
+echo "== conformance $conformance_version: client scenarios"
+expected="$root/testdata/conformance/expected-failures.yaml"
+# Each scenario at the revisions it applies to; the wrapper pins mcpeek to
+# the revision under test.
+runs=(
+  "initialize 2025-06-18" "initialize 2025-11-25"
+  "tools_call 2025-06-18" "tools_call 2025-11-25" "tools_call 2026-07-28"
+  "elicitation-sep1034-client-defaults 2025-11-25"
+  "sse-retry 2025-11-25"
+  "request-metadata 2026-07-28"
+  "sep-2322-client-request-state 2026-07-28"
+  "http-standard-headers 2026-07-28"
+  "http-custom-headers 2026-07-28"
+  "http-invalid-tool-headers 2026-07-28"
+  "json-schema-ref-no-deref 2026-07-28"
+  "json-schema-2020-12-preservation 2025-11-25" "json-schema-2020-12-preservation 2026-07-28"
+)
+for r in "${runs[@]}"; do
+  read -r scenario revision <<<"$r"
+  log="$work/conformance-$scenario-$revision.log"
+  conformance client --command "$root/testdata/conformance/client.mjs" \
+    --scenario "$scenario" --spec-version "$revision" --timeout 60000 \
+    --expected-failures "$expected" >"$log" 2>&1
+  status=$?
+  if [ $status -ne 0 ]; then
+    result=fail
+    echo "--- $scenario @ $revision failed; its log:"; cat "$log"
+  elif grep -q "^  ~ $scenario" "$log"; then
+    result="expected failure"
+  else
+    result=pass
+  fi
+  row "conformance/$scenario @ $revision" "$result"
+done
+
+echo "== server-everything $everything_version: stdio and streamable HTTP"
+node testdata/interop/everything.mjs >"$work/everything.tsv" 2>"$work/everything.err"
+status=$?
+while IFS=$'\t' read -r name result detail; do
+  row "$name" "$result"
+  [ "$result" = pass ] || echo "--- $name: $detail"
+done <"$work/everything.tsv"
+if [ $status -ne 0 ] && ! grep -q $'\tfail\t' "$work/everything.tsv"; then
+  cat "$work/everything.err"; row "everything/run" fail
+fi
+
+echo "== Apps SDK $ext_apps_version: an SDK-built app answered through the app host"
+if MCPEEK_REQUIRE_BROWSER=1 go test -count=1 -run '^TestBrowserInteropWithTheAppsSDK$' . >"$work/apps.log" 2>&1; then
+  row "apps-sdk/app answers in headless Chromium" pass
+else
+  cat "$work/apps.log"; row "apps-sdk/app answers in headless Chromium" fail
+fi
+
+echo
+echo "== summary"
+printf '%-66s %s\n' "check" "result"
+for r in "${rows[@]}"; do
+  printf '%-66s %s\n' "${r%%$'\t'*}" "${r#*$'\t'}"
+done
+echo
+total=${#rows[@]}
+conf_total=$(printf '%s\n' "${rows[@]}" | grep -c '^conformance/')
+conf_pass=$(printf '%s\n' "${rows[@]}" | grep '^conformance/' | grep -c $'\tpass$')
+echo "conformance: $conf_pass of $conf_total scenario runs passed"
+echo "all checks: $((total - unexpected)) of $total as expected"
+[ $unexpected -eq 0 ]
