@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,6 +23,7 @@ import (
 	"github.com/mcpeek/mcpeek/apphost"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -122,7 +124,7 @@ func report(ctx context.Context, err error, stderr io.Writer) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "mcpeek: %s\n", ue.msg)
+		fmt.Fprintf(stderr, "mcpeek: %s\n", oneLine(ue.msg))
 		if ue.hint {
 			fmt.Fprintln(stderr, "Run 'mcpeek help' for usage.")
 		}
@@ -131,11 +133,11 @@ func report(ctx context.Context, err error, stderr io.Writer) int {
 	var ee exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "mcpeek: %v\n", ee.err)
+			fmt.Fprintf(stderr, "mcpeek: %s\n", oneLine(ee.err.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "mcpeek: %v\n", err)
+	fmt.Fprintf(stderr, "mcpeek: %s\n", oneLine(err.Error()))
 	switch {
 	case ctx.Err() != nil:
 		return exitInterrupted
@@ -143,6 +145,13 @@ func report(ctx context.Context, err error, stderr io.Writer) int {
 		return exitTimeout
 	}
 	return exitConnection
+}
+
+// oneLine makes a message, which may quote the server, safe for one line of
+// a terminal: escape sequences are shown, not obeyed, and line breaks
+// cannot forge further lines.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(nativeform.Clean(s)), " ")
 }
 
 // listFlag is a repeatable string flag.
@@ -317,8 +326,28 @@ func writeJSON(w io.Writer, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode output: %w", err)
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(escapeC1(b), '\n'))
 	return err
+}
+
+// escapeC1 writes the C1 controls (U+0080 to U+009F) in JSON as \u escapes:
+// encoding/json leaves them raw, and some terminals obey them (U+009B is
+// CSI). In valid UTF-8 each is 0xC2 and a byte below 0xA0, and in JSON
+// output they can only occur inside strings.
+func escapeC1(b []byte) []byte {
+	if bytes.IndexByte(b, 0xc2) < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+64)
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] < 0xa0 {
+			out = fmt.Appendf(out, `\u%04x`, b[i+1])
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return out
 }
 
 const callSynopsis = "mcpeek call TOOL [--args JSON] [--answers FILE] [--on-elicit cancel|decline|accept-defaults] [--elicit-log FILE] [flags] [--] [SERVER...]"

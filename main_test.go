@@ -28,8 +28,13 @@ func TestMain(m *testing.M) {
 }
 
 func testServer(mode string) int {
-	if mode == "legacy-only" {
+	switch mode {
+	case "legacy-only":
 		return legacyOnlyServer()
+	case "fault":
+		return faultServer()
+	case "hostile":
+		return hostileServer()
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "crash", InputSchema: json.RawMessage(`{"type":"object"}`)},

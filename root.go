@@ -14,6 +14,7 @@ import (
 	"github.com/mcpeek/mcpeek/apphost"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
@@ -141,7 +142,11 @@ func runInspector(ctx context.Context, cf *connFlags, words []string, elicitTime
 	return tui.Run(ctx, opts, os.Stdin, os.Stderr)
 }
 
-func summarize(ctx context.Context, c *mcpclient.Conn, words []string, w io.Writer) error {
+func summarize(ctx context.Context, c *mcpclient.Conn, words []string, out io.Writer) error {
+	// Most of the summary is the server's own words: it is written out
+	// cleaned, so that escape sequences in them are shown, not obeyed.
+	w := &strings.Builder{}
+	defer func() { _, _ = io.WriteString(out, nativeform.Clean(w.String())) }()
 	info := c.ServerInfo()
 	title := info.Title
 	if title == "" {

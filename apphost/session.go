@@ -246,8 +246,8 @@ func (s *session) read(ctx context.Context, c *websocket.Conn, out chan<- frame)
 			_ = c.Close(websocket.StatusPolicyViolation, "too many frames")
 			continue
 		}
-		var m rpc
-		if err := json.Unmarshal(b, &m); err != nil || m.JSONRPC != "2.0" || (m.Method == "" && m.ID == nil) {
+		m, ok := decodeFrame(b)
+		if !ok {
 			s.h.opts.Logf("app host: %s: ignored a frame that is not JSON-RPC 2.0 (%d bytes)", s.key, len(b))
 			continue
 		}
@@ -257,6 +257,17 @@ func (s *session) read(ctx context.Context, c *websocket.Conn, out chan<- frame)
 			return
 		}
 	}
+}
+
+// decodeFrame reads one frame from the page as a JSON-RPC 2.0 message: a
+// request, a notification or a response. It reports false for anything
+// else, which the session ignores.
+func decodeFrame(b []byte) (rpc, bool) {
+	var m rpc
+	if err := json.Unmarshal(b, &m); err != nil || m.JSONRPC != "2.0" || (m.Method == "" && m.ID == nil) {
+		return rpc{}, false
+	}
+	return m, true
 }
 
 // peer is the page and app at the other end of one session's WebSocket.

@@ -174,7 +174,19 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		c.Close()
 		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err)}
 	}
+	go c.watch()
 	return c, nil
+}
+
+// errServerGone is the cause when the connection ended on its own.
+var errServerGone = errors.New("the server went away")
+
+// watch ends every pending elicitation when the connection ends on its own
+// (the server exited or hung up): nobody is left to take the answers, and
+// in the 2026-07-28 era nothing else would end them.
+func (c *Conn) watch() {
+	_ = c.session.Wait()
+	c.router.cancelAll(errServerGone)
 }
 
 func (c *Conn) connect(ctx context.Context) error {
@@ -301,7 +313,7 @@ func (c *Conn) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
 		c.endLife()
-		c.router.cancelAll()
+		c.router.cancelAll(errClosing)
 		if c.session != nil {
 			err = c.session.Close()
 		}
@@ -318,6 +330,12 @@ func (c *Conn) bind(ctx context.Context) (context.Context, context.CancelFunc) {
 	stop := context.AfterFunc(c.life, func() { cancel(errClosing) })
 	return ctx, func() { stop(); cancel(nil) }
 }
+
+// Context is done once the connection begins to close. Requests made on
+// [Conn.Session] directly should be bound to it: the session closes only
+// after its outgoing requests return, so an unbound request to a server
+// that never answers would hold up Close.
+func (c *Conn) Context() context.Context { return c.life }
 
 // Pending lists the elicitations waiting for an answer, oldest first.
 func (c *Conn) Pending() []Pending { return c.router.pendingList() }

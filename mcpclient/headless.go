@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -50,7 +51,8 @@ func ParseAnswers(data []byte) ([]Answer, error) {
 	if answers == nil {
 		return nil, errors.New("not a JSON array of answers: got null")
 	}
-	if dec.More() {
+	// dec.More would miss a stray "]" or "}": only the end of input will do.
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("unexpected data after the JSON array")
 	}
 	for i, a := range answers {
@@ -177,9 +179,12 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
 }
 
+// say writes one line; what it quotes from the server (a URL, a message)
+// is shown, never obeyed by the terminal, and cannot break the line.
 func (h *HeadlessAsker) say(format string, args ...any) {
 	if h.Stderr != nil {
-		fmt.Fprintf(h.Stderr, format+"\n", args...)
+		line := strings.Join(strings.Fields(nativeform.Clean(fmt.Sprintf(format, args...))), " ")
+		fmt.Fprintln(h.Stderr, line)
 	}
 }
 
@@ -293,6 +298,9 @@ func (c *Conn) Call(ctx context.Context, tool string, args json.RawMessage) (*mc
 		// The connection failed under the call: close it, which waits for
 		// a server process to exit, so that its last words are known.
 		_ = c.Close()
+		if errors.Is(err, errServerGone) { // it ended the call's pending questions
+			return nil, c.explain(fmt.Errorf("call %s: %w while a question waited for its answer", tool, errServerGone))
+		}
 		return nil, c.explain(fmt.Errorf("call %s: the server went away: %w", tool, err))
 	}
 	return res, nil

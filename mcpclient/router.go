@@ -116,7 +116,7 @@ type router struct {
 
 	mu      sync.Mutex
 	pending map[string]*pendingRequest
-	closed  bool // set by cancelAll: later requests are refused at once
+	closed  error // set by cancelAll: why later requests are refused at once
 }
 
 // pendingRequest is the request-scoped state of one elicitation in flight:
@@ -168,8 +168,8 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	rec.Request, _ = json.Marshal(p)
 	pr := &pendingRequest{key: key, message: p.Message, resourceURI: rec.ResourceURI, path: PathNative, started: rec.ReceivedAt, cancel: cancel}
 	r.mu.Lock()
-	if r.closed {
-		cancel(errClosing)
+	if r.closed != nil {
+		cancel(r.closed)
 	} else {
 		r.pending[key] = pr
 	}
@@ -307,13 +307,16 @@ func (r *router) dismissAll() {
 	}
 }
 
-// cancelAll cancels every in-flight elicitation and refuses later ones.
-func (r *router) cancelAll() {
+// cancelAll cancels every in-flight elicitation and refuses later ones,
+// for the given reason.
+func (r *router) cancelAll(cause error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.closed = true
+	if r.closed == nil {
+		r.closed = cause
+	}
 	for _, pr := range r.pending {
-		pr.cancel(errClosing)
+		pr.cancel(cause)
 	}
 }
 
@@ -406,13 +409,14 @@ func rawResourceURI(p *mcp.ElicitParams) string {
 }
 
 // ValidateResourceURI checks that s is an absolute ui:// URI with a
-// non-empty host and no whitespace.
+// non-empty host and no whitespace or control characters.
 func ValidateResourceURI(s string) error {
 	if s == "" {
 		return errors.New("resource URI is empty")
 	}
-	if strings.IndexFunc(s, unicode.IsSpace) >= 0 {
-		return errors.New("resource URI contains whitespace")
+	// url.Parse lets control characters through in the fragment.
+	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return errors.New("resource URI contains whitespace or a control character")
 	}
 	u, err := url.Parse(s)
 	if err != nil {
@@ -424,7 +428,7 @@ func ValidateResourceURI(s string) error {
 	if u.Scheme != "ui" {
 		return fmt.Errorf("resource URI scheme is %q, not ui", u.Scheme)
 	}
-	if u.Opaque != "" || u.Host == "" {
+	if u.Opaque != "" || u.Hostname() == "" { // "ui://:80" has a port but no host
 		return errors.New("resource URI has no host")
 	}
 	return nil

@@ -3,10 +3,12 @@ package mcpclient
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Direction says where a wire log entry came from.
@@ -35,9 +37,12 @@ type WireEntry struct {
 // WireLog keeps the raw JSON-RPC traffic and the server's stderr, bounded in
 // memory, and optionally writes each entry as a JSON line to a sink.
 type WireLog struct {
-	mu      sync.Mutex
-	max     int
+	mu  sync.Mutex
+	max int
+	// entries is a ring once it holds max entries: the oldest is at
+	// entries[start], and a new entry overwrites it.
 	entries []WireEntry
+	start   int
 	sink    io.Writer
 	stderr  []string // the last few stderr lines, for error messages
 	orders  orderBook
@@ -56,15 +61,17 @@ func (w *WireLog) add(e WireEntry) {
 	if w == nil {
 		return
 	}
+	kept := e.kept()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.entries) >= w.max {
-		n := copy(w.entries, w.entries[len(w.entries)-w.max+1:])
-		w.entries = w.entries[:n]
+	if len(w.entries) < w.max {
+		w.entries = append(w.entries, kept)
+	} else {
+		w.entries[w.start] = kept
+		w.start = (w.start + 1) % w.max
 	}
-	w.entries = append(w.entries, e)
 	if e.Dir == DirStderr {
-		w.stderr = append(w.stderr, e.Text)
+		w.stderr = append(w.stderr, kept.Text)
 		if len(w.stderr) > 20 {
 			w.stderr = w.stderr[1:]
 		}
@@ -76,11 +83,48 @@ func (w *WireLog) add(e WireEntry) {
 	}
 }
 
+// maxKept is the most of one message or stderr line the log keeps in
+// memory (the sink gets all of it), so that its memory stays bounded
+// whatever the server sends: at most max entries of about this size.
+const maxKept = 16 << 10
+
+// kept is the entry as the log keeps it in memory: a message or line
+// longer than maxKept is cut, and a cut message is kept as text, saying
+// how long it was.
+func (e WireEntry) kept() WireEntry {
+	if len(e.Message) > maxKept {
+		e.Text = fmt.Sprintf("%s… (%d bytes; --wire-log keeps whole messages)", cutUTF8(string(e.Message), maxKept), len(e.Message))
+		e.Message = nil
+	}
+	if len(e.Text) > maxKept+100 {
+		e.Text = cutUTF8(e.Text, maxKept) + "…"
+	}
+	return e
+}
+
+// cutUTF8 cuts s to at most n bytes, on a rune boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
 // Entries returns a copy of the entries kept in memory.
 func (w *WireLog) Entries() []WireEntry {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]WireEntry(nil), w.entries...)
+	return w.ordered()
+}
+
+// ordered returns a copy of the entries, oldest first. w.mu must be held.
+func (w *WireLog) ordered() []WireEntry {
+	out := make([]WireEntry, 0, len(w.entries))
+	out = append(out, w.entries[w.start:]...)
+	return append(out, w.entries[:w.start]...)
 }
 
 // LastStderr returns the last stderr line of the server, or "".
@@ -113,7 +157,7 @@ func (w *WireLog) PropertyOrder(schema any) []string { return w.orders.lookup(sc
 func (w *WireLog) SentCapabilities() json.RawMessage {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for _, e := range w.entries {
+	for _, e := range w.ordered() {
 		if e.Dir != DirSend {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -168,6 +169,7 @@ func parse(raw []byte, order []string) (*Schema, error) {
 		return nil, errors.New("requested schema: properties must be an object")
 	}
 	required := map[string]bool{}
+	var requiredNames []string // in the schema's order, so errors name the same one every time
 	if r, ok := plain["required"]; ok {
 		list, ok := r.([]any)
 		if !ok {
@@ -179,9 +181,10 @@ func parse(raw []byte, order []string) (*Schema, error) {
 				return nil, errors.New("requested schema: required must be an array of names")
 			}
 			required[name] = true
+			requiredNames = append(requiredNames, name)
 		}
 	}
-	for name := range required {
+	for _, name := range requiredNames {
 		if _, ok := props[name]; !ok {
 			return nil, fmt.Errorf("field %q is required but not declared in properties", name)
 		}
@@ -493,10 +496,11 @@ func isComposite(v any) bool {
 
 // Clean makes text from a server safe to draw on a terminal: escape
 // sequences and other control characters become visible placeholders
-// (newlines and tabs stay), so nothing a server sends can move the cursor,
-// clear the screen or restyle mcpeek's own framing.
+// (newlines and tabs stay), and bytes that are not UTF-8 become U+FFFD, so
+// nothing a server sends can move the cursor, clear the screen or restyle
+// mcpeek's own framing.
 func Clean(s string) string {
-	if strings.IndexFunc(s, isControl) < 0 {
+	if strings.IndexFunc(s, isControl) < 0 && utf8.ValidString(s) {
 		return s
 	}
 	var b strings.Builder
@@ -655,6 +659,14 @@ func (s *Schema) collect(ve *jsonschema.ValidationError, byKey map[string]string
 		}
 		if req, ok := ve.ErrorKind.(*kindRequired); ok && len(ve.InstanceLocation) == 0 {
 			for _, k := range req.Missing {
+				if s.Field(k) == nil {
+					// Required by a root keyword such as allOf, but not a field:
+					// no answer to this form can satisfy it.
+					if msg := fmt.Sprintf("the schema requires %q, which is not a field of this form", k); !slices.Contains(*general, msg) {
+						*general = append(*general, msg)
+					}
+					continue
+				}
 				if _, seen := byKey[k]; !seen {
 					byKey[k] = "is required"
 				}

@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
@@ -76,20 +77,36 @@ var tabNames = [6]string{"Tools", "Resources", "Prompts", "Elicitations", "Log",
 // clean makes text from a server safe to draw (see [nativeform.Clean]).
 func clean(s string) string { return nativeform.Clean(s) }
 
-// line is clean text on one line, cut to width cells.
+// line is clean text on one line, cut to width cells. It reads no more of
+// s than can show, so that a huge string costs no more than a short one.
 func line(s string, width int) string {
-	s = strings.Join(strings.Fields(clean(s)), " ")
 	if width <= 0 {
 		return ""
 	}
-	if lipgloss.Width(s) <= width {
+	cut := false
+	if limit := 8*width + 64; len(s) > limit {
+		s, cut = cutText(s, limit), true
+	}
+	s = strings.Join(strings.Fields(clean(s)), " ")
+	if !cut && lipgloss.Width(s) <= width {
 		return s
 	}
-	r := []rune(s)
-	for len(r) > 0 && lipgloss.Width(string(r))+1 > width {
-		r = r[:len(r)-1]
+	return ansi.Truncate(s, width-1, "") + "…"
+}
+
+// cutText cuts s to at most n bytes: at a line break in its second half if
+// it has one (so that no escape sequence is split), else on a rune boundary.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return string(r) + "…"
+	if i := strings.LastIndexByte(s[:n], '\n'); i > n/2 {
+		return s[:i]
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // fit cuts already-styled text to width cells, escape codes intact.
@@ -98,8 +115,12 @@ func fit(s string, width int) string {
 }
 
 // block wraps text (already cleaned, perhaps styled) to width and cuts it
-// to height lines.
+// to height lines. Only what can show is wrapped: a huge text is cut well
+// past height lines first, so that it costs no more than a screenful.
 func block(s string, width, height int) string {
+	if limit := height * (max(width, 1) + 1) * 4; height > 0 && len(s) > limit {
+		s = cutText(s, limit) + "\n…"
+	}
 	s = lipgloss.NewStyle().Width(max(width, 1)).Render(s)
 	lines := strings.Split(s, "\n")
 	if height > 0 && len(lines) > height {

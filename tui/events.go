@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -26,9 +27,17 @@ type (
 // request's own channel.
 type programAsker struct {
 	events chan tea.Msg
+	ended  chan struct{} // closed when the program has ended
+	end    sync.Once
 }
 
-func newProgramAsker() *programAsker { return &programAsker{events: make(chan tea.Msg, 64)} }
+func newProgramAsker() *programAsker {
+	return &programAsker{events: make(chan tea.Msg, 64), ended: make(chan struct{})}
+}
+
+// stop ends the pending wait command once the program has ended, so that
+// nothing is left waiting for events no one will read.
+func (a *programAsker) stop() { a.end.Do(func() { close(a.ended) }) }
 
 // Ask implements [mcpclient.NativeAsker].
 func (a *programAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp.ElicitResult, error) {
@@ -50,7 +59,14 @@ func (a *programAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*
 // wait is the re-arming command that delivers the asker's events, one per
 // call; the model issues it again after each, so none is dropped.
 func (a *programAsker) wait() tea.Cmd {
-	return func() tea.Msg { return <-a.events }
+	return func() tea.Msg {
+		select {
+		case msg := <-a.events:
+			return msg
+		case <-a.ended:
+			return nil
+		}
+	}
 }
 
 // answer replies to an elicitation off the Update loop.

@@ -144,7 +144,7 @@ func poll() tea.Cmd {
 
 func load(conn *mcpclient.Conn) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 		defer cancel()
 		var out listsMsg
 		caps := conn.ServerCapabilities()
@@ -558,7 +558,7 @@ func (m *Model) openPrompt(pr *mcp.Prompt) tea.Cmd {
 		return get(nil)
 	}
 	props := map[string]any{}
-	var required []string
+	required := []string{} // never null: a schema whose required is null does not parse
 	order := make([]string, 0, len(pr.Arguments))
 	for _, a := range pr.Arguments {
 		props[a.Name] = map[string]any{"type": "string", "description": a.Description}
@@ -635,7 +635,7 @@ func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
 }
 
 func readResource(conn *mcpclient.Conn, uri string, width int) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 	defer cancel()
 	res, err := conn.Session().ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
@@ -655,7 +655,7 @@ func readResource(conn *mcpclient.Conn, uri string, width int) string {
 }
 
 func getPrompt(conn *mcpclient.Conn, name string, args map[string]string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 	defer cancel()
 	res, err := conn.Session().GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
 	if err != nil {

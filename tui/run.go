@@ -12,6 +12,7 @@ import (
 func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	m := New(opts)
 	_, err := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+	m.asker.stop()
 	if m.conn != nil {
 		_ = m.conn.Close()
 	}

@@ -100,6 +100,10 @@ func prettyJSON(v any) string {
 	return string(b)
 }
 
+// resultLines bounds a rendered result: more lines than a screen shows,
+// so that a huge result is not wrapped in full.
+const resultLines = 200
+
 // renderResult draws a tool result: each content block, structured
 // content as JSON, isError highlighted, and the call's duration.
 func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Duration, width int) string {
@@ -107,7 +111,7 @@ func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Durat
 	if err != nil {
 		b.WriteString(c.styles.err.Render("error: ") + clean(err.Error()) + "\n")
 		b.WriteString(c.styles.dim.Render(fmt.Sprintf("after %s", took.Round(time.Millisecond))))
-		return block(b.String(), width, 0)
+		return block(b.String(), width, resultLines)
 	}
 	status := c.styles.ok.Render("result")
 	if res.IsError {
@@ -137,7 +141,7 @@ func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Durat
 	if res.StructuredContent != nil {
 		b.WriteString(c.styles.dim.Render("structuredContent:") + "\n" + clean(prettyJSON(res.StructuredContent)))
 	}
-	return block(strings.TrimRight(b.String(), "\n"), width, 0)
+	return block(strings.TrimRight(b.String(), "\n"), width, resultLines)
 }
 
 // infoView shows the negotiated capabilities of both sides.

@@ -1,0 +1,459 @@
+package apphost
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// The fuzz targets here cover what the app host reads from the page: each
+// WebSocket frame (FuzzDecodeFrame) and whole sequences of them through a
+// real session (FuzzSession). Run one with
+//
+//	go test -run='^$' -fuzz='^FuzzSession$' -fuzztime=60s -fuzzminimizetime=20x ./apphost
+//
+// FuzzSession needs the short -fuzzminimizetime: the host's own goroutines
+// make its coverage vary from run to run, and the default minimization
+// (a minute per new input) would stall it. FuzzDecodeFrame does not, but
+// takes the same flags.
+//
+// Seeds live in testdata/fuzz/<FuzzName>/ and below in f.Add; a crasher
+// the fuzzer finds is kept there so that plain `go test` replays it.
+
+// frameSeeds are frames a page or app sends, good and bad.
+func frameSeeds() []string {
+	seeds := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26","appInfo":{"name":"a","version":"0"},"appCapabilities":{"elicitation":{}}}}`,
+		`{"jsonrpc":"2.0","method":"ui/notifications/initialized","params":{}}`,
+		`{"jsonrpc":"2.0","method":"ui/notifications/sandbox-proxy-ready"}`,
+		`{"jsonrpc":"2.0","method":"ui/notifications/size-changed","params":{"width":300,"height":"x"}}`,
+		`{"jsonrpc":"2.0","id":"mcpeek-elicit","result":{"action":"accept","content":{"choice":"option-a"}}}`,
+		`{"jsonrpc":"2.0","id":"mcpeek-elicit","error":{"code":-32000,"message":"no","data":[1]}}`,
+		`{"jsonrpc":"2.0","id":"mcpeek-elicit","error":{"code":1.5,"message":"no"}}`,
+		`{"jsonrpc":"2.0","id":null,"result":null}`,
+		`{"jsonrpc":"2.0","id":{"a":[1]},"method":"tools/call","params":[1,2]}`,
+		`{"jsonrpc":"2.0","method":"x","params":{"s":"<\u2028&>"}}`,
+		`{"jsonrpc":"2.0","method":null,"id":7}`,
+		`{"JSONRPC":"2.0","Method":"ui/notifications/initialized"}`,
+		` {"jsonrpc" : "2.0", "id" : 1 , "result" : { "a" : [ 1 , 2 ] } } `,
+	}
+	for _, j := range junkFrames {
+		// Not the 10 kB deeply nested one (TestJunkFrames has it): the
+		// fuzzer would spend its time minimizing its mutants.
+		if len(j.frame) < 1024 {
+			seeds = append(seeds, j.frame)
+		}
+	}
+	return seeds
+}
+
+func FuzzDecodeFrame(f *testing.F) {
+	for _, s := range frameSeeds() {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, ok := decodeFrame(b)
+		if m2, ok2 := decodeFrame(b); ok2 != ok || !reflect.DeepEqual(m2, m) {
+			t.Fatalf("decodeFrame(%q) is not deterministic", b)
+		}
+		if want, sure := strictlyJSONRPC(b); sure && want != ok {
+			t.Fatalf("decodeFrame(%q) ok = %v, but the frame read member by member says %v", b, ok, want)
+		}
+		if !ok {
+			if !reflect.DeepEqual(m, rpc{}) {
+				t.Fatalf("decodeFrame(%q) refused the frame but returned %#v", b, m)
+			}
+			return
+		}
+		if m.JSONRPC != "2.0" || m.Method == "" && m.ID == nil {
+			t.Fatalf("decodeFrame(%q) accepted %#v: want jsonrpc 2.0 and a method or an id", b, m)
+		}
+		if trimmed := bytes.TrimSpace(b); !json.Valid(b) || trimmed[0] != '{' {
+			t.Fatalf("decodeFrame(%q) accepted a frame that is not one JSON object", b)
+		}
+		for name, raw := range map[string]json.RawMessage{"id": m.ID, "params": m.Params, "result": m.Result} {
+			if raw != nil && !json.Valid(raw) {
+				t.Fatalf("decodeFrame(%q): %s %q is not JSON", b, name, raw)
+			}
+		}
+		// Encoded again, as the host encodes what it sends, the message
+		// decodes to the same thing, and encodes the same way after that.
+		enc, err := json.Marshal(m)
+		if err != nil {
+			t.Fatalf("re-encode %#v: %v", m, err)
+		}
+		back, ok := decodeFrame(enc)
+		if !ok {
+			t.Fatalf("decodeFrame refuses the re-encoded frame %s", enc)
+		}
+		if back.JSONRPC != m.JSONRPC || back.Method != m.Method || !reflect.DeepEqual(back.Error, m.Error) ||
+			!sameJSON(back.ID, m.ID) || !sameJSON(back.Params, m.Params) || !sameJSON(back.Result, m.Result) {
+			t.Fatalf("frame %q re-encodes as %s, which decodes to %#v, not %#v", b, enc, back, m)
+		}
+		if enc2, _ := json.Marshal(back); !bytes.Equal(enc2, enc) {
+			t.Fatalf("re-encoding is not stable: %s, then %s", enc, enc2)
+		}
+	})
+}
+
+// strictlyJSONRPC reads a frame member by member, as JSON-RPC 2.0 defines
+// it, and says whether it is a request, notification or response. It is
+// sure only of frames without an error member and without members whose
+// names differ from JSON-RPC's only in case (which encoding/json would
+// fold together).
+func strictlyJSONRPC(b []byte) (ok, sure bool) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(b, &members); err != nil {
+		return false, true // not JSON, or not an object
+	}
+	if members == nil {
+		return false, true // null
+	}
+	for k := range members {
+		for _, name := range []string{"jsonrpc", "id", "method", "params", "result", "error"} {
+			if strings.EqualFold(k, name) && k != name || k == "error" {
+				return false, false
+			}
+		}
+	}
+	var version string
+	if json.Unmarshal(members["jsonrpc"], &version) != nil || version != "2.0" {
+		return false, true
+	}
+	var method *string
+	if raw, has := members["method"]; has && json.Unmarshal(raw, &method) != nil {
+		return false, true // a method that is not a string
+	}
+	_, hasID := members["id"]
+	return method != nil && *method != "" || hasID, true
+}
+
+func sameJSON(a, b json.RawMessage) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	var x, y any
+	dx, dy := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	dx.UseNumber()
+	dy.UseNumber()
+	return dx.Decode(&x) == nil && dy.Decode(&y) == nil && reflect.DeepEqual(x, y)
+}
+
+// sessionSeeds are scripts for FuzzSession: the page's frames, one a line.
+func sessionSeeds() []string {
+	const (
+		proxyReady  = `{"jsonrpc":"2.0","method":"ui/notifications/sandbox-proxy-ready","params":{}}`
+		initialize  = `{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26","appCapabilities":{"elicitation":{}}}}`
+		initialized = `{"jsonrpc":"2.0","method":"ui/notifications/initialized","params":{}}`
+		accept      = `{"jsonrpc":"2.0","id":"mcpeek-elicit","result":{"action":"accept","content":{"choice":"option-a"}}}`
+	)
+	lines := func(frames ...string) string { return strings.Join(frames, "\n") }
+	return []string{
+		lines(proxyReady, initialize, initialized, accept),
+		lines(initialize, initialized, `{"jsonrpc":"2.0","id":"mcpeek-elicit","result":{"action":"decline"}}`),
+		lines(initialize, initialized, `{"jsonrpc":"2.0","id":"mcpeek-elicit","error":{"code":-32603,"message":"boom"}}`),
+		lines(proxyReady, `{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"appCapabilities":{}}}`),
+		lines(initialize, `{"jsonrpc":"2.0","method":"ui/notifications/request-teardown"}`),
+		lines(initialized, accept, initialize, accept, initialized, initialize, accept),
+		lines(initialize, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}}`,
+			`{"jsonrpc":"2.0","id":3,"method":"ui/open-link","params":{"url":"https://example.com"}}`,
+			`{"jsonrpc":"2.0","id":4,"method":"ping"}`, initialized, `{"jsonrpc":"2.0","id":"other","result":{}}`, accept),
+		lines(`{"jsonrpc":"2.0","method":"ui/notifications/size-changed","params":{"width":10,"height":20}}`, initialize, initialized),
+		lines(junkFrames[0].frame, junkFrames[5].frame, initialize, junkFrames[7].frame, initialized, junkFrames[9].frame, accept),
+		lines(`{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":5,"appCapabilities":{"elicitation":{}}}}`, initialized, `{"jsonrpc":"2.0","id":"mcpeek-elicit"}`),
+		"",
+	}
+}
+
+// FuzzSession plays a page through a real session over a real WebSocket:
+// the script's lines are the page's frames. Whatever they are, Render
+// returns, with exactly the outcome a plain reading of the Apps protocol
+// predicts, and the host sends the app only what the protocol allows.
+func FuzzSession(f *testing.F) {
+	for _, s := range sessionSeeds() {
+		f.Add([]byte(s))
+	}
+	urls := make(chan string, 1)
+	h, err := Start(Options{
+		// Long enough never to fire on a busy machine: the page always
+		// ends its script by closing, so no run waits for them.
+		InitTimeout: time.Minute, AnswerTimeout: time.Minute, Version: "fuzz",
+		Open: func(u string) error { urls <- u; return nil },
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { _ = h.Close() })
+	// Thousands of runs a minute must not use up the ephemeral ports: the
+	// page's end of each connection closes without lingering in TIME_WAIT.
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if tc, ok := c.(*net.TCPConn); ok {
+				_ = tc.SetLinger(0)
+			}
+			return c, err
+		}}}
+	f.Fuzz(func(t *testing.T, script []byte) {
+		frames := bytes.Split(script, []byte("\n"))
+		if len(frames) > 32 {
+			frames = frames[:32]
+		}
+		req := sampleRequest("e-fuzz")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		type outcome struct {
+			ans *mcpclient.AppAnswer
+			err error
+		}
+		rendered := make(chan outcome, 1)
+		go func() {
+			ans, err := h.Render(ctx, req)
+			rendered <- outcome{ans, err}
+		}()
+		var link string
+		select {
+		case link = <-urls:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the host opened no URL")
+		}
+		u, _ := url.Parse(link)
+		key := strings.TrimPrefix(u.Path, "/e/")
+		dctx, dcancel := context.WithTimeout(ctx, 30*time.Second)
+		defer dcancel()
+		c, _, err := websocket.Dial(dctx, "ws://127.0.0.1:"+u.Port()+"/ws/"+key,
+			&websocket.DialOptions{HTTPClient: hc, HTTPHeader: http.Header{"Origin": {h.BridgeOrigin()}}})
+		if err != nil {
+			t.Fatalf("dial: %v", err)
+		}
+		defer c.CloseNow()
+		c.SetReadLimit(4 << 20)
+		write := func(b []byte) error { return c.Write(dctx, websocket.MessageText, b) }
+		if err := write([]byte(u.Fragment)); err != nil {
+			t.Fatalf("send token: %v", err)
+		}
+
+		// The page reads everything the host sends, answers the teardown,
+		// and notices the reply to its closing ping.
+		nonce := make([]byte, 8)
+		_, _ = rand.Read(nonce)
+		pingID := `"fuzz-end-` + hex.EncodeToString(nonce) + `"`
+		var (
+			mu       sync.Mutex
+			received [][]byte
+		)
+		pong := make(chan struct{})
+		readDone := make(chan struct{})
+		go func() {
+			defer close(readDone)
+			for {
+				_, b, err := c.Read(dctx)
+				if err != nil {
+					return
+				}
+				mu.Lock()
+				received = append(received, b)
+				mu.Unlock()
+				var m rpc
+				_ = json.Unmarshal(b, &m)
+				switch {
+				case m.Method == "ui/resource-teardown":
+					_ = write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`))
+				case m.Method == "" && string(m.ID) == pingID:
+					close(pong)
+				}
+			}
+		}()
+		for _, fr := range frames {
+			if write(fr) != nil {
+				break // the session has ended and closed the socket
+			}
+		}
+		_ = write([]byte(`{"jsonrpc":"2.0","id":` + pingID + `,"method":"ping"}`))
+		select {
+		case <-pong: // every frame has been read; hang up
+		case <-readDone: // the session ended by itself
+		case <-time.After(30 * time.Second):
+			t.Fatal("the host neither answered the closing ping nor closed the page")
+		}
+		_ = c.CloseNow()
+		var got outcome
+		select {
+		case got = <-rendered:
+		case <-time.After(30 * time.Second):
+			t.Fatal("Render did not return after the page closed")
+		}
+		_ = c.CloseNow()
+		<-readDone
+
+		want := predictSession(frames)
+		switch {
+		case want.answer != nil:
+			if got.err != nil || got.ans == nil || !bytes.Equal(got.ans.Result, *want.answer) {
+				t.Fatalf("Render = %v, %v; want the answer %s", got.ans, got.err, *want.answer)
+			}
+		default:
+			var ae *mcpclient.AppError
+			if !errors.As(got.err, &ae) || ae.Reason != want.reason {
+				t.Fatalf("Render = %v, %v; want fallback %s", got.ans, got.err, want.reason)
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		checkHostFrames(t, req, received, frames, pingID, want)
+	})
+}
+
+// prediction is what a session must come to, read from the page's frames
+// with the protocol's rules and nothing of the host's code but decodeFrame.
+type prediction struct {
+	answer      *json.RawMessage
+	reason      mcpclient.FallbackReason
+	ended       bool       // the session ended before the page hung up
+	asked       bool       // elicitation/create was sent
+	initialized bool       // the host answered a ui/initialize
+	replies     []expected // the host's responses, in order
+}
+
+// expected is one response the host owes the page.
+type expected struct {
+	id     json.RawMessage
+	result bool   // a result, else an error
+	init   bool   // the reply to the first ui/initialize
+	method string // what it answers, for messages
+}
+
+func predictSession(frames [][]byte) prediction {
+	p := prediction{}
+	end := func(reason mcpclient.FallbackReason) prediction {
+		p.reason, p.ended = reason, true
+		return p
+	}
+	for _, b := range frames {
+		m, ok := decodeFrame(b)
+		if !ok {
+			continue
+		}
+		switch {
+		case m.Method != "" && m.ID != nil:
+			first := m.Method == "ui/initialize" && !p.initialized
+			p.replies = append(p.replies, expected{id: m.ID, result: first || m.Method == "ping", init: first, method: m.Method})
+			if !first {
+				continue
+			}
+			p.initialized = true
+			var params struct {
+				AppCapabilities map[string]json.RawMessage `json:"appCapabilities"`
+			}
+			_ = json.Unmarshal(m.Params, &params)
+			var elicitation map[string]any
+			if json.Unmarshal(params.AppCapabilities["elicitation"], &elicitation) != nil || elicitation == nil {
+				return end(mcpclient.FallbackAppNoElicitation)
+			}
+		case m.Method == "ui/notifications/initialized":
+			p.asked = p.asked || p.initialized
+		case m.Method == "ui/notifications/request-teardown":
+			return end(mcpclient.FallbackBridgeClosed)
+		case m.Method != "":
+		case p.asked && string(m.ID) == `"`+elicitID+`"`:
+			if m.Error != nil {
+				return end(mcpclient.FallbackInvalidResult)
+			}
+			p.answer = &m.Result
+			p.ended = true
+			return p
+		}
+	}
+	p.reason = mcpclient.FallbackBridgeClosed // the page hung up
+	return p
+}
+
+// checkHostFrames holds what the host sent to the protocol: JSON only,
+// mcpeek's own controls or JSON-RPC 2.0; one response to each of the
+// page's requests, in order; elicitation/create once, unchanged, and only
+// after initialized; a teardown only for an app that initialized.
+func checkHostFrames(t *testing.T, req *mcpclient.AppRequest, received [][]byte, frames [][]byte, pingID string, want prediction) {
+	t.Helper()
+	params, err := json.Marshal(req.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replies := want.replies
+	if !want.ended {
+		replies = append(replies, expected{id: json.RawMessage(pingID), result: true, method: "ping"})
+	}
+	elicits, n := 0, 0
+	for i, b := range received {
+		var ctl struct {
+			Kind *string `json:"mcpeek"`
+		}
+		if err := json.Unmarshal(b, &ctl); err != nil {
+			t.Fatalf("host frame %d is not a JSON object: %q", i, b)
+		}
+		if ctl.Kind != nil {
+			continue
+		}
+		m, ok := decodeFrame(b)
+		if !ok {
+			t.Fatalf("host frame %d is neither a control nor JSON-RPC 2.0: %s", i, b)
+		}
+		switch {
+		case m.Method == "elicitation/create":
+			elicits++
+			if !want.asked {
+				t.Fatalf("host sent elicitation/create before the app initialized: %s", b)
+			}
+			if !bytes.Equal(m.Params, params) {
+				t.Fatalf("elicitation/create params = %s, want the request unchanged: %s", m.Params, params)
+			}
+		case m.Method == "ui/resource-teardown":
+			if !want.initialized {
+				t.Fatalf("host tore down an app that never initialized: %s", b)
+			}
+		case m.Method == "ui/notifications/sandbox-resource-ready":
+		case m.Method != "":
+			t.Fatalf("host sent an unexpected message: %s", b)
+		default:
+			if n >= len(replies) {
+				t.Fatalf("host sent response %d, %s, but the page made %d requests (page frames %q)", n+1, b, len(replies), frames)
+			}
+			r := replies[n]
+			n++
+			if !bytes.Equal(m.ID, r.id) || (m.Result != nil) != r.result || (m.Error != nil) == r.result {
+				t.Fatalf("host response %d to %s (id %s) = %s; want a %s with that id", n, r.method, r.id, b,
+					map[bool]string{true: "result", false: "error"}[r.result])
+			}
+			if !r.init {
+				continue
+			}
+			var res struct {
+				ProtocolVersion  string         `json:"protocolVersion"`
+				HostCapabilities map[string]any `json:"hostCapabilities"`
+			}
+			if json.Unmarshal(m.Result, &res) != nil || res.ProtocolVersion != ProtocolVersion ||
+				!reflect.DeepEqual(res.HostCapabilities, map[string]any{"elicitation": map[string]any{}}) {
+				t.Fatalf("ui/initialize result %s: want protocolVersion %s and only the elicitation capability", m.Result, ProtocolVersion)
+			}
+		}
+	}
+	if n != len(replies) {
+		t.Fatalf("host sent %d responses, want %d (page frames %q)", n, len(replies), frames)
+	}
+	if wantElicits := map[bool]int{true: 1, false: 0}[want.asked]; elicits != wantElicits {
+		t.Fatalf("host sent elicitation/create %d times, want %d (page frames %q)", elicits, wantElicits, frames)
+	}
+}

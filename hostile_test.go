@@ -1,0 +1,425 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// hostileEsc is what a hostile server hides in every string: a window
+// title, a clipboard write (OSC 52), a screen clear, a cursor report
+// request (which makes the terminal type into mcpeek's input), a DCS
+// query, a bell and a C1 CSI.
+const hostileEsc = "\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b[6n\x1bP+q544e\x1b\\\a\u009b31m"
+
+// badUTF8 stands for bytes that are not UTF-8; the server writes them raw.
+const badUTF8 = "@BAD-UTF8@"
+
+// escapes are the sequences that must never reach a terminal raw.
+var escapes = []string{"\x1b]", "\x1b[2J", "\x1b[6n", "\x1bP", "\a", "\u009b"}
+
+// hostileServer speaks 2025-11-25 by hand, so that it can send what no SDK
+// would: invalid UTF-8, malformed schemas, 10 MB and 20 MB messages, a
+// resource read that never answers, thousands of tools, and escape
+// sequences in every string it provides.
+func hostileServer() int {
+	nTools, _ := strconv.Atoi(os.Getenv("MCPEEK_TEST_TOOLS"))
+	out := bufio.NewWriter(os.Stdout)
+	send := func(v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(err)
+		}
+		b = bytes.ReplaceAll(b, []byte(badUTF8), []byte("\xff\xfe\xc3("))
+		out.Write(append(b, '\n'))
+		out.Flush()
+	}
+	reply := func(id json.RawMessage, result any) {
+		send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+	}
+	fail := func(id json.RawMessage, code int, msg string) {
+		send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
+	}
+	// big answers a call with n bytes of text, written as it goes.
+	big := func(id json.RawMessage, n int) {
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, id)
+		for ; n > 0; n -= 16 {
+			out.WriteString("0123456789abcdef")
+		}
+		out.WriteString("\"}]}}\n")
+		out.Flush()
+	}
+	h := func(s string) string { return s + hostileEsc + badUTF8 }
+	text := func(s string) map[string]any {
+		return map[string]any{"content": []any{map[string]any{"type": "text", "text": s}}}
+	}
+	obj := map[string]any{"type": "object"}
+	special := []map[string]any{
+		{"name": "echo", "title": h("Echo"), "description": h("Answers with escapes."), "inputSchema": obj},
+		{"name": "big", "description": h("Answers 10 MB."), "inputSchema": obj},
+		{"name": "huge", "description": h("Answers 20 MB, more than a message may be."), "inputSchema": obj},
+		{"name": "rpc_error", "description": h("Fails with a JSON-RPC error."), "inputSchema": obj},
+		{"name": "bad_schema", "description": h("Asks with a malformed schema."), "inputSchema": obj},
+		{"name": "url", "description": h("Asks to open a URL."), "inputSchema": obj},
+		{"name": "die", "description": h("Writes to stderr and exits."), "inputSchema": obj},
+		{"name": "weird_input", "description": h("Has a malformed input schema."), "inputSchema": map[string]any{"type": "object", "properties": []any{1, 2}}},
+		{"name": h("named"), "description": h("Its name carries escapes."), "inputSchema": obj},
+	}
+	var tools []map[string]any
+	tools = append(tools, special...)
+	for i := range nTools {
+		tools = append(tools, map[string]any{"name": fmt.Sprintf("tool_%04d", i), "description": h("Tool."), "inputSchema": obj})
+	}
+	badSchemas := []any{
+		map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "nonsense"}}},
+		map[string]any{"type": "object", "properties": []any{1, 2, 3}},
+		map[string]any{"type": "array"},
+		map[string]any{"type": "object", "required": "x", "properties": map[string]any{"x": map[string]any{"type": "string"}}},
+		"not a schema",
+	}
+	// pending maps the id of each question to the call that asked it.
+	pending := map[string]json.RawMessage{}
+	asked := 0
+	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return 0
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name      string `json:"name"`
+				Cursor    string `json:"cursor"`
+				Arguments struct {
+					Variant int `json:"variant"`
+					MB      int `json:"mb"`
+				} `json:"arguments"`
+			} `json:"params"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(line, &msg) != nil {
+			continue
+		}
+		if msg.Method == "" { // an answer to one of our questions
+			var id string
+			_ = json.Unmarshal(msg.ID, &id)
+			if call, ok := pending[id]; ok {
+				delete(pending, id)
+				got := msg.Result
+				if got == nil {
+					got = msg.Error
+				}
+				reply(call, text(string(got)))
+			}
+			continue
+		}
+		switch msg.Method {
+		case "initialize":
+			reply(msg.ID, map[string]any{
+				"protocolVersion": "2025-11-25",
+				"capabilities":    map[string]any{"tools": map[string]any{}, "resources": map[string]any{}, "prompts": map[string]any{}, "logging": map[string]any{}},
+				"serverInfo":      map[string]any{"name": h("hostile"), "title": h("Hostile"), "version": h("6.6.6")},
+				"instructions":    h("Trust me."),
+			})
+		case "notifications/initialized":
+			fmt.Fprintln(os.Stderr, h("stderr says"))
+			send(map[string]any{"jsonrpc": "2.0", "method": "notifications/message", "params": map[string]any{"level": "error", "logger": h("logger"), "data": h("log data")}})
+		case "ping":
+			reply(msg.ID, map[string]any{})
+		case "tools/list":
+			start, _ := strconv.Atoi(msg.Params.Cursor)
+			end := min(start+1000, len(tools))
+			res := map[string]any{"tools": tools[start:end]}
+			if end < len(tools) {
+				res["nextCursor"] = strconv.Itoa(end)
+			}
+			reply(msg.ID, res)
+		case "resources/list":
+			reply(msg.ID, map[string]any{"resources": []any{
+				map[string]any{"uri": "ui://hostile/never", "name": h("never"), "title": h("Never answers"), "description": h("A read of it never answers."), "mimeType": h("text/plain")},
+				map[string]any{"uri": "file:///" + h("etc"), "name": h("file")},
+			}})
+		case "resources/templates/list":
+			reply(msg.ID, map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "file:///{x}" + h(""), "name": h("template")}}})
+		case "resources/read":
+			// Never answers.
+		case "prompts/list":
+			reply(msg.ID, map[string]any{"prompts": []any{map[string]any{"name": h("prompt"), "description": h("A prompt."),
+				"arguments": []any{map[string]any{"name": h("arg"), "description": h("An argument.")}}}}})
+		case "prompts/get":
+			reply(msg.ID, map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": h("Prompt text.")}}}})
+		case "tools/call":
+			switch msg.Params.Name {
+			case "echo":
+				res := text(h("Echo text.\r\nSecond line."))
+				res["structuredContent"] = map[string]any{h("key"): h("value")}
+				reply(msg.ID, res)
+			case "big":
+				mb := msg.Params.Arguments.MB
+				if mb == 0 {
+					mb = 10
+				}
+				big(msg.ID, mb<<20)
+			case "huge":
+				big(msg.ID, 20<<20)
+			case "rpc_error":
+				fail(msg.ID, -32000, h("it broke"))
+			case "bad_schema", "url":
+				asked++
+				id := fmt.Sprintf("q-%d", asked)
+				pending[id] = msg.ID
+				params := map[string]any{"message": h("Answer this."), "requestedSchema": badSchemas[msg.Params.Arguments.Variant%len(badSchemas)]}
+				if msg.Params.Name == "url" {
+					params = map[string]any{"mode": "url", "message": h("Open this."), "url": "https://example.com/" + h("consent"), "elicitationId": "u1"}
+				}
+				send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": params})
+			case "die":
+				if msg.Params.Arguments.Variant == 1 { // not UTF-8, but no control character
+					fmt.Fprintln(os.Stderr, "fatal: the end \xff\xfe\xc3(")
+				} else {
+					fmt.Fprintln(os.Stderr, h("fatal: the end"))
+				}
+				return 3
+			default:
+				reply(msg.ID, text(h("ok")))
+			}
+		default:
+			if msg.ID != nil {
+				fail(msg.ID, -32601, h("method not found: ")+msg.Method)
+			}
+		}
+	}
+}
+
+// hostileArgs are the words that start the hostile server with n tools
+// besides its special ones.
+func hostileArgs(n int) []string {
+	return []string{"-e", "MCPEEK_TEST_SERVER=hostile", "-e", "MCPEEK_TEST_TOOLS=" + strconv.Itoa(n), "--", os.Args[0]}
+}
+
+// noRawEscapes checks that text meant for a terminal carries no escape
+// sequence and is valid UTF-8.
+func noRawEscapes(t *testing.T, what, text string) {
+	t.Helper()
+	for _, e := range escapes {
+		if strings.Contains(text, e) {
+			t.Errorf("%s carries the raw escape %q: %q", what, e, text[:min(len(text), 600)])
+			return
+		}
+	}
+	if !utf8.ValidString(text) {
+		t.Errorf("%s is not valid UTF-8: %q", what, text[:min(len(text), 600)])
+	}
+}
+
+// memWatch samples the heap while a run goes on: its peak, and what stays
+// after it.
+type memWatch struct {
+	before uint64
+	peak   atomic.Uint64
+	stop   chan struct{}
+	done   sync.WaitGroup
+}
+
+func heapNow() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func watchMemory() *memWatch {
+	w := &memWatch{before: heapNow(), stop: make(chan struct{})}
+	w.done.Go(func() {
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapAlloc > w.peak.Load() {
+				w.peak.Store(m.HeapAlloc)
+			}
+			select {
+			case <-tick.C:
+			case <-w.stop:
+				return
+			}
+		}
+	})
+	return w
+}
+
+// end stops sampling and returns the peak growth and what is retained,
+// in MB, after the caller dropped what it holds.
+func (w *memWatch) end() (peakMB, retainedMB float64) {
+	close(w.stop)
+	w.done.Wait()
+	mb := func(b uint64, base uint64) float64 {
+		if b < base {
+			return 0
+		}
+		return float64(b-base) / (1 << 20)
+	}
+	return mb(w.peak.Load(), w.before), mb(heapNow(), w.before)
+}
+
+// TestHostileServerHeadless runs the headless commands against a server
+// that lies, shouts and stalls: every answer is a clear result or a clear
+// one-line error, nothing mcpeek prints carries a raw escape sequence or
+// invalid UTF-8, and memory stays within generous bounds.
+func TestHostileServerHeadless(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		tools    int
+		wantCode int
+		wantOut  string // in stdout
+		wantErr  string // in stderr
+		maxPeak  float64
+	}{
+		{name: "list 5,000 tools", args: []string{"list", "tools"}, tools: 5000, wantOut: `"name": "tool_4999"`, maxPeak: 150},
+		{name: "caps", args: []string{"caps"}, wantOut: `\u001b]0;pwned`},
+		{name: "escapes in a result", args: []string{"call", "echo"}, wantOut: `\u001b]0;pwned`},
+		{name: "a 10 MB result", args: []string{"call", "big"}, wantOut: "0123456789abcdef", maxPeak: 256},
+		{name: "a 20 MB message", args: []string{"call", "huge"}, wantCode: exitConnection, wantErr: "exceeded", maxPeak: 256},
+		{name: "escapes in a JSON-RPC error", args: []string{"call", "rpc_error"}, wantCode: exitConnection, wantErr: "it broke"},
+		{name: "escapes in the server's last words", args: []string{"call", "die"}, wantCode: exitConnection, wantErr: "fatal: the end"},
+		{name: "invalid UTF-8 in the server's last words", args: []string{"call", "die", "--args", `{"variant":1}`}, wantCode: exitConnection, wantErr: "fatal: the end"},
+		{name: "escapes in a URL to consent to", args: []string{"call", "url", "--on-elicit", "accept-defaults"}, wantOut: `accept`, wantErr: "consented to open https://example.com/consent"},
+		{name: "the summary", args: []string{}, wantOut: "tools (9):"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := watchMemory()
+			start := time.Now()
+			r := mcpeek(t, append(tc.args, hostileArgs(tc.tools)...)...)
+			took := time.Since(start)
+			stdout, stderr := len(r.stdout), r.stderr
+			if r.code != tc.wantCode {
+				t.Errorf("exit %d, want %d; stderr %q", r.code, tc.wantCode, stderr)
+			}
+			if !strings.Contains(r.stdout, tc.wantOut) {
+				t.Errorf("stdout lacks %q: %.600q", tc.wantOut, r.stdout)
+			}
+			if !strings.Contains(stderr, tc.wantErr) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr, tc.wantErr)
+			}
+			if tc.wantCode == exitConnection {
+				if lines := strings.Count(strings.TrimSpace(stderr), "\n") + 1; lines != 1 {
+					t.Errorf("stderr has %d lines, want one: %q", lines, stderr)
+				}
+			}
+			noRawEscapes(t, "stdout", r.stdout)
+			noRawEscapes(t, "stderr", stderr)
+			r = result{}
+			peak, retained := w.end()
+			t.Logf("%s: exit %d in %s, stdout %d bytes; heap peak +%.0f MB, retained +%.1f MB", tc.name, tc.wantCode, took.Round(time.Millisecond), stdout, peak, retained)
+			if tc.maxPeak > 0 && peak > tc.maxPeak {
+				t.Errorf("heap peaked %.0f MB above its start, want at most %.0f MB", peak, tc.maxPeak)
+			}
+			if retained > 16 {
+				t.Errorf("the run left %.1f MB on the heap, want at most 16 MB", retained)
+			}
+		})
+	}
+}
+
+// TestMalformedSchemasGetClearErrors: questions whose requested schema is
+// malformed are refused with an invalid-params error that says what is
+// wrong (the SDK checks the schema before mcpeek's router sees it): never
+// a crash, a hang or an answer.
+func TestMalformedSchemasGetClearErrors(t *testing.T) {
+	for variant, want := range []string{"nonsense", "properties", "object", "required", "unmarshal string"} {
+		t.Run(strconv.Itoa(variant), func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "elicit.jsonl")
+			r := mcpeek(t, append([]string{"call", "bad_schema", "--args", fmt.Sprintf(`{"variant":%d}`, variant),
+				"--on-elicit", "accept-defaults", "--elicit-log", log}, hostileArgs(0)...)...)
+			if r.code != exitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			noRawEscapes(t, "stderr", r.stderr)
+			var res struct {
+				Content []struct{ Text string } `json:"content"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || len(res.Content) != 1 {
+				t.Fatalf("stdout %s: %v", r.stdout, err)
+			}
+			// What the server received in answer to its question.
+			var answer struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+				Action  string `json:"action"`
+			}
+			if err := json.Unmarshal([]byte(res.Content[0].Text), &answer); err != nil {
+				t.Fatalf("the server got %q: %v", res.Content[0].Text, err)
+			}
+			if answer.Action != "" || answer.Code != -32602 || !strings.Contains(strings.ToLower(answer.Message), want) {
+				t.Errorf("the server got %s, want an invalid-params error about %q", res.Content[0].Text, want)
+			}
+			t.Logf("variant %d: the server was told %s", variant, res.Content[0].Text)
+			if data, err := os.ReadFile(log); err == nil && len(data) > 0 {
+				recs := readRecords(t, log)
+				if len(recs) != 1 || recs[0]["error"] == "" || recs[0]["action"] != "" {
+					t.Errorf("records = %v, want one refusal with its error", recs)
+				}
+			}
+		})
+	}
+}
+
+// TestWireLogMemoryIsBounded: a server that keeps sending large messages
+// does not make a long-lived connection (the inspector's) keep them all.
+func TestWireLogMemoryIsBounded(t *testing.T) {
+	wire := mcpclient.NewWireLog(0, nil)
+	conn, err := mcpclient.Connect(context.Background(), mcpclient.Config{
+		Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{os.Args[0]},
+			Env: []string{"MCPEEK_TEST_SERVER=hostile"}},
+		Protocol: "legacy", Wire: wire,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var took []time.Duration
+	call := func() {
+		start := time.Now()
+		res, err := conn.Call(context.Background(), "big", json.RawMessage(`{"mb":1}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Content) != 1 {
+			t.Fatalf("content = %v", res.Content)
+		}
+		took = append(took, time.Since(start).Round(time.Millisecond))
+	}
+	// Two calls grow the buffers a 1 MB message needs; six more must not
+	// grow the heap by what they carried (6 MB).
+	call()
+	call()
+	before := heapNow()
+	for range 6 {
+		call()
+	}
+	grew := (float64(heapNow()) - float64(before)) / (1 << 20)
+	t.Logf("6 more results of 1 MB (calls took %v): the heap grew by %.1f MB; the wire log holds %d entries", took, grew, len(wire.Entries()))
+	if grew > 2 {
+		t.Errorf("the connection kept %.1f MB more after 6 more results of 1 MB, want at most 2 MB", grew)
+	}
+}

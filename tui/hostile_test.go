@@ -1,0 +1,379 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+)
+
+// shout is what a hostile server hides in every string it provides: a
+// window title, a clipboard write (OSC 52), a screen clear, a cursor
+// report request (the terminal answers by typing into mcpeek), a DCS
+// query, a bell, a C1 CSI, and bytes that are not UTF-8.
+const shout = "\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b[6n\x1bP+q544e\x1b\\\a\u009b31m\xff\xfe"
+
+// neverObeyed are the sequences the inspector itself never writes, so that
+// any of them in its output came from the server.
+var neverObeyed = []string{"\x1b]", "\x1b[6n", "\x1bP", "\a", "\u009b"}
+
+func loud(s string) string { return s + shout }
+
+// loudServer puts escape sequences in every string it provides. Its
+// resource z-never is never answered.
+func loudServer() *mcp.Server {
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}, Prompts: &mcp.PromptCapabilities{}}
+	s := mcp.NewServer(&mcp.Implementation{Name: loud("loud"), Title: loud("Loud"), Version: loud("1")},
+		&mcp.ServerOptions{Capabilities: caps, Instructions: loud("instructions")})
+	text := func(t string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t}}}
+	}
+	obj := json.RawMessage(`{"type":"object"}`)
+	s.AddTool(&mcp.Tool{Name: "echo", Title: loud("Echo"), Description: loud("Echoes."), InputSchema: obj,
+		Annotations: &mcp.ToolAnnotations{Title: loud("annotation")}, Meta: mcp.Meta{"ui": map[string]any{"resourceUri": loud("ui://x/y")}}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res := text(loud("Echo text.") + "\r\nsecond line")
+			res.StructuredContent = map[string]any{loud("key"): loud("value")}
+			return res, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "fail", Description: loud("Fails."), InputSchema: obj},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, fmt.Errorf("%s", loud("it broke"))
+		})
+	s.AddTool(&mcp.Tool{Name: "form", Description: loud("Asks."), InputSchema: obj},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			r, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: loud("Question."), RequestedSchema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"name":  map[string]any{"type": "string", "title": loud("Name"), "description": loud("Your name."), "default": loud("def")},
+					"color": map[string]any{"type": "string", "enum": []any{"r", "g"}, "enumNames": []any{loud("Red"), loud("Green")}},
+				},
+			}})
+			if err != nil {
+				return nil, err
+			}
+			return text("answered " + r.Action), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "url", Description: loud("Asks to open a page."), InputSchema: obj},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			r, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: loud("Open it."), URL: "https://example.com/" + loud("p"), ElicitationID: "u1"})
+			if err != nil {
+				return nil, err
+			}
+			return text("url " + r.Action), nil
+		})
+	addText := func(uri string, body func(context.Context) (string, error)) {
+		s.AddResource(&mcp.Resource{URI: uri, Name: loud("name"), Title: loud("title"), Description: loud("description"), MIMEType: "text/plain"},
+			func(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				t, err := body(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: loud("text/plain"), Text: t}}}, nil
+			})
+	}
+	addText("ui://loud/a-text", func(context.Context) (string, error) { return loud("Resource text."), nil })
+	addText("ui://loud/z-never", func(ctx context.Context) (string, error) { <-ctx.Done(); return "", ctx.Err() })
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "ui://loud/{x}", Name: loud("template")},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return nil, fmt.Errorf("no")
+		})
+	s.AddPrompt(&mcp.Prompt{Name: "prompt", Description: loud("A prompt."), Arguments: []*mcp.PromptArgument{{Name: "arg", Description: loud("An argument.")}}},
+		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: loud("Prompt text.")}}}}, nil
+		})
+	return s
+}
+
+// recorded drives an inspector and keeps every byte it wrote to the
+// terminal, to check all of it, not only the last frame.
+type recorded struct {
+	*inspector
+	all bytes.Buffer
+}
+
+func record(in *inspector) *recorded { return &recorded{inspector: in} }
+
+func (r *recorded) expect(text string) *recorded {
+	r.t.Helper()
+	teatest.WaitFor(r.t, io.TeeReader(r.tm.Output(), &r.all), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
+		teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	return r
+}
+
+func (r *recorded) keys(keys ...string) *recorded {
+	r.inspector.keys(keys...)
+	return r
+}
+
+// pick selects a tool by name on the Tools tab, replacing any filter.
+func (in *inspector) pick(name string) *inspector {
+	in.keys("1", "/")
+	for range 12 {
+		in.tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
+	}
+	for _, r := range name {
+		in.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	return in.keys("enter")
+}
+
+// end quits, keeps the rest of the output, and returns the last frame.
+func (r *recorded) end() string {
+	r.t.Helper()
+	view := r.screen()
+	_, _ = io.Copy(&r.all, r.tm.Output())
+	return view
+}
+
+// checkFrame checks a frame against the terminal: no line wider than w,
+// no more than h lines, no escape or control character, valid UTF-8.
+func checkFrame(t *testing.T, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) > h {
+		t.Errorf("the frame has %d lines, more than %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if lw := lipgloss.Width(l); lw > w {
+			t.Errorf("line %d is %d cells wide: %q", i+1, lw, l)
+		}
+		if strings.ContainsAny(l, "\x1b\a\r\u009b") || !utf8.ValidString(l) {
+			t.Errorf("line %d carries a control character or invalid UTF-8: %q", i+1, l)
+		}
+	}
+}
+
+// TestEscapesInEveryServerStringAreNeverObeyed walks every tab and every
+// card of the inspector against a server that hides escape sequences in
+// every string: its name, instructions, tools, results, errors, resources,
+// prompts, questions, form labels, option names and URL. Nothing the
+// inspector writes to the terminal carries one raw, at any moment, and
+// they show as visible ␛ instead.
+func TestEscapesInEveryServerStringAreNeverObeyed(t *testing.T) {
+	in := record(open(t, Options{Connect: inMemory(loudServer, "legacy")}, 100, 30)).expect("echo")
+	in.pick("echo")
+	in.keys("enter").expect("Echo text.")
+	in.pick("fail")
+	in.keys("enter").expect("broke")
+	in.keys("2", "enter").expect("(text/plain")
+	in.keys("3", "enter").expect("Arguments for the prompt")
+	time.Sleep(450 * time.Millisecond)
+	in.keys("ctrl+s").expect("user: Prompt")
+	in.keys("1")
+	in.pick("form")
+	in.keys("enter").expect("is asking for input")
+	time.Sleep(450 * time.Millisecond)
+	in.keys("ctrl+d").expect("answered decline")
+	in.keys("4", "enter").expect("e-1 decline")
+	in.keys("x", "5", "enter").expect("x closes")
+	in.keys("x", "6").expect("server capabilities")
+	in.keys("1")
+	in.pick("url")
+	in.keys("enter").expect("asks you to open a page")
+	time.Sleep(450 * time.Millisecond)
+	in.keys("d").expect("url decline")
+	view := in.end()
+
+	checkFrame(t, view, 100, 30)
+	out := in.all.String()
+	for _, e := range neverObeyed {
+		if i := strings.Index(out, e); i >= 0 {
+			t.Errorf("the inspector wrote the server's %q raw: …%q…", e, out[max(i-80, 0):min(i+80, len(out))])
+		}
+	}
+	if !utf8.ValidString(out) {
+		t.Error("the inspector wrote bytes that are not UTF-8")
+	}
+	if !strings.Contains(out, "␛]0;pwned") {
+		t.Error("the escapes should show as ␛, visibly")
+	}
+}
+
+// manyToolsServer has n tools.
+func manyToolsServer(n int) func() *mcp.Server {
+	return func() *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "many", Version: "1"}, nil)
+		for i := range n {
+			name := fmt.Sprintf("tool_%04d", i)
+			s.AddTool(&mcp.Tool{Name: name, Description: "Tool number " + name + ".", InputSchema: json.RawMessage(`{"type":"object"}`)},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "called " + name}}}, nil
+				})
+		}
+		return s
+	}
+}
+
+// frameTime is how long the model takes to draw one frame, at most, over
+// a few tries.
+func frameTime(m *Model) time.Duration {
+	var worst time.Duration
+	for range 5 {
+		start := time.Now()
+		_ = m.View()
+		worst = max(worst, time.Since(start))
+	}
+	return worst
+}
+
+// TestFiveThousandTools: the inspector lists 5,000 tools, filters them,
+// moves through them and calls one, each key answered promptly, and a
+// frame takes well under a second to draw.
+func TestFiveThousandTools(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(manyToolsServer(5000), "")}, 100, 30)
+	start := time.Now()
+	in.expect("tool_0000")
+	loaded := time.Since(start)
+	start = time.Now()
+	in.pick("tool_4321")
+	in.expect("Tool number tool_4321.")
+	filtered := time.Since(start)
+	start = time.Now()
+	in.keys("enter").expect("called tool_4321")
+	called := time.Since(start)
+	view := in.screen()
+	checkFrame(t, view, 100, 30)
+	if got := len(in.m.tools); got != 5000 {
+		t.Errorf("the inspector has %d tools, want 5000", got)
+	}
+	draw := frameTime(in.m)
+	// The whole list, unfiltered, cursor at the end.
+	in.m.pick[0] = picker{cursor: 4999}
+	drawAll := frameTime(in.m)
+	if v := in.m.View(); !strings.Contains(v, "tool_4999") {
+		t.Errorf("the cursor's tool is not on screen:\n%s", v)
+	}
+	t.Logf("5,000 tools: listed in %s, filtered in %s, called in %s; a frame takes %s (filtered), %s (all, at the end)",
+		loaded.Round(time.Millisecond), filtered.Round(time.Millisecond), called.Round(time.Millisecond), draw, drawAll)
+	if drawAll > 500*time.Millisecond || draw > 500*time.Millisecond {
+		t.Errorf("a frame takes %s / %s, want well under a second", draw, drawAll)
+	}
+}
+
+// bigServer answers with a 2 MB result, has a tool with a 1 MB
+// description, and one whose name is 64 KB long. (A 10 MB message is
+// tested headless; under the race detector the in-memory round trip of
+// 10 MB alone takes half a minute.)
+func bigServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "1"}, nil)
+	obj := json.RawMessage(`{"type":"object"}`)
+	s.AddTool(&mcp.Tool{Name: "a_big", Description: "Answers 2 MB.", InputSchema: obj},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("0123456789 abcdef ", 2<<20/18)}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "b_wordy", Description: strings.Repeat("word ", 1<<20/5), InputSchema: obj},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil })
+	s.AddTool(&mcp.Tool{Name: "c_" + strings.Repeat("n", 64<<10), InputSchema: obj},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil })
+	return s
+}
+
+// TestHugeStringsKeepTheInspectorResponsive: a 2 MB result, a 1 MB
+// description and a 64 KB tool name are shown cut to the screen, and
+// neither they nor the 2 MB message in the Log tab make a frame slow.
+func TestHugeStringsKeepTheInspectorResponsive(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(bigServer, "legacy")}, 100, 30).expect("a_big")
+	start := time.Now()
+	in.keys("enter").expect("0123456789 abcdef")
+	shown := time.Since(start)
+	start = time.Now()
+	in.keys("6").expect("server capabilities")
+	next := time.Since(start)
+	in.keys("5").expect("tools/call")
+	in.keys("6", "1")
+	view := in.screen()
+	checkFrame(t, view, 100, 30)
+
+	frames := map[string]time.Duration{}
+	in.m.detail[0] = "" // the tools' own details
+	for i, name := range []string{"a 1 MB description", "a 64 KB name"} {
+		in.m.pick[0].cursor = i + 1
+		frames[name] = frameTime(in.m)
+	}
+	in.m.tab = 4 // the Log, which holds the 2 MB message
+	frames["the log"] = frameTime(in.m)
+	in.m.expanded[4] = len(in.m.wire) - 1
+	frames["its last entry, expanded"] = frameTime(in.m)
+	checkFrame(t, in.m.View(), 100, 30)
+	t.Logf("the 2 MB result showed in %s, the next tab in %s; frames: %v", shown.Round(time.Millisecond), next.Round(time.Millisecond), frames)
+	for name, d := range frames {
+		if d > time.Second { // before the fix: minutes
+			t.Errorf("a frame with %s takes %s, want well under a second", name, d)
+		}
+	}
+	if shown > 10*time.Second || next > 5*time.Second {
+		t.Errorf("keys took %s and %s to show, want a few seconds at most", shown, next)
+	}
+}
+
+// TestResourceReadThatNeverAnswers: while a resource read hangs, keys
+// still work and frames keep coming; r reconnects and q quits at once,
+// without waiting for the read's own timeout.
+func TestResourceReadThatNeverAnswers(t *testing.T) {
+	// teatest leaves one goroutine per program, waiting for a SIGINT.
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent(), goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"))
+	// Count the connections made: after r the screen may look exactly as
+	// before, so the new connection itself is what to wait for.
+	connected := make(chan struct{}, 4)
+	connect := inMemory(loudServer, "")
+	in := open(t, Options{Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+		conn, err := connect(ctx, asker)
+		if err == nil {
+			connected <- struct{}{}
+		}
+		return conn, err
+	}}, 100, 30).expect("echo")
+	<-connected
+	in.keys("2", "down", "enter") // z-never: no answer, ever
+	var latencies []time.Duration
+	for _, step := range []struct{ key, want string }{
+		{"1", "Echoes."}, {"6", "server capabilities"}, {"3", "enter gets the prompt"}, {"2", "enter reads the resource"},
+	} {
+		start := time.Now()
+		in.keys(step.key).expect(step.want)
+		latencies = append(latencies, time.Since(start)-120*time.Millisecond)
+	}
+	start := time.Now()
+	in.pick("echo")
+	in.keys("enter").expect("Echo text")
+	call := time.Since(start)
+
+	start = time.Now()
+	in.keys("r")
+	select {
+	case <-connected:
+	case <-time.After(20 * time.Second):
+		t.Fatal("r did not connect again within 20s while a read hangs")
+	}
+	reconnect := time.Since(start)
+
+	in.keys("2", "down", "enter") // hang another read, then quit
+	start = time.Now()
+	in.keys("q")
+	in.tm.WaitFinished(t, teatest.WithFinalTimeout(20*time.Second))
+	quit := time.Since(start)
+	in.m.asker.stop() // as Run does once the program ends
+	t.Logf("with a read hanging: keys answered in %v, a call in %s, r reconnected in %s, q quit in %s",
+		latencies, call.Round(time.Millisecond), reconnect.Round(time.Millisecond), quit.Round(time.Millisecond))
+	for _, l := range latencies {
+		if l > 2*time.Second {
+			t.Errorf("a key took %s to show while a read hangs", l)
+		}
+	}
+	if reconnect > 5*time.Second || quit > 5*time.Second {
+		t.Errorf("r took %s and q %s while a read hangs, want each within a few seconds", reconnect, quit)
+	}
+}
