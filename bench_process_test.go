@@ -132,8 +132,8 @@ func BenchmarkProcessListTools(b *testing.B) {
 		b.ReportMetric(meanOf(c.walls), c.name+"-ms")
 		b.ReportMetric(median(c.walls), c.name+"-p50-ms")
 		b.ReportMetric(float64(c.cpu.Microseconds())/1000/float64(len(c.walls)), c.name+"-cpu-ms")
-		b.ReportMetric(float64(c.ownPeak)/1024, c.name+"-peak-MB")
-		b.ReportMetric(float64(c.treeRSS)/1024, c.name+"-rusage-MB")
+		b.ReportMetric(mb(c.ownPeak), c.name+"-peak-MB")
+		b.ReportMetric(mb(c.treeRSS), c.name+"-rusage-MB")
 	}
 	for _, r := range [][2]string{{"mcpeek-call", "floor-call"}, {"mcpeek-list", "floor-list"}, {"inspector-list", "floor-list"}} {
 		x, floor := byName[r[0]], byName[r[1]]
@@ -258,6 +258,10 @@ func choseOptionA(stdout []byte) error {
 	}
 	return nil
 }
+
+// mb converts KiB, as /proc and rusage count, to MB (10⁶ bytes), the unit
+// benchstat reads "MB" as.
+func mb(kib int64) float64 { return float64(kib) * 1024 / 1e6 }
 
 // procKB reads a "Name:   123 kB" line of a /proc status file.
 func procKB(path, name string) (int64, bool) {
@@ -417,14 +421,14 @@ func BenchmarkTUIIdleMemory(b *testing.B) {
 					b.Fatalf("the inspector (pid %s) is gone", pid)
 				}
 				sum.cpu += float64(cpuTicks(pid)-cpu0) * 10 / float64(idle.Milliseconds()) * 100 // ticks are 10ms
-				sum.rss, sum.hwm = sum.rss+float64(rss)/1024, sum.hwm+float64(hwm)/1024
+				sum.rss, sum.hwm = sum.rss+mb(rss), sum.hwm+mb(hwm)
 				if len(tc.args) > 0 {
 					child := childOf(pid)
 					kb, ok := procKB("/proc/"+child+"/status", "VmRSS:")
 					if !ok {
 						b.Fatalf("no fixture process under the inspector (pid %s)", pid)
 					}
-					sum.server += float64(kb) / 1024
+					sum.server += mb(kb)
 				}
 				kill()
 			}
