@@ -23,6 +23,21 @@ func (scripted) Ask(context.Context, *NativeRequest) (*mcp.ElicitResult, error) 
 	return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "option-a"}}, nil
 }
 
+// scriptedConn connects mcpeek to the gate server in the given era, with
+// every question answered by [scripted]; the benchmark's end closes it.
+func scriptedConn(b *testing.B, protocol string) *Conn {
+	b.Helper()
+	conn, err := Connect(context.Background(), Config{
+		Target: Target{Kind: TargetEmbedded, Embedded: gateServer(true)}, Protocol: protocol,
+		Capabilities: CapabilityOptions{FormElicitation: true}, Asker: scripted{},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { conn.Close() })
+	return conn
+}
+
 // BenchmarkElicitationRoundTrip is one tool call that asks one question,
 // answered natively by a script, over in-memory transports: the whole round
 // trip through the SDK and the router. Besides ns/op it reports cpu-ns/op,
@@ -31,14 +46,7 @@ func (scripted) Ask(context.Context, *NativeRequest) (*mcp.ElicitResult, error) 
 func BenchmarkElicitationRoundTrip(b *testing.B) {
 	for _, protocol := range protocols {
 		b.Run(protocol, func(b *testing.B) {
-			conn, err := Connect(context.Background(), Config{
-				Target: Target{Kind: TargetEmbedded, Embedded: gateServer(true)}, Protocol: protocol,
-				Capabilities: CapabilityOptions{FormElicitation: true}, Asker: scripted{},
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer conn.Close()
+			conn := scriptedConn(b, protocol)
 			args := json.RawMessage(`{}`)
 			b.ReportAllocs()
 			cpu := startCPU(b)
@@ -99,14 +107,7 @@ func BenchmarkElicitationRoundTripBare(b *testing.B) {
 func BenchmarkRouterHandle(b *testing.B) {
 	for _, protocol := range protocols {
 		b.Run(protocol, func(b *testing.B) {
-			conn, err := Connect(context.Background(), Config{
-				Target: Target{Kind: TargetEmbedded, Embedded: gateServer(true)}, Protocol: protocol,
-				Capabilities: CapabilityOptions{FormElicitation: true}, Asker: scripted{},
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer conn.Close()
+			conn := scriptedConn(b, protocol)
 			var schema any
 			_ = json.Unmarshal(choiceSchema, &schema)
 			req := &mcp.ElicitRequest{Params: &mcp.ElicitParams{Mode: "form", Message: "Pick one", RequestedSchema: schema}}
