@@ -22,8 +22,8 @@ import (
 
 	"github.com/mcpeek/mcpeek/apphost"
 	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -151,7 +151,7 @@ func report(ctx context.Context, err error, stderr io.Writer) int {
 // a terminal: escape sequences are shown, not obeyed, and line breaks
 // cannot forge further lines.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(nativeform.Clean(s)), " ")
+	return strings.Join(strings.Fields(formschema.Clean(s)), " ")
 }
 
 // listFlag is a repeatable string flag.

@@ -13,8 +13,8 @@ import (
 
 	"github.com/mcpeek/mcpeek/apphost"
 	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
@@ -146,7 +146,7 @@ func summarize(ctx context.Context, c *mcpclient.Conn, words []string, out io.Wr
 	// Most of the summary is the server's own words: it is written out
 	// cleaned, so that escape sequences in them are shown, not obeyed.
 	w := &strings.Builder{}
-	defer func() { _, _ = io.WriteString(out, nativeform.Clean(w.String())) }()
+	defer func() { _, _ = io.WriteString(out, formschema.Clean(w.String())) }()
 	info := c.ServerInfo()
 	title := info.Title
 	if title == "" {

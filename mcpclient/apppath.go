@@ -10,7 +10,7 @@ import (
 	"mime"
 	"time"
 
-	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -70,7 +70,7 @@ var errAbandoned = errors.New("the app was abandoned for the native form")
 // viaApp takes a request down the app path. It returns the result, or the
 // reason to fall back, or an error when the request itself was cancelled,
 // which is never a reason to fall back.
-func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, p *mcp.ElicitParams, schema *nativeform.Schema, rec *Record) (*mcp.ElicitResult, FallbackReason, error) {
+func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, p *mcp.ElicitParams, schema *formschema.Schema, rec *Record) (*mcp.ElicitResult, FallbackReason, error) {
 	if r.renderer == nil {
 		return nil, FallbackBridgeUnavailable, nil
 	}
@@ -190,7 +190,7 @@ func uiCSP(meta mcp.Meta) map[string]any {
 
 // checkAppResult checks the app's raw ElicitResult: a known action, and for
 // accept, object content that passes the requested schema, formats included.
-func checkAppResult(raw json.RawMessage, schema *nativeform.Schema) (*mcp.ElicitResult, FallbackReason) {
+func checkAppResult(raw json.RawMessage, schema *formschema.Schema) (*mcp.ElicitResult, FallbackReason) {
 	var res struct {
 		Action  *string         `json:"action"`
 		Content json.RawMessage `json:"content"`

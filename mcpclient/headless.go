@@ -12,7 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -183,7 +183,7 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 // is shown, never obeyed by the terminal, and cannot break the line.
 func (h *HeadlessAsker) say(format string, args ...any) {
 	if h.Stderr != nil {
-		line := strings.Join(strings.Fields(nativeform.Clean(fmt.Sprintf(format, args...))), " ")
+		line := strings.Join(strings.Fields(formschema.Clean(fmt.Sprintf(format, args...))), " ")
 		fmt.Fprintln(h.Stderr, line)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -34,7 +34,7 @@ func TestParseAnswers(t *testing.T) {
 }
 
 func TestHeadlessAskerUsesEachEntryOnce(t *testing.T) {
-	schema, err := nativeform.Parse(choiceSchema)
+	schema, err := formschema.Parse(choiceSchema)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -89,7 +89,7 @@ type NativeRequest struct {
 	// Params are the request's parameters, unchanged.
 	Params *mcp.ElicitParams
 	// Schema is the parsed requested schema (form mode only).
-	Schema *nativeform.Schema
+	Schema *formschema.Schema
 	// Fallback says why the app did not render it, if it could have.
 	Fallback FallbackReason
 }
@@ -225,7 +225,7 @@ func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitPar
 		rec.Fallback = FallbackFormDisabled
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "form elicitation is disabled in this client"}
 	}
-	schema, err := nativeform.ParseWithOrder(p.RequestedSchema, r.conn.wire.PropertyOrder(p.RequestedSchema))
+	schema, err := formschema.ParseWithOrder(p.RequestedSchema, r.conn.wire.PropertyOrder(p.RequestedSchema))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requested schema: " + err.Error()}
 	}

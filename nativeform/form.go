@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/mcpeek/mcpeek/formschema"
 )
 
 // Request is one elicitation as the form shows it.
@@ -21,7 +22,7 @@ type Request struct {
 	Connection string
 	// Message is the server's message, shown as the server's words.
 	Message string
-	Schema  *Schema
+	Schema  *formschema.Schema
 	// Note says why mcpeek renders it natively when an app could have.
 	Note string
 	// Position and Total show "1 of 3" when several are pending.
@@ -350,8 +351,8 @@ func (f *Form) formHeight() int {
 
 func (f *Form) header() string {
 	var b strings.Builder
-	b.WriteString(styleTitle.Render(Clean(f.req.Server)+" is asking for input") + "\n")
-	b.WriteString(styleDim.Render("via "+Clean(f.req.Connection)) + "\n")
+	b.WriteString(styleTitle.Render(formschema.Clean(f.req.Server)+" is asking for input") + "\n")
+	b.WriteString(styleDim.Render("via "+formschema.Clean(f.req.Connection)) + "\n")
 	if f.req.Total > 1 {
 		b.WriteString(styleDim.Render(fmt.Sprintf("%d of %d pending", f.req.Position, f.req.Total)) + "\n")
 	}
@@ -359,7 +360,7 @@ func (f *Form) header() string {
 		b.WriteString(styleNote.Render(f.req.Note) + "\n")
 	}
 	width := max(f.width-6, 20)
-	msg := lipgloss.NewStyle().Width(width - 2).Render(Clean(f.req.Message))
+	msg := lipgloss.NewStyle().Width(width - 2).Render(formschema.Clean(f.req.Message))
 	lines := strings.Split(msg, "\n")
 	if limit := max(f.height/4, 3); len(lines) > limit && !f.wholeMsg {
 		lines = append(lines[:limit-1], styleNote.Render(fmt.Sprintf("… %d more lines: ctrl+o shows the whole message", len(lines)-limit+1)))
@@ -378,7 +379,7 @@ func (f *Form) footer() string {
 	var status []string
 	if f.attempted {
 		if n := len(f.req.Schema.Validate(f.Content())); n > 0 {
-			status = append(status, styleError.Render(plural(n, "field needs", "fields need")+" attention"))
+			status = append(status, styleError.Render(formschema.Plural(n, "field needs", "fields need")+" attention"))
 		}
 	}
 	if !f.deadline.IsZero() {
@@ -389,13 +390,6 @@ func (f *Form) footer() string {
 		line = strings.Join(status, " · ") + "\n" + line
 	}
 	return line
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // View draws the header, the page of fields and the footer.

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/formschema"
 	goldenfile "github.com/mcpeek/mcpeek/internal/golden"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/muesli/termenv"
@@ -31,16 +32,16 @@ type formDriver struct {
 	form *nativeform.Form
 }
 
-func schemaOf(t *testing.T, raw string) *nativeform.Schema {
+func schemaOf(t *testing.T, raw string) *formschema.Schema {
 	t.Helper()
-	s, err := nativeform.Parse(json.RawMessage(raw))
+	s, err := formschema.Parse(json.RawMessage(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func request(s *nativeform.Schema, message string) nativeform.Request {
+func request(s *formschema.Schema, message string) nativeform.Request {
 	return nativeform.Request{Server: "mcpeek fixture", Connection: "mcpeek fixture --http 127.0.0.1:9", Message: message, Schema: s}
 }
 

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/mcpeek/mcpeek/formschema"
 )
 
 // Lines reads an input line by line for plain mode. One Lines serves every
@@ -70,11 +72,11 @@ func (p *plain) read(prompt string) (string, error) {
 }
 
 func (p *plain) ask(req Request) (Result, error) {
-	fmt.Fprintf(p.out, "%s is asking for input\nvia %s\n", Clean(req.Server), Clean(req.Connection))
+	fmt.Fprintf(p.out, "%s is asking for input\nvia %s\n", formschema.Clean(req.Server), formschema.Clean(req.Connection))
 	if req.Note != "" {
 		fmt.Fprintln(p.out, req.Note)
 	}
-	fmt.Fprintf(p.out, "Message from the server:\n  %s\n", strings.ReplaceAll(Clean(req.Message), "\n", "\n  "))
+	fmt.Fprintf(p.out, "Message from the server:\n  %s\n", strings.ReplaceAll(formschema.Clean(req.Message), "\n", "\n  "))
 	for {
 		choice, err := p.read("Answer, decline or cancel? [a/d/c] (a): ")
 		if err == errEOF {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/mcpeek/mcpeek/formschema"
 )
 
 // control is the terminal control chosen for a field.
@@ -22,7 +24,7 @@ const noAnswer = 0
 
 // value holds what the person entered for one field, bound to its control.
 type value struct {
-	field   *Field
+	field   *formschema.Field
 	control control
 	text    string // controlInput
 	yes     bool   // controlConfirm
@@ -57,15 +59,15 @@ type fieldStatus struct {
 }
 
 // newValue picks the control for a field and pre-fills its default.
-func newValue(f *Field) *value {
+func newValue(f *formschema.Field) *value {
 	v := &value{field: f, choice: noAnswer}
 	switch f.Kind {
-	case KindString, KindNumber, KindInteger:
+	case formschema.KindString, formschema.KindNumber, formschema.KindInteger:
 		v.control = controlInput
 		if f.Default != nil {
 			v.text = formatScalar(f.Default)
 		}
-	case KindBoolean:
+	case formschema.KindBoolean:
 		// A yes/no toggle always holds an answer, so it is used only when
 		// there is a default to hold; otherwise the person picks Yes or No
 		// and may leave it unanswered.
@@ -74,14 +76,14 @@ func newValue(f *Field) *value {
 		} else {
 			v.control = controlSelect
 		}
-	case KindSelect:
+	case formschema.KindSelect:
 		v.control = controlSelect
 		for i, o := range f.Options {
 			if f.Default != nil && o.Value == f.Default {
 				v.choice = i + 1
 			}
 		}
-	case KindMultiSelect:
+	case formschema.KindMultiSelect:
 		v.control = controlMulti
 		if list, ok := f.Default.([]any); ok {
 			for i, o := range f.Options {
@@ -97,9 +99,9 @@ func newValue(f *Field) *value {
 }
 
 // options are the choices of a select control, as (index, title) pairs.
-func (v *value) options() []Option {
-	if v.field.Kind == KindBoolean {
-		return []Option{{Value: true, Title: "Yes"}, {Value: false, Title: "No"}}
+func (v *value) options() []formschema.Option {
+	if v.field.Kind == formschema.KindBoolean {
+		return []formschema.Option{{Value: true, Title: "Yes"}, {Value: false, Title: "No"}}
 	}
 	return v.field.Options
 }
@@ -120,7 +122,7 @@ func (v *value) content() (any, bool) {
 			return nil, false
 		}
 		switch v.field.Kind {
-		case KindInteger:
+		case formschema.KindInteger:
 			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 				return n, true
 			}
@@ -128,7 +130,7 @@ func (v *value) content() (any, bool) {
 				return f, true // a fraction: validation says "whole number"
 			}
 			return s, true
-		case KindNumber:
+		case formschema.KindNumber:
 			if f, err := strconv.ParseFloat(s, 64); err == nil {
 				return f, true
 			}
@@ -164,7 +166,7 @@ func formatScalar(v any) string {
 }
 
 // placeholder is the hint shown in an empty text input.
-func placeholder(f *Field) string {
+func placeholder(f *formschema.Field) string {
 	switch f.Format {
 	case "email":
 		return "name@example.com"
@@ -176,9 +178,9 @@ func placeholder(f *Field) string {
 		return "YYYY-MM-DDTHH:MM:SSZ"
 	}
 	switch f.Kind {
-	case KindNumber, KindInteger:
+	case formschema.KindNumber, formschema.KindInteger:
 		what := "a number"
-		if f.Kind == KindInteger {
+		if f.Kind == formschema.KindInteger {
 			what = "a whole number"
 		}
 		switch {
@@ -195,9 +197,9 @@ func placeholder(f *Field) string {
 	case f.MinLength != nil && f.MaxLength != nil:
 		return fmt.Sprintf("%d–%d characters", *f.MinLength, *f.MaxLength)
 	case f.MinLength != nil:
-		return "at least " + plural(*f.MinLength, "character", "characters")
+		return "at least " + formschema.Plural(*f.MinLength, "character", "characters")
 	case f.MaxLength != nil:
-		return "up to " + plural(*f.MaxLength, "character", "characters")
+		return "up to " + formschema.Plural(*f.MaxLength, "character", "characters")
 	}
 	return ""
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,7 +105,7 @@ func FormRequest(req *mcpclient.NativeRequest) nativeform.Request {
 		fr.Note = "rendered natively: " + req.Fallback.Describe()
 	}
 	if req.Schema == nil { // URL mode: consent to open a page
-		fr.Schema = &nativeform.Schema{}
+		fr.Schema = &formschema.Schema{}
 		host := req.Params.URL
 		if u, err := url.Parse(req.Params.URL); err == nil && u.Host != "" {
 			host = u.Host

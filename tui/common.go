@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/formschema"
 )
 
 // common travels to every part of the inspector: sizes, styles and keys.
@@ -74,8 +74,8 @@ func newKeyMap() keyMap {
 
 var tabNames = [6]string{"Tools", "Resources", "Prompts", "Elicitations", "Log", "Info"}
 
-// clean makes text from a server safe to draw (see [nativeform.Clean]).
-func clean(s string) string { return nativeform.Clean(s) }
+// clean makes text from a server safe to draw (see [formschema.Clean]).
+func clean(s string) string { return formschema.Clean(s) }
 
 // line is clean text on one line, cut to width cells. It reads no more of
 // s than can show, so that a huge string costs no more than a short one.

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -567,7 +568,7 @@ func (m *Model) openPrompt(pr *mcp.Prompt) tea.Cmd {
 		}
 		order = append(order, a.Name)
 	}
-	schema, err := nativeform.ParseWithOrder(map[string]any{"type": "object", "properties": props, "required": required}, order)
+	schema, err := formschema.ParseWithOrder(map[string]any{"type": "object", "properties": props, "required": required}, order)
 	if err != nil {
 		return get(nil)
 	}
@@ -575,7 +576,7 @@ func (m *Model) openPrompt(pr *mcp.Prompt) tea.Cmd {
 }
 
 // openArgs shows a form for arguments; done gets what was submitted.
-func (m *Model) openArgs(title string, schema *nativeform.Schema, done func(map[string]any) tea.Cmd) tea.Cmd {
+func (m *Model) openArgs(title string, schema *formschema.Schema, done func(map[string]any) tea.Cmd) tea.Cmd {
 	m.argsDone = done
 	m.argsForm = nativeform.New(nativeform.Request{Server: "mcpeek", Connection: "your input", Message: title, Schema: schema}, nativeform.Options{})
 	_, size := m.argsForm.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})
@@ -611,7 +612,7 @@ func (m *Model) jsonKey(msg tea.KeyMsg) tea.Cmd {
 // openTool calls a tool, first asking for its arguments with a form when
 // its input schema has fields.
 func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
-	schema, err := nativeform.Parse(t.InputSchema)
+	schema, err := formschema.Parse(t.InputSchema)
 	switch {
 	case err == nil && len(schema.Fields) == 0:
 		return m.call(t, json.RawMessage(`{}`))

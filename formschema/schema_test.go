@@ -1,4 +1,4 @@
-package nativeform
+package formschema
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package nativeform
+package formschema
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // The fuzz targets here hold Parse and Validate to what the form, the
 // headless mode and the router rely on. Run one with
 //
-//	go test -run='^$' -fuzz='^FuzzParse$' -fuzztime=60s -fuzzminimizetime=20x ./nativeform
+//	go test -run='^$' -fuzz='^FuzzParse$' -fuzztime=60s -fuzzminimizetime=20x ./formschema
 //
 // The short -fuzzminimizetime keeps the fuzzer fuzzing: coverage here
 // varies a little from run to run (map order inside encoding/json and the

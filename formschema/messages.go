@@ -1,4 +1,4 @@
-package nativeform
+package formschema
 
 import (
 	"fmt"
@@ -34,9 +34,9 @@ func (s *Schema) message(ve *jsonschema.ValidationError) string {
 	case *kind.Type:
 		return "must be " + article(strings.Join(k.Want, " or "))
 	case *kind.MinLength:
-		return "must be at least " + plural(k.Want, "character", "characters")
+		return "must be at least " + Plural(k.Want, "character", "characters")
 	case *kind.MaxLength:
-		return "must be at most " + plural(k.Want, "character", "characters")
+		return "must be at most " + Plural(k.Want, "character", "characters")
 	case *kind.Pattern:
 		return fmt.Sprintf("must match the pattern %s", k.Want)
 	case *kind.Format:
@@ -118,4 +118,12 @@ func ratString(r *big.Rat) string {
 	}
 	f, _ := r.Float64()
 	return fmt.Sprint(f)
+}
+
+// Plural counts n of a thing in words: "1 field", "3 fields".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -1,6 +1,4 @@
-// Package nativeform models an elicitation's requested schema and validates
-// answers against it. The terminal form built from the model lives here too.
-package nativeform
+package formschema
 
 import (
 	"bytes"
