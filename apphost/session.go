@@ -295,6 +295,22 @@ func (p *peer) refuse(id json.RawMessage, code int, msg string) {
 	p.send(rpc{JSONRPC: "2.0", ID: id, Error: &rpcError{Code: code, Message: msg}})
 }
 
+// exchangeState is what one exchange learns as it goes: when the app
+// initialized, and the timer for its answer once it has.
+type exchangeState struct {
+	initTimer   *time.Timer
+	start       time.Time
+	answerTimer *time.Timer // nil until ui/notifications/initialized
+	initTime    time.Duration
+}
+
+func (st *exchangeState) answerC() <-chan time.Time {
+	if st.answerTimer == nil {
+		return nil
+	}
+	return st.answerTimer.C
+}
+
 func (p *peer) exchange(ctx context.Context, frames <-chan frame, initTimer *time.Timer, start time.Time) (*mcpclient.AppAnswer, error) {
 	s := p.s
 	server := s.req.Server.Title
@@ -304,92 +320,130 @@ func (p *peer) exchange(ctx context.Context, frames <-chan frame, initTimer *tim
 	p.send(control{Kind: "session", Server: server, Connection: s.req.Connection, Message: s.req.Params.Message,
 		Sandbox: s.h.SandboxOrigin() + "/sandbox/" + s.key})
 	p.status("Loading the server's app…")
-	var answerTimer <-chan time.Time
-	var initTime time.Duration
+	st := &exchangeState{initTimer: initTimer, start: start}
+	defer func() {
+		if st.answerTimer != nil {
+			st.answerTimer.Stop()
+		}
+	}()
 	for {
-		var f frame
-		var ok bool
-		select {
-		case f, ok = <-frames:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-s.aborted:
-			return nil, &mcpclient.AppError{Reason: mcpclient.FallbackBridgeClosed, Err: s.abortErr}
-		case <-initTimer.C:
-			return nil, appErr(mcpclient.FallbackInitTimeout, "the app did not initialize within %s", s.h.opts.InitTimeout)
-		case <-answerTimer:
-			return nil, appErr(mcpclient.FallbackAnswerTimeout, "the app did not answer within %s", s.h.opts.AnswerTimeout)
+		m, err := p.next(ctx, frames, st)
+		if err != nil {
+			return nil, err
 		}
-		if !ok || f.err != nil {
-			return nil, appErr(mcpclient.FallbackBridgeClosed, "the tab closed before the app answered")
-		}
-		m := f.msg
+		var ans *mcpclient.AppAnswer
 		switch {
 		case m.Method != "" && m.ID != nil: // a request from the app or sandbox
-			if m.Method == "ui/initialize" {
-				if p.initialized {
-					s.h.opts.Logf("app host: %s: refused a second ui/initialize", s.key)
-					p.refuse(m.ID, -32600, "already initialized")
-					continue
-				}
-				var params struct {
-					ProtocolVersion string                     `json:"protocolVersion"`
-					AppCapabilities map[string]json.RawMessage `json:"appCapabilities"`
-				}
-				_ = json.Unmarshal(m.Params, &params)
-				p.initialized = true
-				p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
-				if e, ok := params.AppCapabilities["elicitation"]; !ok || !isObject(e) {
-					return nil, appErr(mcpclient.FallbackAppNoElicitation, "appCapabilities has no elicitation")
-				}
-				continue
-			}
-			p.request(m)
+			err = p.onRequest(m)
 		case m.Method != "": // a notification
-			switch m.Method {
-			case "ui/notifications/sandbox-proxy-ready":
-				p.send(rpc{JSONRPC: "2.0", Method: "ui/notifications/sandbox-resource-ready", Params: mustJSON(map[string]any{
-					"html": s.req.HTML, "sandbox": "allow-scripts allow-forms",
-				})})
-			case "ui/notifications/initialized":
-				if !p.initialized || answerTimer != nil {
-					s.h.opts.Logf("app host: %s: ignored %s out of order", s.key, m.Method)
-					continue
-				}
-				initTimer.Stop()
-				initTime = time.Since(start)
-				t := time.NewTimer(s.h.opts.AnswerTimeout)
-				defer t.Stop()
-				answerTimer = t.C
-				p.status("Answer in the app below.")
-				params, err := json.Marshal(s.req.Params)
-				if err != nil {
-					return nil, appErr(mcpclient.FallbackBridgeUnavailable, "encode the request: %v", err)
-				}
-				p.send(rpc{JSONRPC: "2.0", ID: json.RawMessage(`"` + elicitID + `"`), Method: "elicitation/create", Params: params})
-			case "ui/notifications/size-changed":
-				var size struct {
-					Width  *int `json:"width"`
-					Height *int `json:"height"`
-				}
-				_ = json.Unmarshal(m.Params, &size)
-				p.send(control{Kind: "size", Width: size.Width, Height: size.Height})
-			case "ui/notifications/request-teardown":
-				return nil, appErr(mcpclient.FallbackBridgeClosed, "the app asked to close before answering")
-			default:
-				s.h.opts.Logf("app host: %s: ignored notification %s", s.key, m.Method)
-			}
+			err = p.onNotification(m, st)
 		default: // a response
-			if string(m.ID) != `"`+elicitID+`"` || answerTimer == nil {
-				s.h.opts.Logf("app host: %s: ignored a response to unknown id %s", s.key, m.ID)
-				continue
-			}
-			if m.Error != nil {
-				return nil, appErr(mcpclient.FallbackInvalidResult, "the app answered with error %d: %s", m.Error.Code, m.Error.Message)
-			}
-			return &mcpclient.AppAnswer{Result: m.Result, InitTime: initTime}, nil
+			ans, err = p.onResponse(m, st)
+		}
+		if ans != nil || err != nil {
+			return ans, err
 		}
 	}
+}
+
+// next waits for the page's next message, or for the reason there will be
+// none: the request ended, the session was aborted, or a timer ran out.
+func (p *peer) next(ctx context.Context, frames <-chan frame, st *exchangeState) (rpc, error) {
+	s := p.s
+	select {
+	case f, ok := <-frames:
+		if !ok || f.err != nil {
+			return rpc{}, appErr(mcpclient.FallbackBridgeClosed, "the tab closed before the app answered")
+		}
+		return f.msg, nil
+	case <-ctx.Done():
+		return rpc{}, ctx.Err()
+	case <-s.aborted:
+		return rpc{}, &mcpclient.AppError{Reason: mcpclient.FallbackBridgeClosed, Err: s.abortErr}
+	case <-st.initTimer.C:
+		return rpc{}, appErr(mcpclient.FallbackInitTimeout, "the app did not initialize within %s", s.h.opts.InitTimeout)
+	case <-st.answerC():
+		return rpc{}, appErr(mcpclient.FallbackAnswerTimeout, "the app did not answer within %s", s.h.opts.AnswerTimeout)
+	}
+}
+
+// onRequest answers a request from the app or its sandbox; only a
+// ui/initialize without the elicitation capability ends the exchange.
+func (p *peer) onRequest(m rpc) error {
+	s := p.s
+	if m.Method != "ui/initialize" {
+		p.request(m)
+		return nil
+	}
+	if p.initialized {
+		s.h.opts.Logf("app host: %s: refused a second ui/initialize", s.key)
+		p.refuse(m.ID, -32600, "already initialized")
+		return nil
+	}
+	var params struct {
+		ProtocolVersion string                     `json:"protocolVersion"`
+		AppCapabilities map[string]json.RawMessage `json:"appCapabilities"`
+	}
+	_ = json.Unmarshal(m.Params, &params)
+	p.initialized = true
+	p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
+	if e, ok := params.AppCapabilities["elicitation"]; !ok || !isObject(e) {
+		return appErr(mcpclient.FallbackAppNoElicitation, "appCapabilities has no elicitation")
+	}
+	return nil
+}
+
+// onNotification handles a notification from the app or its sandbox:
+// the sandbox's readiness, the app's initialized (which sends the
+// elicitation), size changes and a teardown request.
+func (p *peer) onNotification(m rpc, st *exchangeState) error {
+	s := p.s
+	switch m.Method {
+	case "ui/notifications/sandbox-proxy-ready":
+		p.send(rpc{JSONRPC: "2.0", Method: "ui/notifications/sandbox-resource-ready", Params: mustJSON(map[string]any{
+			"html": s.req.HTML, "sandbox": "allow-scripts allow-forms",
+		})})
+	case "ui/notifications/initialized":
+		if !p.initialized || st.answerTimer != nil {
+			s.h.opts.Logf("app host: %s: ignored %s out of order", s.key, m.Method)
+			return nil
+		}
+		st.initTimer.Stop()
+		st.initTime = time.Since(st.start)
+		st.answerTimer = time.NewTimer(s.h.opts.AnswerTimeout)
+		p.status("Answer in the app below.")
+		params, err := json.Marshal(s.req.Params)
+		if err != nil {
+			return appErr(mcpclient.FallbackBridgeUnavailable, "encode the request: %v", err)
+		}
+		p.send(rpc{JSONRPC: "2.0", ID: json.RawMessage(`"` + elicitID + `"`), Method: "elicitation/create", Params: params})
+	case "ui/notifications/size-changed":
+		var size struct {
+			Width  *int `json:"width"`
+			Height *int `json:"height"`
+		}
+		_ = json.Unmarshal(m.Params, &size)
+		p.send(control{Kind: "size", Width: size.Width, Height: size.Height})
+	case "ui/notifications/request-teardown":
+		return appErr(mcpclient.FallbackBridgeClosed, "the app asked to close before answering")
+	default:
+		s.h.opts.Logf("app host: %s: ignored notification %s", s.key, m.Method)
+	}
+	return nil
+}
+
+// onResponse takes the app's answer to the elicitation; responses to
+// anything else are logged and ignored.
+func (p *peer) onResponse(m rpc, st *exchangeState) (*mcpclient.AppAnswer, error) {
+	s := p.s
+	if string(m.ID) != `"`+elicitID+`"` || st.answerTimer == nil {
+		s.h.opts.Logf("app host: %s: ignored a response to unknown id %s", s.key, m.ID)
+		return nil, nil
+	}
+	if m.Error != nil {
+		return nil, appErr(mcpclient.FallbackInvalidResult, "the app answered with error %d: %s", m.Error.Code, m.Error.Message)
+	}
+	return &mcpclient.AppAnswer{Result: m.Result, InitTime: st.initTime}, nil
 }
 
 // request answers what an app may ask of its host during an elicitation:

@@ -294,34 +294,8 @@ func parseField(key string, def map[string]any, required bool) (Field, error) {
 	if _, isList := def["type"].([]any); isList {
 		return f, fmt.Errorf("field %q: a list of types is not supported; give one type", key)
 	}
-	var err error
-	if f.MinLength, err = intKeyword(key, def, "minLength"); err != nil {
+	if err := parseConstraints(&f, def); err != nil {
 		return f, err
-	}
-	if f.MaxLength, err = intKeyword(key, def, "maxLength"); err != nil {
-		return f, err
-	}
-	if f.MinItems, err = intKeyword(key, def, "minItems"); err != nil {
-		return f, err
-	}
-	if f.MaxItems, err = intKeyword(key, def, "maxItems"); err != nil {
-		return f, err
-	}
-	if f.Minimum, err = numKeyword(key, def, "minimum"); err != nil {
-		return f, err
-	}
-	if f.Maximum, err = numKeyword(key, def, "maximum"); err != nil {
-		return f, err
-	}
-	if p, ok := def["pattern"]; ok {
-		ps, isString := p.(string)
-		if !isString {
-			return f, fmt.Errorf("field %q: pattern must be a string", key)
-		}
-		if _, err := regexp.Compile(ps); err != nil {
-			return f, fmt.Errorf("field %q: pattern is not a regular expression mcpeek can check (RE2): %v", key, err)
-		}
-		f.Pattern = ps
 	}
 	f.Label, _ = def["title"].(string)
 	if f.Label == "" {
@@ -330,12 +304,56 @@ func parseField(key string, def map[string]any, required bool) (Field, error) {
 	f.Label = Clean(f.Label)
 	f.Description, _ = def["description"].(string)
 	f.Description = Clean(f.Description)
+	if err := parseKind(&f, def); err != nil {
+		return f, err
+	}
+	if err := checkDefault(f); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// parseConstraints reads the length, count, range and pattern keywords.
+func parseConstraints(f *Field, def map[string]any) error {
+	var err error
+	for _, c := range []struct {
+		kw  string
+		dst **int
+	}{{"minLength", &f.MinLength}, {"maxLength", &f.MaxLength}, {"minItems", &f.MinItems}, {"maxItems", &f.MaxItems}} {
+		if *c.dst, err = intKeyword(f.Key, def, c.kw); err != nil {
+			return err
+		}
+	}
+	if f.Minimum, err = numKeyword(f.Key, def, "minimum"); err != nil {
+		return err
+	}
+	if f.Maximum, err = numKeyword(f.Key, def, "maximum"); err != nil {
+		return err
+	}
+	p, ok := def["pattern"]
+	if !ok {
+		return nil
+	}
+	ps, isString := p.(string)
+	if !isString {
+		return fmt.Errorf("field %q: pattern must be a string", f.Key)
+	}
+	if _, err := regexp.Compile(ps); err != nil {
+		return fmt.Errorf("field %q: pattern is not a regular expression mcpeek can check (RE2): %v", f.Key, err)
+	}
+	f.Pattern = ps
+	return nil
+}
+
+// parseKind decides the field's kind from its type and choices.
+func parseKind(f *Field, def map[string]any) error {
+	key := f.Key
 	typ, _ := def["type"].(string)
 	switch {
 	case def["enum"] != nil || def["oneOf"] != nil || def["anyOf"] != nil:
 		opts, err := parseOptions(key, def)
 		if err != nil {
-			return f, err
+			return err
 		}
 		f.Kind, f.Options = KindSelect, opts
 	case typ == "string":
@@ -344,7 +362,7 @@ func parseField(key string, def map[string]any, required bool) (Field, error) {
 		switch f.Format {
 		case "", "email", "uri", "date", "date-time":
 		default:
-			return f, fmt.Errorf("field %q: string format %q is not supported", key, f.Format)
+			return fmt.Errorf("field %q: string format %q is not supported", key, f.Format)
 		}
 	case typ == "number":
 		f.Kind = KindNumber
@@ -355,24 +373,21 @@ func parseField(key string, def map[string]any, required bool) (Field, error) {
 	case typ == "array":
 		items, _ := def["items"].(map[string]any)
 		if items == nil {
-			return f, fmt.Errorf("field %q: an array needs items with enum or anyOf", key)
+			return fmt.Errorf("field %q: an array needs items with enum or anyOf", key)
 		}
 		opts, err := parseOptions(key, items)
 		if err != nil {
-			return f, err
+			return err
 		}
 		f.Kind, f.Options = KindMultiSelect, opts
 	case typ == "":
-		return f, fmt.Errorf("field %q: type is missing", key)
+		return fmt.Errorf("field %q: type is missing", key)
 	case typ == "object":
-		return f, fmt.Errorf("field %q: nested objects are not supported (elicitation forms are flat)", key)
+		return fmt.Errorf("field %q: nested objects are not supported (elicitation forms are flat)", key)
 	default:
-		return f, fmt.Errorf("field %q: type %q is not supported", key, typ)
+		return fmt.Errorf("field %q: type %q is not supported", key, typ)
 	}
-	if err := checkDefault(f); err != nil {
-		return f, err
-	}
-	return f, nil
+	return nil
 }
 
 func intKeyword(key string, def map[string]any, kw string) (*int, error) {

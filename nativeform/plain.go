@@ -174,37 +174,49 @@ func (p *plain) field(v *value) error {
 		}
 		return err
 	case controlSelect:
-		opts := v.options()
-		for i, o := range opts {
-			fmt.Fprintf(p.out, "  %d) %s\n", i+1, o.Title)
-		}
-		line, err := p.read("  number (empty: keep): ")
-		if err == nil && line != "" {
-			if n, convErr := strconv.Atoi(line); convErr == nil && n >= 1 && n <= len(opts) {
-				v.choice = n
-			} else {
-				fmt.Fprintln(p.out, "  ! not one of the numbers shown; kept as it was")
-			}
-		}
-		return err
+		return p.choose(v)
 	case controlMulti:
-		for i, o := range f.Options {
-			fmt.Fprintf(p.out, "  %d) %s\n", i+1, o.Title)
+		return p.chooseMany(v)
+	}
+	return nil
+}
+
+// choose asks for one of the numbered options of a select field.
+func (p *plain) choose(v *value) error {
+	opts := v.options()
+	for i, o := range opts {
+		fmt.Fprintf(p.out, "  %d) %s\n", i+1, o.Title)
+	}
+	line, err := p.read("  number (empty: keep): ")
+	if err == nil && line != "" {
+		if n, convErr := strconv.Atoi(line); convErr == nil && n >= 1 && n <= len(opts) {
+			v.choice = n
+		} else {
+			fmt.Fprintln(p.out, "  ! not one of the numbers shown; kept as it was")
 		}
-		line, err := p.read("  numbers separated by commas (empty: keep): ")
-		if err == nil && line != "" {
-			var picks []int
-			for _, part := range strings.Split(line, ",") {
-				n, convErr := strconv.Atoi(strings.TrimSpace(part))
-				if convErr != nil || n < 1 || n > len(f.Options) {
-					fmt.Fprintln(p.out, "  ! not one of the numbers shown; kept as it was")
-					return nil
-				}
-				picks = append(picks, n-1)
-			}
-			v.picks = picks
-		}
+	}
+	return err
+}
+
+// chooseMany asks for a comma-separated list of a multi-select's options.
+func (p *plain) chooseMany(v *value) error {
+	opts := v.field.Options
+	for i, o := range opts {
+		fmt.Fprintf(p.out, "  %d) %s\n", i+1, o.Title)
+	}
+	line, err := p.read("  numbers separated by commas (empty: keep): ")
+	if err != nil || line == "" {
 		return err
 	}
+	var picks []int
+	for _, part := range strings.Split(line, ",") {
+		n, convErr := strconv.Atoi(strings.TrimSpace(part))
+		if convErr != nil || n < 1 || n > len(opts) {
+			fmt.Fprintln(p.out, "  ! not one of the numbers shown; kept as it was")
+			return nil
+		}
+		picks = append(picks, n-1)
+	}
+	v.picks = picks
 	return nil
 }
