@@ -17,10 +17,11 @@ type CapabilityOptions struct {
 	AppHostUp bool
 }
 
-// Capabilities builds the client capabilities mcpeek advertises (DESIGN §5):
-// core elicitation (form unless disabled, url always) and the MCP Apps
-// extension with its MIME type; the nested app elicitation capability is
-// claimed only when form elicitation is on and the app host is listening.
+// Capabilities builds the client capabilities mcpeek advertises
+// (docs/architecture.md, "Capability advertisement"): core elicitation (form
+// unless disabled, url always) and the MCP Apps extension with its MIME
+// type; the nested app elicitation capability is claimed only when form
+// elicitation is on and the app host is listening.
 func Capabilities(o CapabilityOptions) *mcp.ClientCapabilities {
 	caps := &mcp.ClientCapabilities{
 		Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}},

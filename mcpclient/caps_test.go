@@ -16,7 +16,7 @@ func bareServer() *mcp.Server {
 	return mcp.NewServer(&mcp.Implementation{Name: "bare", Version: "1"}, nil)
 }
 
-// TestCapabilityTable checks each row of the advertisement table (DESIGN §5,
+// TestCapabilityTable checks each row of the advertisement table (docs/architecture.md, "Capability advertisement",
 // written out by hand in testdata/caps) against what actually goes on the
 // wire, in both protocol eras.
 func TestCapabilityTable(t *testing.T) {

@@ -1,6 +1,3 @@
-// Package mcpclient connects mcpeek to one MCP server: transports, the
-// capabilities it advertises, the elicitation router, the wire log, and the
-// headless runs.
 package mcpclient
 
 import (

@@ -163,9 +163,10 @@ func FuzzResourceURIParams(f *testing.F) {
 	})
 }
 
-// checkAcceptedURI holds an accepted resource URI to DESIGN §4 gate 4: an
-// absolute ui:// URI with a non-empty host, and nothing a reader could take
-// for something else.
+// checkAcceptedURI holds an accepted resource URI to app gate 4
+// (docs/architecture.md, "The path of one elicitation"): an absolute ui://
+// URI with a non-empty host, and nothing a reader could take for something
+// else.
 func checkAcceptedURI(t *testing.T, s string) {
 	t.Helper()
 	if len(s) < len("ui://") || !strings.EqualFold(s[:len("ui://")], "ui://") {

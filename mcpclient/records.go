@@ -17,7 +17,7 @@ const (
 	PathURL    Path = "url"
 )
 
-// Record is what mcpeek keeps about one elicitation (DESIGN §7).
+// Record is what mcpeek keeps about one elicitation (docs/architecture.md, "Records").
 type Record struct {
 	Key         string         `json:"key"`
 	Server      string         `json:"server"`

@@ -22,7 +22,8 @@ import (
 // app. The set is closed.
 type FallbackReason string
 
-// Fallback reasons, in the order of DESIGN §4.
+// Fallback reasons, in the order the router meets them
+// (docs/architecture.md, "Fallback reasons").
 const (
 	FallbackNone                FallbackReason = ""
 	FallbackFormDisabled        FallbackReason = "form_disabled"
@@ -320,9 +321,9 @@ func (r *router) cancelAll(cause error) {
 	}
 }
 
-// AppGate applies the four app gates of DESIGN §4 in order and returns the
-// first failing one's reason (FallbackNone when all hold) and the resource
-// URI when it is valid.
+// AppGate applies the four app gates in order (docs/architecture.md, "The
+// path of one elicitation") and returns the first failing one's reason
+// (FallbackNone when all hold) and the resource URI when it is valid.
 func AppGate(sent *mcp.ClientCapabilities, server *mcp.ServerCapabilities, p *mcp.ElicitParams) (FallbackReason, string) {
 	if sent == nil || sent.Elicitation == nil || sent.Elicitation.Form == nil {
 		return FallbackFormDisabled, ""

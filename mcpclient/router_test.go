@@ -64,7 +64,7 @@ func TestAppGate(t *testing.T) {
 		{"relative", appCaps, serverApp, withURI("choose-option.html"), FallbackInvalidResourceURI, ""},
 		{"not ui", appCaps, serverApp, withURI("https://example.com/app.html"), FallbackInvalidResourceURI, ""},
 		{"empty host", appCaps, serverApp, withURI("ui:///x"), FallbackInvalidResourceURI, ""},
-		// Several failing: the first in DESIGN §4's order wins.
+		// Several failing: the first in the gates' order wins.
 		{"all four fail", Capabilities(CapabilityOptions{}), &mcp.ServerCapabilities{}, withURI("x"), FallbackFormDisabled, ""},
 		{"host off and bad uri", Capabilities(CapabilityOptions{FormElicitation: true}), &mcp.ServerCapabilities{}, withURI("x"), FallbackAppHostOff, ""},
 	} {
