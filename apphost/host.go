@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -74,16 +75,11 @@ func Start(opts Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp4", addr)
+	listeners, port, err := listenLoopback(addr)
 	if err != nil {
-		return nil, fmt.Errorf("app host: %w", err)
+		return nil, err
 	}
-	h := &Host{opts: opts, port: ln.Addr().(*net.TCPAddr).Port, listeners: []net.Listener{ln}, sessions: map[string]*session{}}
-	// localhost may resolve to ::1 first: listen there too, on the same
-	// port, where the machine has IPv6 loopback.
-	if ln6, err := net.Listen("tcp6", net.JoinHostPort("::1", strconv.Itoa(h.port))); err == nil {
-		h.listeners = append(h.listeners, ln6)
-	}
+	h := &Host{opts: opts, port: port, listeners: listeners, sessions: map[string]*session{}}
 	h.srv = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	for _, l := range h.listeners {
 		go func() { _ = h.srv.Serve(l) }()
@@ -106,6 +102,52 @@ func loopbackAddr(addr string) (string, error) {
 		return "", fmt.Errorf("--app-host-addr %q: the app host listens on 127.0.0.1 only", addr)
 	}
 	return net.JoinHostPort("127.0.0.1", port), nil
+}
+
+// listenLoopback listens on 127.0.0.1 and, where the machine has an IPv6
+// loopback, on [::1] at the same port. Both are required: browsers may
+// resolve localhost (the sandbox origin) to ::1 first, and a process that
+// held [::1]:PORT would then receive the app and could answer as it. A free
+// port is taken on ::1 first, so the kernel picks one nobody holds there; a
+// fixed port whose ::1 side is taken is an error.
+func listenLoopback(addr string) ([]net.Listener, int, error) {
+	_, portText, _ := net.SplitHostPort(addr)
+	port, _ := strconv.Atoi(portText)
+	for attempt := 0; ; attempt++ {
+		var listeners []net.Listener
+		ln6, err := net.Listen("tcp6", net.JoinHostPort("::1", strconv.Itoa(port)))
+		switch {
+		case err == nil:
+			listeners = append(listeners, ln6)
+		case noIPv6Loopback(err):
+			// localhost can only mean 127.0.0.1 here.
+		case port != 0:
+			return nil, 0, fmt.Errorf("app host: [::1]:%d is in use by another process, which would receive what the browser sends to localhost:%d; choose another --app-host-addr", port, port)
+		default:
+			return nil, 0, fmt.Errorf("app host: listen on [::1]: %w", err)
+		}
+		p := port
+		if ln6 != nil {
+			p = ln6.Addr().(*net.TCPAddr).Port
+		}
+		ln4, err := net.Listen("tcp4", net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
+		if err == nil {
+			return append([]net.Listener{ln4}, listeners...), ln4.Addr().(*net.TCPAddr).Port, nil
+		}
+		for _, l := range listeners {
+			_ = l.Close()
+		}
+		if port != 0 || attempt >= 20 {
+			return nil, 0, fmt.Errorf("app host: %w", err)
+		}
+		// The port ::1 offered is taken on 127.0.0.1: try another.
+	}
+}
+
+// noIPv6Loopback reports whether a listen on ::1 failed because the machine
+// has no IPv6 loopback at all (rather than because the port is taken).
+func noIPv6Loopback(err error) bool {
+	return errors.Is(err, syscall.EADDRNOTAVAIL) || errors.Is(err, syscall.EAFNOSUPPORT) || errors.Is(err, syscall.EPROTONOSUPPORT)
 }
 
 // Port is the port both origins share.

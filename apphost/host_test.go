@@ -1774,3 +1774,58 @@ func TestURL(t *testing.T) {
 		t.Errorf("URL(e-1) after the request = %q, %v; want none", got, ok)
 	}
 }
+
+// TestIPv6LoopbackSquatter: a process holding [::1]:PORT would receive
+// whatever the browser sends to localhost:PORT (the sandbox origin), app and
+// elicitation included. A fixed port whose ::1 side is taken is refused with
+// a clear error; a free port is always owned on both loopbacks.
+func TestIPv6LoopbackSquatter(t *testing.T) {
+	squat, err := net.Listen("tcp6", "[::1]:0")
+	if err != nil {
+		t.Skipf("no IPv6 loopback here: %v", err)
+	}
+	defer squat.Close()
+	port := squat.Addr().(*net.TCPAddr).Port
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if c, err := squat.Accept(); err == nil {
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	h, err := Start(Options{Addr: strconv.Itoa(port)})
+	if err == nil {
+		h.Close()
+		t.Fatalf("Start on port %d succeeded while another process holds [::1]:%d", port, port)
+	}
+	if !strings.Contains(err.Error(), "[::1]:"+strconv.Itoa(port)) || !strings.Contains(err.Error(), "--app-host-addr") {
+		t.Errorf("error %q does not name the taken address and the flag to change", err)
+	}
+
+	for range 5 {
+		h, err := Start(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h.listeners) != 2 {
+			t.Errorf("free port %d: %d listeners, want 127.0.0.1 and [::1]", h.Port(), len(h.listeners))
+		}
+		req, _ := http.NewRequest(http.MethodGet, "http://[::1]:"+strconv.Itoa(h.Port())+"/sandbox/none", nil)
+		req.Host = "localhost:" + strconv.Itoa(h.Port())
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Errorf("localhost over ::1 did not reach mcpeek: %v", err)
+		} else {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusNotFound { // mcpeek's answer for an unknown key
+				t.Errorf("localhost over ::1 = %d, want mcpeek's 404", resp.StatusCode)
+			}
+		}
+		h.Close()
+	}
+	select {
+	case <-accepted:
+		t.Error("the squatter on [::1] received a connection")
+	default:
+	}
+}
