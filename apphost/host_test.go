@@ -1829,3 +1829,23 @@ func TestIPv6LoopbackSquatter(t *testing.T) {
 	default:
 	}
 }
+
+// TestSandboxReadyRepeated: the app's HTML goes to the sandbox once. A page
+// (or an app that gets its messages through) repeating
+// sandbox-proxy-ready must not make mcpeek send the whole app again each
+// time, and the session still completes.
+func TestSandboxReadyRepeated(t *testing.T) {
+	e := newEnv(t, nil)
+	c, key, token := e.start(sampleRequest("e-1"))
+	p := e.open(key, token)
+	p.boot(e, c.req, key, elicitCaps)
+	for range 200 {
+		p.send(notification("ui/notifications/sandbox-proxy-ready", map[string]any{}))
+	}
+	p.quiet(300 * time.Millisecond)
+	const result = `{"action":"accept","content":{"choice":"option-b"}}`
+	el := p.ready(c.req)
+	p.answer(el, result)
+	p.teardown()
+	wantAnswer(t, c, result)
+}

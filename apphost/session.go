@@ -276,6 +276,7 @@ type peer struct {
 	c           *websocket.Conn
 	ctx         context.Context
 	initialized bool
+	htmlSent    bool // the sandbox has been handed the app's HTML
 }
 
 func (p *peer) send(v any) {
@@ -400,6 +401,14 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 	s := p.s
 	switch m.Method {
 	case "ui/notifications/sandbox-proxy-ready":
+		if p.htmlSent {
+			// Only the sandbox page announces itself, once; the app's
+			// copies are not relayed, and a page that repeats it does not
+			// get the whole app again.
+			s.h.opts.Logf("app host: %s: ignored a repeated %s", s.key, m.Method)
+			return nil
+		}
+		p.htmlSent = true
 		p.send(rpc{JSONRPC: "2.0", Method: "ui/notifications/sandbox-resource-ready", Params: mustJSON(map[string]any{
 			"html": s.req.HTML, "sandbox": "allow-scripts allow-forms",
 		})})
