@@ -4,17 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/formschema"
-	goldenfile "github.com/mcpeek/mcpeek/internal/golden"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/muesli/termenv"
 )
@@ -116,11 +115,6 @@ func (d *formDriver) view() string {
 	return d.form.View()
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenfile.Check(t, filepath.Join("testdata", "golden", name+".golden"), got)
-}
-
 var sizes = []struct {
 	name string
 	w, h int
@@ -132,13 +126,15 @@ const requiredOnly = `{"type":"object","properties":{
 	"confirm-delete":{"type":"boolean","description":"There is no undo."}},
 	"required":["project_name","deployTarget","confirm-delete"]}`
 
+// TestGoldenViews compares each view, at each size, with its golden file,
+// testdata/<test name>.golden; run with -update to rewrite them.
 func TestGoldenViews(t *testing.T) {
 	allFields := schemaOf(t, string(fixture.AllFieldsSchema()))
 	long := strings.Repeat("The deployment will replace every running instance of the service, one region at a time. ", 6)
 	for _, size := range sizes {
 		t.Run("all_fields/"+size.name, func(t *testing.T) {
 			d := openForm(t, request(allFields, "Fill in every kind of field. Accepting the defaults is enough."), nativeform.Options{}, size.w, size.h)
-			golden(t, "all_fields_"+size.name, d.expect("Nickname").view())
+			golden.RequireEqual(t, []byte(d.expect("Nickname").view()))
 		})
 		t.Run("all_fields_failed_submit/"+size.name, func(t *testing.T) {
 			d := openForm(t, request(allFields, "Fill in every kind of field."), nativeform.Options{}, size.w, size.h)
@@ -146,18 +142,18 @@ func TestGoldenViews(t *testing.T) {
 			time.Sleep(300 * time.Millisecond)
 			d.press(tea.KeyCtrlS).expect("need attention")
 			time.Sleep(300 * time.Millisecond) // the focus moves to the first field to fix
-			golden(t, "all_fields_failed_submit_"+size.name, d.view())
+			golden.RequireEqual(t, []byte(d.view()))
 		})
 		t.Run("required_only/"+size.name, func(t *testing.T) {
 			d := openForm(t, request(schemaOf(t, requiredOnly), "Deploy?"), nativeform.Options{}, size.w, size.h)
-			golden(t, "required_only_"+size.name, d.expect("Project name").view())
+			golden.RequireEqual(t, []byte(d.expect("Project name").view()))
 		})
 		t.Run("long_message/"+size.name, func(t *testing.T) {
 			req := request(schemaOf(t, requiredOnly), long)
 			req.Note = "rendered natively: the app did not declare elicitation support"
 			req.Position, req.Total = 1, 3
 			d := openForm(t, req, nativeform.Options{}, size.w, size.h)
-			golden(t, "long_message_"+size.name, d.expect("Project name").view())
+			golden.RequireEqual(t, []byte(d.expect("Project name").view()))
 		})
 	}
 }
