@@ -26,9 +26,18 @@ var directiveOrder = []string{"default-src", "script-src", "style-src", "img-src
 // BuildCSP is the sandbox page's Content-Security-Policy for an app's
 // _meta.ui.csp: the default, plus the domains it declares
 // (connectDomains → connect-src; resourceDomains → script, style, img,
-// media and font sources; frameDomains → frame-src). A domain containing
-// ; , ' " or whitespace is dropped, so no declaration can add a directive.
+// media and font sources; frameDomains → frame-src; baseUriDomains →
+// base-uri). A domain containing ; , ' ", whitespace, a control character
+// or anything outside printable ASCII is dropped, so no declaration can add
+// a directive or reach the header as something else.
 func BuildCSP(declared map[string]any) string {
+	csp, _ := buildCSP(declared)
+	return csp
+}
+
+// buildCSP is [BuildCSP], also returning the declared sources it dropped.
+func buildCSP(declared map[string]any) (string, []string) {
+	var rejected []string
 	d := map[string][]string{}
 	for k, v := range defaultCSP {
 		d[k] = append([]string(nil), v...)
@@ -38,6 +47,7 @@ func BuildCSP(declared map[string]any) string {
 		for _, x := range list {
 			domain, ok := x.(string)
 			if !ok || !safeSource(domain) {
+				rejected = append(rejected, fmt.Sprintf("%q", fmt.Sprint(x)))
 				continue
 			}
 			for _, dir := range directives {
@@ -51,13 +61,43 @@ func BuildCSP(declared map[string]any) string {
 	add(declared["connectDomains"], "connect-src")
 	add(declared["resourceDomains"], "script-src", "style-src", "img-src", "media-src", "font-src")
 	add(declared["frameDomains"], "frame-src")
+	add(declared["baseUriDomains"], "base-uri")
 	var parts []string
 	for _, dir := range directiveOrder {
 		parts = append(parts, fmt.Sprintf("%s %s", dir, strings.Join(d[dir], " ")))
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "; "), rejected
 }
 
 func safeSource(s string) bool {
-	return s != "" && !strings.ContainsAny(s, ";,'\" \t\r\n\f\v")
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r <= ' ' || r > '~' || strings.ContainsRune(";,'\"", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// permissionFeatures maps the permissions an app may declare in
+// _meta.ui.permissions to the browser features its frame is allowed.
+var permissionFeatures = []struct{ key, feature string }{
+	{"camera", "camera"},
+	{"microphone", "microphone"},
+	{"geolocation", "geolocation"},
+	{"clipboardWrite", "clipboard-write"},
+}
+
+// permissionsPolicy is the app frame's allow attribute for the declared
+// permissions; each is granted only when declared as an object.
+func permissionsPolicy(declared map[string]any) string {
+	var allow []string
+	for _, p := range permissionFeatures {
+		if _, ok := declared[p.key].(map[string]any); ok {
+			allow = append(allow, p.feature)
+		}
+	}
+	return strings.Join(allow, "; ")
 }

@@ -41,6 +41,9 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Version is mcpeek's version, sent as hostInfo.
 	Version string
+	// Theme is "light" or "dark", the terminal's background, sent as
+	// hostContext.theme (default light).
+	Theme string
 }
 
 // Host is a running app host. It implements [mcpclient.AppRenderer].
@@ -64,6 +67,9 @@ func Start(opts Options) (*Host, error) {
 	}
 	if opts.AnswerTimeout <= 0 {
 		opts.AnswerTimeout = 10 * time.Minute
+	}
+	if opts.Theme != "dark" {
+		opts.Theme = "light"
 	}
 	if opts.Notify == nil {
 		opts.Notify = func(string) {}

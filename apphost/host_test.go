@@ -257,6 +257,8 @@ type inFrame struct {
 	Sandbox    string `json:"sandbox"`
 	Width      *int   `json:"width"`
 	Height     *int   `json:"height"`
+	Mode       string `json:"mode"`
+	Allow      string `json:"allow"`
 
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
@@ -636,8 +638,13 @@ func TestHandshake(t *testing.T) {
 			if init.HostInfo.Name != "mcpeek" || init.HostInfo.Version != "1.2.3-test" {
 				t.Errorf("hostInfo = %+v, want mcpeek 1.2.3-test", init.HostInfo)
 			}
-			if !jsonEqual(init.HostCapabilities, `{"elicitation":{}}`) {
-				t.Errorf("hostCapabilities = %s, want {\"elicitation\":{}}", init.HostCapabilities)
+			// Only what mcpeek serves during an elicitation: the request,
+			// and the app's log messages (recorded in the wire log).
+			if !jsonEqual(init.HostCapabilities, `{"elicitation":{},"logging":{}}`) {
+				t.Errorf("hostCapabilities = %s, want elicitation and logging only", init.HostCapabilities)
+			}
+			if modes, _ := init.HostContext["availableDisplayModes"].([]any); len(modes) == 0 || init.HostContext["displayMode"] != "inline" {
+				t.Errorf("hostContext = %v, want displayMode inline and availableDisplayModes", init.HostContext)
 			}
 			if theme, _ := init.HostContext["theme"].(string); theme != "light" && theme != "dark" {
 				t.Errorf("hostContext = %v, want a theme", init.HostContext)
@@ -692,7 +699,7 @@ func TestFallbacks(t *testing.T) {
 				if ir.Result == nil {
 					t.Fatalf("ui/initialize got %s, want a result", ir)
 				}
-				p.teardown()
+				p.end() // never sent initialized: the host may not speak to it, so no teardown
 			},
 			want: mcpclient.FallbackAppNoElicitation,
 		},
@@ -701,7 +708,7 @@ func TestFallbacks(t *testing.T) {
 			play: func(t *testing.T, e *env, c *call, key, token string) {
 				p := e.open(key, token)
 				p.boot(e, c.req, key, "")
-				p.teardown()
+				p.end()
 			},
 			want: mcpclient.FallbackAppNoElicitation,
 		},
@@ -710,7 +717,7 @@ func TestFallbacks(t *testing.T) {
 			play: func(t *testing.T, e *env, c *call, key, token string) {
 				p := e.open(key, token)
 				p.boot(e, c.req, key, `{"elicitation":true}`)
-				p.teardown()
+				p.end()
 			},
 			want: mcpclient.FallbackAppNoElicitation,
 		},
@@ -738,7 +745,7 @@ func TestFallbacks(t *testing.T) {
 			play: func(t *testing.T, e *env, c *call, key, token string) {
 				p := e.open(key, token)
 				p.boot(e, c.req, key, elicitCaps)
-				p.teardown()
+				p.end()
 			},
 			want: mcpclient.FallbackInitTimeout,
 		},
@@ -923,7 +930,10 @@ func TestAppRequestsDuringSession(t *testing.T) {
 		{name: "ui/open-link", frame: `{"jsonrpc":"2.0","id":15,"method":"ui/open-link","params":{"url":"https://evil.example"}}`, id: "15", wantError: -32601},
 		{name: "ui/message", frame: `{"jsonrpc":"2.0","id":16,"method":"ui/message","params":{}}`, id: "16", wantError: -32601},
 		{name: "unknown method", frame: `{"jsonrpc":"2.0","id":17,"method":"no/such-thing"}`, id: "17", wantError: -32601},
-		{name: "second ui/initialize", frame: `{"jsonrpc":"2.0","id":18,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26","appCapabilities":{"elicitation":{}}}}`, id: "18", wantError: -32600},
+		// Display modes: the app declared none, so it stays inline.
+		{name: "display mode not declared", frame: `{"jsonrpc":"2.0","id":18,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}}`, id: "18", result: `{"mode":"inline"}`},
+		{name: "display mode nonsense", frame: `{"jsonrpc":"2.0","id":19,"method":"ui/request-display-mode","params":{"mode":"\u0000huge"}}`, id: "19", result: `{"mode":"inline"}`},
+		{name: "display mode without params", frame: `{"jsonrpc":"2.0","id":20,"method":"ui/request-display-mode"}`, id: "20", result: `{"mode":"inline"}`},
 	}
 	for _, tc := range tests {
 		p.sendText(tc.frame)
@@ -945,8 +955,8 @@ func TestAppRequestsDuringSession(t *testing.T) {
 	} {
 		p.sendText(f)
 	}
-	// A second initialized sends no second elicitation/create; size-changed
-	// is passed to the bridge page.
+	// A second initialized without a new ui/initialize sends no second
+	// elicitation/create; size-changed is passed to the bridge page.
 	p.send(notification("ui/notifications/initialized", map[string]any{}))
 	p.send(notification("ui/notifications/size-changed", map[string]any{"width": 320, "height": 480}))
 	sz := p.expectControl("size")
@@ -1573,9 +1583,23 @@ func TestBuildCSP(t *testing.T) {
 			want:     def,
 		},
 		{
+			name:     "base URI domains",
+			declared: map[string]any{"baseUriDomains": []any{"https://x.example"}},
+			want:     strings.Replace(def, "base-uri 'none'", "base-uri https://x.example", 1),
+		},
+		{
 			name:     "unknown keys add nothing",
-			declared: map[string]any{"baseUriDomains": []any{"https://x.example"}, "scriptDomains": []any{"*"}},
+			declared: map[string]any{"scriptDomains": []any{"*"}, "defaultDomains": []any{"https://x.example"}},
 			want:     def,
+		},
+		{
+			name: "control characters and non-ASCII dropped",
+			declared: map[string]any{
+				"connectDomains":  []any{"https://a.example\x00; script-src *", "https://b.example\x00", "https://c.example\x1b[31m", "https://d.example\u0085", "https://\u00e9.example", "https://e.example\x7f"},
+				"baseUriDomains":  []any{"https://f.example\u2028"},
+				"resourceDomains": []any{"\x00"},
+			},
+			want: def,
 		},
 	}
 	for _, tc := range tests {
@@ -1848,4 +1872,133 @@ func TestSandboxReadyRepeated(t *testing.T) {
 	p.answer(el, result)
 	p.teardown()
 	wantAnswer(t, c, result)
+}
+
+// TestAppRemounts: an app that mounts again sends a second ui/initialize.
+// The host answers it as the first and, after the new initialized, sends
+// the same request again (same id, same params) so the remounted app can
+// answer it; an app that keeps re-initializing is refused after a while.
+func TestAppRemounts(t *testing.T) {
+	e := newEnv(t, nil)
+	c, key, token := e.start(sampleRequest("e-1"))
+	p := e.open(key, token)
+	first := p.boot(e, c.req, key, elicitCaps)
+	el := p.ready(c.req)
+	for i := 2; i <= maxInits; i++ {
+		p.sendText(fmt.Sprintf(`{"jsonrpc":"2.0","id":"init-%d","method":"ui/initialize","params":{"protocolVersion":"2026-01-26","appCapabilities":{"elicitation":{}}}}`, i))
+		again := p.expectResponse(fmt.Sprintf(`"init-%d"`, i))
+		if again.Error != nil || !jsonEqual(again.Result, string(first.Result)) {
+			t.Fatalf("ui/initialize number %d = %s, want the first answer %s", i, again, first.Result)
+		}
+		p.quiet(50 * time.Millisecond) // nothing before initialized
+		if el2 := p.ready(c.req); string(el2.ID) != string(el.ID) {
+			t.Fatalf("the request sent again has id %s, want %s", el2.ID, el.ID)
+		}
+	}
+	p.sendText(`{"jsonrpc":"2.0","id":"one-too-many","method":"ui/initialize","params":{"appCapabilities":{"elicitation":{}}}}`)
+	if r := p.expectResponse(`"one-too-many"`); r.Error == nil || r.Error.Code != -32600 {
+		t.Errorf("ui/initialize past the limit = %s, want error -32600", r)
+	}
+	const result = `{"action":"accept","content":{"choice":"option-b"}}`
+	p.answer(el, result)
+	p.teardown()
+	wantAnswer(t, c, result)
+}
+
+// TestDisplayModeAndAppLogs: an app that declares fullscreen gets it (the
+// bridge page is told), one asking for a mode neither side offers stays
+// where it is, and its log messages reach the wire log, bounded and with
+// control characters removed.
+func TestDisplayModeAndAppLogs(t *testing.T) {
+	e := newEnv(t, nil)
+	c, key, token := e.start(sampleRequest("e-1"))
+	p := e.open(key, token)
+	p.boot(e, c.req, key, `{"elicitation":{},"availableDisplayModes":["inline","fullscreen","pip"]}`)
+	el := p.ready(c.req)
+
+	p.sendText(`{"jsonrpc":"2.0","id":1,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}}`)
+	if d := p.expectControl("display"); d.Mode != "fullscreen" {
+		t.Errorf("display control = %s, want fullscreen", d)
+	}
+	if r := p.expectResponse("1"); !jsonEqual(r.Result, `{"mode":"fullscreen"}`) {
+		t.Errorf("request fullscreen = %s, want mode fullscreen", r)
+	}
+	p.sendText(`{"jsonrpc":"2.0","id":2,"method":"ui/request-display-mode","params":{"mode":"pip"}}`)
+	if r := p.expectResponse("2"); !jsonEqual(r.Result, `{"mode":"fullscreen"}`) {
+		t.Errorf("request pip (the host has none) = %s, want the current mode, fullscreen", r)
+	}
+	p.sendText(`{"jsonrpc":"2.0","id":3,"method":"ui/request-display-mode","params":{"mode":"inline"}}`)
+	if d := p.expectControl("display"); d.Mode != "inline" {
+		t.Errorf("display control = %s, want inline", d)
+	}
+	p.expectResponse("3")
+
+	p.send(notification("notifications/message", map[string]any{"level": "warning", "logger": "picker", "data": "no option\x1b[31m chosen yet"}))
+	for i := range maxAppLogs + 50 {
+		p.send(notification("notifications/message", map[string]any{"level": "debug", "data": map[string]any{"i": i}}))
+	}
+	const result = `{"action":"decline"}`
+	p.answer(el, result)
+	p.teardown()
+	wantAnswer(t, c, result)
+	if !e.logged("app picker [warning]: no option [31m chosen yet") {
+		t.Error("the app's warning is not in the log, or not cleaned")
+	}
+	if !e.logged(fmt.Sprintf("the app logged more than %d messages", maxAppLogs)) {
+		t.Error("the flood of app log messages was not cut off")
+	}
+	if e.logged(fmt.Sprintf(`{"i":%d}`, maxAppLogs+10)) {
+		t.Error("app log messages past the limit were recorded")
+	}
+}
+
+// TestPermissionsAndRejectedSources: declared permissions become the app
+// frame's allow attribute (on both frames: the bridge page's sandbox frame
+// must delegate them), and a CSP source with a NUL is logged and left out
+// of the header rather than failing the request.
+func TestPermissionsAndRejectedSources(t *testing.T) {
+	e := newEnv(t, nil)
+	req := sampleRequest("e-1")
+	req.Permissions = map[string]any{"camera": map[string]any{}, "clipboardWrite": map[string]any{}, "geolocation": true, "usb": map[string]any{}}
+	req.CSP = map[string]any{"connectDomains": []any{"https://api.example\x00; script-src *", "https://ok.example"}}
+	c, key, token := e.start(req)
+	p := e.open(key, token)
+	s := p.expectControl("session")
+	if s.Allow != "camera; clipboard-write" {
+		t.Errorf("session allow = %q, want camera; clipboard-write (geolocation is not an object, usb is unknown)", s.Allow)
+	}
+	p.send(notification("ui/notifications/sandbox-proxy-ready", map[string]any{}))
+	rr := p.expectNotification("ui/notifications/sandbox-resource-ready")
+	var res struct{ Allow string }
+	if err := json.Unmarshal(rr.Params, &res); err != nil || res.Allow != "camera; clipboard-write" {
+		t.Errorf("sandbox-resource-ready params %s, want allow camera; clipboard-write", rr.Params)
+	}
+	if !e.logged("ignored the CSP source") {
+		t.Error("the unsafe CSP source was not logged")
+	}
+	resp, err := e.hc.Do(mustRequest(t, "http://127.0.0.1:"+e.port()+"/sandbox/"+key, "localhost:"+e.port()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "connect-src https://ok.example;") || strings.ContainsRune(csp, 0) {
+		t.Errorf("sandbox CSP = %q, want only the safe source", csp)
+	}
+	p.close()
+	wantReason(t, resultErr(c, t), mcpclient.FallbackBridgeClosed)
+}
+
+func mustRequest(t *testing.T, url, host string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = host
+	return req
+}
+
+func resultErr(c *call, t *testing.T) error {
+	_, err := c.result(t)
+	return err
 }

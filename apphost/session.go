@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -32,6 +33,7 @@ type session struct {
 	token string
 	req   *mcpclient.AppRequest
 	csp   string
+	allow string // the app frame's allow attribute, from _meta.ui.permissions
 
 	mu        sync.Mutex
 	claimed   bool
@@ -53,7 +55,7 @@ func (s *session) abort(err error) {
 // and runs the Apps host protocol with the app in it until it answers.
 func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclient.AppAnswer, error) {
 	s := &session{
-		h: h, token: newToken(), req: req, csp: BuildCSP(req.CSP),
+		h: h, token: newToken(), req: req,
 		connected: make(chan *websocket.Conn, 1), done: make(chan struct{}), aborted: make(chan struct{}),
 	}
 	h.mu.Lock()
@@ -67,6 +69,12 @@ func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclien
 	}
 	h.sessions[s.key] = s
 	h.mu.Unlock()
+	var rejected []string
+	s.csp, rejected = buildCSP(req.CSP)
+	for _, src := range rejected {
+		h.opts.Logf("app host: %s: ignored the CSP source %s declared by %s: not a safe source expression", s.key, clip(src, 120), req.ResourceURI)
+	}
+	s.allow = permissionsPolicy(req.Permissions)
 	defer func() {
 		h.mu.Lock()
 		delete(h.sessions, s.key)
@@ -161,6 +169,8 @@ type control struct {
 	Connection string `json:"connection,omitempty"`
 	Message    string `json:"message,omitempty"`
 	Sandbox    string `json:"sandbox,omitempty"`
+	Mode       string `json:"mode,omitempty"`
+	Allow      string `json:"allow,omitempty"`
 	Width      *int   `json:"width,omitempty"`
 	Height     *int   `json:"height,omitempty"`
 }
@@ -275,8 +285,16 @@ type peer struct {
 	s           *session
 	c           *websocket.Conn
 	ctx         context.Context
-	initialized bool
-	htmlSent    bool // the sandbox has been handed the app's HTML
+	initialized bool // ui/initialize has been answered at least once
+	// awaitingInit is set by each answered ui/initialize until the app's
+	// ui/notifications/initialized: only then may the host speak to it.
+	awaitingInit bool
+	ready        bool // the app has sent initialized at least once
+	inits        int  // ui/initialize requests answered (an app may remount)
+	htmlSent     bool // the sandbox has been handed the app's HTML
+	displayMode  string
+	appModes     []string // the display modes the app declared
+	logs         int      // app log messages recorded
 }
 
 func (p *peer) send(v any) {
@@ -319,7 +337,7 @@ func (p *peer) exchange(ctx context.Context, frames <-chan frame, initTimer *tim
 		server = s.req.Server.Name
 	}
 	p.send(control{Kind: "session", Server: server, Connection: s.req.Connection, Message: s.req.Params.Message,
-		Sandbox: s.h.SandboxOrigin() + "/sandbox/" + s.key})
+		Sandbox: s.h.SandboxOrigin() + "/sandbox/" + s.key, Allow: s.allow})
 	p.status("Loading the server's app…")
 	st := &exchangeState{initTimer: initTimer, start: start}
 	defer func() {
@@ -368,17 +386,27 @@ func (p *peer) next(ctx context.Context, frames <-chan frame, st *exchangeState)
 	}
 }
 
+// maxInits bounds how often an app may initialize in one session (an app
+// that remounts initializes again; one that loops must not make mcpeek
+// resend the request forever).
+const maxInits = 8
+
 // onRequest answers a request from the app or its sandbox; only a
 // ui/initialize without the elicitation capability ends the exchange.
 func (p *peer) onRequest(m rpc) error {
 	s := p.s
-	if m.Method != "ui/initialize" {
+	switch m.Method {
+	case "ui/initialize":
+	case "ui/request-display-mode":
+		p.requestDisplayMode(m)
+		return nil
+	default:
 		p.request(m)
 		return nil
 	}
-	if p.initialized {
-		s.h.opts.Logf("app host: %s: refused a second ui/initialize", s.key)
-		p.refuse(m.ID, -32600, "already initialized")
+	if p.inits >= maxInits {
+		s.h.opts.Logf("app host: %s: refused ui/initialize number %d", s.key, p.inits+1)
+		p.refuse(m.ID, -32600, "initialized too many times")
 		return nil
 	}
 	var params struct {
@@ -386,12 +414,39 @@ func (p *peer) onRequest(m rpc) error {
 		AppCapabilities map[string]json.RawMessage `json:"appCapabilities"`
 	}
 	_ = json.Unmarshal(m.Params, &params)
-	p.initialized = true
+	if p.inits > 0 {
+		s.h.opts.Logf("app host: %s: the app initialized again (remounted)", s.key)
+	}
+	p.inits++
+	p.initialized, p.awaitingInit = true, true
+	p.appModes = nil
+	_ = json.Unmarshal(params.AppCapabilities["availableDisplayModes"], &p.appModes)
 	p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
 	if e, ok := params.AppCapabilities["elicitation"]; !ok || !isObject(e) {
 		return appErr(mcpclient.FallbackAppNoElicitation, "appCapabilities has no elicitation")
 	}
 	return nil
+}
+
+// hostDisplayModes are the display modes the bridge page can give an app:
+// inline (under mcpeek's header) and fullscreen (the whole tab).
+var hostDisplayModes = []string{"inline", "fullscreen"}
+
+// requestDisplayMode answers ui/request-display-mode with the mode that
+// results: the one asked for when both the host and the app declared it,
+// else the current one.
+func (p *peer) requestDisplayMode(m rpc) {
+	var params struct {
+		Mode string `json:"mode"`
+	}
+	_ = json.Unmarshal(m.Params, &params)
+	if params.Mode != p.displayMode && slices.Contains(hostDisplayModes, params.Mode) && slices.Contains(p.appModes, params.Mode) {
+		p.displayMode = params.Mode
+		p.send(control{Kind: "display", Mode: p.displayMode})
+	} else if params.Mode != p.displayMode {
+		p.s.h.opts.Logf("app host: %s: kept display mode %s (the app asked for %q)", p.s.key, p.displayMode, clip(params.Mode, 40))
+	}
+	p.reply(m.ID, map[string]any{"mode": p.displayMode})
 }
 
 // onNotification handles a notification from the app or its sandbox:
@@ -410,22 +465,29 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 		}
 		p.htmlSent = true
 		p.send(rpc{JSONRPC: "2.0", Method: "ui/notifications/sandbox-resource-ready", Params: mustJSON(map[string]any{
-			"html": s.req.HTML, "sandbox": "allow-scripts allow-forms",
+			"html": s.req.HTML, "sandbox": "allow-scripts allow-forms", "allow": s.allow,
 		})})
 	case "ui/notifications/initialized":
-		if !p.initialized || st.answerTimer != nil {
+		if !p.awaitingInit {
 			s.h.opts.Logf("app host: %s: ignored %s out of order", s.key, m.Method)
 			return nil
 		}
-		st.initTimer.Stop()
-		st.initTime = time.Since(st.start)
-		st.answerTimer = time.NewTimer(s.h.opts.AnswerTimeout)
+		p.awaitingInit, p.ready = false, true
+		if st.answerTimer == nil {
+			st.initTimer.Stop()
+			st.initTime = time.Since(st.start)
+			st.answerTimer = time.NewTimer(s.h.opts.AnswerTimeout)
+		}
+		// A remounted app has lost the request: it gets it again, with
+		// the same id, within the same answer time.
 		p.status("Answer in the app below.")
 		params, err := json.Marshal(s.req.Params)
 		if err != nil {
 			return appErr(mcpclient.FallbackBridgeUnavailable, "encode the request: %v", err)
 		}
 		p.send(rpc{JSONRPC: "2.0", ID: json.RawMessage(`"` + elicitID + `"`), Method: "elicitation/create", Params: params})
+	case "notifications/message":
+		p.appLog(m.Params)
 	case "ui/notifications/size-changed":
 		var size struct {
 			Width  *int `json:"width"`
@@ -476,23 +538,74 @@ func (p *peer) initializeResult(appVersion string) map[string]any {
 	if appVersion == ProtocolVersion {
 		version = appVersion
 	}
+	if p.displayMode == "" {
+		p.displayMode = "inline"
+	}
 	return map[string]any{
 		"protocolVersion":  version,
 		"hostInfo":         map[string]any{"name": "mcpeek", "version": p.s.h.opts.Version},
-		"hostCapabilities": map[string]any{"elicitation": map[string]any{}},
+		"hostCapabilities": map[string]any{"elicitation": map[string]any{}, "logging": map[string]any{}},
 		"hostContext": map[string]any{
-			"theme":               "light",
-			"displayMode":         "inline",
-			"platform":            "web",
-			"containerDimensions": map[string]any{"maxWidth": 960, "maxHeight": 1200},
+			"theme":                 p.s.h.opts.Theme,
+			"displayMode":           p.displayMode,
+			"availableDisplayModes": hostDisplayModes,
+			"platform":              "web",
+			"containerDimensions":   map[string]any{"maxWidth": 960, "maxHeight": 1200},
 		},
 	}
 }
 
-// finish tears the app down: ui/resource-teardown (briefly awaited), then
+// maxAppLogs bounds the app's log messages recorded per session.
+const maxAppLogs = 200
+
+// appLog records an app's notifications/message in the wire log, bounded
+// and cleaned: an app may flood it.
+func (p *peer) appLog(params json.RawMessage) {
+	p.logs++
+	switch {
+	case p.logs == maxAppLogs+1:
+		p.s.h.opts.Logf("app host: %s: the app logged more than %d messages; the rest are not recorded", p.s.key, maxAppLogs)
+		return
+	case p.logs > maxAppLogs:
+		return
+	}
+	var msg struct {
+		Level  string          `json:"level"`
+		Logger string          `json:"logger"`
+		Data   json.RawMessage `json:"data"`
+	}
+	_ = json.Unmarshal(params, &msg)
+	data := string(msg.Data)
+	var text string
+	if json.Unmarshal(msg.Data, &text) == nil {
+		data = text
+	}
+	from := "app"
+	if msg.Logger != "" {
+		from = "app " + clip(msg.Logger, 60)
+	}
+	p.s.h.opts.Logf("app host: %s: %s [%s]: %s", p.s.key, from, clip(msg.Level, 16), clip(data, 500))
+}
+
+// clip shortens s to n runes, without control characters.
+func clip(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return ' '
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// finish tears the app down: ui/resource-teardown (briefly awaited) when
+// the app has initialized (before that the host may not speak to it), then
 // a last word to the tab, then the close.
 func (p *peer) finish(frames <-chan frame, err error) {
-	if p.initialized {
+	if p.ready {
 		p.send(rpc{JSONRPC: "2.0", ID: json.RawMessage(`"` + teardown + `"`), Method: "ui/resource-teardown", Params: json.RawMessage(`{}`)})
 		deadline := time.After(500 * time.Millisecond)
 	wait:

@@ -29,6 +29,9 @@ type AppRequest struct {
 	MIMEType    string
 	// CSP is the resource's _meta.ui.csp (nil when it declares none).
 	CSP map[string]any
+	// Permissions is the resource's _meta.ui.permissions (camera,
+	// microphone, geolocation, clipboardWrite), nil when it declares none.
+	Permissions map[string]any
 	// Params is the request, unchanged: the renderer forwards it as is.
 	Params *mcp.ElicitParams
 }
@@ -154,9 +157,9 @@ func (r *router) loadApp(ctx context.Context, key, uri string, p *mcp.ElicitPara
 			html = string(item.Blob)
 		}
 	}
-	csp := uiCSP(item.Meta)
-	if csp == nil {
-		csp = r.listedCSP(ctx, uri)
+	ui := asObject(item.Meta["ui"])
+	if ui["csp"] == nil && ui["permissions"] == nil {
+		ui = r.listedUIMeta(ctx, uri)
 	}
 	return &AppRequest{
 		Connection:  r.conn.Target().String(),
@@ -165,27 +168,24 @@ func (r *router) loadApp(ctx context.Context, key, uri string, p *mcp.ElicitPara
 		ResourceURI: uri,
 		HTML:        html,
 		MIMEType:    item.MIMEType,
-		CSP:         csp,
+		CSP:         asObject(ui["csp"]),
+		Permissions: asObject(ui["permissions"]),
 		Params:      p,
 	}, FallbackNone, nil
 }
 
-// listedCSP is the _meta.ui.csp of the resource as resources/list shows it,
-// used when the content item declares none.
-func (r *router) listedCSP(ctx context.Context, uri string) map[string]any {
+// listedUIMeta is the _meta.ui of the resource as resources/list shows it,
+// used when the content item declares neither csp nor permissions.
+func (r *router) listedUIMeta(ctx context.Context, uri string) map[string]any {
 	for res, err := range r.conn.session.Resources(ctx, nil) {
 		if err != nil {
 			return nil
 		}
 		if res.URI == uri {
-			return uiCSP(res.Meta)
+			return asObject(res.Meta["ui"])
 		}
 	}
 	return nil
-}
-
-func uiCSP(meta mcp.Meta) map[string]any {
-	return asObject(asObject(meta["ui"])["csp"])
 }
 
 // checkAppResult checks the app's raw ElicitResult: a known action, and for

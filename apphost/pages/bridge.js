@@ -50,11 +50,15 @@
         var quote = document.getElementById("message");
         quote.textContent = msg.message;
         quote.hidden = false;
+        if (msg.allow) frame.setAttribute("allow", msg.allow);
         frame.src = msg.sandbox;
         frame.hidden = false;
         break;
       case "status":
         setStatus(msg.text);
+        break;
+      case "display":
+        document.body.classList.toggle("fullscreen", msg.mode === "fullscreen");
         break;
       case "size":
         if (typeof msg.height === "number" && msg.height > 0) frame.style.height = Math.min(msg.height, 4000) + "px";
