@@ -14,8 +14,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/cli"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
+)
+
+// run is mcpeek in-process.
+var run = cli.Run
+
+// The exit codes mcpeek promises.
+const (
+	exitOK          = 0
+	exitToolError   = 1
+	exitUsage       = 2
+	exitConnection  = 3
+	exitTimeout     = 124
+	exitInterrupted = 130
 )
 
 // TestMain doubles as the misbehaving servers the tests need: run with
@@ -405,23 +419,6 @@ func TestInterrupted(t *testing.T) {
 	r := mcpeekCtx(t, ctx, "caps", "--", "sleep", "5")
 	if r.code != exitInterrupted {
 		t.Fatalf("exit %d, want %d; stderr %s", r.code, exitInterrupted, r.stderr)
-	}
-}
-
-func TestHelpAndVersion(t *testing.T) {
-	for _, args := range [][]string{{"--version"}, {"version"}} {
-		if r := mcpeek(t, args...); r.code != 0 || !strings.HasPrefix(r.stdout, "mcpeek ") {
-			t.Errorf("%v: exit %d, stdout %q", args, r.code, r.stdout)
-		}
-	}
-	for _, args := range [][]string{{"help"}, {"-h"}, {"call", "-h"}, {"list", "-h"}, {"caps", "-h"}, {"fixture", "-h"}, {"help", "call"}} {
-		r := mcpeek(t, args...)
-		if r.code != 0 || !strings.Contains(r.stdout, "usage") {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
-		}
-	}
-	if r := mcpeek(t, "help", "frobnicate"); r.code != exitUsage {
-		t.Errorf("help of an unknown command: exit %d", r.code)
 	}
 }
 

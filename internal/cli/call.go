@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"time"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui"
+)
+
+// callOptions are `mcpeek call`'s.
+type callOptions struct {
+	conn          connFlags
+	argsJSON      string
+	answersPath   string
+	onElicit      string
+	elicitLog     string
+	interactive   bool
+	plain         bool
+	elicitTimeout time.Duration
+
+	// Set by parse.
+	tool     string
+	toolArgs json.RawMessage
+	policy   mcpclient.Policy
+	answers  []mcpclient.Answer
+}
+
+func newCallOptions(fs *flagSet) options {
+	o := &callOptions{}
+	o.conn.register(fs, true)
+	fs.StringVar(&o.argsJSON, "args", "", "tool arguments as a JSON object")
+	fs.StringVar(&o.answersPath, "answers", "", "answer elicitations from this JSON `FILE`")
+	fs.StringVar(&o.onElicit, "on-elicit", "cancel", "answer unmatched elicitations: cancel, decline or accept-defaults")
+	fs.StringVar(&o.elicitLog, "elicit-log", "", "write one JSON record per elicitation to `FILE`")
+	fs.BoolVar(&o.interactive, "interactive", false, "answer elicitations in a form on the terminal (drawn on stderr; the result still goes to stdout)")
+	fs.BoolVar(&o.plain, "plain", os.Getenv("TERM") == "dumb", "with --interactive: ask field by field with line prompts")
+	fs.DurationVar(&o.elicitTimeout, "elicit-timeout", 2*time.Minute, "with --interactive: cancel a form nobody answers within this time (0: never)")
+	return o
+}
+
+func (o *callOptions) parse(fs *flagSet, args []string) error {
+	rest, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		return usagef("call: name the tool to call")
+	}
+	o.tool = rest[0]
+	// Flags may also follow the tool name.
+	if rest, err = fs.parse(rest[1:]); err != nil {
+		return err
+	}
+	if err := o.parseAnswering(); err != nil {
+		return err
+	}
+	return o.conn.parseTarget(rest)
+}
+
+// parseAnswering reads --args and how elicitations are to be answered.
+func (o *callOptions) parseAnswering() error {
+	if o.argsJSON != "" {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(o.argsJSON), &obj); err != nil || obj == nil {
+			return usagef("--args must be a JSON object: %s", jsonProblem(err))
+		}
+		o.toolArgs = json.RawMessage(o.argsJSON)
+	}
+	var err error
+	if o.policy, err = mcpclient.ParsePolicy(o.onElicit); err != nil {
+		return usagef("%v", err)
+	}
+	if o.answersPath != "" {
+		if o.answers, err = mcpclient.LoadAnswers(o.answersPath); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	if o.interactive && (o.answersPath != "" || o.onElicit != "cancel") {
+		return usagef("call: --interactive answers in the terminal; it does not combine with --answers or --on-elicit")
+	}
+	return nil
+}
+
+func jsonProblem(err error) string {
+	if err == nil {
+		return "got null"
+	}
+	return err.Error()
+}
+
+func (o *callOptions) run(ctx context.Context, s streams) error {
+	ctx, interrupt := context.WithCancelCause(ctx)
+	defer interrupt(nil)
+	headless := &mcpclient.HeadlessAsker{Policy: o.policy, Answers: o.answers, Stderr: s.errOut}
+	var asker mcpclient.NativeAsker = headless
+	if o.interactive {
+		asker = &tui.FormAsker{
+			In: os.Stdin, Out: s.errOut, Log: s.errOut, Plain: o.plain, Timeout: o.elicitTimeout,
+			Interrupt: func() { interrupt(errInterrupted) },
+		}
+	}
+	records, closeLog, err := openRecords(o.elicitLog)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	return o.conn.headless(ctx, s, asker, records, func(ctx context.Context, conn *mcpclient.Conn) error {
+		res, err := conn.Call(ctx, o.tool, o.toolArgs)
+		if errors.Is(context.Cause(ctx), errInterrupted) {
+			return errInterrupted
+		}
+		if err != nil {
+			return err
+		}
+		if err := writeJSON(s.out, res); err != nil {
+			return err
+		}
+		switch {
+		case headless.Rejected() > 0:
+			return errAnswersRejected
+		case res.IsError:
+			return errToolError
+		}
+		return nil
+	})
+}
+
+// openRecords returns the recorder of a call's elicitations, writing to
+// --elicit-log when given, and what closes the file.
+func openRecords(path string) (*mcpclient.Recorder, func(), error) {
+	if path == "" {
+		return mcpclient.NewRecorder(nil), func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, usagef("--elicit-log: %v", err)
+	}
+	return mcpclient.NewRecorder(f), func() { _ = f.Close() }, nil
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+)
+
+// Run is mcpeek's whole life: it runs the command that args (the words
+// after the program's name) name, writes results to stdout and diagnostics
+// to stderr, and returns the exit code. The terminal UI, when there is one,
+// uses the process's own standard input and error.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return report(ctx, dispatch(ctx, args, streams{out: stdout, errOut: stderr}), stderr)
+}
+
+// streams are where a command writes: results to out, diagnostics to
+// errOut.
+type streams struct {
+	out, errOut io.Writer
+}
+
+// dispatch finds the command args name, parses its options and runs it.
+func dispatch(ctx context.Context, args []string, s streams) error {
+	c, rest, err := lookup(args)
+	if err != nil {
+		return err
+	}
+	fs := c.flagSet(s.out)
+	opts := c.options(fs)
+	if err := opts.parse(fs, rest); err != nil {
+		return err
+	}
+	return opts.run(ctx, s)
+}
+
+// lookup returns the command args name and the words after its name. A
+// first word that names no command is the inspector's (a server command or
+// a flag), unless it looks like a mistyped command.
+func lookup(args []string) (*command, []string, error) {
+	if len(args) == 0 {
+		return inspector(), nil, nil
+	}
+	if c := find(args[0]); c != nil {
+		return c, args[1:], nil
+	}
+	if isMistypedCommand(args) {
+		return nil, nil, usageError{msg: fmt.Sprintf("unknown command %q", args[0]), hint: true}
+	}
+	return inspector(), args, nil
+}
+
+// isMistypedCommand tells "mcpeek frob" (a typo of a command) from
+// "mcpeek server-command": a bare first word that is no program on PATH.
+// "--" or a path ("./server") always means a server command.
+func isMistypedCommand(args []string) bool {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.ContainsAny(args[0], "/\\") ||
+		strings.HasPrefix(args[0], "http://") || strings.HasPrefix(args[0], "https://") {
+		return false
+	}
+	_, err := exec.LookPath(args[0])
+	return err != nil
+}

@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpeek/mcpeek/internal/golden"
+)
+
+var _ = flag.Bool("update", false, "rewrite the golden files")
+
+// run runs mcpeek in-process.
+func run(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = Run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestHelp: the usage text and each command's help, generated from the
+// command table, read as they are documented.
+func TestHelp(t *testing.T) {
+	t.Setenv("TERM", "xterm") // --plain's default follows TERM
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"usage", []string{"help"}},
+		{"usage", []string{"-h"}},
+		{"call", []string{"help", "call"}},
+		{"call", []string{"call", "-h"}},
+		{"list", []string{"help", "list"}},
+		{"caps", []string{"caps", "--help"}},
+		{"fixture", []string{"help", "fixture"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, stdout, stderr := run(tc.args...)
+			if code != exitOK || stderr != "" {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			golden.Check(t, filepath.Join("testdata", "TestHelp", tc.name+".golden"), stdout)
+		})
+	}
+}
+
+// TestEveryCommandIsDocumented: each command of the table has its line in
+// the usage text and a help of its own, and runs when named.
+func TestEveryCommandIsDocumented(t *testing.T) {
+	_, usage, _ := run("help")
+	for i := range commands {
+		c := &commands[i]
+		if !strings.Contains(usage, "\n  "+c.usage) {
+			t.Errorf("the usage text lacks %q:\n%s", c.usage, usage)
+		}
+		if c.name == "" {
+			continue
+		}
+		if find(c.name) != c {
+			t.Errorf("%q does not select its own command", c.name)
+		}
+		code, stdout, stderr := run("help", c.name)
+		if code != exitOK || !strings.HasPrefix(stdout, "usage: mcpeek "+c.name) {
+			t.Errorf("help %s: exit %d, stdout %q, stderr %q", c.name, code, stdout, stderr)
+		}
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		if code, stdout, _ := run(args...); code != 0 || !strings.HasPrefix(stdout, "mcpeek ") {
+			t.Errorf("%v: exit %d, stdout %q", args, code, stdout)
+		}
+	}
+	for _, args := range [][]string{{"help"}, {"-h"}, {"call", "-h"}, {"list", "-h"}, {"caps", "-h"}, {"fixture", "-h"}, {"help", "call"}} {
+		code, stdout, stderr := run(args...)
+		if code != 0 || !strings.Contains(stdout, "usage") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	for _, args := range [][]string{{"help", "frobnicate"}, {"help", ""}} {
+		if code, stdout, stderr := run(args...); code != exitUsage || stdout != "" || !strings.Contains(stderr, "help: unknown command") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
+
+// TestExitCodeOfEachError: the one mapping from errors to exit codes, and
+// which errors are printed.
+func TestExitCodeOfEachError(t *testing.T) {
+	live := context.Background()
+	done, cancel := context.WithCancel(live)
+	cancel()
+	tests := []struct {
+		name     string
+		ctx      context.Context
+		err      error
+		wantCode int
+		wantSay  bool
+	}{
+		{"success", live, nil, exitOK, false},
+		{"-h", live, flag.ErrHelp, exitOK, false},
+		{"the tool returned isError", live, errToolError, exitToolError, false},
+		{"answers rejected", live, errAnswersRejected, exitUsage, false},
+		{"usage", live, usagef("call: name the tool to call"), exitUsage, true},
+		{"usage, once interrupted", done, usagef("bad"), exitUsage, true},
+		{"a form's Ctrl+C", live, errInterrupted, exitInterrupted, true},
+		{"the fixture cannot serve", done, serveError{errors.New("fixture: address in use")}, exitConnection, true},
+		{"a failure after an interrupt", done, errors.New("connect to x: broken pipe"), exitInterrupted, true},
+		{"--timeout", live, fmt.Errorf("call x: %w", context.DeadlineExceeded), exitTimeout, true},
+		{"connection", live, errors.New("connect to x: refused"), exitConnection, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, say := exitCode(tc.ctx, tc.err)
+			if code != tc.wantCode || say != tc.wantSay {
+				t.Errorf("exitCode(%v) = %d, %v; want %d, %v", tc.err, code, say, tc.wantCode, tc.wantSay)
+			}
+		})
+	}
+}
+
+// TestReportIsOneLine: whatever an error says, even quoting a server, it
+// reaches stderr as one line without escape sequences.
+func TestReportIsOneLine(t *testing.T) {
+	var stderr bytes.Buffer
+	code := report(context.Background(), errors.New("call x: it broke\r\n\x1b[2Jfake: line"), &stderr)
+	if code != exitConnection {
+		t.Errorf("exit %d, want %d", code, exitConnection)
+	}
+	got := stderr.String()
+	if strings.Count(got, "\n") != 1 || !strings.HasPrefix(got, "mcpeek: call x: it broke") || strings.Contains(got, "\x1b") {
+		t.Errorf("stderr = %q, want one clean line", got)
+	}
+}
+
+func TestEscapeC1(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`"plain"`, `"plain"`},
+		{"\"\u009b31m\"", `"\u009b31m"`},
+		{"\"é \u0085 ü\"", "\"é \\u0085 ü\""},
+	} {
+		if got := string(escapeC1([]byte(tc.in))); got != tc.want {
+			t.Errorf("escapeC1(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

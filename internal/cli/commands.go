@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// command is one row of the command table: all that dispatch, the usage
+// text and `mcpeek help COMMAND` know of a command.
+type command struct {
+	// name is the word that selects the command; the inspector, which runs
+	// when no command is named, has none.
+	name string
+	// usage is the command's line in the usage text, beside summary.
+	usage, summary string
+	// synopsis is the line its help prints above its flags; usage when
+	// empty.
+	synopsis string
+	// options returns fresh options for one run, its flags defined on fs.
+	options func(fs *flagSet) options
+}
+
+// options are one command's settings: parse fills them in from the words
+// after the command's name and checks them, without side effects; run acts
+// on them.
+type options interface {
+	parse(fs *flagSet, args []string) error
+	run(ctx context.Context, s streams) error
+}
+
+// commands is the command table, in the order the usage text lists them.
+var commands = []command{
+	{
+		usage:   "mcpeek [flags] [--] [SERVER...]",
+		summary: "inspect a server (no SERVER: the embedded demo fixture)",
+		options: newInspectOptions,
+	},
+	{
+		name:     "call",
+		usage:    "mcpeek call TOOL [flags] [--] [SERVER...]",
+		synopsis: "mcpeek call TOOL [--args JSON] [--answers FILE] [--on-elicit cancel|decline|accept-defaults] [--elicit-log FILE] [flags] [--] [SERVER...]",
+		summary:  "call a tool, print the CallToolResult JSON",
+		options:  newCallOptions,
+	},
+	{
+		name:    "list",
+		usage:   "mcpeek list tools|resources|prompts [flags] [--] [SERVER...]",
+		summary: "print what the server offers as JSON",
+		options: newListOptions,
+	},
+	{
+		name:    "caps",
+		usage:   "mcpeek caps [flags] [--] [SERVER...]",
+		summary: "print the negotiated capabilities as JSON",
+		options: newCapsOptions,
+	},
+	{
+		name:    "fixture",
+		usage:   "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation]",
+		summary: "serve the public test fixture (stdio or HTTP)",
+		options: newFixtureOptions,
+	},
+	{
+		name:    "help",
+		usage:   "mcpeek help [COMMAND]",
+		summary: "show this help, or a command's flags",
+		options: func(*flagSet) options { return &helpOptions{} },
+	},
+	{
+		name: "version",
+		// The usage text shows the flag, which does the same.
+		usage:    "mcpeek --version",
+		synopsis: "mcpeek version",
+		summary:  "print the version",
+		options:  func(*flagSet) options { return versionOptions{} },
+	},
+}
+
+// find returns the command name selects, or nil.
+func find(name string) *command {
+	for i := range commands {
+		if c := &commands[i]; c.name != "" && c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// inspector is the command that runs when none is named.
+func inspector() *command { return &commands[0] }
+
+// usageHead and usageTail frame the command lines in the usage text.
+const (
+	usageHead = "mcpeek — a terminal MCP inspector that answers elicitations\n\nusage:\n"
+	usageTail = `
+SERVER is an http:// or https:// URL (streamable HTTP; -H adds headers) or a
+command and its arguments (stdio; -e adds environment). Put -- before a
+server command whose arguments look like flags.
+
+exit codes: 0 ok, 1 the tool returned isError, 2 usage or bad input,
+3 connection or protocol error, 124 timeout, 130 interrupted.
+`
+	// summaryColumn is where the summaries start; a longer usage line puts
+	// its summary on the next line.
+	summaryColumn = 36
+)
+
+// writeUsage writes the usage text: every command, what it does, and what
+// SERVER and the exit codes mean.
+func writeUsage(w io.Writer) {
+	b := &strings.Builder{}
+	b.WriteString(usageHead)
+	for _, c := range commands {
+		line := "  " + c.usage
+		if len(line)+2 > summaryColumn {
+			b.WriteString(line + "\n")
+			line = ""
+		}
+		fmt.Fprintf(b, "%-*s%s\n", summaryColumn, line, c.summary)
+	}
+	b.WriteString(usageTail)
+	_, _ = io.WriteString(w, b.String())
+}
+
+// writeHelp writes the command's help: the usage text for the inspector,
+// else its synopsis and the flags fs defines.
+func (c *command) writeHelp(w io.Writer, fs *flagSet) {
+	if c.name == "" {
+		writeUsage(w)
+		return
+	}
+	synopsis := c.synopsis
+	if synopsis == "" {
+		synopsis = c.usage
+	}
+	fmt.Fprintf(w, "usage: %s\n", synopsis)
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n == 0 {
+		return
+	}
+	fmt.Fprint(w, "\nflags:\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// helpOptions are `mcpeek help [COMMAND]`'s.
+type helpOptions struct {
+	topic *command // nil: the usage text
+}
+
+func (o *helpOptions) parse(_ *flagSet, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if o.topic = find(args[0]); o.topic == nil {
+		return usagef("help: unknown command %q", args[0])
+	}
+	return nil
+}
+
+func (o *helpOptions) run(_ context.Context, s streams) error {
+	if o.topic == nil {
+		writeUsage(s.out)
+		return nil
+	}
+	fs := o.topic.flagSet(s.out)
+	o.topic.options(fs)
+	o.topic.writeHelp(s.out, fs)
+	return nil
+}
+
+// versionOptions are `mcpeek version`'s; it takes no flags and ignores
+// any words after it.
+type versionOptions struct{}
+
+func (versionOptions) parse(*flagSet, []string) error { return nil }
+
+func (versionOptions) run(_ context.Context, s streams) error {
+	printVersion(s.out)
+	return nil
+}
+
+func printVersion(w io.Writer) { fmt.Fprintf(w, "mcpeek %s\n", mcpclient.Version) }

@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/mcpeek/mcpeek/apphost"
+	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// connFlags are the flags every command that connects shares, and the
+// server they and the command's words name.
+type connFlags struct {
+	protocol          string
+	headers           listFlag
+	env               listFlag
+	connectTimeout    time.Duration
+	timeout           time.Duration
+	appHost           bool
+	appHostAddr       string
+	noBrowser         bool
+	openWith          string
+	appInitTimeout    time.Duration
+	appTimeout        time.Duration
+	noFormElicitation bool
+	wireLog           string
+
+	// target is the server to connect to, set by parseTarget.
+	target mcpclient.Target
+}
+
+// register defines the flags on fs; headless commands also take --timeout.
+func (cf *connFlags) register(fs *flagSet, headless bool) {
+	fs.StringVar(&cf.protocol, "protocol", "auto", "protocol revision: auto, legacy (2025-11-25), modern (2026-07-28, required) or a revision date to require")
+	fs.Var(&cf.headers, "H", "add an HTTP header \"Name: Value\" (URL servers; repeatable)")
+	fs.Var(&cf.env, "e", "add KEY=VALUE to the server command's environment (repeatable)")
+	fs.DurationVar(&cf.connectTimeout, "connect-timeout", 30*time.Second, "how long to wait for the server to connect")
+	fs.BoolVar(&cf.appHost, "app-host", false, "render app-requested form elicitations in the server's MCP App, in the browser")
+	fs.StringVar(&cf.appHostAddr, "app-host-addr", "", "listen address of the app host (default: a free port on 127.0.0.1)")
+	fs.BoolVar(&cf.noBrowser, "no-browser", false, "with --app-host: show the URL to open instead of launching a browser")
+	fs.StringVar(&cf.openWith, "open-with", "", "with --app-host: run this shell `COMMAND` with the URL as its last argument instead of the browser")
+	fs.DurationVar(&cf.appInitTimeout, "app-init-timeout", 15*time.Second, "with --app-host: how long the page and app may take to start")
+	fs.DurationVar(&cf.appTimeout, "app-timeout", 10*time.Minute, "with --app-host: how long the app may take to answer")
+	fs.BoolVar(&cf.noFormElicitation, "no-form-elicitation", false, "do not advertise form elicitation")
+	fs.StringVar(&cf.wireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
+	if headless {
+		fs.DurationVar(&cf.timeout, "timeout", 0, "give up after this long (exit 124); 0 waits forever")
+	}
+}
+
+// parseTarget checks --protocol and reads the server words (none: the
+// embedded fixture) with -H and -e into the target.
+func (cf *connFlags) parseTarget(words []string) error {
+	if err := mcpclient.CheckProtocol(cf.protocol); err != nil {
+		return usagef("--protocol: %v", err)
+	}
+	target, err := mcpclient.ParseTarget(words, cf.headers, cf.env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
+	if err != nil {
+		return usagef("%v", err)
+	}
+	cf.target = target
+	return nil
+}
+
+// endpoint is what every connection to the target shares, for a headless
+// run's one connection as for each of the inspector's: the wire log (and
+// its --wire-log file) and, with --app-host, the app host.
+type endpoint struct {
+	cf      *connFlags
+	wire    *mcpclient.WireLog
+	host    *apphost.Host // nil without --app-host
+	closers []func()
+}
+
+// open opens the endpoint; notify shows the person a URL to open.
+func (cf *connFlags) open(notify func(string)) (*endpoint, error) {
+	e := &endpoint{cf: cf}
+	var sink io.Writer
+	if cf.wireLog != "" {
+		f, err := os.Create(cf.wireLog)
+		if err != nil {
+			return nil, usagef("--wire-log: %v", err)
+		}
+		e.closers = append(e.closers, func() { _ = f.Close() })
+		sink = f
+	}
+	e.wire = mcpclient.NewWireLog(0, sink)
+	if cf.appHost {
+		host, err := cf.startAppHost(e.wire, notify)
+		if err != nil {
+			e.close()
+			return nil, err
+		}
+		e.host = host
+		e.closers = append(e.closers, func() { _ = host.Close() })
+	}
+	return e, nil
+}
+
+// startAppHost starts the app host the flags describe; its diagnostics go
+// to the wire log.
+func (cf *connFlags) startAppHost(wire *mcpclient.WireLog, notify func(string)) (*apphost.Host, error) {
+	open := apphost.SystemBrowser(cf.noBrowser)
+	if cf.openWith != "" {
+		open = apphost.OpenWith(cf.openWith)
+	}
+	host, err := apphost.Start(apphost.Options{
+		Addr: cf.appHostAddr, InitTimeout: cf.appInitTimeout, AnswerTimeout: cf.appTimeout,
+		Open: open, Notify: notify, Version: mcpclient.Version,
+		Logf: func(format string, args ...any) { wire.Note(fmt.Sprintf(format, args...)) },
+	})
+	if err != nil {
+		return nil, usagef("--app-host: %v", err)
+	}
+	return host, nil
+}
+
+// connect makes one connection to the target: asker answers its
+// elicitations natively, records receives one record per elicitation (nil
+// keeps none).
+func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, records *mcpclient.Recorder) (*mcpclient.Conn, error) {
+	cfg := mcpclient.Config{
+		Target:         e.cf.target,
+		Protocol:       e.cf.protocol,
+		ConnectTimeout: e.cf.connectTimeout,
+		Capabilities:   mcpclient.CapabilityOptions{FormElicitation: !e.cf.noFormElicitation},
+		Asker:          asker,
+		Wire:           e.wire,
+		Records:        records,
+	}
+	if e.host != nil {
+		cfg.Renderer = e.host
+	}
+	return mcpclient.Connect(ctx, cfg)
+}
+
+// close closes what open opened, the app host before the wire log file it
+// writes to.
+func (e *endpoint) close() {
+	for i := len(e.closers) - 1; i >= 0; i-- {
+		e.closers[i]()
+	}
+}
+
+// headless runs do on one connection made for a run without the inspector:
+// within --timeout, with URLs to open shown on stderr.
+func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.NativeAsker, records *mcpclient.Recorder,
+	do func(context.Context, *mcpclient.Conn) error) error {
+	ctx, cancel := withTimeout(ctx, cf.timeout)
+	defer cancel()
+	e, err := cf.open(func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
+	if err != nil {
+		return err
+	}
+	defer e.close()
+	conn, err := e.connect(ctx, asker, records)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return do(ctx, conn)
+}
+
+// withTimeout applies --timeout (0: none) to a headless run.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}

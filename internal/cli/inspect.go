@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpeek/mcpeek/apphost"
+	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/term"
+)
+
+// inspectOptions are the inspector's, `mcpeek [flags] [--] [SERVER...]`.
+type inspectOptions struct {
+	conn          connFlags
+	version       bool
+	elicitTimeout time.Duration
+	words         []string // the server as given; set by parse
+}
+
+func newInspectOptions(fs *flagSet) options {
+	o := &inspectOptions{}
+	o.conn.register(fs, false)
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.DurationVar(&o.elicitTimeout, "elicit-timeout", 2*time.Minute, "cancel an elicitation nobody answers within this time (0: never)")
+	return o
+}
+
+func (o *inspectOptions) parse(fs *flagSet, args []string) error {
+	rest, err := fs.parse(args)
+	if err != nil || o.version {
+		return err
+	}
+	o.words = rest
+	return o.conn.parseTarget(rest)
+}
+
+// run is the inspector on a terminal; in a pipe or a script it prints a
+// summary of the server and the commands to try against it.
+func (o *inspectOptions) run(ctx context.Context, s streams) error {
+	switch {
+	case o.version:
+		printVersion(s.out)
+		return nil
+	case !interactiveTerminal():
+		return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
+			return summarize(ctx, conn, o.words, s.out)
+		})
+	}
+	return o.inspect(ctx)
+}
+
+// interactiveTerminal reports whether a person sits at this terminal.
+func interactiveTerminal() bool {
+	return term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd()))
+}
+
+// inspect runs the full-screen inspector, drawn on stderr; it connects, and
+// reconnects, through the endpoint.
+func (o *inspectOptions) inspect(ctx context.Context) error {
+	// The inspector's app card shows each tab's URL, so nothing to notify.
+	e, err := o.conn.open(func(string) {})
+	if err != nil {
+		return err
+	}
+	defer e.close()
+	opts := tui.Options{
+		Target:        o.conn.target.String(),
+		ElicitTimeout: o.elicitTimeout,
+		OpenURL:       apphost.SystemBrowser(o.conn.noBrowser),
+		Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+			return e.connect(ctx, asker, mcpclient.NewRecorder(nil))
+		},
+	}
+	if e.host != nil {
+		opts.AppHost = "127.0.0.1:" + strconv.Itoa(e.host.Port())
+		opts.AppURL = e.host.URL
+	}
+	return tui.Run(ctx, opts, os.Stdin, os.Stderr)
+}
+
+// summarize prints what the server is and offers, and commands to try.
+func summarize(ctx context.Context, c *mcpclient.Conn, words []string, out io.Writer) error {
+	// Most of the summary is the server's own words: it is written out
+	// cleaned, so that escape sequences in them are shown, not obeyed.
+	w := &strings.Builder{}
+	defer func() { _, _ = io.WriteString(out, formschema.Clean(w.String())) }()
+	info := c.ServerInfo()
+	title := info.Title
+	if title == "" {
+		title = info.Name
+	}
+	era := "legacy era: elicitations arrive as elicitation/create requests"
+	if c.ProtocolVersion() >= mcpclient.ProtocolModern {
+		era = "modern era: elicitations arrive inside input_required results"
+	}
+	fmt.Fprintf(w, "%s (%s %s) via %s\n", title, info.Name, info.Version, c.Target())
+	fmt.Fprintf(w, "protocol %s (%s)\n\n", c.ProtocolVersion(), era)
+	client := c.SentCapabilities()
+	server, _ := json.Marshal(c.ServerCapabilities())
+	fmt.Fprintf(w, "client capabilities: %s\nserver capabilities: %s\n", client, server)
+	if ins := c.Instructions(); ins != "" {
+		fmt.Fprintf(w, "instructions: %s\n", ins)
+	}
+	list, err := c.List(ctx, "tools")
+	if err != nil {
+		return fmt.Errorf("list tools: %w", err)
+	}
+	tools, _ := list["tools"].([]*mcp.Tool)
+	fmt.Fprintf(w, "\ntools (%d):\n", len(tools))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, t := range tools {
+		desc, _, _ := strings.Cut(t.Description, "\n")
+		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, desc)
+	}
+	tw.Flush()
+	writeTries(w, words)
+	return nil
+}
+
+// writeTries suggests commands to run against the server words name.
+func writeTries(w io.Writer, words []string) {
+	self := selfName()
+	fmt.Fprintf(w, "\ntry:\n")
+	if len(words) == 0 {
+		fmt.Fprintf(w, "  %s call choose_option --answers testdata/answers/choose-option-a.json\n", self)
+		fmt.Fprintf(w, "  %s call choose_option --on-elicit decline\n", self)
+		fmt.Fprintf(w, "  %s call all_fields --on-elicit accept-defaults\n", self)
+		fmt.Fprintf(w, "  %s call multi_round --answers testdata/answers/multi-round.json --protocol legacy\n", self)
+		fmt.Fprintf(w, "  %s caps -- %s fixture\n", self, self)
+		return
+	}
+	server := " -- " + strings.Join(words, " ")
+	fmt.Fprintf(w, "  %s list tools%s\n", self, server)
+	fmt.Fprintf(w, "  %s call TOOL --args '{}' --on-elicit decline%s\n", self, server)
+	fmt.Fprintf(w, "  %s caps%s\n", self, server)
+}
+
+// selfName is how a person runs this program: "go run ." under go run.
+func selfName() string {
+	exe, err := os.Executable()
+	if err == nil && strings.Contains(exe, "go-build") {
+		return "go run ."
+	}
+	return "mcpeek"
+}
