@@ -1,6 +1,3 @@
-// Package tui is mcpeek's terminal front end: the full-screen inspector,
-// and the host that shows each elicitation of `mcpeek call --interactive`
-// as a native form on the terminal.
 package tui
 
 import (

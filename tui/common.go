@@ -1,11 +1,12 @@
 package tui
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/formschema"
@@ -43,36 +44,6 @@ func newStyles() styles {
 	}
 	return s
 }
-
-type keyMap struct {
-	next, prev, quit, help, reconnect, enter, back, up, down, filter key.Binding
-	tabs                                                             [6]key.Binding
-	nextPending, abandon, openURL                                    key.Binding
-}
-
-func newKeyMap() keyMap {
-	k := keyMap{
-		next:        key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
-		prev:        key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
-		quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
-		reconnect:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
-		enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open / call")),
-		back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		nextPending: key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "next pending elicitation")),
-		abandon:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "answer natively instead")),
-	}
-	for i := range k.tabs {
-		n := string(rune('1' + i))
-		k.tabs[i] = key.NewBinding(key.WithKeys(n), key.WithHelp(n, tabNames[i]))
-	}
-	return k
-}
-
-var tabNames = [6]string{"Tools", "Resources", "Prompts", "Elicitations", "Log", "Info"}
 
 // clean makes text from a server safe to draw (see [formschema.Clean]).
 func clean(s string) string { return formschema.Clean(s) }
@@ -127,4 +98,12 @@ func block(s string, width, height int) string {
 		lines = append(lines[:height-1], "…")
 	}
 	return strings.Join(lines, "\n")
+}
+
+func prettyJSON(v any) string {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

@@ -251,7 +251,7 @@ func TestFiveThousandTools(t *testing.T) {
 	}
 	draw := frameTime(in.m)
 	// The whole list, unfiltered, cursor at the end.
-	in.m.pick[0] = picker{cursor: 4999}
+	in.m.pick[tabTools] = picker{cursor: 4999}
 	drawAll := frameTime(in.m)
 	if v := in.m.View(); !strings.Contains(v, "tool_4999") {
 		t.Errorf("the cursor's tool is not on screen:\n%s", v)
@@ -298,14 +298,14 @@ func TestHugeStringsKeepTheInspectorResponsive(t *testing.T) {
 	checkFrame(t, view, 100, 30)
 
 	frames := map[string]time.Duration{}
-	in.m.detail[0] = "" // the tools' own details
+	in.m.detail[tabTools] = "" // the tools' own details
 	for i, name := range []string{"a 1 MB description", "a 64 KB name"} {
-		in.m.pick[0].cursor = i + 1
+		in.m.pick[tabTools].cursor = i + 1
 		frames[name] = frameTime(in.m)
 	}
-	in.m.tab = 4 // the Log, which holds the 2 MB message
+	in.m.tab = tabLog // the Log, which holds the 2 MB message
 	frames["the log"] = frameTime(in.m)
-	in.m.expanded[4] = len(in.m.wire) - 1
+	in.m.expanded[tabLog] = len(in.m.wire) - 1
 	frames["its last entry, expanded"] = frameTime(in.m)
 	checkFrame(t, in.m.View(), 100, 30)
 	t.Logf("the 2 MB result showed in %s, the next tab in %s; frames: %v", shown.Round(time.Millisecond), next.Round(time.Millisecond), frames)

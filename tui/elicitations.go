@@ -1,0 +1,53 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+func (m *Model) elicitationsView(h int) string {
+	s := m.c.styles
+	if len(m.records) == 0 {
+		return s.dim.Render("No elicitations yet. Call a tool that asks for input (Tools tab).")
+	}
+	p := &m.pick[tabElicitations]
+	var rows []string
+	for i := len(m.records) - 1; i >= 0; i-- { // newest first
+		r := m.records[i]
+		path := string(r.Path)
+		if r.Fallback != "" {
+			path += ":" + string(r.Fallback)
+		}
+		head := fmt.Sprintf("%s %s %-7s %s %dms ", r.Key, r.ReceivedAt.Format("15:04:05"), r.Action, path, r.AnsweredMs)
+		rows = append(rows, head+line(r.Message, m.c.width-lipgloss.Width(head)-2))
+	}
+	if e := m.expanded[tabElicitations]; e >= 0 && e < len(rows) {
+		r := m.records[len(m.records)-1-e]
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %s · %s\n", s.title.Render(r.Key), r.Action, r.Path)
+		if r.Fallback != "" {
+			b.WriteString(s.warn.Render("rendered natively: "+r.Fallback.Describe()) + "\n")
+		}
+		if r.Error != "" {
+			b.WriteString(s.err.Render("error: ") + clean(r.Error) + "\n")
+		}
+		b.WriteString(s.dim.Render("request:") + "\n" + clean(indentJSON(r.Request)) + "\n")
+		b.WriteString(s.dim.Render("response:") + "\n" + clean(indentJSON(r.Response)))
+		return block(b.String(), m.c.width, h-1) + "\n" + s.dim.Render("x closes")
+	}
+	return p.list(&m.c, rows, m.c.width, h)
+}
+
+func indentJSON(raw []byte) string {
+	if len(raw) == 0 {
+		return "(none)"
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	return prettyJSON(v)
+}

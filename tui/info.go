@@ -1,0 +1,28 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// infoView shows the negotiated capabilities of both sides.
+func infoView(c *common, conn *mcpclient.Conn, width, height int) string {
+	if conn == nil {
+		return c.styles.dim.Render("not connected")
+	}
+	info := conn.ServerInfo()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s %s\n", c.styles.title.Render("server"), clean(info.Name), clean(info.Version))
+	fmt.Fprintf(&b, "%s %s\n\n", c.styles.title.Render("protocol"), conn.ProtocolVersion())
+	var client any
+	_ = json.Unmarshal(conn.SentCapabilities(), &client)
+	fmt.Fprintf(&b, "%s\n%s\n\n", c.styles.title.Render("mcpeek's capabilities, as sent"), prettyJSON(client))
+	fmt.Fprintf(&b, "%s\n%s\n", c.styles.title.Render("server capabilities"), clean(prettyJSON(conn.ServerCapabilities())))
+	if ins := conn.Instructions(); ins != "" {
+		fmt.Fprintf(&b, "\n%s\n%s\n", c.styles.title.Render("instructions"), clean(ins))
+	}
+	return block(b.String(), width, height)
+}

@@ -1,0 +1,140 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/textarea"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// visibleTools are the tools the filter lets through.
+func (m *Model) visibleTools() []*mcp.Tool {
+	var out []*mcp.Tool
+	for _, t := range m.tools {
+		if m.pick[tabTools].matches(t.Name) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// openTool calls a tool, first asking for its arguments with a form when
+// its input schema has fields.
+func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
+	schema, err := formschema.Parse(t.InputSchema)
+	switch {
+	case err == nil && len(schema.Fields) == 0:
+		return m.call(t, json.RawMessage(`{}`))
+	case err == nil:
+		return m.openArgs("Arguments for "+t.Name, schema, func(args map[string]any) tea.Cmd {
+			b, _ := json.Marshal(args)
+			return m.call(t, b)
+		})
+	}
+	// A schema a form cannot show (nested objects, arrays of objects…):
+	// edit the arguments as JSON.
+	ed := textarea.New()
+	ed.SetWidth(max(m.c.width-4, 20))
+	ed.SetHeight(max(m.bodyHeight()-6, 4))
+	ed.SetValue("{\n  \n}")
+	ed.CursorUp() // inside the braces
+	ed.CursorEnd()
+	ed.Focus()
+	m.jsonEdit, m.jsonTool, m.jsonErr = &ed, t, ""
+	return textarea.Blink
+}
+
+// call calls a tool; its result replaces the Tools tab's detail pane.
+func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
+	if m.conn == nil || m.running != "" {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.running, m.runStart, m.cancelCall = tool.Name, time.Now(), cancel
+	m.detail[tabTools] = ""
+	conn, name, start := m.conn, tool.Name, m.runStart
+	return func() tea.Msg {
+		defer cancel()
+		res, err := conn.Call(ctx, name, args)
+		return callDoneMsg{tool: name, res: res, err: err, took: time.Since(start)}
+	}
+}
+
+// toolsView lists the tools beside the selected one's description and
+// schemas, or the last call's result.
+func (m *Model) toolsView(h int) string {
+	s := m.c.styles
+	lw, dw := m.listWidth(), m.detailWidth()
+	p := &m.pick[tabTools]
+	tools := m.visibleTools()
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	detail := m.detail[tabTools]
+	if detail == "" && p.cursor < len(tools) {
+		t := tools[p.cursor]
+		var b strings.Builder
+		b.WriteString(s.title.Render(clean(t.Name)) + "\n" + clean(t.Description) + "\n")
+		if t.Annotations != nil {
+			b.WriteString(s.dim.Render("annotations: ") + clean(prettyJSON(t.Annotations)) + "\n")
+		}
+		b.WriteString(s.dim.Render("input schema: ") + clean(prettyJSON(t.InputSchema)) + "\n")
+		if ui, ok := t.Meta["ui"]; ok {
+			b.WriteString(s.dim.Render("_meta.ui: ") + clean(prettyJSON(ui)) + "\n")
+		}
+		b.WriteString(s.dim.Render("enter calls it"))
+		detail = b.String()
+	}
+	return columns(&m.c, p.list(&m.c, names, lw, h), block(detail, dw, h), lw)
+}
+
+// resultLines bounds a rendered result: more lines than a screen shows,
+// so that a huge result is not wrapped in full.
+const resultLines = 200
+
+// renderResult draws a tool result: each content block, structured
+// content as JSON, isError highlighted, and the call's duration.
+func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Duration, width int) string {
+	var b strings.Builder
+	if err != nil {
+		b.WriteString(c.styles.err.Render("error: ") + clean(err.Error()) + "\n")
+		b.WriteString(c.styles.dim.Render(fmt.Sprintf("after %s", took.Round(time.Millisecond))))
+		return block(b.String(), width, resultLines)
+	}
+	status := c.styles.ok.Render("result")
+	if res.IsError {
+		status = c.styles.err.Render("isError: the tool reports a failure")
+	}
+	b.WriteString(status + c.styles.dim.Render(fmt.Sprintf(" · %s", took.Round(time.Millisecond))) + "\n")
+	for _, content := range res.Content {
+		switch v := content.(type) {
+		case *mcp.TextContent:
+			b.WriteString(clean(v.Text) + "\n")
+		case *mcp.ImageContent:
+			b.WriteString(c.styles.dim.Render(fmt.Sprintf("[image %s, %d bytes]", clean(v.MIMEType), len(v.Data))) + "\n")
+		case *mcp.AudioContent:
+			b.WriteString(c.styles.dim.Render(fmt.Sprintf("[audio %s, %d bytes]", clean(v.MIMEType), len(v.Data))) + "\n")
+		case *mcp.ResourceLink:
+			b.WriteString(c.styles.dim.Render("[resource link] ") + clean(v.URI) + "\n")
+		case *mcp.EmbeddedResource:
+			uri := ""
+			if v.Resource != nil {
+				uri = v.Resource.URI
+			}
+			b.WriteString(c.styles.dim.Render("[embedded resource] ") + clean(uri) + "\n")
+		default:
+			b.WriteString(c.styles.dim.Render(fmt.Sprintf("[%T]", content)) + "\n")
+		}
+	}
+	if res.StructuredContent != nil {
+		b.WriteString(c.styles.dim.Render("structuredContent:") + "\n" + clean(prettyJSON(res.StructuredContent)))
+	}
+	return block(strings.TrimRight(b.String(), "\n"), width, resultLines)
+}
