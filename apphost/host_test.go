@@ -526,9 +526,12 @@ func (p *page) ready(req *mcpclient.AppRequest) inFrame {
 	p.t.Helper()
 	p.send(notification("ui/notifications/initialized", map[string]any{}))
 	el := p.expectRequest("elicitation/create")
-	want, err := json.Marshal(req.Params)
-	if err != nil {
-		p.t.Fatal(err)
+	want := []byte(req.RawParams)
+	if len(want) == 0 {
+		var err error
+		if want, err = json.Marshal(req.Params); err != nil {
+			p.t.Fatal(err)
+		}
 	}
 	if !bytes.Equal(el.Params, want) {
 		p.t.Fatalf("elicitation/create params = %s, want the request unchanged: %s", el.Params, want)
@@ -2001,4 +2004,23 @@ func mustRequest(t *testing.T, url, host string) *http.Request {
 func resultErr(c *call, t *testing.T) error {
 	_, err := c.result(t)
 	return err
+}
+
+// TestForwardsTheServersBytes: the app gets the request exactly as the
+// server wrote it: no mode where the server sent none, members the SDK
+// does not know, properties in the server's order.
+func TestForwardsTheServersBytes(t *testing.T) {
+	e := newEnv(t, nil)
+	req := sampleRequest("e-1")
+	req.RawParams = json.RawMessage(`{"x-vendor":{"n":1},"message":"Pick one <now> & go","requestedSchema":{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"string"}}},"_meta":{"ui":{"resourceUri":"ui://choice/app.html"}}}`)
+	c, key, token := e.start(req)
+	p := e.open(key, token)
+	p.boot(e, c.req, key, elicitCaps)
+	el := p.ready(c.req) // checks the bytes
+	if bytes.Contains(el.Params, []byte(`"mode"`)) {
+		t.Errorf("forwarded %s: a mode the server did not send", el.Params)
+	}
+	p.answer(el, `{"action":"cancel"}`)
+	p.teardown()
+	wantAnswer(t, c, `{"action":"cancel"}`)
 }

@@ -303,6 +303,14 @@ func (p *peer) send(v any) {
 	}
 }
 
+func (p *peer) sendRaw(b []byte) {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	if err := p.c.Write(ctx, websocket.MessageText, b); err != nil {
+		p.s.h.opts.Logf("app host: %s: write: %v", p.s.key, err)
+	}
+}
+
 func (p *peer) status(text string) { p.send(control{Kind: "status", Text: text}) }
 
 func (p *peer) reply(id json.RawMessage, result any) {
@@ -481,11 +489,16 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 		// A remounted app has lost the request: it gets it again, with
 		// the same id, within the same answer time.
 		p.status("Answer in the app below.")
-		params, err := json.Marshal(s.req.Params)
-		if err != nil {
-			return appErr(mcpclient.FallbackBridgeUnavailable, "encode the request: %v", err)
+		params := s.req.RawParams // the request as the server wrote it
+		if len(params) == 0 {
+			var err error
+			if params, err = json.Marshal(s.req.Params); err != nil {
+				return appErr(mcpclient.FallbackBridgeUnavailable, "encode the request: %v", err)
+			}
 		}
-		p.send(rpc{JSONRPC: "2.0", ID: json.RawMessage(`"` + elicitID + `"`), Method: "elicitation/create", Params: params})
+		// Written by hand around the params so that they reach the app byte
+		// for byte (an encoder would re-escape and compact them).
+		p.sendRaw(append(append([]byte(`{"jsonrpc":"2.0","id":"`+elicitID+`","method":"elicitation/create","params":`), params...), '}'))
 	case "notifications/message":
 		p.appLog(m.Params)
 	case "ui/notifications/size-changed":

@@ -32,8 +32,11 @@ type AppRequest struct {
 	// Permissions is the resource's _meta.ui.permissions (camera,
 	// microphone, geolocation, clipboardWrite), nil when it declares none.
 	Permissions map[string]any
-	// Params is the request, unchanged: the renderer forwards it as is.
-	Params *mcp.ElicitParams
+	// Params is the request as the SDK decoded it, for the renderer to show
+	// (its message); RawParams is the same request as the server wrote it,
+	// which the renderer forwards to the app byte for byte.
+	Params    *mcp.ElicitParams
+	RawParams json.RawMessage
 }
 
 // AppAnswer is what the app answered.
@@ -73,7 +76,8 @@ var errAbandoned = errors.New("the app was abandoned for the native form")
 // viaApp takes a request down the app path. It returns the result, or the
 // reason to fall back, or an error when the request itself was cancelled,
 // which is never a reason to fall back.
-func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, p *mcp.ElicitParams, schema *formschema.Schema, rec *Record) (*mcp.ElicitResult, FallbackReason, error) {
+func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, nreq *NativeRequest, rec *Record) (*mcp.ElicitResult, FallbackReason, error) {
+	schema := nreq.Schema
 	if r.renderer == nil {
 		return nil, FallbackBridgeUnavailable, nil
 	}
@@ -82,7 +86,7 @@ func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, p *
 	r.setPath(pr, PathApp, abandon)
 	defer r.setPath(pr, PathNative, nil)
 
-	areq, reason, err := r.loadApp(appCtx, pr.key, uri, p)
+	areq, reason, err := r.loadApp(appCtx, pr.key, uri, nreq)
 	switch {
 	case ctx.Err() != nil:
 		return nil, FallbackNone, ctx.Err()
@@ -122,7 +126,7 @@ func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, p *
 
 // loadApp reads the app resource from the originating session and checks
 // that it is HTML.
-func (r *router) loadApp(ctx context.Context, key, uri string, p *mcp.ElicitParams) (*AppRequest, FallbackReason, error) {
+func (r *router) loadApp(ctx context.Context, key, uri string, nreq *NativeRequest) (*AppRequest, FallbackReason, error) {
 	res, err := r.conn.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil || res == nil || len(res.Contents) == 0 {
 		if ctx.Err() != nil {
@@ -170,7 +174,8 @@ func (r *router) loadApp(ctx context.Context, key, uri string, p *mcp.ElicitPara
 		MIMEType:    item.MIMEType,
 		CSP:         asObject(ui["csp"]),
 		Permissions: asObject(ui["permissions"]),
-		Params:      p,
+		Params:      nreq.Params,
+		RawParams:   nreq.RawParams,
 	}, FallbackNone, nil
 }
 

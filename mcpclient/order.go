@@ -1,26 +1,31 @@
 package mcpclient
 
 import (
-	"bytes"
 	"encoding/json"
 	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// orderBook remembers the property order of every requested schema seen on
-// the wire. The SDK hands the elicitation handler a decoded map, which has
-// lost the order the server wrote; the form shows fields in that order, so
-// the wire tap notes it, keyed by the schema's canonical JSON.
-type orderBook struct {
-	mu     sync.Mutex
-	orders map[string][]string
-	keys   []string // insertion order, for a bounded size
+// paramsBook remembers the params of every elicitation/create seen on the
+// wire, as the server wrote them. The SDK hands the elicitation handler a
+// decoded ElicitParams, which has lost the property order of the requested
+// schema, any top-level member it does not know and whether mode was
+// omitted; the app path forwards the original bytes and the form shows the
+// fields in the server's order, so the wire tap notes them, and the router
+// takes each back by the content it decoded into.
+type paramsBook struct {
+	mu      sync.Mutex
+	byKey   map[string][]json.RawMessage // oldest first, per identity
+	order   []string                     // the identity of each entry, oldest first
+	entries int
 }
 
-const orderBookSize = 256
+const paramsBookSize = 256
 
 // note scans a received message for elicitation requests: a legacy
 // elicitation/create request, or the input requests of a modern result.
-func (o *orderBook) note(msg []byte) {
+func (b *paramsBook) note(msg []byte) {
 	var m struct {
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params"`
@@ -35,91 +40,137 @@ func (o *orderBook) note(msg []byte) {
 		return
 	}
 	if m.Method == "elicitation/create" {
-		o.noteParams(m.Params)
+		b.add(m.Params)
 	}
 	for _, ir := range m.Result.InputRequests {
 		if ir.Method == "elicitation/create" {
-			o.noteParams(ir.Params)
+			b.add(ir.Params)
 		}
 	}
 }
 
-func (o *orderBook) noteParams(params json.RawMessage) {
-	var p struct {
-		RequestedSchema json.RawMessage `json:"requestedSchema"`
-	}
-	if json.Unmarshal(params, &p) != nil || p.RequestedSchema == nil {
+func (b *paramsBook) add(params json.RawMessage) {
+	key, ok := identity(params)
+	if !ok {
 		return
 	}
-	var s struct {
-		Properties json.RawMessage `json:"properties"`
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.byKey == nil {
+		b.byKey = map[string][]json.RawMessage{}
 	}
-	if json.Unmarshal(p.RequestedSchema, &s) != nil || s.Properties == nil {
-		return
-	}
-	order := objectKeys(s.Properties)
-	key, ok := canonical(p.RequestedSchema)
-	if !ok || len(order) == 0 {
-		return
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.orders == nil {
-		o.orders = map[string][]string{}
-	}
-	if _, seen := o.orders[key]; !seen {
-		o.keys = append(o.keys, key)
-		if len(o.keys) > orderBookSize {
-			delete(o.orders, o.keys[0])
-			o.keys = o.keys[1:]
+	b.byKey[key] = append(b.byKey[key], append(json.RawMessage(nil), params...))
+	b.order = append(b.order, key)
+	for len(b.order) > paramsBookSize {
+		// Requests the SDK refused before asking mcpeek are never taken:
+		// forget the oldest.
+		old := b.order[0]
+		b.order = b.order[1:]
+		if list := b.byKey[old]; len(list) > 1 {
+			b.byKey[old] = list[1:]
+		} else {
+			delete(b.byKey, old)
 		}
 	}
-	o.orders[key] = order
 }
 
-// lookup returns the wire order of a decoded schema's properties, or nil.
-func (o *orderBook) lookup(schema any) []string {
-	b, err := json.Marshal(schema)
+// take returns the wire params of a decoded request, or nil when the tap did
+// not see it (then the caller encodes p itself).
+func (b *paramsBook) take(p *mcp.ElicitParams) json.RawMessage {
+	raw, err := json.Marshal(p)
 	if err != nil {
 		return nil
 	}
-	key, ok := canonical(b)
+	key, ok := identity(raw)
 	if !ok {
 		return nil
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.orders[key]
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	list := b.byKey[key]
+	if len(list) == 0 {
+		return nil
+	}
+	if len(list) == 1 {
+		delete(b.byKey, key)
+	} else {
+		b.byKey[key] = list[1:]
+	}
+	for i, k := range b.order {
+		if k == key {
+			b.order = append(b.order[:i], b.order[i+1:]...)
+			break
+		}
+	}
+	return list[0]
 }
 
-// canonical re-encodes JSON with sorted keys and plain numbers.
-func canonical(raw []byte) (string, bool) {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+// identityMembers are the members of elicitation params that survive the
+// SDK's decoding; two params with equal values of these are the same
+// request as far as the handler can tell.
+var identityMembers = []string{"_meta", "message", "requestedSchema", "url", "elicitationId"}
+
+// identity is the canonical JSON of the members that survive decoding,
+// with empty values dropped, so that an omitted member and the SDK's zero
+// value for it compare equal.
+func identity(params []byte) (string, bool) {
+	var all map[string]any
+	if json.Unmarshal(params, &all) != nil || all == nil {
 		return "", false
 	}
-	b, err := json.Marshal(v)
+	kept := map[string]any{}
+	for _, k := range identityMembers {
+		switch v := all[k].(type) {
+		case nil:
+		case string:
+			if v != "" {
+				kept[k] = v
+			}
+		case map[string]any:
+			if len(v) > 0 {
+				kept[k] = v
+			}
+		default:
+			kept[k] = v
+		}
+	}
+	b, err := json.Marshal(kept)
 	return string(b), err == nil
 }
 
-// objectKeys lists a JSON object's keys in the order written.
-func objectKeys(raw []byte) []string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+// wireParams is a request's params as the server sent them, when the tap
+// saw them; else p encoded, without the empty mode the SDK's encoding
+// would add (an omitted mode means form).
+func (w *WireLog) wireParams(p *mcp.ElicitParams) json.RawMessage {
+	if w != nil {
+		if raw := w.params.take(p); raw != nil {
+			return raw
+		}
+	}
+	q := *p
+	if q.Mode == "" {
+		type noMode struct {
+			Meta            mcp.Meta `json:"_meta,omitempty"`
+			Message         string   `json:"message"`
+			RequestedSchema any      `json:"requestedSchema,omitempty"`
+			URL             string   `json:"url,omitempty"`
+			ElicitationID   string   `json:"elicitationId,omitempty"`
+		}
+		b, _ := json.Marshal(noMode{q.Meta, q.Message, q.RequestedSchema, q.URL, q.ElicitationID})
+		return b
+	}
+	b, _ := json.Marshal(q)
+	return b
+}
+
+// requestedSchema is the raw requestedSchema member of wire params, which
+// keeps the server's property order, or nil.
+func requestedSchema(params json.RawMessage) json.RawMessage {
+	var p struct {
+		RequestedSchema json.RawMessage `json:"requestedSchema"`
+	}
+	if json.Unmarshal(params, &p) != nil {
 		return nil
 	}
-	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return keys
-		}
-		k, _ := tok.(string)
-		keys = append(keys, k)
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return keys
-		}
-	}
-	return keys
+	return p.RequestedSchema
 }

@@ -87,8 +87,11 @@ type NativeRequest struct {
 	// reached it (a command line or a URL). Both are shown to the person.
 	Server     *mcp.Implementation
 	Connection string
-	// Params are the request's parameters, unchanged.
+	// Params are the request's parameters as the SDK decoded them.
 	Params *mcp.ElicitParams
+	// RawParams are the same parameters as the server wrote them: every
+	// member, in the server's order, mode omitted if it was.
+	RawParams json.RawMessage
 	// Schema is the parsed requested schema (form mode only).
 	Schema *formschema.Schema
 	// Fallback says why the app did not render it, if it could have.
@@ -166,7 +169,8 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		rec.Mode = "form"
 	}
 	rec.ResourceURI, _ = resourceURIValue(p)
-	rec.Request, _ = json.Marshal(p)
+	raw := r.conn.wire.wireParams(p)
+	rec.Request = raw
 	pr := &pendingRequest{key: key, message: p.Message, resourceURI: rec.ResourceURI, path: PathNative, started: rec.ReceivedAt, cancel: cancel}
 	r.mu.Lock()
 	if r.closed != nil {
@@ -182,7 +186,7 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		r.mu.Unlock()
 	}()
 
-	res, err := r.route(ctx, pr, p, &rec)
+	res, err := r.route(ctx, pr, p, raw, &rec)
 	if err != nil && errors.Is(context.Cause(ctx), errDismissed) {
 		res, err = &mcp.ElicitResult{Action: "cancel"}, nil
 	}
@@ -204,12 +208,13 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	return res, err
 }
 
-func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitParams, rec *Record) (*mcp.ElicitResult, error) {
+func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitParams, raw json.RawMessage, rec *Record) (*mcp.ElicitResult, error) {
 	nreq := &NativeRequest{
 		Key:        pr.key,
 		Server:     r.conn.ServerInfo(),
 		Connection: r.conn.Target().String(),
 		Params:     p,
+		RawParams:  raw,
 	}
 	switch rec.Mode {
 	case "url":
@@ -226,7 +231,14 @@ func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitPar
 		rec.Fallback = FallbackFormDisabled
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "form elicitation is disabled in this client"}
 	}
-	schema, err := formschema.ParseWithOrder(p.RequestedSchema, r.conn.wire.PropertyOrder(p.RequestedSchema))
+	// The wire's requested schema keeps the server's property order.
+	var schema *formschema.Schema
+	var err error
+	if wireSchema := requestedSchema(raw); wireSchema != nil {
+		schema, err = formschema.Parse(wireSchema)
+	} else {
+		schema, err = formschema.Parse(p.RequestedSchema)
+	}
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requested schema: " + err.Error()}
 	}
@@ -237,7 +249,7 @@ func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitPar
 	}
 	if reason == FallbackNone {
 		var res *mcp.ElicitResult
-		res, reason, err = r.viaApp(ctx, pr, uri, p, schema, rec)
+		res, reason, err = r.viaApp(ctx, pr, uri, nreq, rec)
 		if err != nil {
 			return nil, err // cancelled: never a fallback
 		}

@@ -67,7 +67,7 @@ func (w *WireLog) message(dir Direction, msg jsonrpc.Message) {
 		e.ID, _ = json.Marshal(m.ID.Raw())
 	}
 	if dir == DirRecv {
-		w.orders.note(data)
+		w.params.note(data)
 	}
 	w.add(e)
 }

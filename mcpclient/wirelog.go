@@ -45,7 +45,7 @@ type WireLog struct {
 	start   int
 	sink    io.Writer
 	stderr  []string // the last few stderr lines, for error messages
-	orders  orderBook
+	params  paramsBook
 }
 
 // NewWireLog returns a wire log that keeps at most max entries in memory
@@ -146,10 +146,6 @@ func (w *WireLog) LastStderr() string {
 func (w *WireLog) Note(text string) {
 	w.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: text})
 }
-
-// PropertyOrder returns the order in which the server wrote the properties
-// of a requested schema it sent, or nil if it was not seen.
-func (w *WireLog) PropertyOrder(schema any) []string { return w.orders.lookup(schema) }
 
 // SentCapabilities returns the client capabilities exactly as they went on
 // the wire: the initialize request's, or the server/discover request's
