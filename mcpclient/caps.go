@@ -19,20 +19,22 @@ type CapabilityOptions struct {
 
 // Capabilities builds the client capabilities mcpeek advertises
 // (docs/architecture.md, "Capability advertisement"): core elicitation (form
-// unless disabled, url always) and the MCP Apps extension with its MIME
-// type; the nested app elicitation capability is claimed only when form
-// elicitation is on and the app host is listening.
+// unless disabled, url always), and the MCP Apps extension only while the
+// app host is listening, for without it mcpeek renders no app at all; its
+// nested elicitation capability also needs form elicitation on.
 func Capabilities(o CapabilityOptions) *mcp.ClientCapabilities {
 	caps := &mcp.ClientCapabilities{
 		Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}},
 	}
-	ui := map[string]any{"mimeTypes": []string{AppMIMEType}}
 	if o.FormElicitation {
 		caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
-		if o.AppHostUp {
+	}
+	if o.AppHostUp {
+		ui := map[string]any{"mimeTypes": []string{AppMIMEType}}
+		if o.FormElicitation {
 			ui["elicitation"] = map[string]any{}
 		}
+		caps.AddExtension(UIExtension, ui)
 	}
-	caps.AddExtension(UIExtension, ui)
 	return caps
 }

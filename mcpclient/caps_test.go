@@ -28,7 +28,7 @@ func TestCapabilityTable(t *testing.T) {
 		{"app-host-up.json", CapabilityOptions{FormElicitation: true, AppHostUp: true}},
 		{"no-form-elicitation.json", CapabilityOptions{FormElicitation: false}},
 		// The nested capability follows form elicitation: off with it.
-		{"no-form-elicitation.json", CapabilityOptions{FormElicitation: false, AppHostUp: true}},
+		{"no-form-elicitation-app-host-up.json", CapabilityOptions{FormElicitation: false, AppHostUp: true}},
 	}
 	for _, row := range rows {
 		for _, protocol := range []string{"legacy", "modern"} {
