@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -125,6 +126,136 @@ func (p *cutPage) cut(how string) {
 	}
 }
 
+// cutStages are the stages of an app session, in order, at which the test
+// cuts the WebSocket.
+var cutStages = []string{"page connected", "sandbox loaded", "app initialized", "question shown", "app answered"}
+
+// playUntil plays the page's part of the session up to the stage and
+// reports whether the app has answered.
+func (p *cutPage) playUntil(stage string) (appAnswered bool) {
+	p.t.Helper()
+	at := slices.Index(cutStages, stage)
+	if at < 0 {
+		p.t.Fatalf("unknown stage %q", stage)
+	}
+	reached := func(s string) bool { return at >= slices.Index(cutStages, s) }
+	if reached("sandbox loaded") {
+		p.send(notification("ui/notifications/sandbox-proxy-ready", map[string]any{}))
+		p.expectNotification("ui/notifications/sandbox-resource-ready")
+	}
+	if reached("app initialized") {
+		p.sendText(`{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26","appCapabilities":{"elicitation":{}}}}`)
+		p.expectResponse("1")
+	}
+	if !reached("question shown") {
+		return false
+	}
+	p.send(notification("ui/notifications/initialized", map[string]any{}))
+	el := p.expectRequest("elicitation/create")
+	if !reached("app answered") {
+		return false
+	}
+	p.answer(el, `{"action":"accept","content":{"choice":"option-a"}}`)
+	return true
+}
+
+// cutSession is one call of cutServer's tool over a connection whose
+// renderer is the test's app host, and everything that notes its outcome.
+type cutSession struct {
+	conn    *mcpclient.Conn
+	answers atomic.Int32 // answers the server received
+	got     chan string  // the actions it received
+	asker   *onceAsker
+	records *mcpclient.Recorder
+	done    chan cutCall
+}
+
+// cutCall is what the tool call returned.
+type cutCall struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+// startCutSession connects to cutServer in the era, with the env's host
+// as renderer, and starts the call; the connection closes with the test.
+func startCutSession(t *testing.T, e *env, era string) *cutSession {
+	t.Helper()
+	s := &cutSession{got: make(chan string, 4), asker: &onceAsker{}, records: mcpclient.NewRecorder(nil), done: make(chan cutCall, 1)}
+	conn, err := mcpclient.Connect(context.Background(), mcpclient.Config{
+		Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: cutServer(&s.answers, s.got)},
+		Protocol:     era,
+		Capabilities: mcpclient.CapabilityOptions{FormElicitation: true},
+		Asker:        s.asker, Renderer: e.h, Records: s.records,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	s.conn = conn
+	go func() {
+		res, err := conn.Call(context.Background(), "ask", nil)
+		s.done <- cutCall{res, err}
+	}()
+	return s
+}
+
+// awaitCall waits for the call to end, which it must do without an error.
+func (s *cutSession) awaitCall(t *testing.T) {
+	t.Helper()
+	var r cutCall
+	select {
+	case r = <-s.done:
+	case <-time.After(3 * patience):
+		t.Fatal("the call never ended")
+	}
+	if r.err != nil || r.res.IsError {
+		t.Fatalf("call = %v, %v", r.res, r.err)
+	}
+}
+
+// check holds the ended session to one answer received by the server, one
+// record that agrees with it, and nothing left pending.
+func (s *cutSession) check(t *testing.T, how string, appAnswered bool) {
+	t.Helper()
+	if n := s.answers.Load(); n != 1 {
+		t.Errorf("the server received %d answers, want exactly one", n)
+	}
+	recs := s.records.Records()
+	if len(recs) != 1 {
+		t.Fatalf("records = %+v, want one", recs)
+	}
+	rec, asked := recs[0], s.asker.asked()
+	checkCutAnswer(t, rec, asked, <-s.got, how, appAnswered)
+	if pending := s.conn.Pending(); len(pending) != 0 {
+		t.Errorf("still pending: %+v", pending)
+	}
+}
+
+// checkCutAnswer holds the record, the native form's calls (asked) and
+// the action the server got to one story: the app's answer, read before
+// the cut, or the native form's, opened once with bridge_closed.
+func checkCutAnswer(t *testing.T, rec mcpclient.Record, asked []*mcpclient.NativeRequest, serverGot, how string, appAnswered bool) {
+	t.Helper()
+	if rec.Path == mcpclient.PathApp {
+		// The app's answer was read before the cut: it stands, and the
+		// native form never opened.
+		if !appAnswered || len(asked) != 0 || serverGot != "accept" || rec.Action != "accept" {
+			t.Errorf("app path: answered=%v, native asked %d times, server got %s, record %s", appAnswered, len(asked), serverGot, rec.Action)
+		}
+		return
+	}
+	if appAnswered && how != "reset" {
+		// Only a reset may lose an answer already sent.
+		t.Errorf("the app's answer was lost to a %s", how)
+	}
+	if len(asked) != 1 || asked[0].Fallback != mcpclient.FallbackBridgeClosed {
+		t.Fatalf("native form asked %d times (%+v), want once with bridge_closed", len(asked), asked)
+	}
+	if rec.Path != mcpclient.PathNative || rec.Fallback != mcpclient.FallbackBridgeClosed || rec.Action != "decline" || serverGot != "decline" {
+		t.Errorf("record path %s fallback %s action %s, server got %s; want native, bridge_closed, decline", rec.Path, rec.Fallback, rec.Action, serverGot)
+	}
+}
+
 // TestWebSocketCutMidSession cuts the tab's WebSocket at each stage of an
 // app session, in each way it can end, in both eras, with the whole
 // elicitation path in play (router, app host, page). Before the app
@@ -132,103 +263,25 @@ func (p *cutPage) cut(how string) {
 // bridge_closed; once the app has answered, its answer stands. Either way
 // the server receives exactly one answer, well before any timeout.
 func TestWebSocketCutMidSession(t *testing.T) {
-	stages := []string{"page connected", "sandbox loaded", "app initialized", "question shown", "app answered"}
 	cuts := []string{"close frame", "no close frame", "reset"}
 	for _, era := range []string{"legacy", "modern"} {
-		for _, stage := range stages {
+		for _, stage := range cutStages {
 			for _, how := range cuts {
 				t.Run(era+"/"+stage+"/"+how, func(t *testing.T) {
 					e := newEnv(t, nil)
-					var answers atomic.Int32
-					got := make(chan string, 4)
-					asker := &onceAsker{}
-					records := mcpclient.NewRecorder(nil)
-					conn, err := mcpclient.Connect(context.Background(), mcpclient.Config{
-						Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: cutServer(&answers, got)},
-						Protocol:     era,
-						Capabilities: mcpclient.CapabilityOptions{FormElicitation: true},
-						Asker:        asker, Renderer: e.h, Records: records,
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer conn.Close()
-					type callResult struct {
-						res *mcp.CallToolResult
-						err error
-					}
-					done := make(chan callResult, 1)
-					go func() {
-						res, err := conn.Call(context.Background(), "ask", nil)
-						done <- callResult{res, err}
-					}()
+					s := startCutSession(t, e, era)
 					key, token := e.link()
 					p := e.dialCut(key, token)
 					p.expectControl("session")
-					appAnswered := false
-					if stage != "page connected" {
-						p.send(notification("ui/notifications/sandbox-proxy-ready", map[string]any{}))
-						p.expectNotification("ui/notifications/sandbox-resource-ready")
-					}
-					if stage == "app initialized" || stage == "question shown" || stage == "app answered" {
-						p.sendText(`{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26","appCapabilities":{"elicitation":{}}}}`)
-						p.expectResponse("1")
-					}
-					if stage == "question shown" || stage == "app answered" {
-						p.send(notification("ui/notifications/initialized", map[string]any{}))
-						el := p.expectRequest("elicitation/create")
-						if stage == "app answered" {
-							p.answer(el, `{"action":"accept","content":{"choice":"option-a"}}`)
-							appAnswered = true
-						}
-					}
+					appAnswered := p.playUntil(stage)
 					cutAt := time.Now()
 					p.cut(how)
 
-					var r callResult
-					select {
-					case r = <-done:
-					case <-time.After(3 * patience):
-						t.Fatal("the call never ended")
-					}
-					if r.err != nil || r.res.IsError {
-						t.Fatalf("call = %v, %v", r.res, r.err)
-					}
-					settledIn := time.Since(cutAt)
-					if settledIn > patience/2 {
+					s.awaitCall(t)
+					if settledIn := time.Since(cutAt); settledIn > patience/2 {
 						t.Errorf("the call ended %s after the cut; the app timeouts are %s: the cut went unnoticed", settledIn, patience)
 					}
-					if n := answers.Load(); n != 1 {
-						t.Errorf("the server received %d answers, want exactly one", n)
-					}
-					recs := records.Records()
-					if len(recs) != 1 {
-						t.Fatalf("records = %+v, want one", recs)
-					}
-					rec, asked := recs[0], asker.asked()
-					serverGot := <-got
-					switch {
-					case rec.Path == mcpclient.PathApp:
-						// The app's answer was read before the cut: it stands,
-						// and the native form never opened.
-						if !appAnswered || len(asked) != 0 || serverGot != "accept" || rec.Action != "accept" {
-							t.Errorf("app path: answered=%v, native asked %d times, server got %s, record %s", appAnswered, len(asked), serverGot, rec.Action)
-						}
-					default:
-						if appAnswered && how != "reset" {
-							// Only a reset may lose an answer already sent.
-							t.Errorf("the app's answer was lost to a %s", how)
-						}
-						if len(asked) != 1 || asked[0].Fallback != mcpclient.FallbackBridgeClosed {
-							t.Fatalf("native form asked %d times (%+v), want once with bridge_closed", len(asked), asked)
-						}
-						if rec.Path != mcpclient.PathNative || rec.Fallback != mcpclient.FallbackBridgeClosed || rec.Action != "decline" || serverGot != "decline" {
-							t.Errorf("record path %s fallback %s action %s, server got %s; want native, bridge_closed, decline", rec.Path, rec.Fallback, rec.Action, serverGot)
-						}
-					}
-					if pending := conn.Pending(); len(pending) != 0 {
-						t.Errorf("still pending: %+v", pending)
-					}
+					s.check(t, how, appAnswered)
 				})
 			}
 		}

@@ -198,16 +198,7 @@ func FuzzSession(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { _ = h.Close() })
-	// Thousands of runs a minute must not use up the ephemeral ports: the
-	// page's end of each connection closes without lingering in TIME_WAIT.
-	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-			if tc, ok := c.(*net.TCPConn); ok {
-				_ = tc.SetLinger(0)
-			}
-			return c, err
-		}}}
+	hc := lingerlessClient()
 	f.Fuzz(func(t *testing.T, script []byte) {
 		frames := bytes.Split(script, []byte("\n"))
 		if len(frames) > 32 {
@@ -216,106 +207,168 @@ func FuzzSession(f *testing.F) {
 		req := sampleRequest("e-fuzz")
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		type outcome struct {
-			ans *mcpclient.AppAnswer
-			err error
-		}
-		rendered := make(chan outcome, 1)
+		rendered := make(chan renderOutcome, 1)
 		go func() {
 			ans, err := h.Render(ctx, req)
-			rendered <- outcome{ans, err}
+			rendered <- renderOutcome{ans, err}
 		}()
-		var link string
-		select {
-		case link = <-urls:
-		case <-time.After(30 * time.Second):
-			t.Fatal("the host opened no URL")
-		}
-		u, _ := url.Parse(link)
-		key := strings.TrimPrefix(u.Path, "/e/")
+		link := awaitLink(t, urls)
 		dctx, dcancel := context.WithTimeout(ctx, 30*time.Second)
 		defer dcancel()
-		c, _, err := websocket.Dial(dctx, "ws://127.0.0.1:"+u.Port()+"/ws/"+key,
-			&websocket.DialOptions{HTTPClient: hc, HTTPHeader: http.Header{"Origin": {h.BridgeOrigin()}}})
-		if err != nil {
-			t.Fatalf("dial: %v", err)
-		}
-		defer c.CloseNow()
-		c.SetReadLimit(4 << 20)
-		write := func(b []byte) error { return c.Write(dctx, websocket.MessageText, b) }
-		if err := write([]byte(u.Fragment)); err != nil {
-			t.Fatalf("send token: %v", err)
-		}
-
-		// The page reads everything the host sends, answers the teardown,
-		// and notices the reply to its closing ping.
-		nonce := make([]byte, 8)
-		_, _ = rand.Read(nonce)
-		pingID := `"fuzz-end-` + hex.EncodeToString(nonce) + `"`
-		var (
-			mu       sync.Mutex
-			received [][]byte
-		)
-		pong := make(chan struct{})
-		readDone := make(chan struct{})
-		go func() {
-			defer close(readDone)
-			for {
-				_, b, err := c.Read(dctx)
-				if err != nil {
-					return
-				}
-				mu.Lock()
-				received = append(received, b)
-				mu.Unlock()
-				var m rpc
-				_ = json.Unmarshal(b, &m)
-				switch {
-				case m.Method == "ui/resource-teardown":
-					_ = write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`))
-				case m.Method == "" && string(m.ID) == pingID:
-					close(pong)
-				}
-			}
-		}()
-		for _, fr := range frames {
-			if write(fr) != nil {
-				break // the session has ended and closed the socket
-			}
-		}
-		_ = write([]byte(`{"jsonrpc":"2.0","id":` + pingID + `,"method":"ping"}`))
-		select {
-		case <-pong: // every frame has been read; hang up
-		case <-readDone: // the session ended by itself
-		case <-time.After(30 * time.Second):
-			t.Fatal("the host neither answered the closing ping nor closed the page")
-		}
-		_ = c.CloseNow()
-		var got outcome
-		select {
-		case got = <-rendered:
-		case <-time.After(30 * time.Second):
-			t.Fatal("Render did not return after the page closed")
-		}
-		_ = c.CloseNow()
-		<-readDone
+		p := dialFuzzPage(t, dctx, h, hc, link)
+		defer p.c.CloseNow()
+		go p.read()
+		p.play(t, frames)
+		_ = p.c.CloseNow()
+		got := awaitRender(t, rendered)
+		_ = p.c.CloseNow()
+		<-p.readDone
 
 		want := predictSession(frames)
-		switch {
-		case want.answer != nil:
-			if got.err != nil || got.ans == nil || !bytes.Equal(got.ans.Result, *want.answer) {
-				t.Fatalf("Render = %v, %v; want the answer %s", got.ans, got.err, *want.answer)
-			}
-		default:
-			var ae *mcpclient.AppError
-			if !errors.As(got.err, &ae) || ae.Reason != want.reason {
-				t.Fatalf("Render = %v, %v; want fallback %s", got.ans, got.err, want.reason)
-			}
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		checkHostFrames(t, req, received, frames, pingID, want)
+		checkRender(t, got, want)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		checkHostFrames(t, req, p.received, frames, p.pingID, want)
 	})
+}
+
+// lingerlessClient dials without lingering: thousands of runs a minute
+// must not use up the ephemeral ports, so the page's end of each
+// connection closes without staying in TIME_WAIT.
+func lingerlessClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{DisableKeepAlives: true,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if tc, ok := c.(*net.TCPConn); ok {
+				_ = tc.SetLinger(0)
+			}
+			return c, err
+		}}}
+}
+
+// renderOutcome is what Render returned.
+type renderOutcome struct {
+	ans *mcpclient.AppAnswer
+	err error
+}
+
+// awaitLink waits for the URL the host opens for the session.
+func awaitLink(t *testing.T, urls <-chan string) string {
+	t.Helper()
+	select {
+	case link := <-urls:
+		return link
+	case <-time.After(30 * time.Second):
+		t.Fatal("the host opened no URL")
+		return ""
+	}
+}
+
+// awaitRender waits for Render to return once the page has closed.
+func awaitRender(t *testing.T, rendered <-chan renderOutcome) renderOutcome {
+	t.Helper()
+	select {
+	case got := <-rendered:
+		return got
+	case <-time.After(30 * time.Second):
+		t.Fatal("Render did not return after the page closed")
+		return renderOutcome{}
+	}
+}
+
+// fuzzPage is the page's end of a fuzzed session. It reads everything the
+// host sends, answers the teardown, and notices the reply to its closing
+// ping.
+type fuzzPage struct {
+	c        *websocket.Conn
+	ctx      context.Context // bounds every read and write
+	pingID   string          // the closing ping's id, as JSON
+	pong     chan struct{}   // closed when the ping is answered
+	readDone chan struct{}   // closed when the socket can no longer be read
+
+	mu       sync.Mutex
+	received [][]byte // the host's frames, in order
+}
+
+// dialFuzzPage opens the WebSocket of the session at link and sends its
+// token.
+func dialFuzzPage(t *testing.T, ctx context.Context, h *Host, hc *http.Client, link string) *fuzzPage {
+	t.Helper()
+	u, _ := url.Parse(link)
+	key := strings.TrimPrefix(u.Path, "/e/")
+	c, _, err := websocket.Dial(ctx, "ws://127.0.0.1:"+u.Port()+"/ws/"+key,
+		&websocket.DialOptions{HTTPClient: hc, HTTPHeader: http.Header{"Origin": {h.BridgeOrigin()}}})
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	c.SetReadLimit(4 << 20)
+	nonce := make([]byte, 8)
+	_, _ = rand.Read(nonce)
+	p := &fuzzPage{c: c, ctx: ctx, pingID: `"fuzz-end-` + hex.EncodeToString(nonce) + `"`,
+		pong: make(chan struct{}), readDone: make(chan struct{})}
+	if err := p.write([]byte(u.Fragment)); err != nil {
+		_ = c.CloseNow()
+		t.Fatalf("send token: %v", err)
+	}
+	return p
+}
+
+func (p *fuzzPage) write(b []byte) error { return p.c.Write(p.ctx, websocket.MessageText, b) }
+
+// read reads the host's frames until the socket ends.
+func (p *fuzzPage) read() {
+	defer close(p.readDone)
+	for {
+		_, b, err := p.c.Read(p.ctx)
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		p.received = append(p.received, b)
+		p.mu.Unlock()
+		var m rpc
+		_ = json.Unmarshal(b, &m)
+		switch {
+		case m.Method == "ui/resource-teardown":
+			_ = p.write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`))
+		case m.Method == "" && string(m.ID) == p.pingID:
+			close(p.pong)
+		}
+	}
+}
+
+// play sends the frames, then a ping, and waits until the host has read
+// them all (it answers the ping) or has ended the session.
+func (p *fuzzPage) play(t *testing.T, frames [][]byte) {
+	t.Helper()
+	for _, fr := range frames {
+		if p.write(fr) != nil {
+			break // the session has ended and closed the socket
+		}
+	}
+	_ = p.write([]byte(`{"jsonrpc":"2.0","id":` + p.pingID + `,"method":"ping"}`))
+	select {
+	case <-p.pong: // every frame has been read; hang up
+	case <-p.readDone: // the session ended by itself
+	case <-time.After(30 * time.Second):
+		t.Fatal("the host neither answered the closing ping nor closed the page")
+	}
+}
+
+// checkRender holds what Render returned to the prediction: the app's
+// answer, byte for byte, or a fallback for the predicted reason.
+func checkRender(t *testing.T, got renderOutcome, want prediction) {
+	t.Helper()
+	if want.answer != nil {
+		if got.err != nil || got.ans == nil || !bytes.Equal(got.ans.Result, *want.answer) {
+			t.Fatalf("Render = %v, %v; want the answer %s", got.ans, got.err, *want.answer)
+		}
+		return
+	}
+	var ae *mcpclient.AppError
+	if !errors.As(got.err, &ae) || ae.Reason != want.reason {
+		t.Fatalf("Render = %v, %v; want fallback %s", got.ans, got.err, want.reason)
+	}
 }
 
 // prediction is what a session must come to, read from the page's frames

@@ -293,6 +293,24 @@ func checkOrderHint(t *testing.T, raw []byte, s *Schema) {
 // checkValidate holds Validate's errors to their contract and returns them.
 func checkValidate(t *testing.T, s *Schema, content map[string]any) []FieldError {
 	t.Helper()
+	errs := validateTwice(t, s, content)
+	declared, undeclared := sortFieldErrors(t, s, content, errs)
+	checkFieldOrder(t, s, declared)
+	checkUndeclared(t, s, content, undeclared)
+	if err := s.Check(content); (err == nil) != (len(errs) == 0) {
+		t.Fatalf("Check = %v, but Validate gave %d errors", err, len(errs))
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	checkAccepted(t, s, content)
+	return nil
+}
+
+// validateTwice validates the content twice: Validate must leave it as it
+// was and say the same both times.
+func validateTwice(t *testing.T, s *Schema, content map[string]any) []FieldError {
+	t.Helper()
 	before := deepCopy(content)
 	errs := s.Validate(content)
 	if !reflect.DeepEqual(content, before) {
@@ -301,7 +319,14 @@ func checkValidate(t *testing.T, s *Schema, content map[string]any) []FieldError
 	if again := s.Validate(content); !reflect.DeepEqual(again, errs) {
 		t.Fatalf("Validate is not deterministic:\n%q\n%q", errs, again)
 	}
-	var declared, undeclared []string
+	return errs
+}
+
+// sortFieldErrors checks each error on its own and returns, in the order
+// reported, the keys of the errors about fields (declared) and about keys
+// of the content that are not fields (undeclared).
+func sortFieldErrors(t *testing.T, s *Schema, content map[string]any, errs []FieldError) (declared, undeclared []string) {
+	t.Helper()
 	for _, e := range errs {
 		if e.Message == "" {
 			t.Fatalf("error %#v has no message", e)
@@ -325,6 +350,12 @@ func checkValidate(t *testing.T, s *Schema, content map[string]any) []FieldError
 			undeclared = append(undeclared, e.Key)
 		}
 	}
+	return declared, undeclared
+}
+
+// checkFieldOrder holds the field errors to one per field, in field order.
+func checkFieldOrder(t *testing.T, s *Schema, declared []string) {
+	t.Helper()
 	var order []string
 	for _, f := range s.Fields {
 		if slices.Contains(declared, f.Key) {
@@ -334,6 +365,12 @@ func checkValidate(t *testing.T, s *Schema, content map[string]any) []FieldError
 	if !slices.Equal(declared, order) {
 		t.Fatalf("field errors %q are not one per field in field order %q", declared, order)
 	}
+}
+
+// checkUndeclared holds the errors about keys that are not fields to one
+// for each such key of the content, in key order.
+func checkUndeclared(t *testing.T, s *Schema, content map[string]any, undeclared []string) {
+	t.Helper()
 	var extra []string
 	for k := range content {
 		if s.Field(k) == nil {
@@ -344,15 +381,13 @@ func checkValidate(t *testing.T, s *Schema, content map[string]any) []FieldError
 	if !slices.Equal(undeclared, extra) {
 		t.Fatalf("undeclared keys reported %q, want %q", undeclared, extra)
 	}
-	if err := s.Check(content); (err == nil) != (len(errs) == 0) {
-		t.Fatalf("Check = %v, but Validate gave %d errors", err, len(errs))
-	}
-	if len(errs) > 0 {
-		return errs
-	}
-	// Nothing reported: the compiled validator must agree, and every field
-	// must hold what the form model promises, so what mcpeek sends is what
-	// the person was asked for.
+}
+
+// checkAccepted is for content Validate reported nothing about: the
+// compiled validator must agree, and every field must hold what the form
+// model promises, so what mcpeek sends is what the person was asked for.
+func checkAccepted(t *testing.T, s *Schema, content map[string]any) {
+	t.Helper()
 	if inst, err := normalize(content); err != nil || s.compiled.Validate(inst) != nil {
 		t.Fatalf("Validate reported nothing, but the schema rejects the content: %v", s.compiled.Validate(inst))
 	}
@@ -362,7 +397,6 @@ func checkValidate(t *testing.T, s *Schema, content map[string]any) []FieldError
 			t.Fatalf("Validate accepted field %q = %#v, which the %s field's model refuses", f.Key, v, f.Kind)
 		}
 	}
-	return nil
 }
 
 // modelAccepts reads the field model alone: whether v (present or not) is

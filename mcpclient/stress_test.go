@@ -46,7 +46,11 @@ const (
 )
 
 func (p cancelPoint) String() string {
-	return [...]string{"never", "pending", "answering", "any-time"}[p]
+	names := [...]string{"never", "pending", "answering", "any-time"}
+	if p < 0 || int(p) >= len(names) {
+		return "cancelPoint(" + strconv.Itoa(int(p)) + ")"
+	}
+	return names[p]
 }
 
 // stressStep is the plan for one call, drawn from the seeded source.
@@ -207,6 +211,12 @@ func stressPlan(rng *rand.Rand, n int) []stressStep {
 	return plan
 }
 
+// stressResult is what one call returned: the tool's text, or an error.
+type stressResult struct {
+	text string
+	err  error
+}
+
 // TestStressElicitations makes 1,000 calls over one connection in each era,
 // each asking one question, answered accept, decline or cancel at random,
 // a third of them with the call cancelled at a random point. Every question
@@ -221,128 +231,199 @@ func TestStressElicitations(t *testing.T) {
 			plan := stressPlan(rng, stressCalls)
 			asker := &stressAsker{t: t, plan: plan, cancels: make([]atomic.Pointer[context.CancelFunc], len(plan)), seen: map[int][]askOutcome{}}
 			records := NewRecorder(nil)
-			conn, err := Connect(context.Background(), Config{
-				Target:       Target{Kind: TargetEmbedded, Embedded: stressServer(era)},
-				Protocol:     era,
-				Capabilities: CapabilityOptions{FormElicitation: true},
-				Asker:        asker,
-				Records:      records,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			conn := connectStress(t, era, asker, records)
 			closed := false
 			defer func() {
 				if !closed {
 					conn.Close()
 				}
 			}()
-			if want := map[string]string{"legacy": ProtocolLegacy, "modern": ProtocolModern}[era]; conn.ProtocolVersion() != want {
-				t.Fatalf("negotiated %s, want %s", conn.ProtocolVersion(), want)
-			}
-			// A call that asks nothing warms the connection up, so that the
-			// goroutine baseline is the connection's own.
-			if _, err := conn.Call(context.Background(), "ask", json.RawMessage(`{}`)); err == nil {
-				t.Fatal("a call without arguments succeeded")
-			}
 			baseline := runtime.NumGoroutine()
 
 			start := time.Now()
-			results := make([]struct {
-				text string
-				err  error
-			}, len(plan))
-			next := make(chan int)
-			var wg sync.WaitGroup
-			for range stressWorkers {
-				wg.Go(func() {
-					for i := range next {
-						ctx, cancel := context.WithCancel(context.Background())
-						asker.cancels[i].Store(&cancel)
-						var timer *time.Timer
-						if plan[i].cancel == cancelAnyTime {
-							timer = time.AfterFunc(plan[i].delay, cancel)
-						}
-						callCtx, bound := context.WithTimeout(ctx, 30*time.Second)
-						res, err := conn.Call(callCtx, "ask", json.RawMessage(fmt.Sprintf(`{"i":%d}`, i)))
-						bound()
-						if timer != nil {
-							timer.Stop()
-						}
-						cancel()
-						results[i].err = err
-						if err == nil {
-							if len(res.Content) == 1 {
-								if tc, ok := res.Content[0].(*mcp.TextContent); ok {
-									results[i].text = tc.Text
-								}
-							}
-							if res.IsError {
-								results[i].err = fmt.Errorf("tool error: %s", results[i].text)
-							}
-						}
-					}
-				})
-			}
-			for i := range plan {
-				next <- i
-			}
-			close(next)
-			wg.Wait()
+			results := runStressCalls(conn, asker, plan)
 			took := time.Since(start)
 
-			// Every question settles: no ask is still running, nothing is
-			// pending, and there is a record for each question asked.
-			settled := func() bool {
-				asker.mu.Lock()
-				asked := 0
-				for _, outs := range asker.seen {
-					asked += len(outs)
-				}
-				asker.mu.Unlock()
-				return asker.active.Load() == 0 && len(conn.Pending()) == 0 && len(records.Records()) == asked
-			}
-			deadline := time.Now().Add(10 * time.Second)
-			for !settled() && time.Now().Before(deadline) {
-				time.Sleep(5 * time.Millisecond)
-			}
-			if !settled() {
-				t.Fatalf("not settled: %d asks running, %d pending, %d records", asker.active.Load(), len(conn.Pending()), len(records.Records()))
-			}
-
+			waitStressSettled(t, conn, asker, records)
 			checkStress(t, plan, results, asker.seen, records.Records())
 
 			// No goroutine per question is left behind while the
 			// connection lives on (a little slack for the SDK's
 			// asynchronous cancel notifications, which end on their own).
-			deadline = time.Now().Add(10 * time.Second)
-			for runtime.NumGoroutine() > baseline+2 && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if n := runtime.NumGoroutine(); n > baseline+2 {
-				t.Errorf("%d goroutines after the calls, %d before them", n, baseline)
-			}
+			waitGoroutines(t, baseline+2, baseline)
 			if err := conn.Close(); err != nil {
 				t.Logf("close: %v", err)
 			}
 			closed = true
 
-			counts := map[string]int{}
-			for _, s := range plan {
-				counts[s.action]++
-				counts["cancel point "+s.cancel.String()]++
-			}
-			t.Logf("%s: %d calls, %d questions asked and recorded, in %s (%v)", era, len(plan), len(records.Records()), took.Round(time.Millisecond), counts)
+			t.Logf("%s: %d calls, %d questions asked and recorded, in %s (%v)", era, len(plan), len(records.Records()), took.Round(time.Millisecond), stressCounts(plan))
 		})
+	}
+}
+
+// connectStress connects to stressServer in the era, checks the version it
+// negotiated, and warms the connection up with a call that asks nothing, so
+// that a goroutine count taken afterwards is the connection's own.
+func connectStress(t *testing.T, era string, asker *stressAsker, records *Recorder) *Conn {
+	t.Helper()
+	conn, err := Connect(context.Background(), Config{
+		Target:       Target{Kind: TargetEmbedded, Embedded: stressServer(era)},
+		Protocol:     era,
+		Capabilities: CapabilityOptions{FormElicitation: true},
+		Asker:        asker,
+		Records:      records,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"legacy": ProtocolLegacy, "modern": ProtocolModern}[era]; conn.ProtocolVersion() != want {
+		conn.Close()
+		t.Fatalf("negotiated %s, want %s", conn.ProtocolVersion(), want)
+	}
+	if _, err := conn.Call(context.Background(), "ask", json.RawMessage(`{}`)); err == nil {
+		conn.Close()
+		t.Fatal("a call without arguments succeeded")
+	}
+	return conn
+}
+
+// runStressCalls makes every call in the plan, stressWorkers at a time,
+// and returns what each returned.
+func runStressCalls(conn *Conn, asker *stressAsker, plan []stressStep) []stressResult {
+	results := make([]stressResult, len(plan))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range stressWorkers {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = stressCall(conn, asker, plan[i], i)
+			}
+		})
+	}
+	for i := range plan {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// stressCall makes call i, cancelling it where its step says, and reads
+// the tool's one text, a tool error counting as an error.
+func stressCall(conn *Conn, asker *stressAsker, step stressStep, i int) stressResult {
+	ctx, cancel := context.WithCancel(context.Background())
+	asker.cancels[i].Store(&cancel)
+	var timer *time.Timer
+	if step.cancel == cancelAnyTime {
+		timer = time.AfterFunc(step.delay, cancel)
+	}
+	callCtx, bound := context.WithTimeout(ctx, 30*time.Second)
+	res, err := conn.Call(callCtx, "ask", json.RawMessage(fmt.Sprintf(`{"i":%d}`, i)))
+	bound()
+	if timer != nil {
+		timer.Stop()
+	}
+	cancel()
+	if err != nil {
+		return stressResult{err: err}
+	}
+	var out stressResult
+	if len(res.Content) == 1 {
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+			out.text = tc.Text
+		}
+	}
+	if res.IsError {
+		out.err = fmt.Errorf("tool error: %s", out.text)
+	}
+	return out
+}
+
+// waitStressSettled waits for every question to settle: no ask is still
+// running, nothing is pending, and there is a record for each question
+// asked.
+func waitStressSettled(t *testing.T, conn *Conn, asker *stressAsker, records *Recorder) {
+	t.Helper()
+	settled := func() bool {
+		asker.mu.Lock()
+		asked := 0
+		for _, outs := range asker.seen {
+			asked += len(outs)
+		}
+		asker.mu.Unlock()
+		return asker.active.Load() == 0 && len(conn.Pending()) == 0 && len(records.Records()) == asked
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !settled() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !settled() {
+		t.Fatalf("not settled: %d asks running, %d pending, %d records", asker.active.Load(), len(conn.Pending()), len(records.Records()))
+	}
+}
+
+// waitGoroutines waits up to ten seconds for the goroutine count to fall
+// to limit, and fails if it does not.
+func waitGoroutines(t *testing.T, limit, baseline int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > limit && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > limit {
+		t.Errorf("%d goroutines after the calls, %d before them", n, baseline)
+	}
+}
+
+// stressCounts tallies the plan's actions and cancel points, for the log.
+func stressCounts(plan []stressStep) map[string]int {
+	counts := map[string]int{}
+	for _, s := range plan {
+		counts[s.action]++
+		counts["cancel point "+s.cancel.String()]++
+	}
+	return counts
+}
+
+// failCap reports the first max failures and counts the rest, so that a
+// run that goes wrong everywhere stays readable.
+type failCap struct {
+	t     *testing.T
+	max   int
+	count int
+}
+
+func (f *failCap) fail(format string, args ...any) {
+	f.t.Helper()
+	if f.count++; f.count <= f.max {
+		f.t.Errorf(format, args...)
+	}
+}
+
+// summary reports how many failures went unreported.
+func (f *failCap) summary() {
+	f.t.Helper()
+	if f.count > f.max {
+		f.t.Errorf("… and %d more", f.count-f.max)
 	}
 }
 
 // checkStress compares what the calls returned, what the asker answered and
 // what the router recorded.
-func checkStress(t *testing.T, plan []stressStep, results []struct {
-	text string
-	err  error
-}, seen map[int][]askOutcome, recs []Record) {
+func checkStress(t *testing.T, plan []stressStep, results []stressResult, seen map[int][]askOutcome, recs []Record) {
+	t.Helper()
+	byQuestion := stressRecords(t, recs)
+	f := &failCap{t: t, max: 20}
+	for i, step := range plan {
+		rec, recorded := byQuestion[i]
+		checkStressQuestion(f, i, step, results[i], seen[i], rec, recorded)
+	}
+	f.summary()
+}
+
+// stressRecords indexes the records by question, failing on a record for
+// no question, two records for one question, or a key used twice.
+func stressRecords(t *testing.T, recs []Record) map[int]Record {
 	t.Helper()
 	byQuestion := map[int]Record{}
 	keys := map[string]bool{}
@@ -361,64 +442,67 @@ func checkStress(t *testing.T, plan []stressStep, results []struct {
 		keys[r.Key] = true
 		byQuestion[i] = r
 	}
-	failures := 0
-	fail := func(format string, args ...any) {
-		if failures++; failures <= 20 {
-			t.Errorf(format, args...)
-		}
+	return byQuestion
+}
+
+// checkStressQuestion compares, for question i, what the call returned,
+// what the asker did (outs) and the record, if there is one.
+func checkStressQuestion(f *failCap, i int, step stressStep, res stressResult, outs []askOutcome, rec Record, recorded bool) {
+	f.t.Helper()
+	if len(outs) > 1 {
+		f.fail("q-%d was asked %d times", i, len(outs))
+		return
 	}
-	for i, step := range plan {
-		outs := seen[i]
-		rec, recorded := byQuestion[i]
-		res := results[i]
-		if len(outs) > 1 {
-			fail("q-%d was asked %d times", i, len(outs))
-			continue
-		}
-		if recorded != (len(outs) == 1) {
-			fail("q-%d: asked %d times but recorded=%v", i, len(outs), recorded)
-			continue
-		}
-		if recorded {
-			// The record says what the person did, one to one.
-			out := outs[0]
-			switch {
-			case out.err != nil && (rec.Action != "cancel" || rec.Error == ""):
-				fail("q-%d: the question ended with %v, recorded %q error %q", i, out.err, rec.Action, rec.Error)
-			case out.err == nil && (rec.Action != out.action || rec.Error != ""):
-				fail("q-%d: answered %s, recorded %q error %q", i, out.action, rec.Action, rec.Error)
-			}
-			if rec.Path != PathNative || rec.Mode != "form" {
-				fail("q-%d: record path %s mode %s", i, rec.Path, rec.Mode)
-			}
-		}
-		want := fmt.Sprintf("q-%d:%s", i, step.reply())
-		switch step.cancel {
-		case cancelNever:
-			if res.err != nil || res.text != want || len(outs) != 1 || outs[0].err != nil {
-				fail("q-%d (%s): call = %q, %v; asked %v; want %q", i, step.cancel, res.text, res.err, outs, want)
-			}
-		case cancelPending:
-			if !errors.Is(res.err, context.Canceled) || len(outs) != 1 || outs[0].err == nil {
-				fail("q-%d (%s): call = %q, %v; asked %v; want the call cancelled and its question ended", i, step.cancel, res.text, res.err, outs)
-			}
-		case cancelAnswering:
-			if (res.err == nil && res.text != want) || (res.err != nil && !errors.Is(res.err, context.Canceled)) || len(outs) != 1 {
-				fail("q-%d (%s): call = %q, %v; asked %v; want %q or cancelled", i, step.cancel, res.text, res.err, outs, want)
-			}
-		case cancelAnyTime:
-			if !errors.Is(res.err, context.Canceled) || (len(outs) == 1 && outs[0].err == nil) {
-				fail("q-%d (%s): call = %q, %v; asked %v; want the call cancelled and any question ended", i, step.cancel, res.text, res.err, outs)
-			}
-		}
-		// Whatever completed reached the server exactly as recorded.
-		if res.err == nil && recorded && res.text != fmt.Sprintf("q-%d:%s", i, recordedReply(rec)) {
-			fail("q-%d: the server got %q but the record says %s", i, res.text, rec.Response)
-		}
+	if recorded != (len(outs) == 1) {
+		f.fail("q-%d: asked %d times but recorded=%v", i, len(outs), recorded)
+		return
 	}
-	if failures > 20 {
-		t.Errorf("… and %d more", failures-20)
+	if recorded {
+		checkStressRecord(f, i, outs[0], rec)
 	}
+	want := fmt.Sprintf("q-%d:%s", i, step.reply())
+	if ok, wanted := stressCallOK(step.cancel, res, outs, want); !ok {
+		f.fail("q-%d (%s): call = %q, %v; asked %v; want %s", i, step.cancel, res.text, res.err, outs, wanted)
+	}
+	// Whatever completed reached the server exactly as recorded.
+	if res.err == nil && recorded && res.text != fmt.Sprintf("q-%d:%s", i, recordedReply(rec)) {
+		f.fail("q-%d: the server got %q but the record says %s", i, res.text, rec.Response)
+	}
+}
+
+// checkStressRecord holds the record of question i to what the person
+// did, one to one.
+func checkStressRecord(f *failCap, i int, out askOutcome, rec Record) {
+	f.t.Helper()
+	switch {
+	case out.err != nil && (rec.Action != "cancel" || rec.Error == ""):
+		f.fail("q-%d: the question ended with %v, recorded %q error %q", i, out.err, rec.Action, rec.Error)
+	case out.err == nil && (rec.Action != out.action || rec.Error != ""):
+		f.fail("q-%d: answered %s, recorded %q error %q", i, out.action, rec.Action, rec.Error)
+	}
+	if rec.Path != PathNative || rec.Mode != "form" {
+		f.fail("q-%d: record path %s mode %s", i, rec.Path, rec.Mode)
+	}
+}
+
+// stressCallOK says whether a call cancelled at the point came out as it
+// must, given what the asker did (outs) and the text an answered call
+// returns (want); wanted describes that outcome for a failure.
+func stressCallOK(point cancelPoint, res stressResult, outs []askOutcome, want string) (ok bool, wanted string) {
+	switch point {
+	case cancelNever:
+		return res.err == nil && res.text == want && len(outs) == 1 && outs[0].err == nil, fmt.Sprintf("%q", want)
+	case cancelPending:
+		return errors.Is(res.err, context.Canceled) && len(outs) == 1 && outs[0].err != nil,
+			"the call cancelled and its question ended"
+	case cancelAnswering:
+		return (res.err != nil || res.text == want) && (res.err == nil || errors.Is(res.err, context.Canceled)) && len(outs) == 1,
+			fmt.Sprintf("%q or cancelled", want)
+	case cancelAnyTime:
+		return errors.Is(res.err, context.Canceled) && (len(outs) != 1 || outs[0].err != nil),
+			"the call cancelled and any question ended"
+	}
+	return false, "a known cancel point"
 }
 
 // recordedReply is the answer a record says was sent, as stressServer
