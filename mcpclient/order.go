@@ -15,10 +15,9 @@ import (
 // fields in the server's order, so the wire tap notes them, and the router
 // takes each back by the content it decoded into.
 type paramsBook struct {
-	mu      sync.Mutex
-	byKey   map[string][]json.RawMessage // oldest first, per identity
-	order   []string                     // the identity of each entry, oldest first
-	entries int
+	mu    sync.Mutex
+	byKey map[string][]json.RawMessage // oldest first, per identity
+	order []string                     // the identity of each entry, oldest first
 }
 
 const paramsBookSize = 256
