@@ -175,6 +175,10 @@ func sessionSeeds() []string {
 		lines(`{"jsonrpc":"2.0","method":"ui/notifications/size-changed","params":{"width":10,"height":20}}`, initialize, initialized),
 		lines(junkFrames[0].frame, junkFrames[5].frame, initialize, junkFrames[7].frame, initialized, junkFrames[9].frame, accept),
 		lines(`{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":5,"appCapabilities":{"elicitation":{}}}}`, initialized, `{"jsonrpc":"2.0","id":"mcpeek-elicit"}`),
+		lines(proxyReady, proxyReady, proxyReady, initialize, initialized, initialize, initialized, initialized, accept),
+		lines(initialize, `{"jsonrpc":"2.0","id":5,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}}`, initialized,
+			`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi\u0000"}}`, accept),
+		lines(initialize, initialize, initialize, initialize, initialize, initialize, initialize, initialize, initialize, initialized, accept),
 		"",
 	}
 }
@@ -377,8 +381,9 @@ type prediction struct {
 	answer      *json.RawMessage
 	reason      mcpclient.FallbackReason
 	ended       bool       // the session ended before the page hung up
-	asked       bool       // elicitation/create was sent
+	asks        int        // how often elicitation/create was sent
 	initialized bool       // the host answered a ui/initialize
+	ready       bool       // the app sent initialized after an answered ui/initialize
 	replies     []expected // the host's responses, in order
 }
 
@@ -386,16 +391,22 @@ type prediction struct {
 type expected struct {
 	id     json.RawMessage
 	result bool   // a result, else an error
-	init   bool   // the reply to the first ui/initialize
+	init   bool   // the reply to a ui/initialize
 	method string // what it answers, for messages
 }
 
+// predictSession reads the page's frames with the protocol's rules: each
+// ui/initialize (up to maxInits: an app may remount) is answered and must
+// declare elicitation; each initialized that follows one gets the request;
+// display-mode requests and pings are answered, everything else refused;
+// the first answer to the request ends the session.
 func predictSession(frames [][]byte) prediction {
 	p := prediction{}
 	end := func(reason mcpclient.FallbackReason) prediction {
 		p.reason, p.ended = reason, true
 		return p
 	}
+	inits, awaiting := 0, false
 	for _, b := range frames {
 		m, ok := decodeFrame(b)
 		if !ok {
@@ -403,12 +414,14 @@ func predictSession(frames [][]byte) prediction {
 		}
 		switch {
 		case m.Method != "" && m.ID != nil:
-			first := m.Method == "ui/initialize" && !p.initialized
-			p.replies = append(p.replies, expected{id: m.ID, result: first || m.Method == "ping", init: first, method: m.Method})
-			if !first {
+			init := m.Method == "ui/initialize" && inits < maxInits
+			answered := init || m.Method == "ping" || m.Method == "ui/request-display-mode"
+			p.replies = append(p.replies, expected{id: m.ID, result: answered, init: init, method: m.Method})
+			if !init {
 				continue
 			}
-			p.initialized = true
+			inits++
+			p.initialized, awaiting = true, true
 			var params struct {
 				AppCapabilities map[string]json.RawMessage `json:"appCapabilities"`
 			}
@@ -418,11 +431,14 @@ func predictSession(frames [][]byte) prediction {
 				return end(mcpclient.FallbackAppNoElicitation)
 			}
 		case m.Method == "ui/notifications/initialized":
-			p.asked = p.asked || p.initialized
+			if awaiting {
+				awaiting, p.ready = false, true
+				p.asks++
+			}
 		case m.Method == "ui/notifications/request-teardown":
 			return end(mcpclient.FallbackBridgeClosed)
 		case m.Method != "":
-		case p.asked && string(m.ID) == `"`+elicitID+`"`:
+		case p.ready && string(m.ID) == `"`+elicitID+`"`:
 			if m.Error != nil {
 				return end(mcpclient.FallbackInvalidResult)
 			}
@@ -437,8 +453,9 @@ func predictSession(frames [][]byte) prediction {
 
 // checkHostFrames holds what the host sent to the protocol: JSON only,
 // mcpeek's own controls or JSON-RPC 2.0; one response to each of the
-// page's requests, in order; elicitation/create once, unchanged, and only
-// after initialized; a teardown only for an app that initialized.
+// page's requests, in order; elicitation/create unchanged, only after
+// initialized, once per initialized that followed a ui/initialize; the
+// app's HTML at most once; a teardown only for an app that initialized.
 func checkHostFrames(t *testing.T, req *mcpclient.AppRequest, received [][]byte, frames [][]byte, pingID string, want prediction) {
 	t.Helper()
 	params, err := json.Marshal(req.Params)
@@ -449,7 +466,7 @@ func checkHostFrames(t *testing.T, req *mcpclient.AppRequest, received [][]byte,
 	if !want.ended {
 		replies = append(replies, expected{id: json.RawMessage(pingID), result: true, method: "ping"})
 	}
-	elicits, n := 0, 0
+	elicits, n, htmls := 0, 0, 0
 	for i, b := range received {
 		var ctl struct {
 			Kind *string `json:"mcpeek"`
@@ -467,17 +484,20 @@ func checkHostFrames(t *testing.T, req *mcpclient.AppRequest, received [][]byte,
 		switch {
 		case m.Method == "elicitation/create":
 			elicits++
-			if !want.asked {
+			if want.asks == 0 {
 				t.Fatalf("host sent elicitation/create before the app initialized: %s", b)
 			}
 			if !bytes.Equal(m.Params, params) {
 				t.Fatalf("elicitation/create params = %s, want the request unchanged: %s", m.Params, params)
 			}
 		case m.Method == "ui/resource-teardown":
-			if !want.initialized {
-				t.Fatalf("host tore down an app that never initialized: %s", b)
+			if !want.ready {
+				t.Fatalf("host tore down an app that never sent initialized: %s", b)
 			}
 		case m.Method == "ui/notifications/sandbox-resource-ready":
+			if htmls++; htmls > 1 {
+				t.Fatalf("host sent the app's HTML %d times", htmls)
+			}
 		case m.Method != "":
 			t.Fatalf("host sent an unexpected message: %s", b)
 		default:
@@ -498,15 +518,15 @@ func checkHostFrames(t *testing.T, req *mcpclient.AppRequest, received [][]byte,
 				HostCapabilities map[string]any `json:"hostCapabilities"`
 			}
 			if json.Unmarshal(m.Result, &res) != nil || res.ProtocolVersion != ProtocolVersion ||
-				!reflect.DeepEqual(res.HostCapabilities, map[string]any{"elicitation": map[string]any{}}) {
-				t.Fatalf("ui/initialize result %s: want protocolVersion %s and only the elicitation capability", m.Result, ProtocolVersion)
+				!reflect.DeepEqual(res.HostCapabilities, map[string]any{"elicitation": map[string]any{}, "logging": map[string]any{}}) {
+				t.Fatalf("ui/initialize result %s: want protocolVersion %s and only the elicitation and logging capabilities", m.Result, ProtocolVersion)
 			}
 		}
 	}
 	if n != len(replies) {
 		t.Fatalf("host sent %d responses, want %d (page frames %q)", n, len(replies), frames)
 	}
-	if wantElicits := map[bool]int{true: 1, false: 0}[want.asked]; elicits != wantElicits {
-		t.Fatalf("host sent elicitation/create %d times, want %d (page frames %q)", elicits, wantElicits, frames)
+	if elicits != want.asks {
+		t.Fatalf("host sent elicitation/create %d times, want %d (page frames %q)", elicits, want.asks, frames)
 	}
 }
