@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,9 +32,16 @@ type Options struct {
 	InitTimeout time.Duration
 	// AnswerTimeout covers the app's answer after that.
 	AnswerTimeout time.Duration
-	// Open shows a session's URL to the person: the system browser, or
-	// --open-with. It runs off the caller's goroutine; an error makes the
-	// host show the URL with Notify instead.
+	// Launch starts a process that shows a session to the person: the
+	// system browser, or --open-with. It is given the file:// URL of a
+	// private launch file that redirects to the session's URL, never the
+	// URL itself: a process's arguments are readable by other local users,
+	// and the URL holds the session's token. It runs off the caller's
+	// goroutine; an error makes the host show the URL with Notify instead.
+	Launch func(fileURL string) error
+	// Open, used when Launch is nil, is given the session's URL itself: for
+	// callers that open it in-process (tests, a browser driven over its
+	// debugging protocol).
 	Open func(url string) error
 	// Notify shows a line to the person (the URL to open, the SSH hint).
 	Notify func(text string)
@@ -53,9 +61,10 @@ type Host struct {
 	listeners []net.Listener
 	srv       *http.Server
 
-	mu       sync.Mutex
-	sessions map[string]*session
-	closed   bool
+	mu        sync.Mutex
+	sessions  map[string]*session
+	closed    bool
+	launchDir string // private folder of launch files, made on first use
 }
 
 var _ mcpclient.AppRenderer = (*Host)(nil)
@@ -184,7 +193,14 @@ func (h *Host) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	return h.srv.Shutdown(ctx)
+	err := h.srv.Shutdown(ctx)
+	h.mu.Lock()
+	dir := h.launchDir
+	h.mu.Unlock()
+	if dir != "" {
+		_ = os.RemoveAll(dir)
+	}
+	return err
 }
 
 var errHostClosed = errors.New("the app host closed")

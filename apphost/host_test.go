@@ -11,6 +11,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -2023,4 +2025,59 @@ func TestForwardsTheServersBytes(t *testing.T) {
 	p.answer(el, `{"action":"cancel"}`)
 	p.teardown()
 	wantAnswer(t, c, `{"action":"cancel"}`)
+}
+
+// TestLaunchFileKeepsTheTokenOutOfArgv: a launcher process (the browser,
+// --open-with) gets the file:// URL of a private page that redirects to the
+// session, never the tokenized URL, since other local users can read a
+// process's arguments. The page is readable by this user only and is gone
+// once the tab connects.
+func TestLaunchFileKeepsTheTokenOutOfArgv(t *testing.T) {
+	argv := filepath.Join(t.TempDir(), "argv")
+	launched := make(chan string, 1)
+	open := OpenWith(fmt.Sprintf(`printf '%%s\n' "$0" "$@" > %q`, argv))
+	e := newEnv(t, func(o *Options) {
+		o.Open = nil
+		o.Launch = func(u string) error { launched <- u; return open(u) }
+	})
+	c := e.render(context.Background(), sampleRequest("e-1"))
+	var got string
+	select {
+	case got = <-launched:
+	case <-time.After(patience):
+		t.Fatal("nothing was launched")
+	}
+	u, err := url.Parse(got)
+	if err != nil || u.Scheme != "file" || u.Fragment != "" || u.RawQuery != "" {
+		t.Fatalf("launched %q, want a plain file:// URL", got)
+	}
+	info, err := os.Stat(u.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("launch file mode %v, want 0600", info.Mode().Perm())
+	}
+	if dir, _ := os.Stat(filepath.Dir(u.Path)); dir == nil || dir.Mode().Perm() != 0o700 {
+		t.Errorf("launch folder mode %v, want 0700", dir.Mode().Perm())
+	}
+	page, _ := os.ReadFile(u.Path)
+	m := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/e/[^"#]+#[A-Za-z0-9_-]{43})"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("launch page %q does not redirect to a session URL", page)
+	}
+	key, token := e.parseLink(string(m[1]))
+	var args []byte
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if args, _ = os.ReadFile(argv); len(args) > 0 {
+			break
+		}
+	}
+	if !bytes.Contains(args, []byte(got)) || bytes.Contains(args, []byte(token)) {
+		t.Errorf("the --open-with command's argv %q: want the launch file's URL and no token", args)
+	}
+	e.complete(c, key, token, `{"action":"decline"}`)
+	if _, err := os.Stat(u.Path); !os.IsNotExist(err) {
+		t.Errorf("the launch file outlived the tab connecting: %v", err)
+	}
 }

@@ -2,15 +2,20 @@ package apphost
 
 import (
 	"errors"
+	"fmt"
+	"html"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 
 	"github.com/pkg/browser"
 )
 
-// SystemBrowser opens a URL in the person's browser, quietly. It declines
+// SystemBrowser opens a URL (a launch file's, see [Options.Launch]) in the
+// person's browser, quietly. It declines
 // (so the URL is shown instead) with noBrowser, or over SSH, where a
 // browser would open on the wrong machine.
 func SystemBrowser(noBrowser bool) func(url string) error {
@@ -29,8 +34,9 @@ func SystemBrowser(noBrowser bool) func(url string) error {
 // quietBrowser silences pkg/browser's output once: its writers are globals.
 var quietBrowser sync.Once
 
-// OpenWith runs a shell command with the URL as its last argument, instead
-// of the system browser (--open-with).
+// OpenWith runs a shell command with the URL (a launch file's, see
+// [Options.Launch]) as its last argument, instead of the system browser
+// (--open-with).
 func OpenWith(command string) func(url string) error {
 	return func(url string) error {
 		cmd := exec.Command("sh", "-c", command+` "$1"`, "mcpeek-open", url)
@@ -41,4 +47,45 @@ func OpenWith(command string) func(url string) error {
 		go func() { _ = cmd.Wait() }()
 		return nil
 	}
+}
+
+// writeLaunchFile writes a page that sends the browser on to target, in a
+// folder only this user can read, and returns its path. The file holds the
+// session's token; it is removed as soon as the tab connects, or when the
+// session ends.
+func (h *Host) writeLaunchFile(key, target string) (string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.launchDir == "" {
+		dir, err := os.MkdirTemp("", "mcpeek-launch-")
+		if err != nil {
+			return "", err
+		}
+		if err := os.Chmod(dir, 0o700); err != nil {
+			_ = os.RemoveAll(dir)
+			return "", err
+		}
+		h.launchDir = dir
+	}
+	page := fmt.Sprintf("<!doctype html><meta charset=\"utf-8\"><meta name=\"referrer\" content=\"no-referrer\">"+
+		"<meta http-equiv=\"refresh\" content=\"0;url=%s\"><title>mcpeek</title><p>Opening mcpeek…</p>\n", html.EscapeString(target))
+	path := filepath.Join(h.launchDir, key+".html")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.WriteString(page)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(path)
+		return "", err
+	}
+	return path, nil
+}
+
+// fileURL is the file:// URL of an absolute path.
+func fileURL(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -35,13 +36,14 @@ type session struct {
 	csp   string
 	allow string // the app frame's allow attribute, from _meta.ui.permissions
 
-	mu        sync.Mutex
-	claimed   bool
-	connected chan *websocket.Conn // the one authenticated page
-	done      chan struct{}        // closed when the session ends
-	abortErr  error
-	aborted   chan struct{}
-	abortOnce sync.Once
+	mu         sync.Mutex
+	claimed    bool
+	launchFile string               // the private page that redirects to this session, until a tab connects
+	connected  chan *websocket.Conn // the one authenticated page
+	done       chan struct{}        // closed when the session ends
+	abortErr   error
+	aborted    chan struct{}
+	abortOnce  sync.Once
 }
 
 func (s *session) abort(err error) {
@@ -81,20 +83,57 @@ func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclien
 		h.mu.Unlock()
 		close(s.done)
 	}()
-	go h.show(h.BridgeOrigin() + "/e/" + s.key + "#" + s.token)
+	defer s.removeLaunchFile()
+	h.show(s, h.BridgeOrigin()+"/e/"+s.key+"#"+s.token)
 	return s.run(ctx)
 }
 
-// show opens the URL, or tells the person to.
-func (h *Host) show(url string) {
-	if h.opts.Open != nil {
-		if err := h.opts.Open(url); err == nil {
-			return
-		} else {
-			h.opts.Logf("app host: could not open a browser: %v", err)
-		}
+// removeLaunchFile deletes the session's launch file, if it has one: once
+// a tab holds the session, or the session is over, nobody needs it.
+func (s *session) removeLaunchFile() {
+	s.mu.Lock()
+	path := s.launchFile
+	s.launchFile = ""
+	s.mu.Unlock()
+	if path != "" {
+		_ = os.Remove(path)
 	}
-	h.opts.Notify(fmt.Sprintf("Open %s to answer in the app (over SSH, forward the port first: %s)", url, h.SSHHint()))
+}
+
+// show starts showing the session's URL to the person, without waiting:
+// through a launch file for a launcher process, or in-process, or as text.
+func (h *Host) show(s *session, target string) {
+	notify := func() {
+		h.opts.Notify(fmt.Sprintf("Open %s to answer in the app (over SSH, forward the port first: %s)", target, h.SSHHint()))
+	}
+	switch {
+	case h.opts.Launch != nil:
+		path, err := h.writeLaunchFile(s.key, target)
+		if err != nil {
+			h.opts.Logf("app host: could not write a launch file: %v", err)
+			notify()
+			return
+		}
+		s.mu.Lock()
+		s.launchFile = path
+		s.mu.Unlock()
+		go func() {
+			if err := h.opts.Launch(fileURL(path)); err != nil {
+				h.opts.Logf("app host: could not open a browser: %v", err)
+				s.removeLaunchFile()
+				notify()
+			}
+		}()
+	case h.opts.Open != nil:
+		go func() {
+			if err := h.opts.Open(target); err != nil {
+				h.opts.Logf("app host: could not open a browser: %v", err)
+				notify()
+			}
+		}()
+	default:
+		go notify()
+	}
 }
 
 // serveSocket accepts a page's WebSocket: the Origin must be the bridge
@@ -140,6 +179,7 @@ func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 		refuse("This request is already open in another tab.")
 		return
 	}
+	s.removeLaunchFile()
 	s.connected <- c
 	<-s.done // the session owns the connection until it ends
 	select {
