@@ -1663,19 +1663,24 @@ func TestHostClose(t *testing.T) {
 
 func TestShowURL(t *testing.T) {
 	tests := []struct {
-		name    string
-		open    func(string) error
-		wantLog bool
+		name         string
+		open, launch func(string) error
+		wantLog      bool
 	}{
 		{name: "no opener", open: nil},
 		{name: "opener fails", open: func(string) error { return errors.New("no display") }, wantLog: true},
+		{name: "launcher fails", launch: func(string) error { return errors.New("connected over SSH") }, wantLog: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			notes := make(chan string, 4)
 			e := newEnv(t, func(o *Options) {
-				o.Open = tc.open
+				o.Open, o.Launch = tc.open, tc.launch
 				o.Notify = func(s string) { notes <- s }
+				// A person who must open the URL by hand (over SSH, after
+				// setting up a tunnel) is given the answer time to do it;
+				// the init time starts when the tab connects.
+				o.InitTimeout = 300 * time.Millisecond
 			})
 			c := e.render(context.Background(), sampleRequest("e-1"))
 			var note string
@@ -1696,9 +1701,22 @@ func TestShowURL(t *testing.T) {
 				t.Errorf("browser failure logged = %v, want %v", !tc.wantLog, tc.wantLog)
 			}
 			key, token := e.parseLink(m)
+			time.Sleep(1 * time.Second) // well past the init time
 			e.complete(c, key, token, `{"action":"decline"}`)
 		})
 	}
+	t.Run("nobody opens it", func(t *testing.T) {
+		e := newEnv(t, func(o *Options) {
+			o.Open = nil
+			o.InitTimeout, o.AnswerTimeout = 100*time.Millisecond, 500*time.Millisecond
+		})
+		c := e.render(context.Background(), sampleRequest("e-1"))
+		_, err := c.result(t)
+		wantReason(t, err, mcpclient.FallbackInitTimeout)
+		if err == nil || !strings.Contains(err.Error(), "nobody opened the tab within 500ms") {
+			t.Errorf("error %v, want it to say nobody opened the tab", err)
+		}
+	})
 }
 
 func TestLoopbackAddr(t *testing.T) {

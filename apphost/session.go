@@ -38,12 +38,14 @@ type session struct {
 
 	mu         sync.Mutex
 	claimed    bool
-	launchFile string               // the private page that redirects to this session, until a tab connects
-	connected  chan *websocket.Conn // the one authenticated page
-	done       chan struct{}        // closed when the session ends
-	abortErr   error
-	aborted    chan struct{}
-	abortOnce  sync.Once
+	launchFile string // the private page that redirects to this session, until a tab connects
+	// shownAsText is closed when the URL was only shown, not launched.
+	shownAsText chan struct{}
+	connected   chan *websocket.Conn // the one authenticated page
+	done        chan struct{}        // closed when the session ends
+	abortErr    error
+	aborted     chan struct{}
+	abortOnce   sync.Once
 }
 
 func (s *session) abort(err error) {
@@ -59,6 +61,7 @@ func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclien
 	s := &session{
 		h: h, token: newToken(), req: req,
 		connected: make(chan *websocket.Conn, 1), done: make(chan struct{}), aborted: make(chan struct{}),
+		shownAsText: make(chan struct{}),
 	}
 	h.mu.Lock()
 	if h.closed {
@@ -104,6 +107,7 @@ func (s *session) removeLaunchFile() {
 // through a launch file for a launcher process, or in-process, or as text.
 func (h *Host) show(s *session, target string) {
 	notify := func() {
+		close(s.shownAsText)
 		h.opts.Notify(fmt.Sprintf("Open %s to answer in the app (over SSH, forward the port first: %s)", target, h.SSHHint()))
 	}
 	switch {
@@ -256,15 +260,32 @@ func (s *session) run(ctx context.Context) (*mcpclient.AppAnswer, error) {
 	start := time.Now()
 	initTimer := time.NewTimer(s.h.opts.InitTimeout)
 	defer initTimer.Stop()
+	shownAsText := s.shownAsText
+	waitingForPerson := false
 	var c *websocket.Conn
-	select {
-	case c = <-s.connected:
-	case <-initTimer.C:
-		return nil, appErr(mcpclient.FallbackInitTimeout, "no page connected within %s", s.h.opts.InitTimeout)
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-s.aborted:
-		return nil, &mcpclient.AppError{Reason: mcpclient.FallbackBridgeUnavailable, Err: s.abortErr}
+	for c == nil {
+		select {
+		case c = <-s.connected:
+		case <-shownAsText:
+			// Nothing was launched: the person opens the URL by hand,
+			// perhaps after setting up an SSH tunnel. Wait for them within
+			// the answer time; the init time starts when the tab connects.
+			shownAsText, waitingForPerson = nil, true
+			initTimer.Reset(s.h.opts.AnswerTimeout)
+		case <-initTimer.C:
+			if waitingForPerson {
+				return nil, appErr(mcpclient.FallbackInitTimeout, "nobody opened the tab within %s", s.h.opts.AnswerTimeout)
+			}
+			return nil, appErr(mcpclient.FallbackInitTimeout, "no page connected within %s", s.h.opts.InitTimeout)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-s.aborted:
+			return nil, &mcpclient.AppError{Reason: mcpclient.FallbackBridgeUnavailable, Err: s.abortErr}
+		}
+	}
+	if waitingForPerson {
+		start = time.Now()
+		initTimer.Reset(s.h.opts.InitTimeout)
 	}
 	connCtx, stop := context.WithCancel(context.Background())
 	defer stop()
