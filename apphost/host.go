@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -65,6 +66,27 @@ type Host struct {
 	sessions  map[string]*session
 	closed    bool
 	launchDir string // private folder of launch files, made on first use
+	// open counts the connections not yet taken over as a WebSocket:
+	// page loads, idle keep-alives and anyone who connects and waits.
+	open atomic.Int32
+}
+
+// maxOpenConns caps the connections that are not (yet) a session's
+// WebSocket. A tab needs a handful; a local process opening thousands
+// must not exhaust mcpeek's file descriptors.
+const maxOpenConns = 64
+
+// limitConns closes a new connection beyond [maxOpenConns].
+func (h *Host) limitConns(c net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		if h.open.Add(1) > maxOpenConns {
+			h.opts.Logf("app host: refused a connection: %d are open and none has presented a token", maxOpenConns)
+			_ = c.Close()
+		}
+	case http.StateHijacked, http.StateClosed:
+		h.open.Add(-1)
+	}
 }
 
 var _ mcpclient.AppRenderer = (*Host)(nil)
@@ -95,7 +117,8 @@ func Start(opts Options) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{opts: opts, port: port, listeners: listeners, sessions: map[string]*session{}}
-	h.srv = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	h.srv = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
+		ConnState: h.limitConns}
 	for _, l := range h.listeners {
 		go func() { _ = h.srv.Serve(l) }()
 	}

@@ -1027,12 +1027,19 @@ func TestRefusedTokens(t *testing.T) {
 		{name: "token for the wrong key", key: keyB, first: token},
 		{name: "unknown key", key: "e-404", first: token},
 	}
+	shown := map[string]bool{}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newPage(t, mustDial(t, e, tc.key))
 			p.sendText(tc.first)
-			p.expectRefused()
+			f := p.expectControl("refused")
+			shown[f.Text] = true
+			p.expectClosed(websocket.StatusPolicyViolation)
 		})
+	}
+	// A page without the token cannot tell a live key from an unknown one.
+	if len(shown) != 1 {
+		t.Errorf("refusals say %d different things %v: a live key can be told from an unknown one", len(shown), shown)
 	}
 	a.pending(t)
 	b.pending(t)
@@ -2097,5 +2104,52 @@ func TestLaunchFileKeepsTheTokenOutOfArgv(t *testing.T) {
 	e.complete(c, key, token, `{"action":"decline"}`)
 	if _, err := os.Stat(u.Path); !os.IsNotExist(err) {
 		t.Errorf("the launch file outlived the tab connecting: %v", err)
+	}
+}
+
+// TestConnectionCap: a local process that opens connections and sends
+// nothing cannot pile them up: past the cap new ones are closed at once,
+// and once they go, the host serves again.
+func TestConnectionCap(t *testing.T) {
+	e := newEnv(t, nil)
+	var idle []net.Conn
+	defer func() {
+		for _, c := range idle {
+			c.Close()
+		}
+	}()
+	for range maxOpenConns {
+		c, err := net.Dial("tcp4", "127.0.0.1:"+e.port())
+		if err != nil {
+			t.Fatal(err)
+		}
+		idle = append(idle, c)
+	}
+	for deadline := time.Now().Add(patience); e.h.open.Load() < maxOpenConns && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	extra, err := net.Dial("tcp4", "127.0.0.1:"+e.port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer extra.Close()
+	_ = extra.SetReadDeadline(time.Now().Add(patience))
+	if _, err := extra.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("connection %d past the cap: read = %v, want it closed at once", maxOpenConns+1, err)
+	}
+	for _, c := range idle {
+		c.Close()
+	}
+	idle = nil
+	for deadline := time.Now().Add(patience); e.h.open.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	resp, err := e.hc.Do(mustRequest(t, "http://127.0.0.1:"+e.port()+"/static/bridge.css", "127.0.0.1:"+e.port()))
+	if err != nil {
+		t.Fatalf("after the idle connections closed: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("after the idle connections closed: %d", resp.StatusCode)
 	}
 }

@@ -149,16 +149,34 @@ func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 		http.Error(w, "forbidden origin", http.StatusForbidden)
 		return
 	}
+	// Sockets waiting for their token count against the same cap as other
+	// connections that have not presented one.
+	if h.open.Add(1) > maxOpenConns {
+		h.open.Add(-1)
+		h.opts.Logf("app host: refused a WebSocket: too many connections without a token")
+		http.Error(w, "too many connections", http.StatusServiceUnavailable)
+		return
+	}
+	tokenless := true
+	defer func() {
+		if tokenless {
+			h.open.Add(-1)
+		}
+	}()
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return
 	}
 	c.SetReadLimit(maxFrame)
-	refuse := func(why string) {
-		h.opts.Logf("app host: refused a tab for %s: %s", key, why)
-		_ = writeJSON(r.Context(), c, control{Kind: "refused", Text: why})
+	refuseAs := func(why, shown string) {
+		h.opts.Logf("app host: refused a tab for %s: %s", clip(key, 80), why)
+		_ = writeJSON(r.Context(), c, control{Kind: "refused", Text: shown})
 		_ = c.Close(websocket.StatusPolicyViolation, "refused")
 	}
+	refuse := func(why string) { refuseAs(why, why) }
+	// A page without the session's token learns nothing, not even whether
+	// the key names a live request.
+	const notValid = "This link is not valid: its request has ended, or mcpeek did not give it out."
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 	_, first, err := c.Read(ctx)
 	cancel()
@@ -166,13 +184,15 @@ func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 		_ = c.CloseNow()
 		return
 	}
+	tokenless = false
+	h.open.Add(-1)
 	s := h.session(key)
 	switch {
 	case s == nil:
-		refuse("This request has ended, or the link is not one mcpeek gave out.")
+		refuseAs("no such request", notValid)
 		return
 	case !tokenEqual(string(first), s.token):
-		refuse("This link's token is not valid for this request.")
+		refuseAs("wrong token", notValid)
 		return
 	}
 	s.mu.Lock()
