@@ -93,7 +93,7 @@ if [ $status -ne 0 ] && ! grep -q $'\tfail\t' "$work/everything.tsv"; then
 fi
 
 echo "== Apps SDK $ext_apps_version: an SDK-built app answered through the app host"
-if MCPEEK_REQUIRE_BROWSER=1 go test -count=1 -run '^TestBrowserInteropWithTheAppsSDK$' . >"$work/apps.log" 2>&1; then
+if MCPEEK_REQUIRE_BROWSER=1 go test -count=1 -run '^TestBrowserInteropWithTheAppsSDK$' ./e2e >"$work/apps.log" 2>&1; then
   row "apps-sdk/app answers in headless Chromium" pass
 else
   cat "$work/apps.log"; row "apps-sdk/app answers in headless Chromium" fail

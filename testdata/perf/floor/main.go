@@ -1,5 +1,5 @@
 // Command floor is the least a Go MCP client can do, the floor that
-// mcpeek's process wall time is compared with (bench_process_test.go): it
+// mcpeek's process wall time is compared with (e2e/bench_process_test.go): it
 // starts a server over stdio with the go-sdk, lists its tools, prints them
 // as JSON and closes. It waits for the server to exit as long as mcpeek
 // does (mcpclient/conn.go), so that the comparison is fair.

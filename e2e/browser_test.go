@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -215,11 +215,9 @@ func statelessHTTP(t *testing.T, server *mcp.Server) *httptest.Server {
 func appCall(ctx context.Context, o *opener, log string, args ...string) chan result {
 	done := make(chan result, 1)
 	go func() {
-		var out, errb strings.Builder
 		full := []string{"call", args[0], "--app-host", "--open-with", o.flag(), "--elicit-log", log, "--app-init-timeout", "10s"}
 		full = append(full, args[1:]...) // later flags win
-		code := run(ctx, full, &out, &errb)
-		done <- result{code, out.String(), errb.String()}
+		done <- inProcess(ctx, full)
 	}()
 	return done
 }

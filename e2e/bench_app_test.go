@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -212,7 +212,7 @@ func tabServer() *mcp.Server {
 // (from the tab being asked for to ui/notifications/initialized). It takes
 // tens of seconds on two cores: run it alone.
 //
-//	go test -run '^$' -bench BenchmarkAppConcurrent -benchtime 1x -count 3 .
+//	go test -run '^$' -bench BenchmarkAppConcurrent -benchtime 1x -count 3 ./e2e
 func BenchmarkAppConcurrent(b *testing.B) {
 	const n = 50
 	browser := chromium(b)

@@ -1,133 +1,17 @@
-package main
+package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mcpeek/mcpeek/internal/cli"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.uber.org/goleak"
 )
-
-// run is mcpeek in-process.
-var run = cli.Run
-
-// The exit codes mcpeek promises.
-const (
-	exitOK          = 0
-	exitToolError   = 1
-	exitUsage       = 2
-	exitConnection  = 3
-	exitTimeout     = 124
-	exitInterrupted = 130
-)
-
-// TestMain doubles as the misbehaving servers the tests need: run with
-// MCPEEK_TEST_SERVER set, this binary is a stdio MCP server instead.
-func TestMain(m *testing.M) {
-	if mode := os.Getenv("MCPEEK_TEST_SERVER"); mode != "" {
-		os.Exit(testServer(mode))
-	}
-	goleak.VerifyTestMain(m)
-}
-
-func testServer(mode string) int {
-	switch mode {
-	case "legacy-only":
-		return legacyOnlyServer()
-	case "fault":
-		return faultServer()
-	case "hostile":
-		return hostileServer()
-	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
-	s.AddTool(&mcp.Tool{Name: "crash", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			fmt.Fprintln(os.Stderr, "fatal: out of cheese")
-			os.Exit(3)
-			return nil, nil
-		})
-	s.AddTool(&mcp.Tool{Name: "fail", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed"}}}, nil
-		})
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		return 1
-	}
-	return 0
-}
-
-// legacyOnlyServer speaks just enough of 2025-11-25 by hand: it refuses
-// server/discover and answers initialize.
-func legacyOnlyServer() int {
-	in := bufio.NewScanner(os.Stdin)
-	for in.Scan() {
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(in.Bytes(), &msg) != nil || msg.ID == nil {
-			continue
-		}
-		var reply string
-		switch msg.Method {
-		case "initialize":
-			reply = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"old","version":"1"}}`
-			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", msg.ID, reply)
-		default:
-			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", msg.ID)
-		}
-	}
-	return 0
-}
-
-type result struct {
-	code           int
-	stdout, stderr string
-}
-
-// mcpeek runs the program in-process, as a person would from a shell.
-func mcpeek(t *testing.T, args ...string) result {
-	t.Helper()
-	return mcpeekCtx(t, context.Background(), args...)
-}
-
-func mcpeekCtx(t *testing.T, ctx context.Context, args ...string) result {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(ctx, args, &out, &errb)
-	return result{code, out.String(), errb.String()}
-}
-
-func (r result) structured(t *testing.T) map[string]any {
-	t.Helper()
-	var res struct {
-		StructuredContent map[string]any `json:"structuredContent"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
-		t.Fatalf("stdout is not a CallToolResult: %v\n%s\nstderr: %s", err, r.stdout, r.stderr)
-	}
-	return res.StructuredContent
-}
-
-func testServerArgs(mode string) []string {
-	return []string{"-e", "MCPEEK_TEST_SERVER=" + mode, "--", os.Args[0]}
-}
-
-var eras = []struct{ name, flag, want string }{
-	{"legacy", "legacy", "2025-11-25"},
-	{"modern", "modern", "2026-07-28"},
-}
 
 func TestChooseOptionAnsweredFromFile(t *testing.T) {
 	for _, era := range eras {
@@ -163,26 +47,6 @@ func TestChooseOptionAnsweredFromFile(t *testing.T) {
 			})
 		}
 	}
-}
-
-func readRecords(t *testing.T, path string) []map[string]any {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if line == "" {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("record %q: %v", line, err)
-		}
-		recs = append(recs, m)
-	}
-	return recs
 }
 
 func TestMultiRoundBothEras(t *testing.T) {
@@ -264,47 +128,53 @@ func TestAnswersViolatingSchemaAreNotSent(t *testing.T) {
 	}
 }
 
+// TestCaps: caps prints the negotiated revision, the server and both
+// sides' capabilities; mcpeek claims the MCP Apps extension only with the
+// app host running.
 func TestCaps(t *testing.T) {
+	const (
+		elicitation = `"elicitation":{"form":{},"url":{}}`
+		appsExt     = `"extensions":{"io.modelcontextprotocol/ui":{"elicitation":{},"mimeTypes":["text/html;profile=mcp-app"]}}`
+	)
 	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			r := mcpeek(t, "caps", "--protocol", era.flag)
-			if r.code != exitOK {
-				t.Fatalf("exit %d: %s", r.code, r.stderr)
-			}
-			var got struct {
-				ProtocolVersion string          `json:"protocolVersion"`
-				Client          json.RawMessage `json:"client"`
-				Server          struct {
-					Name         string         `json:"name"`
-					Title        string         `json:"title"`
-					Capabilities map[string]any `json:"capabilities"`
-				} `json:"server"`
-			}
-			if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
-				t.Fatal(err)
-			}
-			if got.ProtocolVersion != era.want || got.Server.Name != "mcpeek-fixture" || got.Server.Title != "mcpeek fixture" {
-				t.Errorf("caps = %s", r.stdout)
-			}
-			const wantClient = `{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"elicitation":{"form":{},"url":{}}}`
-			if compact(t, got.Client) != wantClient {
-				t.Errorf("client capabilities = %s, want %s", compact(t, got.Client), wantClient)
-			}
-			ext, _ := got.Server.Capabilities["extensions"].(map[string]any)
-			if _, ok := ext["io.modelcontextprotocol/ui"]; !ok {
-				t.Errorf("server capabilities lack the Apps extension: %v", got.Server.Capabilities)
-			}
-		})
+		for _, tc := range []struct {
+			name       string
+			flags      []string
+			wantClient string
+		}{
+			{"app host off", nil, "{" + elicitation + "}"},
+			{"app host on", []string{"--app-host", "--no-browser"}, "{" + appsExt + "," + elicitation + "}"},
+		} {
+			t.Run(era.name+"/"+tc.name, func(t *testing.T) {
+				r := mcpeek(t, append([]string{"caps", "--protocol", era.flag}, tc.flags...)...)
+				if r.code != exitOK {
+					t.Fatalf("exit %d: %s", r.code, r.stderr)
+				}
+				var got struct {
+					ProtocolVersion string          `json:"protocolVersion"`
+					Client          json.RawMessage `json:"client"`
+					Server          struct {
+						Name         string         `json:"name"`
+						Title        string         `json:"title"`
+						Capabilities map[string]any `json:"capabilities"`
+					} `json:"server"`
+				}
+				if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+					t.Fatal(err)
+				}
+				if got.ProtocolVersion != era.want || got.Server.Name != "mcpeek-fixture" || got.Server.Title != "mcpeek fixture" {
+					t.Errorf("caps = %s", r.stdout)
+				}
+				if compact(t, got.Client) != tc.wantClient {
+					t.Errorf("client capabilities = %s, want %s", compact(t, got.Client), tc.wantClient)
+				}
+				ext, _ := got.Server.Capabilities["extensions"].(map[string]any)
+				if _, ok := ext["io.modelcontextprotocol/ui"]; !ok {
+					t.Errorf("server capabilities lack the Apps extension: %v", got.Server.Capabilities)
+				}
+			})
+		}
 	}
-}
-
-func compact(t *testing.T, raw []byte) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }
 
 func TestList(t *testing.T) {
@@ -437,10 +307,7 @@ func TestDemoSummary(t *testing.T) {
 // TestBinaryAgainstFixture runs the built binary against itself serving the
 // fixture, over stdio and over streamable HTTP, as the README shows.
 func TestBinaryAgainstFixture(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "mcpeek")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := mcpeekBin
 	check := func(t *testing.T, out []byte) {
 		var res struct {
 			StructuredContent map[string]any `json:"structuredContent"`
@@ -481,11 +348,4 @@ func TestBinaryAgainstFixture(t *testing.T) {
 			check(t, out)
 		})
 	}
-}
-
-func stderrOf(err error) string {
-	if ee, ok := err.(*exec.ExitError); ok {
-		return string(ee.Stderr)
-	}
-	return ""
 }

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -38,180 +38,235 @@ var escapes = []string{"\x1b]", "\x1b[2J", "\x1b[6n", "\x1bP", "\a", "\u009b"}
 // sequences in every string it provides.
 func hostileServer() int {
 	nTools, _ := strconv.Atoi(os.Getenv("MCPEEK_TEST_TOOLS"))
-	out := bufio.NewWriter(os.Stdout)
-	send := func(v any) {
-		b, err := json.Marshal(v)
-		if err != nil {
-			panic(err)
-		}
-		b = bytes.ReplaceAll(b, []byte(badUTF8), []byte("\xff\xfe\xc3("))
-		out.Write(append(b, '\n'))
-		out.Flush()
-	}
-	reply := func(id json.RawMessage, result any) {
-		send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
-	}
-	fail := func(id json.RawMessage, code int, msg string) {
-		send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
-	}
-	// big answers a call with n bytes of text, written as it goes.
-	big := func(id json.RawMessage, n int) {
-		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, id)
-		for ; n > 0; n -= 16 {
-			out.WriteString("0123456789abcdef")
-		}
-		out.WriteString("\"}]}}\n")
-		out.Flush()
-	}
-	h := func(s string) string { return s + hostileEsc + badUTF8 }
-	text := func(s string) map[string]any {
-		return map[string]any{"content": []any{map[string]any{"type": "text", "text": s}}}
-	}
-	obj := map[string]any{"type": "object"}
-	special := []map[string]any{
-		{"name": "echo", "title": h("Echo"), "description": h("Answers with escapes."), "inputSchema": obj},
-		{"name": "big", "description": h("Answers 10 MB."), "inputSchema": obj},
-		{"name": "huge", "description": h("Answers 20 MB, more than a message may be."), "inputSchema": obj},
-		{"name": "rpc_error", "description": h("Fails with a JSON-RPC error."), "inputSchema": obj},
-		{"name": "bad_schema", "description": h("Asks with a malformed schema."), "inputSchema": obj},
-		{"name": "url", "description": h("Asks to open a URL."), "inputSchema": obj},
-		{"name": "die", "description": h("Writes to stderr and exits."), "inputSchema": obj},
-		{"name": "weird_input", "description": h("Has a malformed input schema."), "inputSchema": map[string]any{"type": "object", "properties": []any{1, 2}}},
-		{"name": h("named"), "description": h("Its name carries escapes."), "inputSchema": obj},
-	}
-	var tools []map[string]any
-	tools = append(tools, special...)
-	for i := range nTools {
-		tools = append(tools, map[string]any{"name": fmt.Sprintf("tool_%04d", i), "description": h("Tool."), "inputSchema": obj})
-	}
-	badSchemas := []any{
-		map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "nonsense"}}},
-		map[string]any{"type": "object", "properties": []any{1, 2, 3}},
-		map[string]any{"type": "array"},
-		map[string]any{"type": "object", "required": "x", "properties": map[string]any{"x": map[string]any{"type": "string"}}},
-		"not a schema",
-	}
-	// pending maps the id of each question to the call that asked it.
-	pending := map[string]json.RawMessage{}
-	asked := 0
+	s := &hostile{out: bufio.NewWriter(os.Stdout), tools: hostileTools(nTools), pending: map[string]json.RawMessage{}}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	for {
 		line, err := in.ReadBytes('\n')
 		if err != nil {
 			return 0
 		}
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Name      string `json:"name"`
-				Cursor    string `json:"cursor"`
-				Arguments struct {
-					Variant int `json:"variant"`
-					MB      int `json:"mb"`
-				} `json:"arguments"`
-			} `json:"params"`
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
+		var msg hostileMsg
 		if json.Unmarshal(line, &msg) != nil {
 			continue
 		}
-		if msg.Method == "" { // an answer to one of our questions
-			var id string
-			_ = json.Unmarshal(msg.ID, &id)
-			if call, ok := pending[id]; ok {
-				delete(pending, id)
-				got := msg.Result
-				if got == nil {
-					got = msg.Error
-				}
-				reply(call, text(string(got)))
-			}
-			continue
-		}
-		switch msg.Method {
-		case "initialize":
-			reply(msg.ID, map[string]any{
-				"protocolVersion": "2025-11-25",
-				"capabilities":    map[string]any{"tools": map[string]any{}, "resources": map[string]any{}, "prompts": map[string]any{}, "logging": map[string]any{}},
-				"serverInfo":      map[string]any{"name": h("hostile"), "title": h("Hostile"), "version": h("6.6.6")},
-				"instructions":    h("Trust me."),
-			})
-		case "notifications/initialized":
-			fmt.Fprintln(os.Stderr, h("stderr says"))
-			send(map[string]any{"jsonrpc": "2.0", "method": "notifications/message", "params": map[string]any{"level": "error", "logger": h("logger"), "data": h("log data")}})
-		case "ping":
-			reply(msg.ID, map[string]any{})
-		case "tools/list":
-			start, _ := strconv.Atoi(msg.Params.Cursor)
-			end := min(start+1000, len(tools))
-			res := map[string]any{"tools": tools[start:end]}
-			if end < len(tools) {
-				res["nextCursor"] = strconv.Itoa(end)
-			}
-			reply(msg.ID, res)
-		case "resources/list":
-			reply(msg.ID, map[string]any{"resources": []any{
-				map[string]any{"uri": "ui://hostile/never", "name": h("never"), "title": h("Never answers"), "description": h("A read of it never answers."), "mimeType": h("text/plain")},
-				map[string]any{"uri": "file:///" + h("etc"), "name": h("file")},
-			}})
-		case "resources/templates/list":
-			reply(msg.ID, map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "file:///{x}" + h(""), "name": h("template")}}})
-		case "resources/read":
-			// Never answers.
-		case "prompts/list":
-			reply(msg.ID, map[string]any{"prompts": []any{map[string]any{"name": h("prompt"), "description": h("A prompt."),
-				"arguments": []any{map[string]any{"name": h("arg"), "description": h("An argument.")}}}}})
-		case "prompts/get":
-			reply(msg.ID, map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": h("Prompt text.")}}}})
-		case "tools/call":
-			switch msg.Params.Name {
-			case "echo":
-				res := text(h("Echo text.\r\nSecond line."))
-				res["structuredContent"] = map[string]any{h("key"): h("value")}
-				reply(msg.ID, res)
-			case "big":
-				mb := msg.Params.Arguments.MB
-				if mb == 0 {
-					mb = 10
-				}
-				big(msg.ID, mb<<20)
-			case "huge":
-				big(msg.ID, 20<<20)
-			case "rpc_error":
-				fail(msg.ID, -32000, h("it broke"))
-			case "bad_schema", "url":
-				asked++
-				id := fmt.Sprintf("q-%d", asked)
-				pending[id] = msg.ID
-				params := map[string]any{"message": h("Answer this."), "requestedSchema": badSchemas[msg.Params.Arguments.Variant%len(badSchemas)]}
-				if msg.Params.Name == "url" {
-					params = map[string]any{"mode": "url", "message": h("Open this."), "url": "https://example.com/" + h("consent"), "elicitationId": "u1"}
-				}
-				send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": params})
-			case "die":
-				if msg.Params.Arguments.Variant == 1 { // not UTF-8, but no control character
-					fmt.Fprintln(os.Stderr, "fatal: the end \xff\xfe\xc3(")
-				} else {
-					fmt.Fprintln(os.Stderr, h("fatal: the end"))
-				}
-				return 3
-			default:
-				reply(msg.ID, text(h("ok")))
-			}
-		default:
-			if msg.ID != nil {
-				fail(msg.ID, -32601, h("method not found: ")+msg.Method)
-			}
+		if code, exit := s.handle(&msg); exit {
+			return code
 		}
 	}
+}
+
+// hostile is the hostile server's state.
+type hostile struct {
+	out   *bufio.Writer
+	tools []map[string]any
+	// pending maps the id of each question to the call that asked it.
+	pending map[string]json.RawMessage
+	asked   int
+}
+
+// hostileMsg is what the hostile server reads of a message.
+type hostileMsg struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Name      string `json:"name"`
+		Cursor    string `json:"cursor"`
+		Arguments struct {
+			Variant int `json:"variant"`
+			MB      int `json:"mb"`
+		} `json:"arguments"`
+	} `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// shout is s with every escape sequence and invalid UTF-8 after it.
+func shout(s string) string { return s + hostileEsc + badUTF8 }
+
+func textResult(s string) map[string]any {
+	return map[string]any{"content": []any{map[string]any{"type": "text", "text": s}}}
+}
+
+// hostileTools are the special tools and n more.
+func hostileTools(n int) []map[string]any {
+	obj := map[string]any{"type": "object"}
+	tools := []map[string]any{
+		{"name": "echo", "title": shout("Echo"), "description": shout("Answers with escapes."), "inputSchema": obj},
+		{"name": "big", "description": shout("Answers 10 MB."), "inputSchema": obj},
+		{"name": "huge", "description": shout("Answers 20 MB, more than a message may be."), "inputSchema": obj},
+		{"name": "rpc_error", "description": shout("Fails with a JSON-RPC error."), "inputSchema": obj},
+		{"name": "bad_schema", "description": shout("Asks with a malformed schema."), "inputSchema": obj},
+		{"name": "url", "description": shout("Asks to open a URL."), "inputSchema": obj},
+		{"name": "die", "description": shout("Writes to stderr and exits."), "inputSchema": obj},
+		{"name": "weird_input", "description": shout("Has a malformed input schema."), "inputSchema": map[string]any{"type": "object", "properties": []any{1, 2}}},
+		{"name": shout("named"), "description": shout("Its name carries escapes."), "inputSchema": obj},
+	}
+	for i := range n {
+		tools = append(tools, map[string]any{"name": fmt.Sprintf("tool_%04d", i), "description": shout("Tool."), "inputSchema": obj})
+	}
+	return tools
+}
+
+// badSchemas are the malformed requested schemas bad_schema asks with, by
+// its argument variant.
+var badSchemas = []any{
+	map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "nonsense"}}},
+	map[string]any{"type": "object", "properties": []any{1, 2, 3}},
+	map[string]any{"type": "array"},
+	map[string]any{"type": "object", "required": "x", "properties": map[string]any{"x": map[string]any{"type": "string"}}},
+	"not a schema",
+}
+
+func (s *hostile) send(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	b = bytes.ReplaceAll(b, []byte(badUTF8), []byte("\xff\xfe\xc3("))
+	s.out.Write(append(b, '\n'))
+	s.out.Flush()
+}
+
+func (s *hostile) reply(id json.RawMessage, result any) {
+	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+func (s *hostile) fail(id json.RawMessage, code int, msg string) {
+	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
+}
+
+// big answers a call with n bytes of text, written as it goes.
+func (s *hostile) big(id json.RawMessage, n int) {
+	fmt.Fprintf(s.out, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, id)
+	for ; n > 0; n -= 16 {
+		s.out.WriteString("0123456789abcdef")
+	}
+	s.out.WriteString("\"}]}}\n")
+	s.out.Flush()
+}
+
+// handle answers one message; exit says the server ends, with code.
+func (s *hostile) handle(msg *hostileMsg) (code int, exit bool) {
+	if msg.Method == "" { // an answer to one of our questions
+		s.answered(msg)
+		return 0, false
+	}
+	switch msg.Method {
+	case "initialize":
+		s.reply(msg.ID, map[string]any{
+			"protocolVersion": "2025-11-25",
+			"capabilities":    map[string]any{"tools": map[string]any{}, "resources": map[string]any{}, "prompts": map[string]any{}, "logging": map[string]any{}},
+			"serverInfo":      map[string]any{"name": shout("hostile"), "title": shout("Hostile"), "version": shout("6.6.6")},
+			"instructions":    shout("Trust me."),
+		})
+	case "notifications/initialized":
+		fmt.Fprintln(os.Stderr, shout("stderr says"))
+		s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/message", "params": map[string]any{"level": "error", "logger": shout("logger"), "data": shout("log data")}})
+	case "ping":
+		s.reply(msg.ID, map[string]any{})
+	case "tools/list":
+		s.listTools(msg)
+	case "resources/list":
+		s.reply(msg.ID, map[string]any{"resources": []any{
+			map[string]any{"uri": "ui://hostile/never", "name": shout("never"), "title": shout("Never answers"), "description": shout("A read of it never answers."), "mimeType": shout("text/plain")},
+			map[string]any{"uri": "file:///" + shout("etc"), "name": shout("file")},
+		}})
+	case "resources/templates/list":
+		s.reply(msg.ID, map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "file:///{x}" + shout(""), "name": shout("template")}}})
+	case "resources/read":
+		// Never answers.
+	case "prompts/list":
+		s.reply(msg.ID, map[string]any{"prompts": []any{map[string]any{"name": shout("prompt"), "description": shout("A prompt."),
+			"arguments": []any{map[string]any{"name": shout("arg"), "description": shout("An argument.")}}}}})
+	case "prompts/get":
+		s.reply(msg.ID, map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": shout("Prompt text.")}}}})
+	case "tools/call":
+		return s.call(msg)
+	default:
+		if msg.ID != nil {
+			s.fail(msg.ID, -32601, shout("method not found: ")+msg.Method)
+		}
+	}
+	return 0, false
+}
+
+// answered passes the answer to one of our questions back as the result
+// of the call that asked it.
+func (s *hostile) answered(msg *hostileMsg) {
+	var id string
+	_ = json.Unmarshal(msg.ID, &id)
+	call, ok := s.pending[id]
+	if !ok {
+		return
+	}
+	delete(s.pending, id)
+	got := msg.Result
+	if got == nil {
+		got = msg.Error
+	}
+	s.reply(call, textResult(string(got)))
+}
+
+// listTools answers tools/list, 1,000 tools a page.
+func (s *hostile) listTools(msg *hostileMsg) {
+	start, _ := strconv.Atoi(msg.Params.Cursor)
+	end := min(start+1000, len(s.tools))
+	res := map[string]any{"tools": s.tools[start:end]}
+	if end < len(s.tools) {
+		res["nextCursor"] = strconv.Itoa(end)
+	}
+	s.reply(msg.ID, res)
+}
+
+// call answers tools/call; exit says the server ends, with code.
+func (s *hostile) call(msg *hostileMsg) (code int, exit bool) {
+	switch msg.Params.Name {
+	case "echo":
+		res := textResult(shout("Echo text.\r\nSecond line."))
+		res["structuredContent"] = map[string]any{shout("key"): shout("value")}
+		s.reply(msg.ID, res)
+	case "big":
+		mb := msg.Params.Arguments.MB
+		if mb == 0 {
+			mb = 10
+		}
+		s.big(msg.ID, mb<<20)
+	case "huge":
+		s.big(msg.ID, 20<<20)
+	case "rpc_error":
+		s.fail(msg.ID, -32000, shout("it broke"))
+	case "bad_schema", "url":
+		s.ask(msg)
+	case "die":
+		if msg.Params.Arguments.Variant == 1 { // not UTF-8, but no control character
+			fmt.Fprintln(os.Stderr, "fatal: the end \xff\xfe\xc3(")
+		} else {
+			fmt.Fprintln(os.Stderr, shout("fatal: the end"))
+		}
+		return 3, true
+	default:
+		s.reply(msg.ID, textResult(shout("ok")))
+	}
+	return 0, false
+}
+
+// ask sends the question of bad_schema or url, whose answer will be the
+// call's result.
+func (s *hostile) ask(msg *hostileMsg) {
+	s.asked++
+	id := fmt.Sprintf("q-%d", s.asked)
+	s.pending[id] = msg.ID
+	params := map[string]any{"message": shout("Answer this."), "requestedSchema": badSchemas[msg.Params.Arguments.Variant%len(badSchemas)]}
+	if msg.Params.Name == "url" {
+		params = map[string]any{"mode": "url", "message": shout("Open this."), "url": "https://example.com/" + shout("consent"), "elicitationId": "u1"}
+	}
+	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": params})
 }
 
 // hostileArgs are the words that start the hostile server with n tools
 // besides its special ones.
 func hostileArgs(n int) []string {
-	return []string{"-e", "MCPEEK_TEST_SERVER=hostile", "-e", "MCPEEK_TEST_TOOLS=" + strconv.Itoa(n), "--", os.Args[0]}
+	return []string{"-e", "MCPEEK_TEST_SERVER=hostile", "-e", "MCPEEK_TEST_TOOLS=" + strconv.Itoa(n), "--", testBinary}
 }
 
 // noRawEscapes checks that text meant for a terminal carries no escape
@@ -389,7 +444,7 @@ func TestMalformedSchemasGetClearErrors(t *testing.T) {
 func TestWireLogMemoryIsBounded(t *testing.T) {
 	wire := mcpclient.NewWireLog(0, nil)
 	conn, err := mcpclient.Connect(context.Background(), mcpclient.Config{
-		Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{os.Args[0]},
+		Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{testBinary},
 			Env: []string{"MCPEEK_TEST_SERVER=hostile"}},
 		Protocol: "legacy", Wire: wire,
 	})

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -95,7 +95,7 @@ func newServerEvents(t *testing.T) *serverEvents {
 
 // args are the words that start the fault server as mcpeek's server.
 func (e *serverEvents) args() []string {
-	return []string{"-e", "MCPEEK_TEST_EVENTS=" + e.file, "-e", "MCPEEK_TEST_SERVER=fault", "--", os.Args[0]}
+	return []string{"-e", "MCPEEK_TEST_EVENTS=" + e.file, "-e", "MCPEEK_TEST_SERVER=fault", "--", testBinary}
 }
 
 // wait returns the PID of the server that next notes event.
@@ -140,11 +140,7 @@ func kill(t *testing.T, pid int) {
 // runAsync runs mcpeek in-process in the background.
 func runAsync(ctx context.Context, args ...string) chan result {
 	done := make(chan result, 1)
-	go func() {
-		var out, errb bytes.Buffer
-		code := run(ctx, args, &out, &errb)
-		done <- result{code, out.String(), errb.String()}
-	}()
+	go func() { done <- inProcess(ctx, args) }()
 	return done
 }
 
@@ -418,7 +414,7 @@ func openInspector(t *testing.T, era string, renderer mcpclient.AppRenderer) *in
 		Target: "fault server",
 		Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 			cfg := mcpclient.Config{
-				Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{os.Args[0]},
+				Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{testBinary},
 					Env: []string{args[1], args[3]}},
 				Protocol: era, Capabilities: mcpclient.CapabilityOptions{FormElicitation: true},
 				Asker: asker, Records: mcpclient.NewRecorder(nil),

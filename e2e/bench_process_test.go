@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -74,10 +74,10 @@ type sample struct {
 // beside server-everything; without it, it is left out with a message (CI
 // does not install it: it is a comparison, not a gate).
 //
-//	go test -run '^$' -bench BenchmarkProcessListTools -benchtime 20x -count 5 .
+//	go test -run '^$' -bench BenchmarkProcessListTools -benchtime 20x -count 5 ./e2e
 func BenchmarkProcessListTools(b *testing.B) {
 	const rssRuns = 3
-	mcpeekBin, floorBin := buildPerf(b)
+	floorBin := buildFloor(b)
 	answers, err := filepath.Abs("testdata/answers/choose-option-a.json")
 	if err != nil {
 		b.Fatal(err)
@@ -162,17 +162,14 @@ func BenchmarkProcessListTools(b *testing.B) {
 	}
 }
 
-// buildPerf builds mcpeek and the floor program into a temporary folder.
-func buildPerf(b *testing.B) (mcpeekBin, floorBin string) {
+// buildFloor builds the floor program into a temporary folder.
+func buildFloor(b *testing.B) string {
 	b.Helper()
-	dir := b.TempDir()
-	mcpeekBin, floorBin = filepath.Join(dir, "mcpeek"), filepath.Join(dir, "floor")
-	for _, build := range [][]string{{"-o", mcpeekBin, "."}, {"-o", floorBin, "./testdata/perf/floor"}} {
-		if out, err := exec.Command("go", append([]string{"build"}, build...)...).CombinedOutput(); err != nil {
-			b.Fatalf("go build %v: %v\n%s", build, err, out)
-		}
+	floorBin := filepath.Join(b.TempDir(), "floor")
+	if out, err := exec.Command("go", "build", "-o", floorBin, "./testdata/perf/floor").CombinedOutput(); err != nil {
+		b.Fatalf("go build ./testdata/perf/floor: %v\n%s", err, out)
 	}
-	return mcpeekBin, floorBin
+	return floorBin
 }
 
 func meanOf(xs []float64) float64 {
@@ -364,14 +361,14 @@ func findInspector(b *testing.B, everything string, env []string) (node, launche
 // (whose own VmRSS is server-rss-MB); "embedded" is the demo, the fixture
 // in-process. Without tmux it skips.
 //
-//	go test -run '^$' -bench BenchmarkTUIIdleMemory -benchtime 3x -count 3 .
+//	go test -run '^$' -bench BenchmarkTUIIdleMemory -benchtime 3x -count 3 ./e2e
 func BenchmarkTUIIdleMemory(b *testing.B) {
 	const idle = 3 * time.Second
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		b.Skip("needs tmux to give the inspector a terminal (apt-get install tmux)")
 	}
-	bin, _ := buildPerf(b)
+	bin := mcpeekBin
 	for _, tc := range []struct {
 		name string
 		args []string
