@@ -6,14 +6,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/mcpeek/mcpeek/internal/golden"
+	"github.com/charmbracelet/x/exp/golden"
 )
-
-var _ = flag.Bool("update", false, "rewrite the golden files")
 
 // run runs mcpeek in-process.
 func run(args ...string) (code int, stdout, stderr string) {
@@ -23,27 +20,27 @@ func run(args ...string) (code int, stdout, stderr string) {
 }
 
 // TestHelp: the usage text and each command's help, generated from the
-// command table, read as they are documented.
+// command table, read as they are documented (-update rewrites the files).
 func TestHelp(t *testing.T) {
 	t.Setenv("TERM", "xterm") // --plain's default follows TERM
 	for _, tc := range []struct {
-		name string
-		args []string
+		golden string
+		args   [][]string // each prints the golden text
 	}{
-		{"usage", []string{"help"}},
-		{"usage", []string{"-h"}},
-		{"call", []string{"help", "call"}},
-		{"call", []string{"call", "-h"}},
-		{"list", []string{"help", "list"}},
-		{"caps", []string{"caps", "--help"}},
-		{"fixture", []string{"help", "fixture"}},
+		{"usage", [][]string{{"help"}, {"-h"}, {"--help"}}},
+		{"call", [][]string{{"help", "call"}, {"call", "-h"}, {"call", "choose_option", "-h"}}},
+		{"list", [][]string{{"help", "list"}, {"list", "-h"}}},
+		{"caps", [][]string{{"help", "caps"}, {"caps", "--help"}}},
+		{"fixture", [][]string{{"help", "fixture"}, {"fixture", "-h"}}},
 	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			code, stdout, stderr := run(tc.args...)
-			if code != exitOK || stderr != "" {
-				t.Fatalf("exit %d, stderr %q", code, stderr)
+		t.Run(tc.golden, func(t *testing.T) {
+			for _, args := range tc.args {
+				code, stdout, stderr := run(args...)
+				if code != exitOK || stderr != "" {
+					t.Fatalf("%q: exit %d, stderr %q", args, code, stderr)
+				}
+				golden.RequireEqual(t, []byte(stdout))
 			}
-			golden.Check(t, filepath.Join("testdata", "TestHelp", tc.name+".golden"), stdout)
 		})
 	}
 }
