@@ -279,6 +279,16 @@ func (h *Host) serveSandbox(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	select { // the policy comes from the app
+	case <-s.loaded:
+	case <-s.done:
+	case <-r.Context().Done():
+		return
+	}
+	if s.loadErr != nil { // loaded is closed before done
+		http.NotFound(w, r)
+		return
+	}
 	w.Header().Set("Content-Security-Policy", s.csp+"; frame-ancestors "+h.BridgeOrigin())
 	servePage(w, "pages/sandbox.html", "text/html; charset=utf-8")
 }
@@ -305,3 +315,4 @@ func newToken() string {
 	_, _ = io.ReadFull(rand.Reader, b)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
+

@@ -2153,3 +2153,61 @@ func TestConnectionCap(t *testing.T) {
 		t.Errorf("after the idle connections closed: %d", resp.StatusCode)
 	}
 }
+
+// TestLoadOverlapsTheTab: the tab is opened while the app is still being
+// read, so the two overlap; a read that fails sends the request to the
+// native form with its reason, and the tab is told so.
+func TestLoadOverlapsTheTab(t *testing.T) {
+	t.Run("slow read", func(t *testing.T) {
+		e := newEnv(t, nil)
+		release := make(chan struct{})
+		req := sampleRequest("e-1")
+		html := req.HTML
+		req.HTML = ""
+		req.Load = func(ctx context.Context) (*mcpclient.AppContent, error) {
+			select {
+			case <-release:
+				return &mcpclient.AppContent{HTML: html, MIMEType: mcpclient.AppMIMEType}, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		c := e.render(context.Background(), req)
+		key, token := e.link() // opened before the read finished
+		p := e.open(key, token)
+		p.quiet(200 * time.Millisecond) // nothing until the app has been read
+		close(release)
+		p.boot(e, sampleRequest("e-1"), key, elicitCaps)
+		el := p.ready(req)
+		p.answer(el, `{"action":"decline"}`)
+		p.teardown()
+		wantAnswer(t, c, `{"action":"decline"}`)
+	})
+	t.Run("failed read", func(t *testing.T) {
+		e := newEnv(t, nil)
+		req := sampleRequest("e-1")
+		connected := make(chan struct{})
+		req.Load = func(ctx context.Context) (*mcpclient.AppContent, error) {
+			<-connected
+			return nil, &mcpclient.AppError{Reason: mcpclient.FallbackResourceNotHTML}
+		}
+		c := e.render(context.Background(), req)
+		key, token := e.link()
+		p := e.open(key, token)
+		for deadline := time.Now().Add(patience); ; time.Sleep(5 * time.Millisecond) {
+			if s := e.h.session(key); s != nil && func() bool { s.mu.Lock(); defer s.mu.Unlock(); return s.claimed }() {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the tab never connected")
+			}
+		}
+		close(connected)
+		end := p.expectControl("end")
+		if !strings.Contains(end.Text, mcpclient.FallbackResourceNotHTML.Describe()) {
+			t.Errorf("the tab was told %q, want the reason", end.Text)
+		}
+		_, err := c.result(t)
+		wantReason(t, err, mcpclient.FallbackResourceNotHTML)
+	})
+}

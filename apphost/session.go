@@ -33,8 +33,13 @@ type session struct {
 	key   string
 	token string
 	req   *mcpclient.AppRequest
-	csp   string
-	allow string // the app frame's allow attribute, from _meta.ui.permissions
+
+	// Set by load before it closes loaded.
+	loaded  chan struct{}
+	loadErr error
+	html    string
+	csp     string
+	allow   string // the app frame's allow attribute, from _meta.ui.permissions
 
 	mu         sync.Mutex
 	claimed    bool
@@ -61,7 +66,7 @@ func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclien
 	s := &session{
 		h: h, token: newToken(), req: req,
 		connected: make(chan *websocket.Conn, 1), done: make(chan struct{}), aborted: make(chan struct{}),
-		shownAsText: make(chan struct{}),
+		shownAsText: make(chan struct{}), loaded: make(chan struct{}),
 	}
 	h.mu.Lock()
 	if h.closed {
@@ -74,21 +79,43 @@ func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclien
 	}
 	h.sessions[s.key] = s
 	h.mu.Unlock()
-	var rejected []string
-	s.csp, rejected = buildCSP(req.CSP)
-	for _, src := range rejected {
-		h.opts.Logf("app host: %s: ignored the CSP source %s declared by %s: not a safe source expression", s.key, clip(src, 120), req.ResourceURI)
-	}
-	s.allow = permissionsPolicy(req.Permissions)
 	defer func() {
 		h.mu.Lock()
 		delete(h.sessions, s.key)
 		h.mu.Unlock()
 		close(s.done)
 	}()
+	// Read the app while the tab opens; Render returns only after the
+	// read has.
+	loadCtx, stopLoad := context.WithCancel(ctx)
+	defer func() { <-s.loaded }()
+	defer stopLoad()
+	go s.load(loadCtx)
 	defer s.removeLaunchFile()
 	h.show(s, h.BridgeOrigin()+"/e/"+s.key+"#"+s.token)
 	return s.run(ctx)
+}
+
+// load reads the app and prepares what the sandbox needs from it: its
+// HTML, its Content-Security-Policy and its frame's permissions.
+func (s *session) load(ctx context.Context) {
+	defer close(s.loaded)
+	content, err := s.req.Content(ctx)
+	switch {
+	case err != nil:
+		s.loadErr = err
+		return
+	case content == nil:
+		s.loadErr = &mcpclient.AppError{Reason: mcpclient.FallbackResourceReadFailed, Err: errors.New("no content")}
+		return
+	}
+	var rejected []string
+	s.html = content.HTML
+	s.csp, rejected = buildCSP(content.CSP)
+	for _, src := range rejected {
+		s.h.opts.Logf("app host: %s: ignored the CSP source %s declared by %s: not a safe source expression", s.key, clip(src, 120), s.req.ResourceURI)
+	}
+	s.allow = permissionsPolicy(content.Permissions)
 }
 
 // removeLaunchFile deletes the session's launch file, if it has one: once
@@ -280,12 +307,17 @@ func (s *session) run(ctx context.Context) (*mcpclient.AppAnswer, error) {
 	start := time.Now()
 	initTimer := time.NewTimer(s.h.opts.InitTimeout)
 	defer initTimer.Stop()
-	shownAsText := s.shownAsText
+	shownAsText, loaded := s.shownAsText, s.loaded
 	waitingForPerson := false
 	var c *websocket.Conn
 	for c == nil {
 		select {
 		case c = <-s.connected:
+		case <-loaded:
+			loaded = nil
+			if s.loadErr != nil { // no tab needed: the app cannot be shown
+				return nil, s.loadErr
+			}
 		case <-shownAsText:
 			// Nothing was launched: the person opens the URL by hand,
 			// perhaps after setting up an SSH tunnel. Wait for them within
@@ -306,6 +338,24 @@ func (s *session) run(ctx context.Context) (*mcpclient.AppAnswer, error) {
 	if waitingForPerson {
 		start = time.Now()
 		initTimer.Reset(s.h.opts.InitTimeout)
+	}
+	// The tab is here; the app must have been read before the page is told
+	// where its sandbox is.
+	var err error
+	select {
+	case <-s.loaded:
+		err = s.loadErr
+	case <-initTimer.C:
+		err = appErr(mcpclient.FallbackInitTimeout, "the app was not read within %s", s.h.opts.InitTimeout)
+	case <-ctx.Done():
+		err = ctx.Err()
+	case <-s.aborted:
+		err = &mcpclient.AppError{Reason: mcpclient.FallbackBridgeClosed, Err: s.abortErr}
+	}
+	if err != nil {
+		_ = writeJSON(context.Background(), c, control{Kind: "end", Text: endText(err)})
+		_ = c.Close(websocket.StatusNormalClosure, "done")
+		return nil, err
 	}
 	connCtx, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -554,7 +604,7 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 		}
 		p.htmlSent = true
 		p.send(rpc{JSONRPC: "2.0", Method: "ui/notifications/sandbox-resource-ready", Params: mustJSON(map[string]any{
-			"html": s.req.HTML, "sandbox": "allow-scripts allow-forms", "allow": s.allow,
+			"html": s.html, "sandbox": "allow-scripts allow-forms", "allow": s.allow,
 		})})
 	case "ui/notifications/initialized":
 		if !p.awaitingInit {
@@ -714,15 +764,7 @@ func (p *peer) finish(frames <-chan frame, err error) {
 			}
 		}
 	}
-	text := "Answered. You can close this tab."
-	var ae *mcpclient.AppError
-	switch {
-	case errors.As(err, &ae):
-		text = "mcpeek answers this request in the terminal instead: " + ae.Reason.Describe() + ". You can close this tab."
-	case err != nil:
-		text = "This request has ended. You can close this tab."
-	}
-	p.send(control{Kind: "end", Text: text})
+	p.send(control{Kind: "end", Text: endText(err)})
 	_ = p.c.Close(websocket.StatusNormalClosure, "done")
 }
 
@@ -734,4 +776,16 @@ func isObject(raw json.RawMessage) bool {
 func mustJSON(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// endText is the tab's last word for a session that ended with err.
+func endText(err error) string {
+	var ae *mcpclient.AppError
+	switch {
+	case err == nil:
+		return "Answered. You can close this tab."
+	case errors.As(err, &ae):
+		return "mcpeek answers this request in the terminal instead: " + ae.Reason.Describe() + ". You can close this tab."
+	}
+	return "This request has ended. You can close this tab."
 }

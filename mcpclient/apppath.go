@@ -22,21 +22,43 @@ type AppRequest struct {
 	Connection string
 	Server     *mcp.Implementation
 	Key        string
-	// ResourceURI names the app; HTML is its content, read from the
-	// originating session, with its MIME type.
+	// ResourceURI names the app.
 	ResourceURI string
+	// Load reads the app from the originating session. The renderer calls
+	// it once, while it opens the tab, so that the two overlap, and returns
+	// only after Load has; an [*AppError] from it names the reason to fall
+	// back. When Load is nil the app is given by the fields below.
+	Load func(ctx context.Context) (*AppContent, error)
+	// HTML, MIMEType, CSP and Permissions are the app when Load is nil.
 	HTML        string
 	MIMEType    string
-	// CSP is the resource's _meta.ui.csp (nil when it declares none).
-	CSP map[string]any
-	// Permissions is the resource's _meta.ui.permissions (camera,
-	// microphone, geolocation, clipboardWrite), nil when it declares none.
+	CSP         map[string]any
 	Permissions map[string]any
 	// Params is the request as the SDK decoded it, for the renderer to show
 	// (its message); RawParams is the same request as the server wrote it,
 	// which the renderer forwards to the app byte for byte.
 	Params    *mcp.ElicitParams
 	RawParams json.RawMessage
+}
+
+// AppContent is an app as read from the server.
+type AppContent struct {
+	// HTML is the app's document, with its MIME type.
+	HTML     string
+	MIMEType string
+	// CSP is the resource's _meta.ui.csp (nil when it declares none).
+	CSP map[string]any
+	// Permissions is the resource's _meta.ui.permissions (camera,
+	// microphone, geolocation, clipboardWrite), nil when it declares none.
+	Permissions map[string]any
+}
+
+// Content returns the app: read through Load, or the fields given.
+func (r *AppRequest) Content(ctx context.Context) (*AppContent, error) {
+	if r.Load != nil {
+		return r.Load(ctx)
+	}
+	return &AppContent{HTML: r.HTML, MIMEType: r.MIMEType, CSP: r.CSP, Permissions: r.Permissions}, nil
 }
 
 // AppAnswer is what the app answered.
@@ -86,16 +108,25 @@ func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, nre
 	r.setPath(pr, PathApp, abandon)
 	defer r.setPath(pr, PathNative, nil)
 
-	areq, reason, err := r.loadApp(appCtx, pr.key, uri, nreq)
-	switch {
-	case ctx.Err() != nil:
-		return nil, FallbackNone, ctx.Err()
-	case errors.Is(context.Cause(appCtx), errAbandoned):
-		return nil, FallbackBridgeClosed, nil
-	case err != nil: // cannot happen without a cancelled context; never report success
-		return nil, FallbackResourceReadFailed, nil
-	case reason != FallbackNone:
-		return nil, reason, nil
+	var loadFailed FallbackReason // set by Load before the renderer returns
+	areq := &AppRequest{
+		Connection:  r.conn.Target().String(),
+		Server:      r.conn.ServerInfo(),
+		Key:         pr.key,
+		ResourceURI: uri,
+		Params:      nreq.Params,
+		RawParams:   nreq.RawParams,
+		Load: func(ctx context.Context) (*AppContent, error) {
+			content, reason, err := r.loadApp(ctx, pr.key, uri)
+			switch {
+			case err != nil:
+				return nil, err
+			case reason != FallbackNone:
+				loadFailed = reason
+				return nil, &AppError{Reason: reason}
+			}
+			return content, nil
+		},
 	}
 	ans, err := r.renderer.Render(appCtx, areq)
 	if err != nil {
@@ -104,6 +135,9 @@ func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, nre
 		}
 		if errors.Is(context.Cause(appCtx), errAbandoned) {
 			return nil, FallbackBridgeClosed, nil
+		}
+		if loadFailed != FallbackNone { // loadApp has noted why
+			return nil, loadFailed, nil
 		}
 		var ae *AppError
 		if errors.As(err, &ae) {
@@ -126,7 +160,7 @@ func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, nre
 
 // loadApp reads the app resource from the originating session and checks
 // that it is HTML.
-func (r *router) loadApp(ctx context.Context, key, uri string, nreq *NativeRequest) (*AppRequest, FallbackReason, error) {
+func (r *router) loadApp(ctx context.Context, key, uri string) (*AppContent, FallbackReason, error) {
 	res, err := r.conn.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil || res == nil || len(res.Contents) == 0 {
 		if ctx.Err() != nil {
@@ -165,17 +199,11 @@ func (r *router) loadApp(ctx context.Context, key, uri string, nreq *NativeReque
 	if ui["csp"] == nil && ui["permissions"] == nil {
 		ui = r.listedUIMeta(ctx, uri)
 	}
-	return &AppRequest{
-		Connection:  r.conn.Target().String(),
-		Server:      r.conn.ServerInfo(),
-		Key:         key,
-		ResourceURI: uri,
+	return &AppContent{
 		HTML:        html,
 		MIMEType:    item.MIMEType,
 		CSP:         asObject(ui["csp"]),
 		Permissions: asObject(ui["permissions"]),
-		Params:      nreq.Params,
-		RawParams:   nreq.RawParams,
 	}, FallbackNone, nil
 }
 

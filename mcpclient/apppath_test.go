@@ -27,6 +27,16 @@ type fakeRenderer struct {
 }
 
 func (f *fakeRenderer) Render(ctx context.Context, req *AppRequest) (*AppAnswer, error) {
+	// Like a real renderer, read the app first; keep what was read on the
+	// request seen, for the tests to inspect.
+	content, err := req.Content(ctx)
+	if err != nil {
+		return nil, err
+	}
+	seen := *req
+	seen.Load = nil
+	seen.HTML, seen.MIMEType, seen.CSP, seen.Permissions = content.HTML, content.MIMEType, content.CSP, content.Permissions
+	req = &seen
 	f.mu.Lock()
 	f.seen = append(f.seen, req)
 	f.mu.Unlock()
