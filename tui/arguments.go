@@ -3,41 +3,121 @@ package tui
 import (
 	"encoding/json"
 
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// argsForm asks for a tool's or a prompt's arguments with a native form.
+type argsForm struct {
+	form *nativeform.Form
+	done func(args map[string]any) tea.Cmd // what the arguments lead to
+}
+
+func (l *argsForm) nativeForm() *nativeform.Form          { return l.form }
+func (l *argsForm) typesText() bool                       { return true }
+func (l *argsForm) resize(m *Model) tea.Cmd               { return m.sizeForm(l.form) }
+func (l *argsForm) view(_ *Model, _ int, _ *level) string { return l.form.View() }
+func (l *argsForm) footer(_ *Model, _ *level) string      { return "" } // the form shows its keys
+
+func (l *argsForm) key(_ *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	_, cmd := l.form.Update(msg)
+	return cmd
+}
 
 // openArgs shows a form for arguments; done gets what was submitted.
 func (m *Model) openArgs(title string, schema *formschema.Schema, done func(map[string]any) tea.Cmd) tea.Cmd {
-	m.argsDone = done
-	m.argsForm = nativeform.New(nativeform.Request{Server: "mcpeek", Connection: "your input", Message: title, Schema: schema}, nativeform.Options{})
-	_, size := m.argsForm.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})
-	return tea.Batch(m.argsForm.Init(), size)
+	l := &argsForm{
+		form: nativeform.New(nativeform.Request{Server: "mcpeek", Connection: "your input", Message: title, Schema: schema}, nativeform.Options{}),
+		done: done,
+	}
+	m.open(l)
+	return tea.Batch(l.form.Init(), m.sizeForm(l.form))
 }
 
-// jsonKey edits arguments as JSON: ctrl+s calls when they are a JSON
-// object, esc gives up.
-func (m *Model) jsonKey(msg tea.KeyMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
-		m.jsonEdit, m.jsonTool, m.jsonErr = nil, nil, ""
+// argsDone closes a settled arguments form: submitted arguments go on,
+// ctrl+c quits as it does on the tabs.
+func (m *Model) argsDone(l *argsForm, r nativeform.Result) tea.Cmd {
+	m.close(l)
+	switch {
+	case r.Interrupted:
+		return m.askQuit()
+	case r.Action == nativeform.Accept:
+		return l.done(r.Content)
+	}
+	return nil
+}
+
+// jsonEditor edits a tool's arguments as JSON, for an input schema a form
+// cannot show (nested objects, arrays of objects…).
+type jsonEditor struct {
+	ed   textarea.Model
+	tool *mcp.Tool
+	err  string // why the last call was refused
+}
+
+func (l *jsonEditor) typesText() bool { return true }
+
+func (l *jsonEditor) resize(m *Model) tea.Cmd {
+	l.ed.SetWidth(max(m.c.width-4, 20))
+	l.ed.SetHeight(max(m.bodyHeight()-6, 4))
+	return nil
+}
+
+// openJSON opens the JSON editor for a tool's arguments, the cursor
+// inside an empty object.
+func (m *Model) openJSON(t *mcp.Tool) tea.Cmd {
+	l := &jsonEditor{ed: textarea.New(), tool: t}
+	l.resize(m)
+	l.ed.SetValue("{\n  \n}")
+	l.ed.CursorUp() // inside the braces
+	l.ed.CursorEnd()
+	l.ed.Focus()
+	m.open(l)
+	return textarea.Blink
+}
+
+func (l *jsonEditor) view(m *Model, _ int, _ *level) string {
+	s := m.c.styles
+	head := s.title.Render("Arguments for "+clean(l.tool.Name)+" as JSON") + s.dim.Render(" (its input schema is more than a form can show)")
+	out := head + "\n" + l.ed.View()
+	if l.err != "" {
+		out += "\n" + s.err.Render(line(l.err, m.c.width-2))
+	}
+	return out
+}
+
+func (l *jsonEditor) footer(m *Model, _ *level) string {
+	return m.c.keyLine(m.c.keys.json.ShortHelp()...)
+}
+
+// key edits the arguments; the call key calls the tool when they are a
+// JSON object.
+func (l *jsonEditor) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	k := m.c.keys.json
+	switch {
+	case key.Matches(msg, k.back):
+		m.close(l)
 		return nil
-	case "ctrl+s":
+	case key.Matches(msg, k.quit):
+		return m.askQuit()
+	case key.Matches(msg, k.call):
 		var obj map[string]any
-		text := m.jsonEdit.Value()
+		text := l.ed.Value()
 		if err := json.Unmarshal([]byte(text), &obj); err != nil || obj == nil {
-			m.jsonErr = "the arguments must be a JSON object"
+			l.err = "the arguments must be a JSON object"
 			if err != nil {
-				m.jsonErr += ": " + err.Error()
+				l.err += ": " + err.Error()
 			}
 			return nil
 		}
-		tool := m.jsonTool
-		m.jsonEdit, m.jsonTool, m.jsonErr = nil, nil, ""
-		return m.call(tool, json.RawMessage(text))
+		m.close(l)
+		return m.call(l.tool, json.RawMessage(text))
 	}
-	ed, cmd := m.jsonEdit.Update(msg)
-	m.jsonEdit = &ed
+	var cmd tea.Cmd
+	l.ed, cmd = l.ed.Update(msg)
 	return cmd
 }

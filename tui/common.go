@@ -7,16 +7,25 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/bubbles/help"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/formschema"
 )
 
-// common travels to every part of the inspector: sizes, styles and keys.
+// common travels to every part of the inspector: sizes, styles, keys and
+// the footer's renderer.
 type common struct {
 	width, height int
 	styles        styles
 	keys          keyMap
+	help          help.Model
+}
+
+func newCommon() common {
+	s := newStyles()
+	return common{width: 80, height: 24, styles: s, keys: newKeyMap(), help: newHelp(s)}
 }
 
 type styles struct {

@@ -2,11 +2,67 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// The connection's events.
+type (
+	connectedMsg struct {
+		conn *mcpclient.Conn
+		err  error
+	}
+	disconnectedMsg struct {
+		conn *mcpclient.Conn
+		err  error
+	}
+	listsMsg struct {
+		tools     []*mcp.Tool
+		resources []*mcp.Resource
+		templates []*mcp.ResourceTemplate
+		prompts   []*mcp.Prompt
+		err       error
+	}
+	// pollMsg asks for the connection's pending requests, records and wire
+	// log, twice a second.
+	pollMsg struct{}
+)
+
+// connection takes in the connection's events.
+func (m *Model) connection(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case connectedMsg:
+		if msg.err != nil {
+			m.state, m.err = stateDisconnected, msg.err
+			return nil
+		}
+		m.conn, m.state = msg.conn, stateConnected
+		return tea.Batch(load(m.conn), watch(m.conn))
+	case disconnectedMsg:
+		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
+			m.state = stateDisconnected
+			m.err = msg.err
+			if m.err == nil {
+				m.err = fmt.Errorf("the server closed the connection")
+			}
+		}
+	case listsMsg:
+		m.tools, m.resources, m.templates, m.prompts = msg.tools, msg.resources, msg.templates, msg.prompts
+	case pollMsg:
+		if m.conn != nil {
+			m.pending = m.conn.Pending()
+			m.records = m.conn.Records()
+			m.wire = m.conn.Wire().Entries()
+		}
+		m.showAppCard()
+		return tea.Batch(poll(), m.urlExpired())
+	}
+	return nil
+}
 
 func (m *Model) connect() tea.Cmd {
 	m.state, m.err = stateConnecting, nil
@@ -18,10 +74,25 @@ func (m *Model) connect() tea.Cmd {
 	}
 }
 
+// reconnect disconnects (pending elicitations end with the connection)
+// and connects anew, without restarting.
+func (m *Model) reconnect() tea.Cmd {
+	if m.state == stateConnecting {
+		return nil
+	}
+	if old := m.conn; old != nil {
+		m.conn = nil
+		m.tools, m.resources, m.templates, m.prompts = nil, nil, nil, nil
+		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
+	}
+	return m.connect()
+}
+
 func poll() tea.Cmd {
 	return tea.Tick(500*time.Millisecond, func(time.Time) tea.Msg { return pollMsg{} })
 }
 
+// load lists the server's tools, resources, templates and prompts.
 func load(conn *mcpclient.Conn) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
@@ -63,6 +134,7 @@ func load(conn *mcpclient.Conn) tea.Cmd {
 	}
 }
 
+// watch reports when the connection ends.
 func watch(conn *mcpclient.Conn) tea.Cmd {
 	return func() tea.Msg { return disconnectedMsg{conn, conn.Session().Wait()} }
 }

@@ -4,7 +4,16 @@
 //
 // The inspector is one root [Model] whose parts live in files named for
 // them: a file per tab (tools.go, resources.go, prompts.go,
-// elicitations.go, log.go, info.go), the pending elicitations (queue.go,
-// urlcard.go, appcard.go), and the keys (keys.go). See
-// docs/architecture.md, section "The inspector".
+// elicitations.go, log.go, info.go) and one per layer over the tabs
+// (queue.go and urlcard.go for pending elicitations, appcard.go,
+// arguments.go, help.go, quit.go).
+//
+// What is on top of the screen is decided in one place, the overlay
+// stack (overlay.go): the top layer is drawn on top, receives the keys and
+// supplies the footer, so the three cannot disagree. A layer that arrives
+// (an elicitation) opens over the others and takes the keys; the app card
+// lies under them all and the quit prompt over them all. Keys are data
+// (keys.go): the footer and the help screen are generated from the
+// bindings that route the keys. See docs/architecture.md, section "The
+// inspector".
 package tui

@@ -7,26 +7,31 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// The form's keys, as the help screen documents them, answer an
+// elicitation in the inspector.
 func TestCallToolsAndAnswerInTheInspector(t *testing.T) {
+	k := newKeyMap().form
 	for _, tc := range []struct {
 		name, tool string
-		keys       []string
+		moves      []string // in the form's fields
+		answer     key.Binding
 		want       string
 	}{
-		{"choose option A", "choose_option", []string{"down", "ctrl+s"}, "accept: option-a"},
-		{"decline", "choose_option", []string{"ctrl+d"}, "decline"},
-		{"cancel", "choose_option", []string{"esc"}, "cancel"},
-		{"all fields with their defaults", "all_fields", []string{"ctrl+s"}, "Lovelace"},
+		{"choose option A", "choose_option", []string{"down"}, k.submit, "accept: option-a"},
+		{"decline", "choose_option", nil, k.decline, "decline"},
+		{"cancel", "choose_option", nil, k.cancel, "cancel"},
+		{"all fields with their defaults", "all_fields", nil, k.submit, "Lovelace"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{}, 100, 30).expect("choose_option")
-			in.selectTool(tc.tool).keys("enter").formOpen().keys(tc.keys...).expect(tc.want)
+			in.selectTool(tc.tool).keys("enter").formOpen().keys(tc.moves...).press(tc.answer).expect(tc.want)
 			if recs := in.m.conn.Records(); len(recs) != 1 || recs[0].Path != mcpclient.PathNative {
 				t.Errorf("records = %+v", recs)
 			}
@@ -56,7 +61,7 @@ func watchedServer(got chan<- string) func() *mcp.Server {
 func TestQuitWithAPendingElicitationCancelsIt(t *testing.T) {
 	got := make(chan string, 1)
 	in := open(t, Options{Connect: inMemory(watchedServer(got), "legacy")}, 100, 30).expect("ask")
-	in.keys("enter").formOpen().keys("ctrl+c")
+	in.keys("enter").formOpen().press(newKeyMap().form.interrupt)
 	select {
 	case action := <-got:
 		if action != "cancel" {

@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
+// elicitationsView lists the elicitations answered, newest first; enter
+// shows one's request and response.
 func (m *Model) elicitationsView(h int) string {
 	s := m.c.styles
 	if len(m.records) == 0 {
@@ -36,11 +38,12 @@ func (m *Model) elicitationsView(h int) string {
 		}
 		b.WriteString(s.dim.Render("request:") + "\n" + clean(indentJSON(r.Request)) + "\n")
 		b.WriteString(s.dim.Render("response:") + "\n" + clean(indentJSON(r.Response)))
-		return block(b.String(), m.c.width, h-1) + "\n" + s.dim.Render("x closes")
+		return block(b.String(), m.c.width, h-1) + "\n" + m.closesHint()
 	}
 	return p.list(&m.c, rows, m.c.width, h)
 }
 
+// indentJSON indents raw JSON for reading.
 func indentJSON(raw []byte) string {
 	if len(raw) == 0 {
 		return "(none)"

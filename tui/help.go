@@ -1,29 +1,35 @@
 package tui
 
 import (
-	"fmt"
-	"strings"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
-func (m *Model) helpView() string {
-	k := m.c.keys
-	rows := [][2]string{
-		{"1-6, tab, shift+tab", "switch tabs: " + strings.Join(tabNames[:], ", ")},
-		{"↑/↓ or k/j", "move in a list"},
-		{"/", "filter the list (enter or esc ends)"},
-		{"enter", "call a tool, read a resource, get a prompt, expand a log line"},
-		{"esc", "cancel a running call"},
-		{k.abandon.Help().Key, "answer an app-rendered elicitation natively instead"},
-		{"ctrl+n", "next pending elicitation"},
-		{"in a form", "ctrl+s submit · ctrl+d decline · esc cancel"},
-		{"r", "disconnect and connect again"},
-		{"q", "quit (asks first when elicitations are pending)"},
+// helpScreen lists every key of the inspector, generated from the key
+// map; any key closes it.
+type helpScreen struct{}
+
+func (*helpScreen) view(m *Model, h int, _ *level) string {
+	return m.c.styles.title.Render("Keys") + "\n\n" + m.c.helpColumns(m.c.keys.helpSections(), h-2)
+}
+
+// helpSections are the groups of keys on the help screen. The filter's
+// and the quit prompt's keys are not among them: their footers list
+// them, and they are there whenever those keys work.
+func (k keyMap) helpSections() []helpSection {
+	return []helpSection{
+		{"Tabs", k.tabs},
+		{"App card (answering in the browser)", k.app},
+		{"Forms", k.form},
+		{"URL consent card", k.url},
+		{"Arguments as JSON", k.json},
 	}
-	var b strings.Builder
-	b.WriteString(m.c.styles.title.Render("Keys") + "\n\n")
-	for _, r := range rows {
-		fmt.Fprintf(&b, "  %-22s %s\n", r[0], r[1])
-	}
-	b.WriteString("\n" + m.c.styles.dim.Render("any key closes this"))
-	return b.String()
+}
+
+func (l *helpScreen) key(m *Model, _ tea.KeyMsg, _ *level) tea.Cmd {
+	m.close(l)
+	return nil
+}
+
+func (*helpScreen) footer(m *Model, _ *level) string {
+	return m.c.styles.dim.Render("any key closes this")
 }

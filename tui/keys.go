@@ -1,126 +1,294 @@
 package tui
 
 import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/charmbracelet/lipgloss"
 )
 
+// keyMap is every key of the inspector, grouped by the layer that takes
+// them. The layers route keys with these bindings, and the footers and
+// the help screen are generated from them, so that no key is documented
+// that does not work, and none works undocumented. Each group implements
+// bubbles' [help.KeyMap]: ShortHelp is the footer, where several bindings
+// may share one entry; FullHelp is the help screen, every key spelled out.
 type keyMap struct {
-	next, prev, quit, help, reconnect, enter, back, up, down, filter key.Binding
-	tabs                                                             [tabCount]key.Binding
-	nextPending, abandon, openURL                                    key.Binding
+	tabs   tabKeys
+	filter filterKeys
+	app    appKeys
+	form   formKeys
+	url    urlKeys
+	json   jsonKeys
+	quit   quitKeys
+}
+
+// tabKeys work on the tabs, when nothing is over them.
+type tabKeys struct {
+	jump                 [tabCount]key.Binding // 1-6: that tab
+	next, prev, up, down key.Binding
+	filter, open         key.Binding
+	collapse             key.Binding // close the entry enter expanded
+	cancelCall           key.Binding
+	reconnect, help      key.Binding
+	quit                 key.Binding
+}
+
+// filterKeys work while a list's filter is being typed; other keys are
+// text.
+type filterKeys struct {
+	done, erase, quit key.Binding
+}
+
+// appKeys work while an elicitation is answered in its app (the app card).
+type appKeys struct {
+	abandon key.Binding
+}
+
+// formKeys work in forms. The form itself (nativeform) handles submit,
+// decline, cancel, whole message and interrupt; the inspector handles next.
+type formKeys struct {
+	submit, decline, cancel, wholeMessage key.Binding
+	next                                  key.Binding // the next pending elicitation
+	interrupt                             key.Binding
+}
+
+// urlKeys work on the URL consent card.
+type urlKeys struct {
+	open, decline, cancel, next, quit key.Binding
+}
+
+// jsonKeys work in the JSON editor of a tool's arguments.
+type jsonKeys struct {
+	call, back, quit key.Binding
+}
+
+// quitKeys answer the quit prompt: confirm quits, any other key stays.
+type quitKeys struct {
+	confirm, stay key.Binding
 }
 
 func newKeyMap() keyMap {
-	k := keyMap{
-		next:        key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
-		prev:        key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
-		quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
-		reconnect:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
-		enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open / call")),
-		back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		nextPending: key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "next pending elicitation")),
-		abandon:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "answer natively instead")),
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
-	for i := range k.tabs {
+	next := b("ctrl+n", "next pending elicitation", "ctrl+n")
+	k := keyMap{
+		tabs: tabKeys{
+			next:       b("tab", "next tab", "tab"),
+			prev:       b("shift+tab", "previous tab", "shift+tab"),
+			up:         b("↑/k", "up", "up", "k"),
+			down:       b("↓/j", "down", "down", "j"),
+			filter:     b("/", "filter the list", "/"),
+			open:       b("enter", "call, read, get or expand", "enter"),
+			collapse:   b("x", "close the expanded entry", "x"),
+			cancelCall: b("esc", "cancel the running call", "esc"),
+			reconnect:  b("r", "reconnect", "r"),
+			help:       b("?", "these keys", "?"),
+			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
+		},
+		filter: filterKeys{
+			done:  b("enter/esc", "done", "enter", "esc"),
+			erase: b("backspace", "erase", "backspace"),
+			quit:  b("ctrl+c", "quit", "ctrl+c"),
+		},
+		app: appKeys{abandon: b("n", "answer natively instead", "n")},
+		form: formKeys{
+			submit:       b("ctrl+s", "submit", "ctrl+s"),
+			decline:      b("ctrl+d", "decline", "ctrl+d"),
+			cancel:       b("esc", "cancel", "esc"),
+			wholeMessage: b("ctrl+o", "show the whole message", "ctrl+o"),
+			next:         next,
+			interrupt:    b("ctrl+c", "cancel and quit", "ctrl+c"),
+		},
+		url: urlKeys{
+			open:    b("o", "open the page (consent)", "o"),
+			decline: b("d", "decline", "d"),
+			cancel:  b("esc/c", "cancel", "esc", "c"),
+			next:    next,
+			quit:    b("q/ctrl+c", "quit", "q", "ctrl+c"),
+		},
+		json: jsonKeys{
+			call: b("ctrl+s", "call the tool", "ctrl+s"),
+			back: b("esc", "back", "esc"),
+			quit: b("ctrl+c", "quit", "ctrl+c"),
+		},
+		quit: quitKeys{
+			confirm: b("y", "quit and cancel them", "y", "q", "ctrl+c"),
+			stay:    b("n", "stay (so does any other key)", "n"),
+		},
+	}
+	for i := range k.tabs.jump {
 		n := string(rune('1' + i))
-		k.tabs[i] = key.NewBinding(key.WithKeys(n), key.WithHelp(n, tabNames[i]))
+		k.tabs.jump[i] = b(n, tabNames[i], n)
 	}
 	return k
 }
 
-func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
-	// Fast typing, a paste or a slow link can deliver several characters
-	// as one key event: outside forms, take them one by one.
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && m.topForm() == nil && m.jsonEdit == nil && !msg.Paste {
-		var cmds []tea.Cmd
-		for _, r := range msg.Runes {
-			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
-		}
-		return tea.Batch(cmds...)
+// hint is a footer entry for bindings: their keys under one label.
+func hint(label, desc string, bs ...key.Binding) key.Binding {
+	var keys []string
+	for _, b := range bs {
+		keys = append(keys, b.Keys()...)
 	}
-	if m.confirmQuit {
-		m.confirmQuit = false
-		if msg.String() == "y" || msg.String() == "q" {
-			return m.quit()
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, desc))
+}
+
+var (
+	_ help.KeyMap = tabKeys{}
+	_ help.KeyMap = filterKeys{}
+	_ help.KeyMap = appKeys{}
+	_ help.KeyMap = formKeys{}
+	_ help.KeyMap = urlKeys{}
+	_ help.KeyMap = jsonKeys{}
+	_ help.KeyMap = quitKeys{}
+)
+
+// tabFor is the tab a key jumps to.
+func (k tabKeys) tabFor(msg tea.KeyMsg) (tab, bool) {
+	for i, b := range k.jump {
+		if key.Matches(msg, b) {
+			return tab(i), true
 		}
-		return nil
 	}
-	if m.form == nil && m.jsonEdit != nil {
-		return m.jsonKey(msg)
+	return 0, false
+}
+
+// ShortHelp is the footer of the tabs.
+func (k tabKeys) ShortHelp() []key.Binding {
+	return []key.Binding{
+		hint("1-6/tab", "switch", append(k.jump[:], k.next)...),
+		hint("↑↓", "move", k.up, k.down),
+		hint("/", "filter", k.filter),
+		hint("enter", "open", k.open),
+		k.reconnect,
+		hint("?", "keys", k.help),
+		hint("q", "quit", k.quit),
 	}
-	if f := m.topForm(); f != nil {
-		if m.form != nil && key.Matches(msg, m.c.keys.nextPending) && len(m.queue) > 1 {
-			// Put the head back at the end: the next one opens.
-			m.queue = append(m.queue[1:], m.queue[0])
-			m.form, m.formKey = nil, ""
-			return m.showHead()
+}
+
+// FullHelp lists every key of the tabs.
+func (k tabKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{
+		hint("1-6", "go to a tab", k.jump[:]...), k.next, k.prev, k.up, k.down,
+		k.filter, k.open, k.collapse, k.cancelCall, k.reconnect, k.help, k.quit,
+	}}
+}
+
+// ShortHelp is the footer while a filter is typed.
+func (k filterKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.done, k.erase, k.quit}
+}
+
+// FullHelp lists the filter's keys.
+func (k filterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.done, k.erase, k.quit}} }
+
+// ShortHelp is the app card's part of the footer.
+func (k appKeys) ShortHelp() []key.Binding { return []key.Binding{k.abandon} }
+
+// FullHelp lists the app card's keys.
+func (k appKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.abandon}} }
+
+// ShortHelp is the inspector's footer under a form, which shows its own
+// keys: only the queue's.
+func (k formKeys) ShortHelp() []key.Binding {
+	return []key.Binding{hint(k.next.Help().Key, "shows the next", k.next)}
+}
+
+// FullHelp lists every key of a form.
+func (k formKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.submit, k.decline, k.cancel, k.wholeMessage, k.next, k.interrupt}}
+}
+
+// ShortHelp is the footer of the URL consent card.
+func (k urlKeys) ShortHelp() []key.Binding {
+	return []key.Binding{hint("o", "open", k.open), k.decline, hint("esc", "cancel this request", k.cancel), hint("q", "quit", k.quit)}
+}
+
+// FullHelp lists every key of the URL consent card.
+func (k urlKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.open, k.decline, k.cancel, k.next, k.quit}}
+}
+
+// ShortHelp is the footer of the JSON editor.
+func (k jsonKeys) ShortHelp() []key.Binding {
+	return []key.Binding{hint("ctrl+s", "call", k.call), k.back}
+}
+
+// FullHelp lists every key of the JSON editor.
+func (k jsonKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.call, k.back, k.quit}} }
+
+// ShortHelp is the answer the quit prompt asks for.
+func (k quitKeys) ShortHelp() []key.Binding { return []key.Binding{k.confirm, k.stay} }
+
+// FullHelp lists the quit prompt's keys.
+func (k quitKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.confirm, k.stay}} }
+
+// newHelp renders footers: dim, with the inspector's separator.
+func newHelp(s styles) help.Model {
+	h := help.New()
+	h.ShortSeparator = " · "
+	h.Styles.ShortKey, h.Styles.ShortDesc, h.Styles.ShortSeparator, h.Styles.Ellipsis = s.dim, s.dim, s.dim, s.dim
+	return h
+}
+
+// keyLine is a footer of bindings: "key what · key what".
+func (c *common) keyLine(bs ...key.Binding) string { return c.help.ShortHelpView(bs) }
+
+// helpSection is a titled group of keys on the help screen.
+type helpSection struct {
+	title string
+	keys  help.KeyMap
+}
+
+func (sec helpSection) bindings() []key.Binding {
+	var out []key.Binding
+	for _, group := range sec.keys.FullHelp() {
+		out = append(out, group...)
+	}
+	return out
+}
+
+// helpColumns lays the sections out in columns no taller than height,
+// each key beside what it does.
+func (c *common) helpColumns(sections []helpSection, height int) string {
+	var cols [][]helpSection
+	rows := 0
+	for _, sec := range sections {
+		n := 1 + len(sec.bindings())
+		if len(cols) == 0 || rows > 0 && rows+n > height {
+			cols, rows = append(cols, nil), 0
 		}
-		_, cmd := f.Update(msg)
-		return cmd
+		cols[len(cols)-1] = append(cols[len(cols)-1], sec)
+		rows += n
 	}
-	if m.urlHead() && !key.Matches(msg, m.c.keys.quit) {
-		return m.urlConsentKey(msg)
+	out := make([]string, len(cols))
+	for i, col := range cols {
+		out[i] = c.helpColumn(col)
+		if i < len(cols)-1 {
+			out[i] = lipgloss.NewStyle().PaddingRight(3).Render(out[i])
+		}
 	}
-	if m.showHelp {
-		m.showHelp = false
-		return nil
+	return lipgloss.JoinHorizontal(lipgloss.Top, out...)
+}
+
+// helpColumn is one column of the help screen, its keys aligned.
+func (c *common) helpColumn(sections []helpSection) string {
+	width := 0
+	for _, sec := range sections {
+		for _, b := range sec.bindings() {
+			width = max(width, lipgloss.Width(b.Help().Key))
+		}
 	}
-	k := m.c.keys
-	if m.pick[m.tab].filtering {
-		m.pick[m.tab].update(msg, &m.c, m.listLen())
-		return nil
+	var lines []string
+	for _, sec := range sections {
+		lines = append(lines, c.styles.title.Render(sec.title))
+		for _, b := range sec.bindings() {
+			h := b.Help()
+			lines = append(lines, "  "+h.Key+strings.Repeat(" ", width-lipgloss.Width(h.Key)+2)+h.Desc)
+		}
 	}
-	switch {
-	case key.Matches(msg, k.quit):
-		if len(m.queue) > 0 || len(m.pending) > 0 {
-			m.confirmQuit = true
-			return nil
-		}
-		return m.quit()
-	case key.Matches(msg, k.help):
-		m.showHelp = true
-	case key.Matches(msg, k.next):
-		m.tab = (m.tab + 1) % tabCount
-	case key.Matches(msg, k.prev):
-		m.tab = (m.tab + tabCount - 1) % tabCount
-	case key.Matches(msg, k.reconnect) && m.state != stateConnecting:
-		// Disconnect (pending elicitations end with the connection) and
-		// connect anew, without restarting.
-		if old := m.conn; old != nil {
-			m.conn = nil
-			m.tools, m.resources, m.templates, m.prompts = nil, nil, nil, nil
-			return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
-		}
-		return m.connect()
-	case key.Matches(msg, k.abandon) && len(m.pending) > 0 && m.conn != nil:
-		for _, p := range m.pending {
-			if p.Path == mcpclient.PathApp {
-				m.conn.AbandonApp(p.Key)
-				break
-			}
-		}
-	case key.Matches(msg, k.back) && m.running != "" && m.cancelCall != nil:
-		m.cancelCall()
-	case key.Matches(msg, k.enter):
-		return m.enter()
-	default:
-		for i, b := range k.tabs {
-			if key.Matches(msg, b) {
-				m.tab = tab(i)
-				return nil
-			}
-		}
-		if m.expandable() && msg.String() == "x" {
-			m.expanded[m.tab] = -1
-			return nil
-		}
-		m.pick[m.tab].update(msg, &m.c, m.listLen())
-	}
-	return nil
+	return strings.Join(lines, "\n")
 }

@@ -2,8 +2,8 @@ package tui
 
 import "fmt"
 
+// logView lists the wire log, one message a line; enter shows one whole.
 func (m *Model) logView(h int) string {
-	s := m.c.styles
 	p := &m.pick[tabLog]
 	var rows []string
 	for _, e := range m.wire {
@@ -24,7 +24,7 @@ func (m *Model) logView(h int) string {
 		}
 	}
 	if e := m.expanded[tabLog]; e >= 0 && e < len(filtered) {
-		return block(filtered[e], m.c.width, h-1) + "\n" + s.dim.Render("x closes")
+		return block(filtered[e], m.c.width, h-1) + "\n" + m.closesHint()
 	}
 	return p.list(&m.c, filtered, m.c.width, h)
 }

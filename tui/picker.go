@@ -14,34 +14,30 @@ type picker struct {
 	filtering bool
 }
 
-// update moves the cursor or edits the filter; it reports whether it used
-// the key.
-func (p *picker) update(msg tea.KeyMsg, c *common, n int) bool {
+// update moves the cursor over n entries, or edits the filter.
+func (p *picker) update(msg tea.KeyMsg, c *common, n int) {
 	if p.filtering {
-		switch msg.Type {
-		case tea.KeyEnter, tea.KeyEsc:
+		switch {
+		case key.Matches(msg, c.keys.filter.done):
 			p.filtering = false
-		case tea.KeyBackspace:
+		case key.Matches(msg, c.keys.filter.erase):
 			if r := []rune(p.filter); len(r) > 0 {
 				p.filter = string(r[:len(r)-1])
 			}
-		case tea.KeyRunes, tea.KeySpace:
+		case msg.Type == tea.KeyRunes, msg.Type == tea.KeySpace: // text, not keys
 			p.filter += string(msg.Runes)
 		}
 		p.cursor = 0
-		return true
+		return
 	}
 	switch {
-	case key.Matches(msg, c.keys.filter):
+	case key.Matches(msg, c.keys.tabs.filter):
 		p.filtering = true
-	case key.Matches(msg, c.keys.up):
+	case key.Matches(msg, c.keys.tabs.up):
 		p.cursor = max(p.cursor-1, 0)
-	case key.Matches(msg, c.keys.down):
+	case key.Matches(msg, c.keys.tabs.down):
 		p.cursor = min(p.cursor+1, max(n-1, 0))
-	default:
-		return false
 	}
-	return true
 }
 
 func (p *picker) matches(s string) bool {

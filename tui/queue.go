@@ -1,55 +1,163 @@
 package tui
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// showHead opens the form for the first queued elicitation, if none is open.
+// elicitation is the head of the queue of elicitations waiting for the
+// person, on screen: its native form, or for a URL-mode request the
+// consent card. One at a time is shown; the footer counts the others and
+// ctrl+n puts the head back at the end to show the next.
+type elicitation struct {
+	x     *ask
+	form  *nativeform.Form // nil: the URL consent card
+	shown time.Time        // when it appeared: the card's grace period and timeout
+}
+
+func (l *elicitation) nativeForm() *nativeform.Form { return l.form }
+func (l *elicitation) typesText() bool              { return l.form != nil }
+
+func (l *elicitation) resize(m *Model) tea.Cmd {
+	if l.form == nil {
+		return nil
+	}
+	return m.sizeForm(l.form)
+}
+
+func (l *elicitation) view(m *Model, _ int, _ *level) string {
+	if l.form == nil {
+		return m.urlView(l.x)
+	}
+	return l.form.View()
+}
+
+func (l *elicitation) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	if key.Matches(msg, m.c.keys.form.next) && len(m.queue) > 1 {
+		// Put the head back at the end: the next one shows.
+		m.queue = append(m.queue[1:], m.queue[0])
+		return m.showHead()
+	}
+	if l.form == nil {
+		return m.urlKey(l, msg)
+	}
+	_, cmd := l.form.Update(msg)
+	return cmd
+}
+
+// footer counts the queue; the form draws its own keys, the URL card's
+// are here.
+func (l *elicitation) footer(m *Model, _ *level) string {
+	s := m.c.styles
+	var parts []string
+	if len(m.queue) > 1 {
+		parts = append(parts, s.warn.Render(fmt.Sprintf("1 of %d pending", len(m.queue)))+s.dim.Render(" · ")+
+			m.c.keyLine(m.c.keys.form.ShortHelp()...))
+	}
+	if l.form == nil {
+		parts = append(parts, m.c.keyLine(m.c.keys.url.ShortHelp()...))
+	}
+	return strings.Join(parts, s.dim.Render(" · "))
+}
+
+// enqueue takes in an elicitation; it shows if none is showing.
+func (m *Model) enqueue(x *ask) tea.Cmd {
+	m.queue = append(m.queue, x)
+	return m.showHead()
+}
+
+// withdraw drops an elicitation whose request ended elsewhere.
+func (m *Model) withdraw(reqKey string) tea.Cmd {
+	for i, x := range m.queue {
+		if x.req.Key == reqKey {
+			m.queue = append(m.queue[:i], m.queue[i+1:]...)
+			break
+		}
+	}
+	return m.showHead()
+}
+
+// showHead keeps the elicitation layer showing the head of the queue: it
+// opens it over everything else when the first arrives, shows the next in
+// its place when the head changes, and closes it when none is left.
 func (m *Model) showHead() tea.Cmd {
-	if m.form != nil || len(m.queue) == 0 {
+	cur, shown := find[*elicitation](m)
+	if len(m.queue) == 0 {
+		if shown {
+			m.close(cur)
+		}
 		return nil
 	}
 	x := m.queue[0]
-	if x.req.Params.Mode == "url" {
-		if m.urlKey != x.req.Key { // shown as the URL consent card, from now
-			m.urlKey, m.urlShown = x.req.Key, time.Now()
-		}
+	if shown && cur.x == x {
 		return nil
 	}
-	fr := FormRequest(x.req)
-	m.form = nativeform.New(fr, nativeform.Options{Timeout: m.opts.ElicitTimeout})
-	m.formKey = x.req.Key
-	_, size := m.form.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})
-	return tea.Batch(m.form.Init(), size)
+	next := &elicitation{x: x, shown: time.Now()}
+	var cmd tea.Cmd
+	if x.req.Params.Mode != "url" {
+		next.form = nativeform.New(FormRequest(x.req), nativeform.Options{Timeout: m.opts.ElicitTimeout})
+		cmd = tea.Batch(next.form.Init(), m.sizeForm(next.form))
+	}
+	if shown {
+		m.replace(cur, next)
+	} else {
+		m.open(next)
+	}
+	return cmd
 }
 
-// formDone settles whichever form finished.
-func (m *Model) formDone(r nativeform.Result) tea.Cmd {
-	if m.form != nil {
-		if _, ok := m.form.Result(); ok {
-			if r.Interrupted { // ctrl+c: cancel everything and quit
-				return m.quit()
-			}
-			x := m.queue[0]
-			m.queue = m.queue[1:]
-			m.form, m.formKey = nil, ""
-			out := &mcp.ElicitResult{Action: string(r.Action)}
-			if r.Action == nativeform.Accept {
-				out.Content = r.Content
-			}
-			return tea.Batch(answer(x, out), m.showHead())
+// reply answers the elicitation shown and shows the next.
+func (m *Model) reply(l *elicitation, res *mcp.ElicitResult) tea.Cmd {
+	m.queue = deleteAsk(m.queue, l.x)
+	return tea.Batch(answer(l.x, res), m.showHead())
+}
+
+func deleteAsk(queue []*ask, x *ask) []*ask {
+	for i, y := range queue {
+		if y == x {
+			return append(queue[:i], queue[i+1:]...)
 		}
 	}
-	if m.argsForm != nil {
-		done := m.argsDone
-		m.argsForm, m.argsDone = nil, nil
-		if r.Action == nativeform.Accept {
-			return done(r.Content)
+	return queue
+}
+
+// settleForms acts on every form in the stack that has settled: an
+// elicitation's answer goes to its server, arguments to what asked for
+// them. (A form's DoneMsg does not say which form it came from.)
+func (m *Model) settleForms() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, l := range slices.Clone(m.layers) {
+		switch l := l.(type) {
+		case *elicitation:
+			if r, ok := l.formResult(); ok {
+				if r.Interrupted { // ctrl+c: cancel everything and quit
+					return m.quit()
+				}
+				out := &mcp.ElicitResult{Action: string(r.Action)}
+				if r.Action == nativeform.Accept {
+					out.Content = r.Content
+				}
+				cmds = append(cmds, m.reply(l, out))
+			}
+		case *argsForm:
+			if r, ok := l.form.Result(); ok {
+				cmds = append(cmds, m.argsDone(l, r))
+			}
 		}
 	}
-	return nil
+	return tea.Batch(cmds...)
+}
+
+func (l *elicitation) formResult() (nativeform.Result, bool) {
+	if l.form == nil {
+		return nativeform.Result{}, false
+	}
+	return l.form.Result()
 }

@@ -3,7 +3,9 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 )
@@ -59,6 +61,12 @@ func (m *Model) listLen() int {
 // enter (and closes it again).
 func (m *Model) expandable() bool { return m.tab == tabElicitations || m.tab == tabLog }
 
+// closesHint is the line under an expanded entry: how to close it.
+func (m *Model) closesHint() string {
+	k := m.c.keys.tabs.collapse
+	return m.c.keyLine(hint(k.Help().Key, "closes", k))
+}
+
 // enter acts on the selected item of the current tab.
 func (m *Model) enter() tea.Cmd {
 	p := m.pick[m.tab]
@@ -101,6 +109,66 @@ func (m *Model) tabView(h int) string {
 	}
 	return infoView(&m.c, m.conn, m.c.width, h)
 }
+
+// tabsLayer is the tabs themselves, under every layer.
+type tabsLayer struct{}
+
+func (tabsLayer) view(m *Model, h int, _ *level) string { return m.tabView(h) }
+
+func (tabsLayer) footer(m *Model, _ *level) string {
+	k := m.c.keys
+	switch {
+	case m.filtering():
+		return m.c.keyLine(k.filter.ShortHelp()...)
+	case m.running != "":
+		status := fmt.Sprintf("%s calling %s… %s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second))
+		return m.c.styles.dim.Render(status+" · ") + m.c.keyLine(hint(k.tabs.cancelCall.Help().Key, "cancels the call", k.tabs.cancelCall))
+	}
+	return m.c.keyLine(k.tabs.ShortHelp()...)
+}
+
+func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	k := m.c.keys.tabs
+	if m.filtering() {
+		if key.Matches(msg, m.c.keys.filter.quit) {
+			return m.askQuit()
+		}
+		m.pick[m.tab].update(msg, &m.c, m.listLen())
+		return nil
+	}
+	if t, ok := k.tabFor(msg); ok {
+		m.tab = t
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.quit):
+		return m.askQuit()
+	case key.Matches(msg, k.help):
+		m.open(&helpScreen{})
+	case key.Matches(msg, k.next):
+		m.tab = (m.tab + 1) % tabCount
+	case key.Matches(msg, k.prev):
+		m.tab = (m.tab + tabCount - 1) % tabCount
+	case key.Matches(msg, k.reconnect):
+		return m.reconnect()
+	case key.Matches(msg, k.cancelCall):
+		if m.cancelCall != nil {
+			m.cancelCall()
+		}
+	case key.Matches(msg, k.open):
+		return m.enter()
+	case key.Matches(msg, k.collapse):
+		if m.expandable() {
+			m.expanded[m.tab] = -1
+		}
+	default:
+		m.pick[m.tab].update(msg, &m.c, m.listLen())
+	}
+	return nil
+}
+
+// filtering reports whether a list's filter is being typed.
+func (m *Model) filtering() bool { return m.pick[m.tab].filtering }
 
 // columns lays out a list and a detail pane side by side.
 func columns(c *common, left, right string, leftWidth int) string {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,17 +36,8 @@ func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
 			return m.call(t, b)
 		})
 	}
-	// A schema a form cannot show (nested objects, arrays of objects…):
-	// edit the arguments as JSON.
-	ed := textarea.New()
-	ed.SetWidth(max(m.c.width-4, 20))
-	ed.SetHeight(max(m.bodyHeight()-6, 4))
-	ed.SetValue("{\n  \n}")
-	ed.CursorUp() // inside the braces
-	ed.CursorEnd()
-	ed.Focus()
-	m.jsonEdit, m.jsonTool, m.jsonErr = &ed, t, ""
-	return textarea.Blink
+	// A schema a form cannot show: edit the arguments as JSON.
+	return m.openJSON(t)
 }
 
 // call calls a tool; its result replaces the Tools tab's detail pane.

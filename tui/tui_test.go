@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -29,10 +30,9 @@ func TestMain(m *testing.M) {
 // inspector drives the whole program against an in-memory server, as a
 // person at a terminal would.
 type inspector struct {
-	t      *testing.T
-	tm     *teatest.TestModel
-	m      *Model
-	closed chan struct{}
+	t  *testing.T
+	tm *teatest.TestModel
+	m  *Model
 }
 
 func inMemory(server func() *mcp.Server, protocol string) func(context.Context, mcpclient.NativeAsker) (*mcpclient.Conn, error) {
@@ -84,28 +84,42 @@ func (in *inspector) expect(text string) *inspector {
 	return in
 }
 
+// keys types keys by name ("enter", "ctrl+s", "x"), one by one, as a
+// person would.
 func (in *inspector) keys(keys ...string) *inspector {
 	for _, k := range keys {
-		switch k {
-		case "enter":
-			in.tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-		case "esc":
-			in.tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
-		case "down":
-			in.tm.Send(tea.KeyMsg{Type: tea.KeyDown})
-		case "ctrl+s":
-			in.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
-		case "ctrl+d":
-			in.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlD})
-		case "ctrl+c":
-			in.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-		default:
-			in.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
-		}
+		in.tm.Send(keyMsg(k))
 		time.Sleep(120 * time.Millisecond) // the form's grace period and focus moves
 	}
 	return in
 }
+
+// press types the first key of each binding: what its help names.
+func (in *inspector) press(bs ...key.Binding) *inspector {
+	for _, b := range bs {
+		in.keys(b.Keys()[0])
+	}
+	return in
+}
+
+// keyMsg is the key event a terminal delivers for a key's name.
+func keyMsg(name string) tea.KeyMsg {
+	if t, ok := keyTypes[name]; ok {
+		return tea.KeyMsg{Type: t}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
+}
+
+// keyTypes names Bubble Tea's key types as key.Binding does.
+var keyTypes = func() map[string]tea.KeyType {
+	types := map[string]tea.KeyType{}
+	for t := tea.KeyType(-128); t < 128; t++ {
+		if name := t.String(); name != "" && t != tea.KeyRunes {
+			types[name] = t
+		}
+	}
+	return types
+}()
 
 // selectTool moves the cursor to a tool by name.
 func (in *inspector) selectTool(name string) *inspector {

@@ -6,49 +6,54 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// urlHead reports whether the URL consent card is showing.
-func (m *Model) urlHead() bool {
-	return m.form == nil && len(m.queue) > 0 && m.queue[0].req.Params.Mode == "url"
-}
+// urlGrace ignores keys typed just as the card appeared, as forms do.
+const urlGrace = 400 * time.Millisecond
 
-// urlConsentKey answers the URL consent card; keys typed just as it
-// appeared are ignored, as in forms.
-func (m *Model) urlConsentKey(msg tea.KeyMsg) tea.Cmd {
-	if time.Since(m.urlShown) < 400*time.Millisecond {
+// urlKey answers the URL consent card shown by l.
+func (m *Model) urlKey(l *elicitation, msg tea.KeyMsg) tea.Cmd {
+	k := m.c.keys.url
+	if key.Matches(msg, k.quit) {
+		return m.askQuit()
+	}
+	if time.Since(l.shown) < urlGrace {
 		return nil
 	}
-	switch msg.String() {
-	case "o":
-		open, url := m.opts.OpenURL, m.queue[0].req.Params.URL
-		return tea.Batch(m.replyURL("accept"), func() tea.Msg {
+	switch {
+	case key.Matches(msg, k.open):
+		open, url := m.opts.OpenURL, l.x.req.Params.URL
+		return tea.Batch(m.reply(l, &mcp.ElicitResult{Action: "accept"}), func() tea.Msg {
 			if open != nil {
 				_ = open(url)
 			}
 			return nil
 		})
-	case "d":
-		return m.replyURL("decline")
-	case "esc", "c":
-		return m.replyURL("cancel")
+	case key.Matches(msg, k.decline):
+		return m.reply(l, &mcp.ElicitResult{Action: "decline"})
+	case key.Matches(msg, k.cancel):
+		return m.reply(l, &mcp.ElicitResult{Action: "cancel"})
 	}
 	return nil
 }
 
-func (m *Model) replyURL(action string) tea.Cmd {
-	x := m.queue[0]
-	m.queue, m.urlKey = m.queue[1:], ""
-	return tea.Batch(answer(x, &mcp.ElicitResult{Action: action}), m.showHead())
+// urlExpired cancels the URL consent card when nobody answered it within
+// the elicitation timeout.
+func (m *Model) urlExpired() tea.Cmd {
+	l, ok := find[*elicitation](m)
+	if !ok || l.form != nil || m.opts.ElicitTimeout <= 0 || time.Since(l.shown) <= m.opts.ElicitTimeout {
+		return nil
+	}
+	return m.reply(l, &mcp.ElicitResult{Action: "cancel"})
 }
 
 // urlView asks consent before opening a URL: the whole URL, its host
 // highlighted, and warnings about what could mislead.
-func (m *Model) urlView() string {
+func (m *Model) urlView(x *ask) string {
 	s := m.c.styles
-	x := m.queue[0]
 	raw := x.req.Params.URL
 	var b strings.Builder
 	server := x.req.Server.Title
@@ -72,10 +77,12 @@ func (m *Model) urlView() string {
 			b.WriteString(s.warn.Render("⚠ "+w) + "\n")
 		}
 	}
-	b.WriteString("\n" + s.dim.Render("o open it in the browser (consent) · d decline · esc cancel"))
+	k := m.c.keys.url
+	b.WriteString("\n" + m.c.keyLine(hint(k.open.Help().Key, "open it in the browser (consent)", k.open), k.decline, hint("esc", "cancel", k.cancel)))
 	return s.box.Width(max(m.c.width-4, 20)).Render(b.String())
 }
 
+// urlWarnings are what could mislead in a URL.
 func urlWarnings(u *url.URL) []string {
 	var w []string
 	if u.Scheme == "http" {

@@ -1,0 +1,199 @@
+package tui
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// boundKeys are the keys of every binding in a group of the key map.
+func boundKeys(group reflect.Value) []string {
+	var keys []string
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch {
+		case v.Type() == reflect.TypeFor[key.Binding]():
+			ks := v.FieldByName("keys") // unexported: read, not Interface()
+			for j := range ks.Len() {
+				keys = append(keys, ks.Index(j).String())
+			}
+		case v.Kind() == reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i))
+			}
+		case v.Kind() == reflect.Array:
+			for i := range v.Len() {
+				walk(v.Index(i))
+			}
+		}
+	}
+	walk(group)
+	return keys
+}
+
+func helpKeys(groups ...[]key.Binding) []string {
+	var keys []string
+	for _, g := range groups {
+		for _, b := range g {
+			keys = append(keys, b.Keys()...)
+		}
+	}
+	return keys
+}
+
+// Every key the inspector binds is documented where the person can see
+// it (the help screen, or for the filter and the quit prompt their
+// footer), and every key documented is bound.
+func TestKeyMapDocumentsEveryKeyAndOnlyThose(t *testing.T) {
+	km := newKeyMap()
+	groups := map[string]help.KeyMap{
+		"tabs": km.tabs, "filter": km.filter, "app": km.app, "form": km.form,
+		"url": km.url, "json": km.json, "quit": km.quit,
+	}
+	onHelp := map[string]bool{}
+	for _, sec := range km.helpSections() {
+		onHelp[reflect.TypeOf(sec.keys).Name()] = true
+	}
+	v := reflect.ValueOf(km)
+	for i := range v.NumField() {
+		name := v.Type().Field(i).Name
+		t.Run(name, func(t *testing.T) {
+			group, ok := groups[name]
+			if !ok {
+				t.Fatalf("the key map's group %s is not checked here", name)
+			}
+			bound := boundKeys(v.Field(i))
+			short, full := helpKeys(group.ShortHelp()), helpKeys(group.FullHelp()...)
+			shown := short
+			if onHelp[reflect.TypeOf(group).Name()] {
+				shown = full
+			}
+			for _, k := range bound {
+				if !slices.Contains(shown, k) {
+					t.Errorf("%s is bound but not documented", k)
+				}
+			}
+			for _, k := range append(short, full...) {
+				if !slices.Contains(bound, k) {
+					t.Errorf("%s is documented but not bound", k)
+				}
+			}
+		})
+	}
+}
+
+// The tabs' keys do what the help screen says.
+func TestTabKeys(t *testing.T) {
+	tools := []*mcp.Tool{{Name: "alpha"}, {Name: "beta"}, {Name: "gamma"}}
+	for _, tc := range []struct {
+		name  string
+		setup func(m *Model)
+		keys  []string
+		check func(t *testing.T, m *Model)
+	}{
+		{"tab goes to the next tab", nil, []string{"tab"}, wantTab(tabResources)},
+		{"shift+tab goes to the previous tab, round", nil, []string{"shift+tab"}, wantTab(tabInfo)},
+		{"a digit goes to its tab", nil, []string{"5"}, wantTab(tabLog)},
+		{"↓ and j move down", nil, []string{"down", "j"}, wantCursor(2)},
+		{"↑ and k move up", nil, []string{"j", "j", "up", "k"}, wantCursor(0)},
+		{"the filter takes text, erases it, and enter ends it", nil, []string{"/", "b", "x", "backspace", "enter"}, func(t *testing.T, m *Model) {
+			if p := m.pick[tabTools]; p.filter != "b" || p.filtering {
+				t.Errorf("filter %q, filtering %v; want b, done", p.filter, p.filtering)
+			}
+			if v := m.visibleTools(); len(v) != 1 || v[0].Name != "beta" {
+				t.Errorf("the filter lets through %v", v)
+			}
+		}},
+		{"esc ends the filter; its digits are text", nil, []string{"/", "2", "esc"}, func(t *testing.T, m *Model) {
+			if p := m.pick[tabTools]; p.filter != "2" || p.filtering || m.tab != tabTools {
+				t.Errorf("filter %q, filtering %v, tab %d", p.filter, p.filtering, m.tab)
+			}
+		}},
+		{"enter expands a log entry and x closes it", func(m *Model) { m.wire = make([]mcpclient.WireEntry, 2) },
+			[]string{"5", "j", "enter", "x"}, func(t *testing.T, m *Model) {
+				if m.expanded[tabLog] != -1 {
+					t.Errorf("the entry is still expanded: %d", m.expanded[tabLog])
+				}
+			}},
+		{"? opens the help screen, and any key closes it", nil, []string{"?", "5"}, func(t *testing.T, m *Model) {
+			if len(m.layers) != 0 || m.tab != tabTools {
+				t.Errorf("layers %v, tab %d: the key should only close help", m.layers, m.tab)
+			}
+		}},
+		{"q quits when nothing is pending", nil, []string{"q"}, wantQuitting(true)},
+		{"q is text in the filter", nil, []string{"/", "q"}, wantQuitting(false)},
+		{"ctrl+c quits from the filter", nil, []string{"/", "q", "ctrl+c"}, wantQuitting(true)},
+		{"ctrl+c quits too", nil, []string{"ctrl+c"}, wantQuitting(true)},
+		{"q asks first while an app answers", withAppPending, []string{"q"}, func(t *testing.T, m *Model) {
+			if _, ok := m.top().layer().(*quitPrompt); !ok || m.quitting {
+				t.Errorf("top %T, quitting %v; want the quit prompt", m.top().layer(), m.quitting)
+			}
+		}},
+		{"y at the prompt quits", withAppPending, []string{"q", "y"}, wantQuitting(true)},
+		{"any other key at the prompt stays", withAppPending, []string{"q", "3"}, func(t *testing.T, m *Model) {
+			if m.quitting || m.tab != tabTools {
+				t.Errorf("quitting %v, tab %d: the key should only close the prompt", m.quitting, m.tab)
+			}
+		}},
+		{"esc cancels the running call", func(m *Model) {
+			m.running = "slow"
+			m.cancelCall = func() { m.running = "cancelled" }
+		}, []string{"esc"}, func(t *testing.T, m *Model) {
+			if m.running != "cancelled" {
+				t.Error("the call was not cancelled")
+			}
+		}},
+		{"r reconnects", func(m *Model) { m.state = stateDisconnected }, []string{"r"}, func(t *testing.T, m *Model) {
+			if m.state != stateConnecting {
+				t.Errorf("state %d, want connecting", m.state)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := New(Options{})
+			m.tools = tools
+			if tc.setup != nil {
+				tc.setup(m)
+			}
+			for _, k := range tc.keys {
+				m.Update(keyMsg(k))
+			}
+			tc.check(t, m)
+		})
+	}
+}
+
+func withAppPending(m *Model) {
+	m.pending = []mcpclient.Pending{{Key: "e-1", Message: "In the app.", Path: mcpclient.PathApp}}
+	m.Update(pollMsg{})
+}
+
+func wantTab(want tab) func(*testing.T, *Model) {
+	return func(t *testing.T, m *Model) {
+		if m.tab != want {
+			t.Errorf("tab %s, want %s", tabNames[m.tab], tabNames[want])
+		}
+	}
+}
+
+func wantCursor(want int) func(*testing.T, *Model) {
+	return func(t *testing.T, m *Model) {
+		if got := m.pick[m.tab].cursor; got != want {
+			t.Errorf("cursor %d, want %d", got, want)
+		}
+	}
+}
+
+func wantQuitting(want bool) func(*testing.T, *Model) {
+	return func(t *testing.T, m *Model) {
+		if m.quitting != want {
+			t.Errorf("quitting %v, want %v", m.quitting, want)
+		}
+	}
+}

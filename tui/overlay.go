@@ -1,0 +1,175 @@
+package tui
+
+import (
+	"slices"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/nativeform"
+)
+
+// A layer is one screen over the tabs: an elicitation's form or URL
+// consent card, a tool's or prompt's arguments form, the JSON editor, the
+// app card, the help screen, the quit prompt. The layers lie in one stack
+// (Model.layers, bottom first, the tabs under them all), and [Model.top]
+// alone says which is on top: the top layer is drawn on top, receives the
+// keys and supplies the footer, so the three cannot disagree. See
+// docs/architecture.md, section "The inspector".
+//
+// A layer that leaves what is under it usable gets that as under: the app
+// card draws itself above the tabs and hands them the keys it does not
+// use; the quit prompt is only a footer over whatever it interrupts.
+type layer interface {
+	// view draws the layer in h lines.
+	view(m *Model, h int, under *level) string
+	// key handles a key that reached the layer.
+	key(m *Model, msg tea.KeyMsg, under *level) tea.Cmd
+	// footer is the footer line while the layer is on top.
+	footer(m *Model, under *level) string
+}
+
+// Where a layer opens: on top of the layers of its rank or lower, under
+// those of a higher rank. Most layers are of one rank, so the newest is
+// on top and takes the keys: an elicitation that arrives while a form, the
+// JSON editor or help is open goes over it, and that one is back as it was
+// once the elicitation is answered. Two are not:
+const (
+	// rankBackdrop: the app card lies on the tabs, under everything, as it
+	// leaves them usable (it only takes n).
+	rankBackdrop = iota
+	rankLayer
+	// rankPrompt: the quit prompt stays on top until it is answered. It
+	// answers the person's last key, and what it asks covers every pending
+	// elicitation, one that arrives meanwhile included.
+	rankPrompt
+)
+
+func rank(l layer) int {
+	switch l.(type) {
+	case *appCard:
+		return rankBackdrop
+	case *quitPrompt:
+		return rankPrompt
+	}
+	return rankLayer
+}
+
+// level is a place in the stack: a layer, and what lies under it. Below
+// the stack's bottom lie the tabs.
+type level struct {
+	m *Model
+	i int // index in m.layers; -1 is the tabs
+}
+
+// top is the level on top of the screen: the one place that decides what
+// is drawn on top, takes the keys and gives the footer.
+func (m *Model) top() *level { return &level{m, len(m.layers) - 1} }
+
+func (lv *level) layer() layer {
+	if lv.i < 0 {
+		return tabsLayer{}
+	}
+	return lv.m.layers[lv.i]
+}
+
+func (lv *level) under() *level              { return &level{lv.m, max(lv.i-1, -1)} }
+func (lv *level) view(h int) string          { return lv.layer().view(lv.m, h, lv.under()) }
+func (lv *level) footer() string             { return lv.layer().footer(lv.m, lv.under()) }
+func (lv *level) key(msg tea.KeyMsg) tea.Cmd { return lv.layer().key(lv.m, msg, lv.under()) }
+
+// Layers open and close within Update, at once, rather than through
+// messages: a key typed right after the one that opened a layer must
+// reach that layer.
+
+// open puts a layer on the stack, by its rank.
+func (m *Model) open(l layer) {
+	i := len(m.layers)
+	for i > 0 && rank(m.layers[i-1]) > rank(l) {
+		i--
+	}
+	m.layers = slices.Insert(m.layers, i, l)
+}
+
+// close takes a layer off the stack, wherever it lies.
+func (m *Model) close(l layer) {
+	m.layers = slices.DeleteFunc(m.layers, func(x layer) bool { return x == l })
+}
+
+// replace puts next where old lies, or opens it if old is not there.
+func (m *Model) replace(old, next layer) {
+	if i := slices.Index(m.layers, old); i >= 0 {
+		m.layers[i] = next
+		return
+	}
+	m.open(next)
+}
+
+// find is the layer of type L nearest the top, if any.
+func find[L layer](m *Model) (L, bool) {
+	for i := len(m.layers) - 1; i >= 0; i-- {
+		if l, ok := m.layers[i].(L); ok {
+			return l, true
+		}
+	}
+	var zero L
+	return zero, false
+}
+
+// typist is a layer that takes text, where a burst of characters in one
+// key event is text, not keys.
+type typist interface{ typesText() bool }
+
+// key routes a key to the top layer. Fast typing, a paste or a slow link
+// can deliver several characters as one key event: unless the top layer
+// takes text, they are taken one by one, each going to what is on top
+// after the one before.
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	top := m.top()
+	if t, ok := top.layer().(typist); (!ok || !t.typesText()) && msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+		}
+		return tea.Batch(cmds...)
+	}
+	return top.key(msg)
+}
+
+// formLayer is a layer that shows a native form.
+type formLayer interface {
+	layer
+	nativeForm() *nativeform.Form
+}
+
+// tickingForm is the form that gets the messages that are not keys (its
+// countdown, cursor blinks, focus moves): the topmost form in the stack,
+// even under the quit prompt, so that its countdown runs on. Only one form
+// may get them, as the huh form's own messages name no form.
+func (m *Model) tickingForm() *nativeform.Form {
+	for i := len(m.layers) - 1; i >= 0; i-- {
+		if l, ok := m.layers[i].(formLayer); ok && l.nativeForm() != nil {
+			return l.nativeForm()
+		}
+	}
+	return nil
+}
+
+// resizer is a layer that lays itself out for the terminal's size.
+type resizer interface{ resize(m *Model) tea.Cmd }
+
+// resize lays out every layer that needs it for a new terminal size.
+func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
+	m.c.width, m.c.height = msg.Width, msg.Height
+	var cmds []tea.Cmd
+	for _, l := range m.layers {
+		if r, ok := l.(resizer); ok {
+			cmds = append(cmds, r.resize(m))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// sizeForm lays a form out for the body of the screen.
+func (m *Model) sizeForm(f *nativeform.Form) tea.Cmd {
+	_, cmd := f.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})
+	return cmd
+}
