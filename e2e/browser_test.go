@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -83,8 +86,39 @@ func newOpener(t *testing.T) *opener {
 
 func (o *opener) flag() string { return fmt.Sprintf(`printf '%%s\n' >> %q`, o.file) }
 
-// next waits for the next URL mcpeek opened.
+// next waits for the next URL mcpeek opened: the file:// URL of a launch
+// page, which redirects to the tab's URL. The opener's argv never holds the
+// session's token (other local users could read it in /proc).
 func (o *opener) next(t *testing.T) string {
+	t.Helper()
+	u := o.nextArg(t)
+	if !strings.HasPrefix(u, "file:///") || strings.ContainsAny(u, "#?") {
+		t.Fatalf("mcpeek ran --open-with with %q, want the file:// URL of a launch page and no token", u)
+	}
+	return u
+}
+
+// nextLink is the tab URL (token included) that the next launch page
+// redirects to, for tests that play the page themselves.
+func (o *opener) nextLink(t *testing.T) string {
+	t.Helper()
+	u, err := url.Parse(o.next(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(u.Path)
+	if err != nil {
+		t.Fatalf("read the launch page: %v", err)
+	}
+	m := regexp.MustCompile(`url=(http://127\.0\.0\.1:[0-9]+/e/[^"]+)"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("the launch page %q redirects nowhere", page)
+	}
+	return html.UnescapeString(string(m[1]))
+}
+
+// nextArg waits for the next argument mcpeek gave --open-with.
+func (o *opener) nextArg(t *testing.T) string {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {

@@ -207,7 +207,7 @@ func TestHeadlessServerKilledMidAppSession(t *testing.T) {
 				args := []string{"call", "ask", "--args", `{"app":true}`, "--protocol", era.flag, "--app-host", "--open-with", o.flag(),
 					"--app-init-timeout", "60s", "--app-timeout", "60s", "--on-elicit", "decline", "--elicit-log", log}
 				done := runAsync(context.Background(), append(args, ev.args()...)...)
-				link := o.next(t)
+				link := o.nextLink(t)
 				var p *wsPage
 				if stage == "app showing the question" {
 					p = dialPage(t, link)

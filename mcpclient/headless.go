@@ -141,6 +141,10 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if req.Fallback != FallbackNone && req.ResourceURI() != "" {
+		// The server asked for its app: say why it is answered here.
+		h.say("mcpeek: %s: %s asked for its app; answering here instead: %s", req.Key, req.ResourceURI(), req.Fallback.Describe())
+	}
 	var action string
 	var content map[string]any
 	var source string

@@ -135,7 +135,7 @@ func openRecords(path string) (*mcpclient.Recorder, func(), error) {
 	if path == "" {
 		return mcpclient.NewRecorder(nil), func() {}, nil
 	}
-	f, err := os.Create(path)
+	f, err := createPrivate(path)
 	if err != nil {
 		return nil, nil, usagef("--elicit-log: %v", err)
 	}

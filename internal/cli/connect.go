@@ -11,6 +11,8 @@ import (
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/muesli/termenv"
+	"golang.org/x/term"
 )
 
 // connFlags are the flags every command that connects shares, and the
@@ -82,7 +84,7 @@ func (cf *connFlags) open(notify func(string)) (*endpoint, error) {
 	e := &endpoint{cf: cf}
 	var sink io.Writer
 	if cf.wireLog != "" {
-		f, err := os.Create(cf.wireLog)
+		f, err := createPrivate(cf.wireLog)
 		if err != nil {
 			return nil, usagef("--wire-log: %v", err)
 		}
@@ -105,13 +107,16 @@ func (cf *connFlags) open(notify func(string)) (*endpoint, error) {
 // startAppHost starts the app host the flags describe; its diagnostics go
 // to the wire log.
 func (cf *connFlags) startAppHost(wire *mcpclient.WireLog, notify func(string)) (*apphost.Host, error) {
-	open := apphost.SystemBrowser(cf.noBrowser)
+	// Launchers are other processes: they get a launch file, never the
+	// tokenized URL (docs/app-host.md, "No token in another process's
+	// arguments").
+	launch := apphost.SystemBrowser(cf.noBrowser)
 	if cf.openWith != "" {
-		open = apphost.OpenWith(cf.openWith)
+		launch = apphost.OpenWith(cf.openWith)
 	}
 	host, err := apphost.Start(apphost.Options{
 		Addr: cf.appHostAddr, InitTimeout: cf.appInitTimeout, AnswerTimeout: cf.appTimeout,
-		Open: open, Notify: notify, Version: mcpclient.Version,
+		Launch: launch, Notify: notify, Version: mcpclient.Version, Theme: terminalTheme(),
 		Logf: func(format string, args ...any) { wire.Note(fmt.Sprintf(format, args...)) },
 	})
 	if err != nil {
@@ -172,4 +177,34 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 		return context.WithCancel(ctx)
 	}
 	return context.WithTimeout(ctx, d)
+}
+
+// createPrivate creates (or truncates) a log file only its owner can read:
+// logs hold what servers and people sent, which may be secret.
+func createPrivate(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	// An existing regular file keeps its mode on open: tighten it (a
+	// device such as /dev/stderr is left as it is).
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Mode().Perm() != 0o600 {
+		if err := f.Chmod(0o600); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// terminalTheme is "dark" or "light", after the terminal's background,
+// for the apps mcpeek hosts; "light" when stderr is no terminal.
+func terminalTheme() string {
+	if !term.IsTerminal(int(os.Stderr.Fd())) {
+		return "light"
+	}
+	if termenv.NewOutput(os.Stderr).HasDarkBackground() {
+		return "dark"
+	}
+	return "light"
 }
