@@ -2,7 +2,10 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"iter"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -25,7 +28,7 @@ type (
 		resources []*mcp.Resource
 		templates []*mcp.ResourceTemplate
 		prompts   []*mcp.Prompt
-		err       error
+		errs      [tabCount]error // why a tab's list is missing or short
 	}
 	// pollMsg asks for the connection's pending requests, records and wire
 	// log, twice a second.
@@ -52,6 +55,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		}
 	case listsMsg:
 		m.tools, m.resources, m.templates, m.prompts = msg.tools, msg.resources, msg.templates, msg.prompts
+		m.listErr = msg.errs
 	case pollMsg:
 		if m.conn != nil {
 			m.pending = m.conn.Pending()
@@ -83,6 +87,7 @@ func (m *Model) reconnect() tea.Cmd {
 	if old := m.conn; old != nil {
 		m.conn = nil
 		m.tools, m.resources, m.templates, m.prompts = nil, nil, nil, nil
+		m.listErr = [tabCount]error{}
 		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
 	}
 	return m.connect()
@@ -92,46 +97,44 @@ func poll() tea.Cmd {
 	return tea.Tick(500*time.Millisecond, func(time.Time) tea.Msg { return pollMsg{} })
 }
 
-// load lists the server's tools, resources, templates and prompts.
+// load lists the server's tools, resources, templates and prompts. A list
+// that fails keeps what arrived before the error, and the error.
 func load(conn *mcpclient.Conn) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 		defer cancel()
 		var out listsMsg
-		caps := conn.ServerCapabilities()
+		caps, s := conn.ServerCapabilities(), conn.Session()
 		if caps.Tools != nil {
-			for t, err := range conn.Session().Tools(ctx, nil) {
-				if err != nil {
-					out.err = err
-					break
-				}
-				out.tools = append(out.tools, t)
-			}
+			out.tools, out.errs[tabTools] = collect(s.Tools(ctx, nil), "tools/list")
 		}
 		if caps.Resources != nil {
-			for r, err := range conn.Session().Resources(ctx, nil) {
-				if err != nil {
-					break
-				}
-				out.resources = append(out.resources, r)
-			}
-			for r, err := range conn.Session().ResourceTemplates(ctx, nil) {
-				if err != nil {
-					break
-				}
-				out.templates = append(out.templates, r)
-			}
+			var errResources, errTemplates error
+			out.resources, errResources = collect(s.Resources(ctx, nil), "resources/list")
+			out.templates, errTemplates = collect(s.ResourceTemplates(ctx, nil), "resources/templates/list")
+			out.errs[tabResources] = errors.Join(errResources, errTemplates)
 		}
 		if caps.Prompts != nil {
-			for p, err := range conn.Session().Prompts(ctx, nil) {
-				if err != nil {
-					break
-				}
-				out.prompts = append(out.prompts, p)
-			}
+			out.prompts, out.errs[tabPrompts] = collect(s.Prompts(ctx, nil), "prompts/list")
 		}
 		return out
 	}
+}
+
+// collect gathers a list across its pages, up to an error, which names
+// the request that failed.
+func collect[T any](seq iter.Seq2[T, error], method string) ([]T, error) {
+	var out []T
+	for x, err := range seq {
+		if err != nil && !strings.Contains(err.Error(), method) {
+			err = fmt.Errorf("%s: %w", method, err)
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
 
 // watch reports when the connection ends.

@@ -40,7 +40,7 @@ func (m *Model) elicitationsView(h int) string {
 		b.WriteString(s.dim.Render("response:") + "\n" + clean(indentJSON(r.Response)))
 		return block(b.String(), m.c.width, h-1) + "\n" + m.closesHint()
 	}
-	return p.list(&m.c, rows, m.c.width, h)
+	return p.list(&m.c, rows, nil, m.c.width, h)
 }
 
 // indentJSON indents raw JSON for reading.

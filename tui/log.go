@@ -26,5 +26,5 @@ func (m *Model) logView(h int) string {
 	if e := m.expanded[tabLog]; e >= 0 && e < len(filtered) {
 		return block(filtered[e], m.c.width, h-1) + "\n" + m.closesHint()
 	}
-	return p.list(&m.c, filtered, m.c.width, h)
+	return p.list(&m.c, filtered, nil, m.c.width, h)
 }

@@ -52,6 +52,7 @@ type Model struct {
 	resources []*mcp.Resource
 	templates []*mcp.ResourceTemplate
 	prompts   []*mcp.Prompt
+	listErr   [tabCount]error // why a tab's list is missing or short
 	pick      [tabCount]picker
 	detail    [tabCount]string // what Enter produced on each tab (a result, a resource, a prompt)
 	expanded  [tabCount]int    // per tab, the entry shown whole, or -1

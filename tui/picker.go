@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // picker is a filterable list cursor shared by the list tabs.
@@ -44,8 +45,15 @@ func (p *picker) matches(s string) bool {
 	return p.filter == "" || strings.Contains(strings.ToLower(s), strings.ToLower(p.filter))
 }
 
-// list draws names with the cursor, scrolled to keep it visible.
-func (p *picker) list(c *common, names []string, width, height int) string {
+// list draws names with the cursor, scrolled to keep it visible. failure,
+// when the list could not be had in full, shows under what did arrive, or
+// in place of "(none)".
+func (p *picker) list(c *common, names []string, failure error, width, height int) string {
+	var fail string
+	if failure != nil {
+		fail = block(c.styles.err.Render("error: ")+clean(failure.Error()), width, 4)
+		height -= lipgloss.Height(fail)
+	}
 	var b strings.Builder
 	head := "/ filter"
 	if p.filtering || p.filter != "" {
@@ -56,7 +64,7 @@ func (p *picker) list(c *common, names []string, width, height int) string {
 	}
 	b.WriteString(c.styles.dim.Render(line(head, width)) + "\n")
 	height--
-	if len(names) == 0 {
+	if len(names) == 0 && fail == "" {
 		b.WriteString(c.styles.dim.Render("(none)"))
 		return b.String()
 	}
@@ -72,5 +80,9 @@ func (p *picker) list(c *common, names []string, width, height int) string {
 			b.WriteString("  " + row + "\n")
 		}
 	}
-	return strings.TrimRight(b.String(), "\n")
+	out := strings.TrimRight(b.String(), "\n")
+	if fail != "" {
+		out += "\n" + fail
+	}
+	return out
 }

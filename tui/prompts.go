@@ -23,7 +23,7 @@ func (m *Model) promptsView(h int) string {
 	if detail == "" {
 		detail = m.c.styles.dim.Render("enter gets the prompt")
 	}
-	return columns(&m.c, m.pick[tabPrompts].list(&m.c, names, lw, h), block(detail, dw, h), lw)
+	return columns(&m.c, m.pick[tabPrompts].list(&m.c, names, m.listErr[tabPrompts], lw, h), block(detail, dw, h), lw)
 }
 
 // openPrompt gets a prompt, first asking for its arguments.

@@ -25,7 +25,7 @@ func (m *Model) resourcesView(h int) string {
 	if detail == "" {
 		detail = m.c.styles.dim.Render("enter reads the resource")
 	}
-	return columns(&m.c, m.pick[tabResources].list(&m.c, names, lw, h), block(detail, dw, h), lw)
+	return columns(&m.c, m.pick[tabResources].list(&m.c, names, m.listErr[tabResources], lw, h), block(detail, dw, h), lw)
 }
 
 // readResource reads a resource into the Resources tab's detail pane.

@@ -82,7 +82,7 @@ func (m *Model) toolsView(h int) string {
 		b.WriteString(s.dim.Render("enter calls it"))
 		detail = b.String()
 	}
-	return columns(&m.c, p.list(&m.c, names, lw, h), block(detail, dw, h), lw)
+	return columns(&m.c, p.list(&m.c, names, m.listErr[tabTools], lw, h), block(detail, dw, h), lw)
 }
 
 // resultLines bounds a rendered result: more lines than a screen shows,
