@@ -59,6 +59,13 @@ func extAppsBundle(t *testing.T) string {
 // accepts the first option of the requested enum.
 func sdkAppHTML(t *testing.T, bundle string) string {
 	t.Helper()
+	return sdkAppHTMLWith(t, bundle, "")
+}
+
+// sdkAppHTMLWith is [sdkAppHTML] with a script of the test's own run
+// before the SDK connects.
+func sdkAppHTMLWith(t *testing.T, bundle, prelude string) string {
+	t.Helper()
 	exports := regexp.MustCompile(`export\s*\{([^}]*)\}\s*;?\s*(//[^\n]*)?\s*$`)
 	m := exports.FindStringSubmatchIndex(bundle)
 	if m == nil {
@@ -83,13 +90,14 @@ app.setRequestHandler("elicitation/create", async (request) => {
   const schema = params.requestedSchema || {};
   const choice = schema.properties.choice.enum[0];
   document.getElementById("status").textContent = "answered " + choice;
-  return { action: "accept", content: { choice } };
+  const content = window.extraContent ? Object.assign({ choice }, window.extraContent()) : { choice };
+  return { action: "accept", content };
 });
 app.connect(new PostMessageTransport(window.parent, window.parent)).then(
   () => { document.getElementById("status").textContent = "connected"; },
   (err) => { document.getElementById("status").textContent = "failed: " + err; });
 `, names["App"], names["PostMessageTransport"])
-	code := bundle[:m[0]] + app
+	code := prelude + bundle[:m[0]] + app
 	code = strings.ReplaceAll(code, "</script", `<\/script`)
 	return `<!doctype html><html><body><p id="status">starting</p><script type="module">` + code + `</script></body></html>`
 }
