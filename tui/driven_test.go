@@ -152,32 +152,6 @@ func TestHostileServerCannotCorruptTheScreen(t *testing.T) {
 	}
 }
 
-// blockingRenderer keeps every app session open until the test ends.
-type blockingRenderer struct{}
-
-func (blockingRenderer) Render(ctx context.Context, _ *mcpclient.AppRequest) (*mcpclient.AppAnswer, error) {
-	<-ctx.Done()
-	return nil, ctx.Err()
-}
-
-func TestAppCardGolden(t *testing.T) {
-	for _, size := range sizes {
-		t.Run(size.name, func(t *testing.T) {
-			connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
-				return mcpclient.Connect(ctx, mcpclient.Config{
-					Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: fixtureServer},
-					Capabilities: mcpclient.CapabilityOptions{FormElicitation: true},
-					Asker:        asker, Renderer: blockingRenderer{}, Records: mcpclient.NewRecorder(nil),
-				})
-			}
-			appURL := func(key string) (string, bool) { return "http://127.0.0.1:8123/e/" + key + "#TOKEN", true }
-			in := open(t, Options{Connect: connect, AppHost: "127.0.0.1:8123", AppURL: appURL}, size.w, size.h).expect("choose_option")
-			in.selectTool("choose_option").keys("enter").expect("answering in the browser")
-			golden(t, "app_card_"+size.name, in.screen())
-		})
-	}
-}
-
 func TestElicitationHistoryShowsRequestAndResponse(t *testing.T) {
 	in := open(t, Options{}, 100, 40).expect("choose_option")
 	in.selectTool("choose_option").keys("enter").formOpen().keys("down", "ctrl+s").expect("accept: option-a")

@@ -3,11 +3,8 @@ package tui
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +13,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
-	goldenfile "github.com/mcpeek/mcpeek/internal/golden"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/muesli/termenv"
@@ -154,73 +150,4 @@ func mask(s string) string {
 	s = durations.ReplaceAllString(s, "N$1")
 	s = ids.ReplaceAllString(s, "id=ID")
 	return spinners.ReplaceAllString(s, "*")
-}
-
-// golden checks a screen against its file, and that no escape sequence
-// reached it.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenfile.Check(t, filepath.Join("testdata", name+".golden"), got)
-	for i, l := range strings.Split(got, "\n") {
-		if strings.Contains(l, "\x1b") {
-			t.Errorf("line %d carries an escape sequence: %q", i+1, l)
-		}
-	}
-}
-
-var sizes = []struct {
-	name string
-	w, h int
-}{{"80x24", 80, 24}, {"120x40", 120, 40}}
-
-func TestTabGoldens(t *testing.T) {
-	for _, size := range sizes {
-		for i, tab := range tabNames {
-			t.Run(tab+"/"+size.name, func(t *testing.T) {
-				in := open(t, Options{}, size.w, size.h).expect("choose_option")
-				in.keys(string(rune('1' + i)))
-				if tab == "Log" {
-					in.expect("server/discover")
-				}
-				if tab == "Elicitations" {
-					in.keys("1").selectTool("choose_option").keys("enter").formOpen().keys("ctrl+d", "4")
-					in.expect("decline native")
-				}
-				golden(t, "tab_"+strings.ToLower(tab)+"_"+size.name, in.screen())
-			})
-		}
-		t.Run("native form over a tab/"+size.name, func(t *testing.T) {
-			in := open(t, Options{}, size.w, size.h).expect("choose_option")
-			in.selectTool("choose_option").keys("enter").formOpen()
-			golden(t, "form_"+size.name, in.screen())
-		})
-		t.Run("queue of two/"+size.name, func(t *testing.T) {
-			in := open(t, Options{Connect: inMemory(twoQuestions, "modern")}, size.w, size.h).expect("two")
-			in.keys("enter").expect("1 of 2 pending")
-			golden(t, "queue_"+size.name, in.screen())
-		})
-		t.Run("url consent/"+size.name, func(t *testing.T) {
-			in := open(t, Options{}, size.w, size.h).expect("choose_option")
-			in.selectTool("url_consent").keys("enter").expect("asks you to open a page")
-			golden(t, "url_consent_"+size.name, in.screen())
-		})
-	}
-}
-
-// twoQuestions asks two things at once (the modern era delivers both).
-func twoQuestions() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "two", Title: "Two questions", Version: "1"}, nil)
-	schema := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean","title":"OK?"}},"required":["ok"]}`)
-	s.AddTool(&mcp.Tool{Name: "two", Description: "Asks two questions at once.", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if len(req.Params.InputResponses) == 0 {
-				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
-					"a": &mcp.ElicitParams{Message: "Is this OK?", RequestedSchema: schema},
-					"b": &mcp.ElicitParams{Message: "Is this OK?", RequestedSchema: schema}, // the same, so that either may come first
-				}, RequestState: "two"}, nil
-			}
-			b, _ := json.Marshal(req.Params.InputResponses)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
-		})
-	return s
 }

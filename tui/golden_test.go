@@ -1,0 +1,121 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// checkGolden checks a screen against its golden file, named from the
+// test (testdata/<test>/<subtest>.golden; -update rewrites it), and that
+// no escape sequence reached it.
+func checkGolden(t *testing.T, view string) {
+	t.Helper()
+	for i, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, "\x1b") {
+			t.Errorf("line %d carries an escape sequence: %q", i+1, l)
+		}
+	}
+	golden.RequireEqual(t, []byte(view))
+}
+
+var sizes = []struct {
+	name string
+	w, h int
+}{{"80x24", 80, 24}, {"120x40", 120, 40}}
+
+// Each tab, at each size.
+func TestTabGoldens(t *testing.T) {
+	for i, tab := range tabNames {
+		for _, size := range sizes {
+			t.Run(tab+"/"+size.name, func(t *testing.T) {
+				in := open(t, Options{}, size.w, size.h).expect("choose_option")
+				in.keys(string(rune('1' + i)))
+				if tab == "Log" {
+					in.expect("server/discover")
+				}
+				if tab == "Elicitations" {
+					in.keys("1").selectTool("choose_option").keys("enter").formOpen().keys("ctrl+d", "4")
+					in.expect("decline native")
+				}
+				checkGolden(t, in.screen())
+			})
+		}
+	}
+}
+
+// Each layer over the tabs, at each size.
+func TestLayerGoldens(t *testing.T) {
+	appURL := func(key string) (string, bool) { return "http://127.0.0.1:8123/e/" + key + "#TOKEN", true }
+	for _, tc := range []struct {
+		name  string
+		opts  Options
+		ready string // on the screen once the server is there
+		steps func(in *inspector)
+	}{
+		{"form", Options{}, "choose_option", func(in *inspector) {
+			in.selectTool("choose_option").keys("enter").formOpen()
+		}},
+		{"queue", Options{Connect: inMemory(twoQuestions, "modern")}, "two", func(in *inspector) {
+			in.keys("enter").expect("1 of 2 pending")
+		}},
+		{"url_consent", Options{}, "choose_option", func(in *inspector) {
+			in.selectTool("url_consent").keys("enter").expect("asks you to open a page")
+		}},
+		{"app_card", Options{Connect: appConnect, AppHost: "127.0.0.1:8123", AppURL: appURL}, "choose_option", func(in *inspector) {
+			in.selectTool("choose_option").keys("enter").expect("answering in the browser")
+		}},
+		{"help", Options{}, "choose_option", func(in *inspector) {
+			in.keys("?").expect("any key closes this")
+		}},
+	} {
+		for _, size := range sizes {
+			t.Run(tc.name+"/"+size.name, func(t *testing.T) {
+				in := open(t, tc.opts, size.w, size.h).expect(tc.ready)
+				tc.steps(in)
+				checkGolden(t, in.screen())
+			})
+		}
+	}
+}
+
+// blockingRenderer keeps every app session open until the test ends.
+type blockingRenderer struct{}
+
+func (blockingRenderer) Render(ctx context.Context, _ *mcpclient.AppRequest) (*mcpclient.AppAnswer, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// appConnect connects to the fixture with an app renderer that keeps
+// every app open.
+func appConnect(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+	return mcpclient.Connect(ctx, mcpclient.Config{
+		Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: fixtureServer},
+		Capabilities: mcpclient.CapabilityOptions{FormElicitation: true},
+		Asker:        asker, Renderer: blockingRenderer{}, Records: mcpclient.NewRecorder(nil),
+	})
+}
+
+// twoQuestions asks two things at once (the modern era delivers both).
+func twoQuestions() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "two", Title: "Two questions", Version: "1"}, nil)
+	schema := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean","title":"OK?"}},"required":["ok"]}`)
+	s.AddTool(&mcp.Tool{Name: "two", Description: "Asks two questions at once.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if len(req.Params.InputResponses) == 0 {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
+					"a": &mcp.ElicitParams{Message: "Is this OK?", RequestedSchema: schema},
+					"b": &mcp.ElicitParams{Message: "Is this OK?", RequestedSchema: schema}, // the same, so that either may come first
+				}, RequestState: "two"}, nil
+			}
+			b, _ := json.Marshal(req.Params.InputResponses)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+		})
+	return s
+}
