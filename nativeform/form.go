@@ -63,14 +63,30 @@ type DoneMsg struct{ Result Result }
 
 type tickMsg struct{ id int64 }
 
-// Keys of the form, shown in its footer.
-var (
-	keySubmit  = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "submit"))
-	keyDecline = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "decline"))
-	keyCancel  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
-	keyQuit    = key.NewBinding(key.WithKeys("ctrl+c"))
-	keyMessage = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "whole message"))
-)
+// KeyMap is the form's own keys, beside the fields' (huh's) keys.
+type KeyMap struct {
+	Submit, Decline, Cancel, WholeMessage key.Binding
+	// Interrupt cancels the form and interrupts the program, as Ctrl+C
+	// does anywhere else.
+	Interrupt key.Binding
+}
+
+// Keys are the form's keys; a program hosting forms lists them from here.
+var Keys = KeyMap{
+	Submit:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "submit")),
+	Decline:      key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "decline")),
+	Cancel:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	WholeMessage: key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "whole message")),
+	Interrupt:    key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel and quit")),
+}
+
+// ShortHelp is the form's footer.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Submit, k.Decline, k.Cancel} }
+
+// FullHelp lists every key of the form.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Submit, k.Decline, k.Cancel, k.WholeMessage, k.Interrupt}}
+}
 
 var (
 	styleFrame   = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("63")).Padding(0, 1)
@@ -292,15 +308,15 @@ func (f *Form) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return f, nil
 		}
 		switch {
-		case key.Matches(msg, keyQuit):
+		case key.Matches(msg, Keys.Interrupt):
 			return f, f.settle(Result{Action: Cancel, Interrupted: true})
-		case key.Matches(msg, keyCancel):
+		case key.Matches(msg, Keys.Cancel):
 			return f, f.settle(Result{Action: Cancel})
-		case key.Matches(msg, keyDecline):
+		case key.Matches(msg, Keys.Decline):
 			return f, f.settle(Result{Action: Decline})
-		case key.Matches(msg, keySubmit):
+		case key.Matches(msg, Keys.Submit):
 			return f, f.submit()
-		case key.Matches(msg, keyMessage):
+		case key.Matches(msg, Keys.WholeMessage):
 			f.wholeMsg = !f.wholeMsg
 			f.form = f.form.WithHeight(f.formHeight())
 			return f, nil
@@ -371,7 +387,7 @@ func (f *Form) header() string {
 
 func (f *Form) footer() string {
 	var parts []string
-	for _, k := range []key.Binding{keySubmit, keyDecline, keyCancel} {
+	for _, k := range Keys.ShortHelp() {
 		parts = append(parts, k.Help().Key+" "+k.Help().Desc)
 	}
 	parts = append(parts, "enter next", "shift+tab back")

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/mcpeek/mcpeek/nativeform"
 )
 
 // keyMap is every key of the inspector, grouped by the layer that takes
@@ -70,6 +71,11 @@ type quitKeys struct {
 	confirm, stay key.Binding
 }
 
+// reword is a binding with the same keys and help text of the inspector's.
+func reword(k key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(k.Keys()...), key.WithHelp(k.Help().Key, desc))
+}
+
 func newKeyMap() keyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
@@ -96,12 +102,14 @@ func newKeyMap() keyMap {
 		},
 		app: appKeys{abandon: b("n", "answer natively instead", "n")},
 		form: formKeys{
-			submit:       b("ctrl+s", "submit", "ctrl+s"),
-			decline:      b("ctrl+d", "decline", "ctrl+d"),
-			cancel:       b("esc", "cancel", "esc"),
-			wholeMessage: b("ctrl+o", "show the whole message", "ctrl+o"),
+			// The form handles its own keys; these are its bindings, worded
+			// for the help screen.
+			submit:       reword(nativeform.Keys.Submit, "submit"),
+			decline:      reword(nativeform.Keys.Decline, "decline"),
+			cancel:       reword(nativeform.Keys.Cancel, "cancel"),
+			wholeMessage: reword(nativeform.Keys.WholeMessage, "show the whole message"),
 			next:         next,
-			interrupt:    b("ctrl+c", "cancel and quit", "ctrl+c"),
+			interrupt:    reword(nativeform.Keys.Interrupt, "cancel and quit"),
 		},
 		url: urlKeys{
 			open:    b("o", "open the page (consent)", "o"),
