@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -60,21 +61,57 @@ func (m *Model) appPending() int {
 
 func (m *Model) appCardView() string {
 	s := m.c.styles
-	for _, p := range m.pending {
+	var first *mcpclient.Pending
+	var rows, links []string
+	for i, p := range m.pending {
 		if p.Path != mcpclient.PathApp {
 			continue
 		}
-		abandon := m.c.keys.app.abandon.Help()
-		text := s.title.Render("answering in the browser: ") + line(p.Message, m.c.width-34) + "\n" +
-			s.dim.Render(fmt.Sprintf("%s · app %s · %s answers natively instead", p.Key, line(p.ResourceURI, 40), abandon.Key))
-		card := s.box.Width(max(m.c.width-4, 20)).Render(text)
+		if first == nil {
+			first = &m.pending[i]
+		}
+		rows = append(rows, s.dim.Render(p.Key+" · ")+line(p.Message, m.c.width-16)+"\n"+
+			s.dim.Render("     app "+line(p.ResourceURI, m.c.width-20)))
 		if m.opts.AppURL != nil {
 			if u, ok := m.opts.AppURL(p.Key); ok {
-				// On its own line, unwrapped, so it can be copied whole.
-				card += "\n" + s.dim.Render("open: ") + u
+				// Whole, wrapped at the edge rather than cut, so that every
+				// character of it can be copied.
+				links = append(links, s.dim.Render("open "+p.Key+":")+"\n"+wrapHard(u, m.c.width))
 			}
 		}
-		return card
 	}
-	return ""
+	if first == nil {
+		return ""
+	}
+	abandon := m.c.keys.app.abandon.Help()
+	text := s.title.Render(fmt.Sprintf("answering in the browser (%d)", len(rows))) + s.dim.Render(fmt.Sprintf(" · %s answers %s natively instead", abandon.Key, first.Key)) +
+		"\n" + strings.Join(rows, "\n")
+	card := s.box.Width(max(m.c.width-4, 20)).Render(text)
+	if len(links) > 0 {
+		card += "\n" + strings.Join(links, "\n")
+		if m.opts.AppSSHHint != "" {
+			card += "\n" + s.dim.Render("over SSH, forward the port first:") + "\n" + wrapHard(m.opts.AppSSHHint, m.c.width)
+		}
+	}
+	return card
+}
+
+// wrapHard breaks s into lines of at most width cells, wherever the edge
+// falls: for URLs and commands, which have no place to break and must not
+// be cut.
+func wrapHard(s string, width int) string {
+	if width < 10 {
+		width = 10
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == width {
+			b.WriteByte('\n')
+			n = 0
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
 }

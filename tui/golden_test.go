@@ -67,7 +67,7 @@ func TestLayerGoldens(t *testing.T) {
 		{"url_consent", Options{}, "choose_option", func(in *inspector) {
 			in.selectTool("url_consent").keys("enter").expect("asks you to open a page")
 		}},
-		{"app_card", Options{Connect: appConnect, AppHost: "127.0.0.1:8123", AppURL: appURL}, "choose_option", func(in *inspector) {
+		{"app_card", Options{Connect: appConnect, AppHost: "127.0.0.1:8123", AppURL: appURL, AppSSHHint: "ssh -L 8123:127.0.0.1:8123 user@host"}, "choose_option", func(in *inspector) {
 			in.selectTool("choose_option").keys("enter").expect("answering in the browser")
 		}},
 		{"help", Options{}, "choose_option", func(in *inspector) {

@@ -21,6 +21,9 @@ type Options struct {
 	AppHost string
 	// AppURL returns the tab URL of a request answered in its app.
 	AppURL func(key string) (string, bool)
+	// AppSSHHint is the port-forwarding command for a person on another
+	// machine, shown with the URLs.
+	AppSSHHint string
 	// OpenURL opens a URL in the browser, for URL-mode elicitations.
 	OpenURL func(url string) error
 	// ElicitTimeout cancels a native form nobody answers (0: never).

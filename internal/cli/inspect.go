@@ -84,6 +84,7 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 	if e.host != nil {
 		opts.AppHost = "127.0.0.1:" + strconv.Itoa(e.host.Port())
 		opts.AppURL = e.host.URL
+		opts.AppSSHHint = e.host.SSHHint()
 	}
 	return tui.Run(ctx, opts, os.Stdin, os.Stderr)
 }
