@@ -97,11 +97,13 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 	defer interrupt(nil)
 	headless := &mcpclient.HeadlessAsker{Policy: o.policy, Answers: o.answers, Stderr: s.errOut}
 	var asker mcpclient.NativeAsker = headless
+	var forms *tui.FormAsker
 	if o.interactive {
-		asker = &tui.FormAsker{
+		forms = &tui.FormAsker{
 			In: os.Stdin, Out: s.errOut, Log: s.errOut, Plain: o.plain, Timeout: o.elicitTimeout,
 			Interrupt: func() { interrupt(errInterrupted) },
 		}
+		asker = forms
 	}
 	records, closeLog, err := openRecords(o.elicitLog)
 	if err != nil {
@@ -109,6 +111,14 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 	}
 	defer closeLog()
 	return o.conn.headless(ctx, s, asker, records, func(ctx context.Context, conn *mcpclient.Conn) error {
+		if forms != nil && o.conn.appHost {
+			// While a question is answered in the browser, the terminal
+			// says so, and n answers it here instead.
+			watchCtx, stopWatch := context.WithCancel(ctx)
+			watched := make(chan struct{})
+			go func() { defer close(watched); forms.WatchApps(watchCtx, conn) }()
+			defer func() { stopWatch(); <-watched }()
+		}
 		res, err := conn.Call(ctx, o.tool, o.toolArgs)
 		if errors.Is(context.Cause(ctx), errInterrupted) {
 			return errInterrupted
