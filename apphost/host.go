@@ -315,4 +315,3 @@ func newToken() string {
 	_, _ = io.ReadFull(rand.Reader, b)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
-
