@@ -2211,3 +2211,24 @@ func TestLoadOverlapsTheTab(t *testing.T) {
 		wantReason(t, err, mcpclient.FallbackResourceNotHTML)
 	})
 }
+
+// TestThemeFollowsTheOption: hostContext.theme is the terminal's, as the
+// command line reads it (light when unknown).
+func TestThemeFollowsTheOption(t *testing.T) {
+	for _, tc := range []struct{ set, want string }{{"dark", "dark"}, {"light", "light"}, {"", "light"}, {"purple", "light"}} {
+		e := newEnv(t, func(o *Options) { o.Theme = tc.set })
+		c, key, token := e.start(sampleRequest("e-1"))
+		p := e.open(key, token)
+		ir := p.boot(e, c.req, key, elicitCaps)
+		var res struct {
+			HostContext struct{ Theme string } `json:"hostContext"`
+		}
+		if err := json.Unmarshal(ir.Result, &res); err != nil || res.HostContext.Theme != tc.want {
+			t.Errorf("Theme %q: hostContext.theme = %q, want %q", tc.set, res.HostContext.Theme, tc.want)
+		}
+		el := p.ready(c.req)
+		p.answer(el, `{"action":"cancel"}`)
+		p.teardown()
+		wantAnswer(t, c, `{"action":"cancel"}`)
+	}
+}

@@ -160,3 +160,46 @@ func TestBrowserNoBrowserTabOpenedLate(t *testing.T) {
 		t.Errorf("records = %v, want the question answered in the app", recs)
 	}
 }
+
+// spamApp posts the sandbox's own notification many times before it
+// starts, then answers the request with the first option.
+const spamApp = `<!doctype html><html><body><script>
+function post(m) { window.parent.postMessage(m, "*"); }
+for (let i = 0; i < 50; i++) post({jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {}});
+window.addEventListener("message", function (e) {
+  if (e.source !== window.parent) return;
+  var m = e.data;
+  if (m.id === 1 && m.result) { post({jsonrpc: "2.0", method: "ui/notifications/initialized", params: {}}); return; }
+  if (m.method === "elicitation/create") { post({jsonrpc: "2.0", id: m.id, result: {action: "accept", content: {choice: "sdk-a"}}}); return; }
+  if (m.method && m.id !== undefined) post({jsonrpc: "2.0", id: m.id, result: {}});
+});
+post({jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {protocolVersion: "2026-01-26", appInfo: {name: "spam", version: "1"}, appCapabilities: {elicitation: {}}}});
+</script></body></html>`
+
+// TestBrowserSandboxKeepsItsOwnWord: the sandbox-* notifications are the
+// sandbox page's own word to mcpeek; an app posting them is not relayed
+// (mcpeek would otherwise note each one it ignores), and it is answered as
+// usual.
+func TestBrowserSandboxKeepsItsOwnWord(t *testing.T) {
+	browser := chromium(t)
+	srv := statelessHTTP(t, sdkAppServer(spamApp))
+	o := newOpener(t)
+	dir := t.TempDir()
+	log, wire := filepath.Join(dir, "elicit.jsonl"), filepath.Join(dir, "wire.jsonl")
+	done := appCall(context.Background(), o, log, "sdk_choose", "--wire-log", wire, srv.URL)
+	tab(t, browser, o.next(t))
+	r := <-done
+	if r.code != 0 || !strings.Contains(r.stdout, `\"choice\":\"sdk-a\"`) {
+		t.Fatalf("exit %d, stdout %s, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if recs := readRecords(t, log); len(recs) != 1 || recs[0]["path"] != "app" {
+		t.Errorf("records = %v, want the question answered in the app", recs)
+	}
+	b, err := os.ReadFile(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "ignored a repeated ui/notifications/sandbox-proxy-ready"); n != 0 {
+		t.Errorf("the app's sandbox-proxy-ready reached mcpeek %d times", n)
+	}
+}
