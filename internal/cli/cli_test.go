@@ -27,7 +27,8 @@ func TestHelp(t *testing.T) {
 		golden string
 		args   [][]string // each prints the golden text
 	}{
-		{"usage", [][]string{{"help"}, {"-h"}, {"--help"}}},
+		// The usage text documents the inspector's flags; inspect names it.
+		{"usage", [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "inspect"}, {"inspect", "--help"}}},
 		{"call", [][]string{{"help", "call"}, {"call", "-h"}, {"call", "choose_option", "-h"}}},
 		{"list", [][]string{{"help", "list"}, {"list", "-h"}}},
 		{"caps", [][]string{{"help", "caps"}, {"caps", "--help"}}},

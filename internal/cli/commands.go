@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -16,6 +17,8 @@ type command struct {
 	// name is the word that selects the command; the inspector, which runs
 	// when no command is named, has none.
 	name string
+	// aliases are other words that select it.
+	aliases []string
 	// usage is the command's line in the usage text, beside summary.
 	usage, summary string
 	// synopsis is the line its help prints above its flags; usage when
@@ -36,9 +39,11 @@ type options interface {
 // commands is the command table, in the order the usage text lists them.
 var commands = []command{
 	{
-		usage:   "mcpeek [flags] [--] [SERVER...]",
-		summary: "inspect a server (no SERVER: the embedded demo fixture)",
-		options: newInspectOptions,
+		aliases:  []string{"inspect"},
+		usage:    "mcpeek [flags] [--] [SERVER...]",
+		synopsis: "mcpeek [inspect] [flags] [--] [SERVER...]",
+		summary:  "inspect a server (no SERVER: the embedded demo fixture)",
+		options:  newInspectOptions,
 	},
 	{
 		name:     "call",
@@ -84,7 +89,7 @@ var commands = []command{
 // find returns the command name selects, or nil.
 func find(name string) *command {
 	for i := range commands {
-		if c := &commands[i]; c.name != "" && c.name == name {
+		if c := &commands[i]; c.name != "" && c.name == name || slices.Contains(c.aliases, name) {
 			return c
 		}
 	}
@@ -110,8 +115,8 @@ exit codes: 0 ok, 1 the tool returned isError, 2 usage or bad input,
 	summaryColumn = 36
 )
 
-// writeUsage writes the usage text: every command, what it does, and what
-// SERVER and the exit codes mean.
+// writeUsage writes the usage text: every command, what it does, what
+// SERVER and the exit codes mean, and the inspector's flags.
 func writeUsage(w io.Writer) {
 	b := &strings.Builder{}
 	b.WriteString(usageHead)
@@ -124,6 +129,12 @@ func writeUsage(w io.Writer) {
 		fmt.Fprintf(b, "%-*s%s\n", summaryColumn, line, c.summary)
 	}
 	b.WriteString(usageTail)
+	in := inspector()
+	fs := in.flagSet(io.Discard)
+	in.options(fs)
+	fmt.Fprintf(b, "\nthe inspector, %s, takes these flags\n(the other commands' flags: mcpeek help COMMAND):\n", in.synopsis)
+	fs.SetOutput(b)
+	fs.PrintDefaults()
 	_, _ = io.WriteString(w, b.String())
 }
 
