@@ -413,10 +413,9 @@ func decodeFrame(b []byte) (rpc, bool) {
 
 // peer is the page and app at the other end of one session's WebSocket.
 type peer struct {
-	s           *session
-	c           *websocket.Conn
-	ctx         context.Context
-	initialized bool // ui/initialize has been answered at least once
+	s   *session
+	c   *websocket.Conn
+	ctx context.Context
 	// awaitingInit is set by each answered ui/initialize until the app's
 	// ui/notifications/initialized: only then may the host speak to it.
 	awaitingInit bool
@@ -557,7 +556,7 @@ func (p *peer) onRequest(m rpc) error {
 		s.h.opts.Logf("app host: %s: the app initialized again (remounted)", s.key)
 	}
 	p.inits++
-	p.initialized, p.awaitingInit = true, true
+	p.awaitingInit = true
 	p.appModes = nil
 	_ = json.Unmarshal(params.AppCapabilities["availableDisplayModes"], &p.appModes)
 	p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
