@@ -26,21 +26,32 @@ func (m *Model) elicitationsView(h int) string {
 		head := fmt.Sprintf("%s %s %-7s %s %dms ", r.Key, r.ReceivedAt.Format("15:04:05"), r.Action, path, r.AnsweredMs)
 		rows = append(rows, head+line(r.Message, m.c.width-lipgloss.Width(head)-2))
 	}
-	if e := m.expanded[tabElicitations]; e >= 0 && e < len(rows) {
-		r := m.records[len(m.records)-1-e]
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s %s · %s\n", s.title.Render(r.Key), r.Action, r.Path)
-		if r.Fallback != "" {
-			b.WriteString(s.warn.Render("rendered natively: "+r.Fallback.Describe()) + "\n")
-		}
-		if r.Error != "" {
-			b.WriteString(s.err.Render("error: ") + clean(r.Error) + "\n")
-		}
-		b.WriteString(s.dim.Render("request:") + "\n" + clean(indentJSON(r.Request)) + "\n")
-		b.WriteString(s.dim.Render("response:") + "\n" + clean(indentJSON(r.Response)))
-		return block(b.String(), m.c.width, h-1) + "\n" + m.closesHint()
+	if m.expandedEntry() >= 0 {
+		return m.paneView(m.closesHint())
 	}
 	return p.list(&m.c, rows, nil, m.c.width, h)
+}
+
+// recordText is one elicitation's record: its request and the response
+// sent.
+func (m *Model) recordText() string {
+	s := m.c.styles
+	e := m.expanded[tabElicitations]
+	if e < 0 || e >= len(m.records) {
+		return ""
+	}
+	r := m.records[len(m.records)-1-e]
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s · %s\n", s.title.Render(r.Key), r.Action, r.Path)
+	if r.Fallback != "" {
+		b.WriteString(s.warn.Render("rendered natively: "+r.Fallback.Describe()) + "\n")
+	}
+	if r.Error != "" {
+		b.WriteString(s.err.Render("error: ") + clean(r.Error) + "\n")
+	}
+	b.WriteString(s.dim.Render("request:") + "\n" + clean(indentJSON(r.Request)) + "\n")
+	b.WriteString(s.dim.Render("response:") + "\n" + clean(indentJSON(r.Response)))
+	return b.String()
 }
 
 // indentJSON indents raw JSON for reading.

@@ -8,8 +8,9 @@ import (
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
-// infoView shows the negotiated capabilities of both sides.
-func infoView(c *common, conn *mcpclient.Conn, width, height int) string {
+// infoText is the Info tab: the negotiated capabilities of both sides and
+// the server's instructions.
+func infoText(c *common, conn *mcpclient.Conn) string {
 	if conn == nil {
 		return c.styles.dim.Render("not connected")
 	}
@@ -24,5 +25,5 @@ func infoView(c *common, conn *mcpclient.Conn, width, height int) string {
 	if ins := conn.Instructions(); ins != "" {
 		fmt.Fprintf(&b, "\n%s\n%s\n", c.styles.title.Render("instructions"), clean(ins))
 	}
-	return block(b.String(), width, height)
+	return b.String()
 }

@@ -32,6 +32,9 @@ type tabKeys struct {
 	next, prev, up, down key.Binding
 	filter, open         key.Binding
 	collapse             key.Binding // close the entry enter expanded
+	focus, back          key.Binding // into the detail pane, and back to the list
+	pageUp, pageDown     key.Binding // scroll the detail pane
+	top, bottom          key.Binding
 	cancelCall           key.Binding
 	reconnect, help      key.Binding
 	quit                 key.Binding
@@ -87,6 +90,12 @@ func newKeyMap() keyMap {
 			prev:       b("shift+tab", "previous tab", "shift+tab"),
 			up:         b("↑/k", "up", "up", "k"),
 			down:       b("↓/j", "down", "down", "j"),
+			focus:      b("→/l", "into the pane", "right", "l"),
+			back:       b("←/h", "back to the list", "left", "h"),
+			pageUp:     b("pgup", "page up", "pgup"),
+			pageDown:   b("pgdown", "page down", "pgdown"),
+			top:        b("home/g", "top", "home", "g"),
+			bottom:     b("end/G", "end", "end", "G"),
 			filter:     b("/", "filter the list", "/"),
 			open:       b("enter", "call, read, get or expand", "enter"),
 			collapse:   b("x", "close the expanded entry", "x"),
@@ -169,9 +178,9 @@ func (k tabKeys) ShortHelp() []key.Binding {
 	return []key.Binding{
 		hint("1-6/tab", "switch", append(k.jump[:], k.next)...),
 		hint("↑↓", "move", k.up, k.down),
+		hint("→", "pane", k.focus),
 		hint("/", "filter", k.filter),
 		hint("enter", "open", k.open),
-		k.reconnect,
 		hint("?", "keys", k.help),
 		hint("q", "quit", k.quit),
 	}
@@ -180,9 +189,27 @@ func (k tabKeys) ShortHelp() []key.Binding {
 // FullHelp lists every key of the tabs.
 func (k tabKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{
-		hint("1-6", "go to a tab", k.jump[:]...), k.next, k.prev, k.up, k.down,
+		hint("1-6", "go to a tab", k.jump[:]...), k.next, k.prev,
+		hint("↑↓/jk", "move, or scroll the pane", k.up, k.down),
+		hint("→←/lh", "into the pane, and out", k.focus, k.back),
+		hint("pgup/pgdn", "page the pane", k.pageUp, k.pageDown),
+		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
 		k.filter, k.open, k.collapse, k.cancelCall, k.reconnect, k.help, k.quit,
 	}}
+}
+
+// paneHelp is the footer while a pane takes ↑/↓; back, when ← leaves
+// it for a list.
+func (k tabKeys) paneHelp(back bool) []key.Binding {
+	bs := []key.Binding{
+		hint("1-6/tab", "switch", append(k.jump[:], k.next)...),
+		hint("↑↓", "scroll", k.up, k.down),
+		hint("g/G", "top/end", k.top, k.bottom),
+	}
+	if back {
+		bs = append(bs, hint("←", "back", k.back))
+	}
+	return append(bs, hint("?", "keys", k.help), hint("q", "quit", k.quit))
 }
 
 // ShortHelp is the footer while a filter is typed.

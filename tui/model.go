@@ -57,8 +57,11 @@ type Model struct {
 	prompts   []*mcp.Prompt
 	listErr   [tabCount]error // why a tab's list is missing or short
 	pick      [tabCount]picker
-	detail    [tabCount]string // what Enter produced on each tab (a result, a resource, a prompt)
-	expanded  [tabCount]int    // per tab, the entry shown whole, or -1
+	detail    [tabCount]string  // what Enter produced on each tab (a result, a resource, a prompt)
+	expanded  [tabCount]int     // per tab, the entry shown whole, or -1
+	panes     [tabCount]pane    // per tab, the scrollable detail
+	focus     [tabCount]bool    // per tab, whether ↑/↓ scroll the pane beside the list
+	results   map[string]string // per tool, its latest result
 
 	running    string // the tool being called
 	runStart   time.Time
@@ -81,6 +84,7 @@ func New(opts Options) *Model {
 		c:     newCommon(),
 		opts:  opts,
 		asker: newProgramAsker(), spinner: sp, expanded: [tabCount]int{-1, -1, -1, -1, -1, -1},
+		results: map[string]string{},
 	}
 }
 
@@ -104,39 +108,46 @@ func (m *Model) Init() tea.Cmd {
 
 // Update changes the model's state for a message: keys go to the top of
 // the overlay stack, the connection's events to the connection, the
-// elicitations to their queue.
+// elicitations to their queue. Then the current tab's pane takes the text
+// and size the new state gives it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.syncPane()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		return m, m.key(msg)
+		return m.key(msg)
 	case tea.WindowSizeMsg:
-		return m, m.resize(msg)
+		return m.resize(msg)
 	case connectedMsg, disconnectedMsg, listsMsg, pollMsg:
-		return m, m.connection(msg)
+		return m.connection(msg)
 	case askMsg:
-		return m, tea.Batch(m.asker.wait(), m.enqueue(msg.ask))
+		return tea.Batch(m.asker.wait(), m.enqueue(msg.ask))
 	case withdrawnMsg:
-		return m, tea.Batch(m.asker.wait(), m.withdraw(msg.key))
+		return tea.Batch(m.asker.wait(), m.withdraw(msg.key))
 	case nativeform.DoneMsg:
-		return m, m.settleForms()
+		return m.settleForms()
 	case callDoneMsg:
 		m.running, m.cancelCall = "", nil
-		m.detail[tabTools] = renderResult(&m.c, msg.res, msg.err, msg.took, m.detailWidth())
-		return m, nil
+		m.results[msg.tool] = renderResult(&m.c, msg.res, msg.err, msg.took)
+		return nil
 	case detailMsg:
 		m.detail[msg.tab] = msg.text
-		return m, nil
+		return nil
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
-		return m, cmd
+		return cmd
 	}
 	// Everything else (form ticks, cursor blinks) goes to a form.
 	if f := m.tickingForm(); f != nil {
 		_, cmd := f.Update(msg)
-		return m, cmd
+		return cmd
 	}
-	return m, nil
+	return nil
 }
 
 func (m *Model) bodyHeight() int  { return max(m.c.height-4, 6) }

@@ -14,16 +14,13 @@ import (
 
 // promptsView lists the prompts beside the last one got.
 func (m *Model) promptsView(h int) string {
-	lw, dw := m.listWidth(), m.detailWidth()
+	lw := m.listWidth()
 	var names []string
 	for _, pr := range m.prompts {
 		names = append(names, pr.Name)
 	}
-	detail := m.detail[tabPrompts]
-	if detail == "" {
-		detail = m.c.styles.dim.Render("enter gets the prompt")
-	}
-	return columns(&m.c, m.pick[tabPrompts].list(&m.c, names, m.listErr[tabPrompts], lw, h), block(detail, dw, h), lw)
+	list := m.pick[tabPrompts].list(&m.c, names, m.listErr[tabPrompts], lw, h)
+	return columns(&m.c, list, m.paneView(""), lw, m.focus[tabPrompts])
 }
 
 // openPrompt gets a prompt, first asking for its arguments.

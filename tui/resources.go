@@ -13,7 +13,7 @@ import (
 
 // resourcesView lists the resources and templates beside what enter read.
 func (m *Model) resourcesView(h int) string {
-	lw, dw := m.listWidth(), m.detailWidth()
+	lw := m.listWidth()
 	var names []string
 	for _, r := range m.resources {
 		names = append(names, r.URI)
@@ -21,20 +21,17 @@ func (m *Model) resourcesView(h int) string {
 	for _, r := range m.templates {
 		names = append(names, r.URITemplate+" (template)")
 	}
-	detail := m.detail[tabResources]
-	if detail == "" {
-		detail = m.c.styles.dim.Render("enter reads the resource")
-	}
-	return columns(&m.c, m.pick[tabResources].list(&m.c, names, m.listErr[tabResources], lw, h), block(detail, dw, h), lw)
+	list := m.pick[tabResources].list(&m.c, names, m.listErr[tabResources], lw, h)
+	return columns(&m.c, list, m.paneView(""), lw, m.focus[tabResources])
 }
 
 // readResource reads a resource into the Resources tab's detail pane.
 func (m *Model) readResource(uri string) tea.Cmd {
-	conn, width := m.conn, m.detailWidth()
-	return func() tea.Msg { return detailMsg{tabResources, readResource(conn, uri, width)} }
+	conn := m.conn
+	return func() tea.Msg { return detailMsg{tabResources, readResource(conn, uri)} }
 }
 
-func readResource(conn *mcpclient.Conn, uri string, width int) string {
+func readResource(conn *mcpclient.Conn, uri string) string {
 	ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 	defer cancel()
 	res, err := conn.Session().ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
@@ -46,7 +43,7 @@ func readResource(conn *mcpclient.Conn, uri string, width int) string {
 		fmt.Fprintf(&b, "%s (%s)\n", clean(c.URI), clean(c.MIMEType))
 		switch {
 		case c.Text != "":
-			b.WriteString(clean(c.Text) + "\n")
+			b.WriteString(clean(prettyText(c.Text)) + "\n")
 		case len(c.Blob) > 0:
 			fmt.Fprintf(&b, "[binary, %d bytes]\n", len(c.Blob))
 		}

@@ -107,7 +107,7 @@ func (m *Model) tabView(h int) string {
 		return m.logView(h)
 	case tabInfo, tabCount:
 	}
-	return infoView(&m.c, m.conn, m.c.width, h)
+	return m.paneView("")
 }
 
 // tabsLayer is the tabs themselves, under every layer.
@@ -123,6 +123,9 @@ func (tabsLayer) footer(m *Model, _ *level) string {
 	case m.running != "":
 		status := fmt.Sprintf("%s calling %s… %s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second))
 		return m.c.styles.dim.Render(status+" · ") + m.c.keyLine(hint(k.tabs.cancelCall.Help().Key, "cancels the call", k.tabs.cancelCall))
+	}
+	if m.paneFocused() {
+		return m.c.keyLine(k.tabs.paneHelp(m.tab != tabInfo)...)
 	}
 	return m.c.keyLine(k.tabs.ShortHelp()...)
 }
@@ -161,6 +164,7 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		if m.expandable() {
 			m.expanded[m.tab] = -1
 		}
+	case m.paneKey(msg):
 	default:
 		m.pick[m.tab].update(msg, &m.c, m.listLen())
 	}
@@ -170,9 +174,14 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 // filtering reports whether a list's filter is being typed.
 func (m *Model) filtering() bool { return m.pick[m.tab].filtering }
 
-// columns lays out a list and a detail pane side by side.
-func columns(c *common, left, right string, leftWidth int) string {
+// columns lays out a list and a detail pane side by side; the line
+// between them is heavy when the pane is focused.
+func columns(c *common, left, right string, leftWidth int, focused bool) string {
 	l := lipgloss.NewStyle().Width(leftWidth).Render(left)
-	sep := c.styles.dim.Render(strings.Repeat("│\n", max(lipgloss.Height(l), lipgloss.Height(right))-1) + "│")
+	bar, style := "│", c.styles.dim
+	if focused {
+		bar, style = "┃", c.styles.accent
+	}
+	sep := style.Render(strings.Repeat(bar+"\n", max(lipgloss.Height(l), lipgloss.Height(right))-1) + bar)
 	return lipgloss.JoinHorizontal(lipgloss.Top, l, " ", sep, " ", right)
 }

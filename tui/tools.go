@@ -40,14 +40,14 @@ func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
 	return m.openJSON(t)
 }
 
-// call calls a tool; its result replaces the Tools tab's detail pane.
+// call calls a tool; its result shows in the Tools tab's pane while that
+// tool is selected.
 func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	if m.conn == nil || m.running != "" {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.runStart, m.cancelCall = tool.Name, time.Now(), cancel
-	m.detail[tabTools] = ""
 	conn, name, start := m.conn, tool.Name, m.runStart
 	return func() tea.Msg {
 		defer cancel()
@@ -56,47 +56,58 @@ func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	}
 }
 
-// toolsView lists the tools beside the selected one's description and
-// schemas, or the last call's result.
+// toolsView lists the tools beside the selected one's latest result,
+// description and schemas.
 func (m *Model) toolsView(h int) string {
-	s := m.c.styles
-	lw, dw := m.listWidth(), m.detailWidth()
-	p := &m.pick[tabTools]
+	lw := m.listWidth()
 	tools := m.visibleTools()
 	names := make([]string, len(tools))
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	detail := m.detail[tabTools]
-	if detail == "" && p.cursor < len(tools) {
-		t := tools[p.cursor]
-		var b strings.Builder
-		b.WriteString(s.title.Render(clean(t.Name)) + "\n" + clean(t.Description) + "\n")
-		if t.Annotations != nil {
-			b.WriteString(s.dim.Render("annotations: ") + clean(prettyJSON(t.Annotations)) + "\n")
-		}
-		b.WriteString(s.dim.Render("input schema: ") + clean(prettyJSON(t.InputSchema)) + "\n")
-		if ui, ok := t.Meta["ui"]; ok {
-			b.WriteString(s.dim.Render("_meta.ui: ") + clean(prettyJSON(ui)) + "\n")
-		}
-		b.WriteString(s.dim.Render("enter calls it"))
-		detail = b.String()
-	}
-	return columns(&m.c, p.list(&m.c, names, m.listErr[tabTools], lw, h), block(detail, dw, h), lw)
+	list := m.pick[tabTools].list(&m.c, names, m.listErr[tabTools], lw, h)
+	return columns(&m.c, list, m.paneView(""), lw, m.focus[tabTools])
 }
 
-// resultLines bounds a rendered result: more lines than a screen shows,
-// so that a huge result is not wrapped in full.
-const resultLines = 200
+// toolText is the Tools tab's pane: the selected tool's latest result in
+// this session, if it has one, then its description and schemas.
+func (m *Model) toolText() string {
+	s := m.c.styles
+	tools := m.visibleTools()
+	p := m.pick[tabTools]
+	if p.cursor >= len(tools) {
+		return ""
+	}
+	t := tools[p.cursor]
+	var b strings.Builder
+	if m.running == t.Name {
+		b.WriteString(s.dim.Render("calling "+clean(t.Name)+"…") + "\n\n")
+	} else if res, ok := m.results[t.Name]; ok {
+		b.WriteString(res + "\n\n")
+	}
+	b.WriteString(s.title.Render(clean(t.Name)) + "\n" + clean(t.Description) + "\n")
+	if t.Annotations != nil {
+		b.WriteString(s.dim.Render("annotations: ") + clean(prettyJSON(t.Annotations)) + "\n")
+	}
+	b.WriteString(s.dim.Render("input schema: ") + clean(prettyJSON(t.InputSchema)) + "\n")
+	if t.OutputSchema != nil {
+		b.WriteString(s.dim.Render("output schema: ") + clean(prettyJSON(t.OutputSchema)) + "\n")
+	}
+	if ui, ok := t.Meta["ui"]; ok {
+		b.WriteString(s.dim.Render("_meta.ui: ") + clean(prettyJSON(ui)) + "\n")
+	}
+	b.WriteString(s.dim.Render("enter calls it"))
+	return b.String()
+}
 
 // renderResult draws a tool result: each content block, structured
 // content as JSON, isError highlighted, and the call's duration.
-func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Duration, width int) string {
+func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Duration) string {
 	var b strings.Builder
 	if err != nil {
 		b.WriteString(c.styles.err.Render("error: ") + clean(err.Error()) + "\n")
 		b.WriteString(c.styles.dim.Render(fmt.Sprintf("after %s", took.Round(time.Millisecond))))
-		return block(b.String(), width, resultLines)
+		return b.String()
 	}
 	status := c.styles.ok.Render("result")
 	if res.IsError {
@@ -106,7 +117,7 @@ func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Durat
 	for _, content := range res.Content {
 		switch v := content.(type) {
 		case *mcp.TextContent:
-			b.WriteString(clean(v.Text) + "\n")
+			b.WriteString(clean(prettyText(v.Text)) + "\n")
 		case *mcp.ImageContent:
 			b.WriteString(c.styles.dim.Render(fmt.Sprintf("[image %s, %d bytes]", clean(v.MIMEType), len(v.Data))) + "\n")
 		case *mcp.AudioContent:
@@ -126,5 +137,5 @@ func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Durat
 	if res.StructuredContent != nil {
 		b.WriteString(c.styles.dim.Render("structuredContent:") + "\n" + clean(prettyJSON(res.StructuredContent)))
 	}
-	return block(strings.TrimRight(b.String(), "\n"), width, resultLines)
+	return strings.TrimRight(b.String(), "\n")
 }

@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// pagerServer has a tool with a long result and two that describe
+// themselves differently.
+func pagerServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "pager", Version: "1"}, nil)
+	empty := json.RawMessage(`{"type":"object"}`)
+	text := func(t string) mcp.ToolHandler {
+		return func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t}}}, nil
+		}
+	}
+	var rows []string
+	for i := 1; i <= 300; i++ {
+		rows = append(rows, fmt.Sprintf("row %03d", i))
+	}
+	s.AddTool(&mcp.Tool{Name: "alpha", Description: "Describes tool A.", InputSchema: empty}, text("result of alpha"))
+	s.AddTool(&mcp.Tool{Name: "beta", Description: "Describes tool B.", InputSchema: empty}, text("result of beta"))
+	s.AddTool(&mcp.Tool{Name: "long", Description: "Three hundred rows.", InputSchema: empty}, text(strings.Join(rows, "\n")))
+	return s
+}
+
+func wantOnScreen(t *testing.T, view string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(view, w) {
+			t.Errorf("the screen lacks %q:\n%s", w, view)
+		}
+	}
+}
+
+// End and G scroll a long result to its last line.
+func TestScrollALongResultToItsEnd(t *testing.T) {
+	for _, k := range []string{"end", "G"} {
+		t.Run(k, func(t *testing.T) {
+			t.Parallel()
+			in := open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
+			in.selectTool("long").keys("enter").expect("row 001").keys(k)
+			view := in.screen()
+			wantOnScreen(t, view, "row 300", " of ")
+			if strings.Contains(view, "row 001") {
+				t.Errorf("the top of the result still shows:\n%s", view)
+			}
+		})
+	}
+}
+
+// The elicitation's detail scrolls to the response of a 16-field form.
+func TestElicitationDetailReachesTheResponse(t *testing.T) {
+	in := open(t, Options{}, 100, 30).expect("all_fields")
+	in.selectTool("all_fields").keys("enter").formOpen().press(newKeyMap().form.submit).expect("Lovelace")
+	in.keys("4").expect("accept").keys("enter").expect("request:").keys("G")
+	wantOnScreen(t, in.screen(), "response:", `"action": "accept"`, `"name": "Ada Lovelace"`)
+}
+
+// At 80×24 the Info tab scrolls to the server's instructions.
+func TestInfoReachesTheInstructions(t *testing.T) {
+	in := open(t, Options{}, 80, 24).expect("all_fields")
+	in.keys("6").expect("server capabilities").keys("end")
+	wantOnScreen(t, in.screen(), "instructions", "A test server whose tools ask")
+}
+
+// After a tool is called, another tool shows its own description, and
+// the result stays with the tool that produced it.
+func TestToolsPaneFollowsTheSelection(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
+	in.keys("enter").expect("result of alpha").keys("j")
+	view := in.screen()
+	wantOnScreen(t, view, "Describes tool B.")
+	if strings.Contains(view, "result of alpha") {
+		t.Errorf("beta's pane shows alpha's result:\n%s", view)
+	}
+
+	in = open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
+	in.keys("enter").expect("result of alpha").keys("j", "k")
+	wantOnScreen(t, in.screen(), "result of alpha", "Describes tool A.")
+}
