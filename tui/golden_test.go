@@ -119,3 +119,29 @@ func twoQuestions() *mcp.Server {
 		})
 	return s
 }
+
+// Panes scrolled, at each size.
+func TestPaneGoldens(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		opts  Options
+		ready string
+		steps func(in *inspector)
+	}{
+		{"result_focused", Options{Connect: inMemory(pagerServer, "")}, "long", func(in *inspector) {
+			in.selectTool("long").keys("enter").expect("row 001").keys("right", "j", "j", "pgdown")
+		}},
+		{"elicitation_end", Options{}, "all_fields", func(in *inspector) {
+			in.selectTool("all_fields").keys("enter").formOpen().press(newKeyMap().form.submit).expect("Lovelace")
+			in.keys("4").expect("accept").keys("enter").expect("request:").keys("end")
+		}},
+	} {
+		for _, size := range sizes {
+			t.Run(tc.name+"/"+size.name, func(t *testing.T) {
+				in := open(t, tc.opts, size.w, size.h).expect(tc.ready)
+				tc.steps(in)
+				checkGolden(t, in.screen())
+			})
+		}
+	}
+}

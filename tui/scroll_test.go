@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/mcpclient"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -84,4 +88,72 @@ func TestToolsPaneFollowsTheSelection(t *testing.T) {
 	in = open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
 	in.keys("enter").expect("result of alpha").keys("j", "k")
 	wantOnScreen(t, in.screen(), "result of alpha", "Describes tool A.")
+}
+
+// press sends keys by name straight to a model.
+func press(m *Model, keys ...string) {
+	for _, k := range keys {
+		m.Update(keyMsg(k))
+	}
+}
+
+// → puts ↑/↓ on the pane beside the list, and ← gives them back.
+func TestFocusMovesBetweenTheListAndThePane(t *testing.T) {
+	m := New(Options{})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	long := strings.Repeat("a long description, ", 200)
+	m.tools = []*mcp.Tool{{Name: "alpha", Description: long}, {Name: "beta"}}
+	press(m, "j", "k", "right", "j", "j")
+	if m.pick[tabTools].cursor != 0 || m.panes[tabTools].vp.YOffset != 2 {
+		t.Errorf("focused: cursor %d, pane at line %d; want 0 and 2", m.pick[tabTools].cursor, m.panes[tabTools].vp.YOffset)
+	}
+	if view := m.View(); !strings.Contains(view, "┃") || !strings.Contains(view, "3–") {
+		t.Errorf("the focused pane shows neither its focus nor its place:\n%s", view)
+	}
+	press(m, "left", "j")
+	if m.pick[tabTools].cursor != 1 || m.focus[tabTools] {
+		t.Errorf("after ←: cursor %d, focused %v; want 1, false", m.pick[tabTools].cursor, m.focus[tabTools])
+	}
+	if view := m.View(); strings.Contains(view, "┃") {
+		t.Errorf("the pane still looks focused:\n%s", view)
+	}
+}
+
+// An expanded log message is pretty-printed, and ← closes it.
+func TestExpandedLogMessageIsPrettyPrinted(t *testing.T) {
+	m := New(Options{})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.wire = []mcpclient.WireEntry{{Dir: "send", Method: "tools/call", ID: json.RawMessage("1"),
+		Message: json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"alpha","arguments":{"text":"` + strings.Repeat("word ", 40) + `"}}}`)}}
+	press(m, "5", "enter")
+	view := m.View()
+	wantOnScreen(t, view, `"method": "tools/call"`, `    "name": "alpha",`)
+	press(m, "left")
+	if m.expanded[tabLog] != -1 {
+		t.Errorf("← left the entry expanded")
+	}
+}
+
+// Wrapped text breaks between words, never inside one that fits, and
+// wrapped JSON keeps its indentation.
+func TestWrapKeepsTokensWhole(t *testing.T) {
+	text := prettyText(`{"a":{"description":"the quick brown fox jumps over the lazy dog again and again","url":"https://example.com/x"}}`)
+	got := wrap(text, 30)
+	words := map[string]bool{}
+	for _, w := range strings.Fields(strings.NewReplacer(",", " ", ":", " ", `"`, " ").Replace(text)) {
+		words[w] = true
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if w := ansi.StringWidth(l); w > 30 {
+			t.Errorf("line %q is %d cells wide", l, w)
+		}
+		for _, w := range strings.Fields(strings.NewReplacer(",", " ", ":", " ", `"`, " ").Replace(l)) {
+			if !words[w] {
+				t.Errorf("%q is a piece of a word, in %q:\n%s", w, l, got)
+			}
+		}
+	}
+	if !strings.Contains(got, "\n      ") {
+		t.Errorf("the wrapped JSON lost its indentation:\n%s", got)
+	}
 }
