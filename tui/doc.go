@@ -4,7 +4,8 @@
 //
 // The inspector is one root [Model] whose parts live in files named for
 // them: a file per tab (tools.go, resources.go, prompts.go,
-// elicitations.go, log.go, info.go) and one per layer over the tabs
+// elicitations.go, log.go, info.go), pane.go for the scrollable detail
+// pane of each, and one per layer over the tabs
 // (queue.go and urlcard.go for pending elicitations, appcard.go,
 // arguments.go, help.go, quit.go).
 //

@@ -15,6 +15,9 @@ func (m *Model) elicitationsView(h int) string {
 	if len(m.records) == 0 {
 		return s.dim.Render("No elicitations yet. Call a tool that asks for input (Tools tab).")
 	}
+	if m.expandedEntry() >= 0 {
+		return m.paneView(m.closesHint())
+	}
 	p := &m.pick[tabElicitations]
 	var rows []string
 	for i := len(m.records) - 1; i >= 0; i-- { // newest first
@@ -25,9 +28,6 @@ func (m *Model) elicitationsView(h int) string {
 		}
 		head := fmt.Sprintf("%s %s %-7s %s %dms ", r.Key, r.ReceivedAt.Format("15:04:05"), r.Action, path, r.AnsweredMs)
 		rows = append(rows, head+line(r.Message, m.c.width-lipgloss.Width(head)-2))
-	}
-	if m.expandedEntry() >= 0 {
-		return m.paneView(m.closesHint())
 	}
 	return p.list(&m.c, rows, nil, m.c.width, h)
 }

@@ -40,15 +40,30 @@ func wireRow(e mcpclient.WireEntry) string {
 	return clean(fmt.Sprintf("%s %-6s %s %s", e.Time.Format("15:04:05.000"), e.Dir, what, text))
 }
 
+// wireEntry is the entry the e-th line the filter lets through shows.
+// Without a filter it is the e-th entry, found without drawing the log.
+func (m *Model) wireEntry(e int) (int, bool) {
+	if e < 0 {
+		return 0, false
+	}
+	if m.pick[tabLog].filter == "" {
+		return e, e < len(m.wire)
+	}
+	_, entries := m.wireRows()
+	if e >= len(entries) {
+		return 0, false
+	}
+	return entries[e], true
+}
+
 // wireText is the expanded log entry: what it is, then the message
 // pretty-printed.
 func (m *Model) wireText() string {
-	_, entries := m.wireRows()
-	e := m.expanded[tabLog]
-	if e < 0 || e >= len(entries) {
+	i, ok := m.wireEntry(m.expanded[tabLog])
+	if !ok {
 		return ""
 	}
-	w := m.wire[entries[e]]
+	w := m.wire[i]
 	what := w.Method
 	if what == "" && w.ID != nil {
 		what = "response " + string(w.ID)
@@ -71,7 +86,7 @@ func (m *Model) expandedEntry() int {
 			return e
 		}
 	case tabLog:
-		if _, entries := m.wireRows(); e < len(entries) {
+		if _, ok := m.wireEntry(e); ok {
 			return e
 		}
 	case tabTools, tabResources, tabPrompts, tabInfo, tabCount:
