@@ -1,6 +1,8 @@
 package mcpclient
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"sync"
 
@@ -15,16 +17,31 @@ import (
 // fields in the server's order, so the wire tap notes them, and the router
 // takes each back by the content it decoded into.
 type paramsBook struct {
-	mu    sync.Mutex
-	byKey map[string][]json.RawMessage // oldest first, per identity
-	order []string                     // the identity of each entry, oldest first
+	mu      sync.Mutex
+	entries []paramsEntry // oldest first
+	bytes   int           // of the params held
 }
 
-const paramsBookSize = 256
+type paramsEntry struct {
+	key [sha256.Size]byte // the identity of the params
+	raw json.RawMessage
+}
+
+// The book is bounded: requests the SDK refuses before asking mcpeek are
+// never taken back, and a server may send many, or large ones. The oldest
+// go first; params too large to keep are re-encoded when asked for.
+const (
+	paramsBookEntries = 256
+	paramsBookBytes   = 4 << 20
+	paramsMaxBytes    = 1 << 20
+)
 
 // note scans a received message for elicitation requests: a legacy
 // elicitation/create request, or the input requests of a modern result.
 func (b *paramsBook) note(msg []byte) {
+	if !bytes.Contains(msg, []byte(`"elicitation/create"`)) {
+		return // the common case, without decoding the message
+	}
 	var m struct {
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params"`
@@ -49,32 +66,28 @@ func (b *paramsBook) note(msg []byte) {
 }
 
 func (b *paramsBook) add(params json.RawMessage) {
+	if len(params) > paramsMaxBytes {
+		return
+	}
 	key, ok := identity(params)
 	if !ok {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.byKey == nil {
-		b.byKey = map[string][]json.RawMessage{}
-	}
-	b.byKey[key] = append(b.byKey[key], append(json.RawMessage(nil), params...))
-	b.order = append(b.order, key)
-	for len(b.order) > paramsBookSize {
-		// Requests the SDK refused before asking mcpeek are never taken:
-		// forget the oldest.
-		old := b.order[0]
-		b.order = b.order[1:]
-		if list := b.byKey[old]; len(list) > 1 {
-			b.byKey[old] = list[1:]
-		} else {
-			delete(b.byKey, old)
-		}
+	b.entries = append(b.entries, paramsEntry{key: key, raw: append(json.RawMessage(nil), params...)})
+	b.bytes += len(params)
+	for len(b.entries) > paramsBookEntries || b.bytes > paramsBookBytes {
+		b.bytes -= len(b.entries[0].raw)
+		b.entries[0] = paramsEntry{}
+		b.entries = b.entries[1:]
 	}
 }
 
-// take returns the wire params of a decoded request, or nil when the tap did
-// not see it (then the caller encodes p itself).
+// take returns the wire params of a decoded request, or nil when the tap
+// did not see it, or saw several requests of that content written
+// differently (then the caller encodes p itself rather than risk handing
+// one request another's bytes).
 func (b *paramsBook) take(p *mcp.ElicitParams) json.RawMessage {
 	raw, err := json.Marshal(p)
 	if err != nil {
@@ -86,22 +99,28 @@ func (b *paramsBook) take(p *mcp.ElicitParams) json.RawMessage {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	list := b.byKey[key]
-	if len(list) == 0 {
-		return nil
-	}
-	if len(list) == 1 {
-		delete(b.byKey, key)
-	} else {
-		b.byKey[key] = list[1:]
-	}
-	for i, k := range b.order {
-		if k == key {
-			b.order = append(b.order[:i], b.order[i+1:]...)
-			break
+	first := -1
+	ambiguous := false
+	for i, e := range b.entries {
+		if e.key != key {
+			continue
+		}
+		if first < 0 {
+			first = i
+		} else if !bytes.Equal(e.raw, b.entries[first].raw) {
+			ambiguous = true
 		}
 	}
-	return list[0]
+	if first < 0 {
+		return nil
+	}
+	found := b.entries[first].raw
+	b.bytes -= len(found)
+	b.entries = append(b.entries[:first], b.entries[first+1:]...)
+	if ambiguous {
+		return nil
+	}
+	return found
 }
 
 // identityMembers are the members of elicitation params that survive the
@@ -109,13 +128,14 @@ func (b *paramsBook) take(p *mcp.ElicitParams) json.RawMessage {
 // request as far as the handler can tell.
 var identityMembers = []string{"_meta", "message", "requestedSchema", "url", "elicitationId"}
 
-// identity is the canonical JSON of the members that survive decoding,
-// with empty values dropped, so that an omitted member and the SDK's zero
-// value for it compare equal.
-func identity(params []byte) (string, bool) {
+// identity is a digest of the canonical JSON of the members that survive
+// decoding, with empty values dropped (so that an omitted member and the
+// SDK's zero value for it compare equal) and mode normalised (omitted
+// means form).
+func identity(params []byte) ([sha256.Size]byte, bool) {
 	var all map[string]any
 	if json.Unmarshal(params, &all) != nil || all == nil {
-		return "", false
+		return [sha256.Size]byte{}, false
 	}
 	kept := map[string]any{}
 	for _, k := range identityMembers {
@@ -133,13 +153,20 @@ func identity(params []byte) (string, bool) {
 			kept[k] = v
 		}
 	}
+	mode, _ := all["mode"].(string)
+	if mode == "" {
+		mode = "form"
+	}
+	kept["mode"] = mode
 	b, err := json.Marshal(kept)
-	return string(b), err == nil
+	return sha256.Sum256(b), err == nil
 }
 
 // wireParams is a request's params as the server sent them, when the tap
 // saw them; else p encoded, without the empty mode the SDK's encoding
-// would add (an omitted mode means form).
+// would add (an omitted mode means form). The tap sees them after
+// decoding, so whitespace between tokens may be gone; every member, its
+// order and its value are as the server wrote them.
 func (w *WireLog) wireParams(p *mcp.ElicitParams) json.RawMessage {
 	if w != nil {
 		if raw := w.params.take(p); raw != nil {

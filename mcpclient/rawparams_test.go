@@ -183,3 +183,39 @@ func objectKeys(t *testing.T, raw json.RawMessage) []string {
 	}
 	return keys
 }
+
+// TestParamsBookIsBoundedAndExact: requests the SDK refuses are never taken
+// back, so the book forgets the oldest past its bounds; a request of
+// another mode is never matched; and two requests of the same content
+// written differently are not told apart by guessing.
+func TestParamsBookIsBoundedAndExact(t *testing.T) {
+	var b paramsBook
+	big := `{"message":"` + strings.Repeat("x", 512<<10) + `","requestedSchema":{"type":"object"}}`
+	for i := 0; i < 20; i++ {
+		b.add(json.RawMessage(big))
+	}
+	if b.bytes > paramsBookBytes || len(b.entries) > paramsBookEntries {
+		t.Errorf("the book holds %d entries, %d bytes: past its bounds", len(b.entries), b.bytes)
+	}
+	b.add(json.RawMessage(`{"message":"` + strings.Repeat("y", paramsMaxBytes) + `"}`))
+	if n := len(b.entries); n == 0 || bytes.Contains(b.entries[n-1].raw, []byte("yyyy")) {
+		t.Error("params larger than the limit were kept")
+	}
+
+	var c paramsBook
+	schema := map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string"}}}
+	c.add(json.RawMessage(`{"mode":"url","message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`))
+	if got := c.take(&mcp.ElicitParams{Message: "m", RequestedSchema: schema}); got != nil {
+		t.Errorf("a form request was given a URL request's params: %s", got)
+	}
+
+	var d paramsBook
+	d.add(json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}},"x":1}`))
+	d.add(json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}},"x":2}`))
+	if got := d.take(&mcp.ElicitParams{Message: "m", RequestedSchema: schema}); got != nil {
+		t.Errorf("two requests alike but written differently: took %s, want none (encode instead)", got)
+	}
+	if got := d.take(&mcp.ElicitParams{Message: "m", RequestedSchema: schema}); got == nil || !strings.Contains(string(got), `"x":2`) {
+		t.Errorf("the second take = %s, want the one left", got)
+	}
+}
