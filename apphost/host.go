@@ -65,7 +65,8 @@ type Host struct {
 	mu        sync.Mutex
 	sessions  map[string]*session
 	closed    bool
-	launchDir string // private folder of launch files, made on first use
+	launchMu  sync.Mutex
+	launchDir string // private folder of launch files, made on first use; "-" once closed
 	// open counts the connections not yet taken over as a WebSocket:
 	// page loads, idle keep-alives and anyone who connects and waits.
 	open atomic.Int32
@@ -76,7 +77,9 @@ type Host struct {
 // must not exhaust mcpeek's file descriptors.
 const maxOpenConns = 64
 
-// limitConns closes a new connection beyond [maxOpenConns].
+// limitConns closes a new connection beyond [maxOpenConns]. A connection
+// counts from its start until it closes or, taken over as a WebSocket,
+// until it has shown a token.
 func (h *Host) limitConns(c net.Conn, state http.ConnState) {
 	switch state {
 	case http.StateNew:
@@ -84,8 +87,10 @@ func (h *Host) limitConns(c net.Conn, state http.ConnState) {
 			h.opts.Logf("app host: refused a connection: %d are open and none has presented a token", maxOpenConns)
 			_ = c.Close()
 		}
-	case http.StateHijacked, http.StateClosed:
+	case http.StateClosed:
 		h.open.Add(-1)
+	case http.StateHijacked:
+		// serveSocket lets it go once the socket has shown its token.
 	}
 }
 
@@ -217,10 +222,11 @@ func (h *Host) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	err := h.srv.Shutdown(ctx)
-	h.mu.Lock()
+	h.launchMu.Lock()
 	dir := h.launchDir
-	h.mu.Unlock()
-	if dir != "" {
+	h.launchDir = "-" // no launch file after this
+	h.launchMu.Unlock()
+	if dir != "" && dir != "-" {
 		_ = os.RemoveAll(dir)
 	}
 	return err
@@ -274,7 +280,7 @@ func (h *Host) serveSandbox(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	s := h.session(key)
+	s := h.sessionBySandbox(key)
 	if s == nil {
 		http.NotFound(w, r)
 		return
@@ -301,6 +307,18 @@ func servePage(w http.ResponseWriter, name, contentType string) {
 	}
 	w.Header().Set("Content-Type", contentType)
 	_, _ = w.Write(b)
+}
+
+// sessionBySandbox is the session whose sandbox page id is given.
+func (h *Host) sessionBySandbox(id string) *session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, s := range h.sessions {
+		if tokenEqual(id, s.sandboxID) {
+			return s
+		}
+	}
+	return nil
 }
 
 func (h *Host) session(key string) *session {

@@ -54,8 +54,11 @@ func OpenWith(command string) func(url string) error {
 // session's token; it is removed as soon as the tab connects, or when the
 // session ends.
 func (h *Host) writeLaunchFile(key, target string) (string, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	h.launchMu.Lock()
+	defer h.launchMu.Unlock()
+	if h.launchDir == "-" {
+		return "", errHostClosed
+	}
 	if h.launchDir == "" {
 		dir, err := os.MkdirTemp("", "mcpeek-launch-")
 		if err != nil {

@@ -33,6 +33,10 @@ type session struct {
 	key   string
 	token string
 	req   *mcpclient.AppRequest
+	// sandboxID names the session's sandbox page; the page learns it only
+	// after it has shown the token, so the sandbox origin says nothing of
+	// which requests are live.
+	sandboxID string
 
 	// Set by load before it closes loaded.
 	loaded  chan struct{}
@@ -64,7 +68,7 @@ func (s *session) abort(err error) {
 // and runs the Apps host protocol with the app in it until it answers.
 func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclient.AppAnswer, error) {
 	s := &session{
-		h: h, token: newToken(), req: req,
+		h: h, token: newToken(), sandboxID: newToken(), req: req,
 		connected: make(chan *websocket.Conn, 1), done: make(chan struct{}), aborted: make(chan struct{}),
 		shownAsText: make(chan struct{}), loaded: make(chan struct{}),
 	}
@@ -92,6 +96,17 @@ func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclien
 	defer stopLoad()
 	go s.load(loadCtx)
 	defer s.removeLaunchFile()
+	// A read that fails at once opens no tab; a slow one does not hold the
+	// tab back.
+	select {
+	case <-s.loaded:
+		if s.loadErr != nil {
+			return nil, s.loadErr
+		}
+	case <-time.After(loadHead):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	h.show(s, h.BridgeOrigin()+"/e/"+s.key+"#"+s.token)
 	return s.run(ctx)
 }
@@ -118,6 +133,10 @@ func (s *session) load(ctx context.Context) {
 	s.allow = permissionsPolicy(content.Permissions)
 }
 
+// loadHead is how long the tab waits for the app to be read before it is
+// opened anyway, the read going on while the browser opens it.
+const loadHead = 100 * time.Millisecond
+
 // removeLaunchFile deletes the session's launch file, if it has one: once
 // a tab holds the session, or the session is over, nobody needs it.
 func (s *session) removeLaunchFile() {
@@ -133,9 +152,18 @@ func (s *session) removeLaunchFile() {
 // show starts showing the session's URL to the person, without waiting:
 // through a launch file for a launcher process, or in-process, or as text.
 func (h *Host) show(s *session, target string) {
+	hint := fmt.Sprintf("(over SSH, forward the port first: %s)", h.SSHHint())
 	notify := func() {
 		close(s.shownAsText)
-		h.opts.Notify(fmt.Sprintf("Open %s to answer in the app (over SSH, forward the port first: %s)", target, h.SSHHint()))
+		h.opts.Notify(fmt.Sprintf("Open %s to answer in the app %s", target, hint))
+	}
+	ended := func() bool {
+		select {
+		case <-s.done:
+			return true
+		default:
+			return false
+		}
 	}
 	switch {
 	case h.opts.Launch != nil:
@@ -149,15 +177,22 @@ func (h *Host) show(s *session, target string) {
 		s.launchFile = path
 		s.mu.Unlock()
 		go func() {
-			if err := h.opts.Launch(fileURL(path)); err != nil {
+			err := h.opts.Launch(fileURL(path))
+			switch {
+			case ended():
+			case err != nil:
 				h.opts.Logf("app host: could not open a browser: %v", err)
 				s.removeLaunchFile()
 				notify()
+			default:
+				// Some browsers cannot read the launch page (a sandboxed
+				// snap or Flatpak has its own /tmp): say where the tab is.
+				h.opts.Notify(fmt.Sprintf("Opening the app in your browser; if no tab appears, open %s %s", target, hint))
 			}
 		}()
 	case h.opts.Open != nil:
 		go func() {
-			if err := h.opts.Open(target); err != nil {
+			if err := h.opts.Open(target); err != nil && !ended() {
 				h.opts.Logf("app host: could not open a browser: %v", err)
 				notify()
 			}
@@ -176,24 +211,18 @@ func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 		http.Error(w, "forbidden origin", http.StatusForbidden)
 		return
 	}
-	// Sockets waiting for their token count against the same cap as other
-	// connections that have not presented one.
-	if h.open.Add(1) > maxOpenConns {
-		h.open.Add(-1)
-		h.opts.Logf("app host: refused a WebSocket: too many connections without a token")
-		http.Error(w, "too many connections", http.StatusServiceUnavailable)
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
 		return
 	}
+	// The connection, taken over as a WebSocket, still counts against the
+	// cap (host.go, limitConns) until it has shown a token.
 	tokenless := true
 	defer func() {
 		if tokenless {
 			h.open.Add(-1)
 		}
 	}()
-	c, err := websocket.Accept(w, r, nil)
-	if err != nil {
-		return
-	}
 	c.SetReadLimit(maxFrame)
 	refuseAs := func(why, shown string) {
 		h.opts.Logf("app host: refused a tab for %s: %s", clip(key, 80), why)
@@ -343,20 +372,37 @@ func (s *session) run(ctx context.Context) (*mcpclient.AppAnswer, error) {
 	// where its sandbox is.
 	var err error
 	select {
-	case <-s.loaded:
+	case <-s.loaded: // read already: a timer that fired too does not matter
 		err = s.loadErr
-	case <-initTimer.C:
-		err = appErr(mcpclient.FallbackInitTimeout, "the app was not read within %s", s.h.opts.InitTimeout)
-	case <-ctx.Done():
-		err = ctx.Err()
-	case <-s.aborted:
-		err = &mcpclient.AppError{Reason: mcpclient.FallbackBridgeClosed, Err: s.abortErr}
+	default:
+		err = s.awaitLoad(ctx, initTimer)
 	}
 	if err != nil {
 		_ = writeJSON(context.Background(), c, control{Kind: "end", Text: endText(err)})
 		_ = c.Close(websocket.StatusNormalClosure, "done")
 		return nil, err
 	}
+	return s.talk(ctx, c, initTimer, start)
+}
+
+// awaitLoad waits for the app to have been read, once the tab is here.
+func (s *session) awaitLoad(ctx context.Context, initTimer *time.Timer) error {
+	var err error
+	select {
+	case <-s.loaded:
+		err = s.loadErr
+	case <-initTimer.C:
+		err = appErr(mcpclient.FallbackResourceReadFailed, "the app was not read within %s", s.h.opts.InitTimeout)
+	case <-ctx.Done():
+		err = ctx.Err()
+	case <-s.aborted:
+		err = &mcpclient.AppError{Reason: mcpclient.FallbackBridgeClosed, Err: s.abortErr}
+	}
+	return err
+}
+
+// talk speaks the Apps protocol with the page c until the app answers.
+func (s *session) talk(ctx context.Context, c *websocket.Conn, initTimer *time.Timer, start time.Time) (*mcpclient.AppAnswer, error) {
 	connCtx, stop := context.WithCancel(context.Background())
 	defer stop()
 	frames := make(chan frame, 16)
@@ -475,7 +521,7 @@ func (p *peer) exchange(ctx context.Context, frames <-chan frame, initTimer *tim
 		server = s.req.Server.Name
 	}
 	p.send(control{Kind: "session", Server: server, Connection: s.req.Connection, Message: s.req.Params.Message,
-		Sandbox: s.h.SandboxOrigin() + "/sandbox/" + s.key, Allow: s.allow})
+		Sandbox: s.h.SandboxOrigin() + "/sandbox/" + s.sandboxID, Allow: s.allow})
 	p.status("Loading the server's app…")
 	st := &exchangeState{initTimer: initTimer, start: start}
 	defer func() {
