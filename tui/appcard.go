@@ -16,7 +16,7 @@ import (
 type appCard struct{}
 
 func (*appCard) view(m *Model, h int, under *level) string {
-	card := m.appCardView() + "\n"
+	card := m.appCardView(h/2) + "\n"
 	return card + under.view(h-lipgloss.Height(card))
 }
 
@@ -59,39 +59,55 @@ func (m *Model) appPending() int {
 	return n
 }
 
-func (m *Model) appCardView() string {
+// appCardView is the card for the requests answered in the browser, in at
+// most about budget lines: as many requests as fit, each with its URL whole,
+// then how many more there are.
+func (m *Model) appCardView(budget int) string {
 	s := m.c.styles
-	var first *mcpclient.Pending
+	var inApp []mcpclient.Pending
+	for _, p := range m.pending {
+		if p.Path == mcpclient.PathApp {
+			inApp = append(inApp, p)
+		}
+	}
+	if len(inApp) == 0 {
+		return ""
+	}
+	var ssh string
+	if m.opts.AppSSHHint != "" && m.opts.AppURL != nil {
+		ssh = "\n" + s.dim.Render("over SSH, forward the port first:") + "\n" + wrapHard(m.opts.AppSSHHint, m.c.width)
+	}
+	used := 3 + lipgloss.Height(ssh) // the box's frame and heading, and the SSH lines
 	var rows, links []string
-	for i, p := range m.pending {
-		if p.Path != mcpclient.PathApp {
-			continue
-		}
-		if first == nil {
-			first = &m.pending[i]
-		}
-		rows = append(rows, s.dim.Render(p.Key+" · ")+line(p.Message, m.c.width-16)+"\n"+
-			s.dim.Render("     app "+line(p.ResourceURI, m.c.width-20)))
+	for i, p := range inApp {
+		row := s.dim.Render(p.Key+" · ") + line(p.Message, m.c.width-16) + "\n" +
+			s.dim.Render("     app "+line(p.ResourceURI, m.c.width-20))
+		var link string
 		if m.opts.AppURL != nil {
 			if u, ok := m.opts.AppURL(p.Key); ok {
 				// Whole, wrapped at the edge rather than cut, so that every
 				// character of it can be copied.
-				links = append(links, s.dim.Render("open "+p.Key+":")+"\n"+wrapHard(u, m.c.width))
+				link = s.dim.Render("open "+p.Key+":") + "\n" + wrapHard(u, m.c.width)
 			}
 		}
-	}
-	if first == nil {
-		return ""
+		need := 2 + lipgloss.Height(link)
+		if i > 0 && used+need+1 > budget { // keep a line to say how many more
+			rows = append(rows, s.dim.Render(fmt.Sprintf("… and %d more in the browser", len(inApp)-i)))
+			break
+		}
+		used += need
+		rows = append(rows, row)
+		if link != "" {
+			links = append(links, link)
+		}
 	}
 	abandon := m.c.keys.app.abandon.Help()
-	text := s.title.Render(fmt.Sprintf("answering in the browser (%d)", len(rows))) + s.dim.Render(fmt.Sprintf(" · %s answers %s natively instead", abandon.Key, first.Key)) +
+	text := s.title.Render(fmt.Sprintf("answering in the browser (%d)", len(inApp))) +
+		s.dim.Render(fmt.Sprintf(" · %s answers %s natively instead", abandon.Key, inApp[0].Key)) +
 		"\n" + strings.Join(rows, "\n")
 	card := s.box.Width(max(m.c.width-4, 20)).Render(text)
 	if len(links) > 0 {
-		card += "\n" + strings.Join(links, "\n")
-		if m.opts.AppSSHHint != "" {
-			card += "\n" + s.dim.Render("over SSH, forward the port first:") + "\n" + wrapHard(m.opts.AppSSHHint, m.c.width)
-		}
+		card += "\n" + strings.Join(links, "\n") + ssh
 	}
 	return card
 }
