@@ -45,7 +45,7 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 	fs.BoolVar(&cf.appHost, "app-host", false, "render app-requested form elicitations in the server's MCP App, in the browser")
 	fs.StringVar(&cf.appHostAddr, "app-host-addr", "", "listen address of the app host (default: a free port on 127.0.0.1)")
 	fs.BoolVar(&cf.noBrowser, "no-browser", false, "with --app-host: show the URL to open instead of launching a browser")
-	fs.StringVar(&cf.openWith, "open-with", "", "with --app-host: run this shell `COMMAND` with the URL as its last argument instead of the browser")
+	fs.StringVar(&cf.openWith, "open-with", "", "with --app-host: run this shell `COMMAND` instead of the browser, with the file:// URL of a private page that opens the tab as its last argument")
 	fs.DurationVar(&cf.appInitTimeout, "app-init-timeout", 15*time.Second, "with --app-host: how long the page and app may take to start")
 	fs.DurationVar(&cf.appTimeout, "app-timeout", 10*time.Minute, "with --app-host: how long the app may take to answer")
 	fs.BoolVar(&cf.noFormElicitation, "no-form-elicitation", false, "do not advertise form elicitation")
