@@ -36,7 +36,8 @@ type AppRequest struct {
 	Permissions map[string]any
 	// Params is the request as the SDK decoded it, for the renderer to show
 	// (its message); RawParams is the same request as the server wrote it,
-	// which the renderer forwards to the app byte for byte.
+	// which the renderer forwards to the app as they are (every member, in
+	// the server's order; only whitespace between tokens may differ).
 	Params    *mcp.ElicitParams
 	RawParams json.RawMessage
 }
