@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -2270,4 +2271,48 @@ func sandboxPath(e *env, key string) string {
 		e.t.Fatalf("no session %s", key)
 	}
 	return "/sandbox/" + s.sandboxID
+}
+
+// TestSystemBrowserGetsTheLaunchFile: the system browser is started
+// (through xdg-open, here a stand-in on PATH that notes its arguments)
+// with the launch page's URL, never with the token.
+func TestSystemBrowserGetsTheLaunchFile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("pkg/browser runs xdg-open on Linux only")
+	}
+	bin := t.TempDir()
+	argv := filepath.Join(t.TempDir(), "argv")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > " + strconv.Quote(argv) + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	t.Setenv("SSH_CONNECTION", "")
+	e := newEnv(t, func(o *Options) { o.Open, o.Launch = nil, SystemBrowser(false) })
+	c := e.render(context.Background(), sampleRequest("e-1"))
+	var args []byte
+	for deadline := time.Now().Add(patience); len(args) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("xdg-open was not run")
+		}
+		args, _ = os.ReadFile(argv)
+	}
+	lines := strings.Split(strings.TrimSpace(string(args)), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], "file:///") || strings.Contains(lines[1], "#") {
+		t.Fatalf("xdg-open ran with %q, want one file:// URL", lines)
+	}
+	u, _ := url.Parse(lines[1])
+	page, err := os.ReadFile(u.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/e/[^"]+)"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("the launch page %q redirects nowhere", page)
+	}
+	key, token := e.parseLink(string(m[1]))
+	if strings.Contains(string(args), token) {
+		t.Error("the token is in xdg-open's arguments")
+	}
+	e.complete(c, key, token, `{"action":"decline"}`)
 }
