@@ -135,7 +135,7 @@ func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, nre
 			return nil, FallbackNone, ctx.Err()
 		}
 		if errors.Is(context.Cause(appCtx), errAbandoned) {
-			return nil, FallbackBridgeClosed, nil
+			return nil, FallbackChoseNative, nil
 		}
 		if loadFailed != FallbackNone { // loadApp has noted why
 			return nil, loadFailed, nil

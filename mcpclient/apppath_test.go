@@ -590,7 +590,7 @@ func TestAbandonAppAnswersNatively(t *testing.T) {
 	if got.Content["choice"] != "option-b" || len(native.calls()) != 1 {
 		t.Errorf("server got %+v after %d native asks", got, len(native.calls()))
 	}
-	if recs := records.Records(); len(recs) != 1 || recs[0].Path != PathNative || recs[0].Fallback != FallbackBridgeClosed {
+	if recs := records.Records(); len(recs) != 1 || recs[0].Path != PathNative || recs[0].Fallback != FallbackChoseNative {
 		t.Errorf("records = %+v", recs)
 	}
 }
@@ -743,7 +743,7 @@ func TestAbandonWhileTheAppLoads(t *testing.T) {
 	if got.Content["choice"] != "option-b" || len(native.calls()) != 1 {
 		t.Errorf("server got %+v; native asked %d times", got, len(native.calls()))
 	}
-	if recs := records.Records(); len(recs) != 1 || recs[0].Fallback != FallbackBridgeClosed {
+	if recs := records.Records(); len(recs) != 1 || recs[0].Fallback != FallbackChoseNative {
 		t.Errorf("records = %+v", recs)
 	}
 }

@@ -40,6 +40,8 @@ const (
 	FallbackAnswerTimeout       FallbackReason = "answer_timeout"
 	FallbackInvalidResult       FallbackReason = "invalid_result"
 	FallbackSchemaMismatch      FallbackReason = "schema_mismatch"
+	// FallbackChoseNative: the person left the app for the native form.
+	FallbackChoseNative FallbackReason = "chose_native"
 )
 
 // Describe words the reason for a person.
@@ -75,6 +77,8 @@ func (r FallbackReason) Describe() string {
 		return "the app answered with an invalid result"
 	case FallbackSchemaMismatch:
 		return "the app's answer does not match the requested schema"
+	case FallbackChoseNative:
+		return "you chose to answer here instead of in the app"
 	}
 	return string(r)
 }
