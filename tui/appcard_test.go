@@ -60,7 +60,9 @@ func TestAppCardShowsEveryURLWhole(t *testing.T) {
 // and says how many more there are; the screen keeps its tabs.
 func TestAppCardLeavesRoomForTheTabs(t *testing.T) {
 	m := New(Options{
-		AppURL:     func(key string) (string, bool) { return "http://127.0.0.1:41234/e/" + key + "#q3Y9sV0bWZc2mH7xKpL1nR8tA4uE6iO5yD0fGjBkXzC", true },
+		AppURL: func(key string) (string, bool) {
+			return "http://127.0.0.1:41234/e/" + key + "#q3Y9sV0bWZc2mH7xKpL1nR8tA4uE6iO5yD0fGjBkXzC", true
+		},
 		AppSSHHint: "ssh -L 41234:127.0.0.1:41234 user@host",
 	})
 	for i := range 12 {
