@@ -345,6 +345,11 @@ func (f *Form) submit() tea.Cmd {
 	cur := 0
 	if f.form.State == huh.StateNormal {
 		cur = slices.Index(f.fields, f.form.GetFocusedField())
+		// huh redraws a title whose binding changed on the next message
+		// it gets: without one (the focus stays on a select, which has no
+		// cursor blinking) the error would not show beside the field.
+		_, redraw := f.form.Update(redrawMsg{})
+		cmds = append(cmds, redraw)
 	} else {
 		// Enter on the last field completed the huh form: build it anew
 		// over the same values.
@@ -360,6 +365,9 @@ func (f *Form) submit() tea.Cmd {
 	}
 	return tea.Sequence(cmds...)
 }
+
+// redrawMsg makes huh look at the fields' bound titles anew.
+type redrawMsg struct{}
 
 func (f *Form) formHeight() int {
 	return max(f.height-lipgloss.Height(f.header())-lipgloss.Height(f.footer())-2, 3)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -275,5 +276,23 @@ func TestAcceptWithDefaultsOnly(t *testing.T) {
 	want, _ := json.Marshal(s.Defaults())
 	if r.Action != nativeform.Accept || string(got) != string(want) {
 		t.Errorf("got %s %s, want accept with exactly the defaults %s", r.Action, got, want)
+	}
+}
+
+// A required select left at "(no answer)" says so beside it when a
+// submit fails, not only in the count under the form.
+func TestRequiredSelectShowsItsError(t *testing.T) {
+	t.Parallel()
+	s := schemaOf(t, `{"type":"object","properties":{
+		"target":{"type":"string","enum":["staging","production"]},
+		"name":{"type":"string"}},
+		"required":["target"]}`)
+	d := openForm(t, request(s, "Deploy?"), nativeform.Options{}, 80, 24)
+	// The select has the focus, and keeps it.
+	d.expect("Target").press(tea.KeyCtrlS).expect("needs attention")
+	time.Sleep(300 * time.Millisecond) // the focus moves to the field to fix
+	view := d.view()
+	if !regexp.MustCompile(`Target \*\s+✗ is required`).MatchString(view) {
+		t.Errorf("no error beside the select:\n%s", view)
 	}
 }
