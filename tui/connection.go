@@ -41,6 +41,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 	case connectedMsg:
 		if msg.err != nil {
 			m.state, m.err = stateDisconnected, msg.err
+			m.stderr = m.lastStderr()
 			return nil
 		}
 		m.conn, m.state = msg.conn, stateConnected
@@ -52,6 +53,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			if m.err == nil {
 				m.err = fmt.Errorf("the server closed the connection")
 			}
+			m.stderr = m.lastStderr()
 		}
 	case listsMsg:
 		m.tools, m.resources, m.templates, m.prompts = msg.tools, msg.resources, msg.templates, msg.prompts
@@ -62,6 +64,9 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.records = m.conn.Records()
 			m.wire = m.conn.Wire().Entries()
 		}
+		if m.state == stateDisconnected {
+			m.stderr = m.lastStderr()
+		}
 		m.showAppCard()
 		return tea.Batch(poll(), m.urlExpired())
 	}
@@ -69,7 +74,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) connect() tea.Cmd {
-	m.state, m.err = stateConnecting, nil
+	m.state, m.err, m.attempt = stateConnecting, nil, time.Now()
 	connect := m.opts.Connect
 	asker := m.asker
 	return func() tea.Msg {

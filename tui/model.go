@@ -28,6 +28,10 @@ type Options struct {
 	OpenURL func(url string) error
 	// ElicitTimeout cancels a native form nobody answers (0: never).
 	ElicitTimeout time.Duration
+	// Wire is the wire log the connections write to, if they share one:
+	// it still holds the server's stderr when a connection could not be
+	// made.
+	Wire *mcpclient.WireLog
 }
 
 type connState int
@@ -47,6 +51,8 @@ type Model struct {
 
 	state   connState
 	err     error
+	attempt time.Time // when the last connection was attempted
+	stderr  []string  // while disconnected, the server's last stderr lines
 	conn    *mcpclient.Conn
 	spinner spinner.Model
 	tab     tab

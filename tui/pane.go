@@ -213,7 +213,7 @@ func (m *Model) syncPane() {
 func (m *Model) paneText() string {
 	switch m.tab {
 	case tabTools:
-		return m.toolText()
+		return m.withFailure(m.toolText())
 	case tabResources:
 		if d := m.detail[tabResources]; d != "" {
 			return d
@@ -230,7 +230,7 @@ func (m *Model) paneText() string {
 		return m.wireText()
 	case tabInfo, tabCount:
 	}
-	return infoText(&m.c, m.conn)
+	return m.withFailure(infoText(&m.c, m.conn))
 }
 
 // paneView draws the current tab's pane, extra (a hint) on its last line.

@@ -31,6 +31,15 @@ func (m *Model) View() string {
 
 func (m *Model) header() string {
 	s := m.c.styles
+	app := "app host off"
+	if m.opts.AppHost != "" {
+		app = "app host " + m.opts.AppHost
+	}
+	right := s.dim.Render(app)
+	if n := len(m.queue) + m.appPending(); n > 0 {
+		right = s.warn.Render(fmt.Sprintf("%d pending", n)) + s.dim.Render(" · ") + right
+	}
+	width := m.c.width - lipgloss.Width(right) - 1
 	var state string
 	switch m.state {
 	case stateConnecting:
@@ -48,15 +57,10 @@ func (m *Model) header() string {
 		state = fmt.Sprintf("%s %s · %s (%s) · %s", s.accent.Render(line(name, 30)), line(info.Version, 12),
 			m.conn.ProtocolVersion(), era, line(m.opts.Target, 30))
 	case stateDisconnected:
-		state = s.err.Render("disconnected") + " " + line(fmt.Sprint(m.err), max(m.c.width-45, 10)) + s.dim.Render(" · "+m.c.keys.tabs.reconnect.Help().Key+" reconnects")
+		// One line: what happened and why; the Info tab has the rest.
+		what := s.err.Render(m.failureWhat() + ":")
+		retry := s.dim.Render(" · " + m.c.keys.tabs.reconnect.Help().Key + " reconnects")
+		state = what + " " + line(m.failureReason(), max(width-lipgloss.Width(what+retry)-1, 10)) + retry
 	}
-	app := "app host off"
-	if m.opts.AppHost != "" {
-		app = "app host " + m.opts.AppHost
-	}
-	right := s.dim.Render(app)
-	if n := len(m.queue) + m.appPending(); n > 0 {
-		right = s.warn.Render(fmt.Sprintf("%d pending", n)) + s.dim.Render(" · ") + right
-	}
-	return fit(state, m.c.width-lipgloss.Width(right)-1) + " " + right
+	return fit(state, width) + " " + right
 }

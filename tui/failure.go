@@ -1,0 +1,127 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// stderrShown is how many of the server's last stderr lines the failure
+// panel shows.
+const stderrShown = 10
+
+// The failure panel explains why the inspector is not connected: what
+// happened, the whole error, the server's last stderr lines and the
+// command that was run, and how to retry. It shows on the Info tab, and
+// in the Tools pane, while disconnected; the header says it in one line.
+
+// failureWhat is what happened, in a few words: the connection could not
+// be made, or it ended.
+func (m *Model) failureWhat() string {
+	if m.conn == nil {
+		return "could not connect"
+	}
+	return "disconnected"
+}
+
+// failureReason is why, in one line: the server's last stderr line where
+// it wrote one (it is what a server says when it will not start), else
+// the error without the target it names.
+func (m *Model) failureReason() string {
+	if len(m.stderr) > 0 {
+		return m.stderr[len(m.stderr)-1]
+	}
+	if m.err == nil {
+		return ""
+	}
+	msg := m.err.Error()
+	if ce := (*mcpclient.ConnectError)(nil); errors.As(m.err, &ce) && ce.Err != nil {
+		msg = ce.Err.Error()
+	}
+	// Without the wire log, the server's last stderr line is still in the
+	// error, where mcpclient adds it.
+	const mark = " (server stderr: "
+	if i := strings.LastIndex(msg, mark); i >= 0 && strings.HasSuffix(msg, ")") {
+		return msg[i+len(mark) : len(msg)-1]
+	}
+	return msg
+}
+
+// lastStderr is the server's last stderr lines since the connection was
+// attempted: from the connection's wire log, or from the inspector's when
+// the connection could not be made. The connection keeps it in m.stderr
+// while disconnected, as lines written just before the end may come in
+// after it.
+func (m *Model) lastStderr() []string {
+	wire := m.opts.Wire
+	if m.conn != nil {
+		wire = m.conn.Wire()
+	}
+	if wire == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range wire.Entries() {
+		if e.Dir == mcpclient.DirStderr && !e.Time.Before(m.attempt) && strings.TrimSpace(e.Text) != "" {
+			out = append(out, e.Text)
+		}
+	}
+	return out[max(len(out)-stderrShown, 0):]
+}
+
+// failureText is the failure panel, or "" while not disconnected.
+func (m *Model) failureText() string {
+	if m.state != stateDisconnected {
+		return ""
+	}
+	s := m.c.styles
+	var b strings.Builder
+	b.WriteString(s.err.Render(m.failureWhat()) + "\n")
+	if m.err != nil {
+		b.WriteString(clean(m.err.Error()) + "\n")
+	}
+	if len(m.stderr) > 0 {
+		b.WriteString("\n" + s.title.Render("the server's last stderr lines") + "\n")
+		for _, l := range m.stderr {
+			b.WriteString(clean(l) + "\n")
+		}
+	}
+	b.WriteString("\n" + s.title.Render(m.targetKind()) + "\n" + clean(m.opts.Target) + "\n\n")
+	k := m.c.keys.tabs.reconnect
+	b.WriteString(m.c.keyLine(hint(k.Help().Key, "retries", k)))
+	return b.String()
+}
+
+// withFailure puts the failure panel, while disconnected, over a pane's
+// text; without a connection the panel is all there is to show.
+func (m *Model) withFailure(text string) string {
+	f := m.failureText()
+	switch {
+	case f == "":
+		return text
+	case m.conn == nil:
+		return f
+	}
+	return f + "\n\n" + text
+}
+
+// targetKind names what the target is: the command that was run, a URL,
+// or the embedded server.
+func (m *Model) targetKind() string {
+	kind := mcpclient.TargetStdio
+	switch {
+	case m.conn != nil:
+		kind = m.conn.Target().Kind
+	case strings.HasPrefix(m.opts.Target, "http://"), strings.HasPrefix(m.opts.Target, "https://"):
+		kind = mcpclient.TargetHTTP
+	}
+	switch kind {
+	case mcpclient.TargetHTTP:
+		return "URL"
+	case mcpclient.TargetEmbedded:
+		return "server"
+	case mcpclient.TargetStdio:
+	}
+	return "command"
+}
