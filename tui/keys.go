@@ -43,7 +43,7 @@ type tabKeys struct {
 // filterKeys work while a list's filter is being typed; other keys are
 // text.
 type filterKeys struct {
-	done, erase, quit key.Binding
+	done, leave, erase, clear, quit key.Binding
 }
 
 // appKeys work while an elicitation is answered in its app (the app card).
@@ -105,8 +105,10 @@ func newKeyMap() keyMap {
 			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
 		},
 		filter: filterKeys{
-			done:  b("enter/esc", "done", "enter", "esc"),
+			done:  b("enter", "apply", "enter"),
+			leave: b("esc", "leave (no filter)", "esc"),
 			erase: b("backspace", "erase", "backspace"),
+			clear: b("ctrl+u", "clear", "ctrl+u"),
 			quit:  b("ctrl+c", "quit", "ctrl+c"),
 		},
 		app: appKeys{abandon: b("n", "answer natively instead", "n")},
@@ -214,11 +216,13 @@ func (k tabKeys) paneHelp(back bool) []key.Binding {
 
 // ShortHelp is the footer while a filter is typed.
 func (k filterKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.done, k.erase, k.quit}
+	return []key.Binding{k.done, k.leave, k.erase, k.clear, k.quit}
 }
 
 // FullHelp lists the filter's keys.
-func (k filterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.done, k.erase, k.quit}} }
+func (k filterKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.done, k.leave, k.erase, k.clear, k.quit}}
+}
 
 // ShortHelp is the app card's part of the footer.
 func (k appKeys) ShortHelp() []key.Binding { return []key.Binding{k.abandon} }

@@ -109,7 +109,7 @@ func TestTabKeys(t *testing.T) {
 				t.Errorf("the filter lets through %v", v)
 			}
 		}},
-		{"esc ends the filter; its digits are text", nil, []string{"/", "2", "esc"}, func(t *testing.T, m *Model) {
+		{"enter ends the filter; its digits are text", nil, []string{"/", "2", "enter"}, func(t *testing.T, m *Model) {
 			if p := m.pick[tabTools]; p.filter != "2" || p.filtering || m.tab != tabTools {
 				t.Errorf("filter %q, filtering %v, tab %d", p.filter, p.filtering, m.tab)
 			}

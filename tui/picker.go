@@ -21,6 +21,10 @@ func (p *picker) update(msg tea.KeyMsg, c *common, n int) {
 		switch {
 		case key.Matches(msg, c.keys.filter.done):
 			p.filtering = false
+		case key.Matches(msg, c.keys.filter.leave):
+			p.filter, p.filtering = "", false
+		case key.Matches(msg, c.keys.filter.clear):
+			p.filter = ""
 		case key.Matches(msg, c.keys.filter.erase):
 			if r := []rune(p.filter); len(r) > 0 {
 				p.filter = string(r[:len(r)-1])
@@ -32,8 +36,8 @@ func (p *picker) update(msg tea.KeyMsg, c *common, n int) {
 		return
 	}
 	switch {
-	case key.Matches(msg, c.keys.tabs.filter):
-		p.filtering = true
+	case key.Matches(msg, c.keys.tabs.filter): // a new filter, not the last one
+		p.filter, p.filtering, p.cursor = "", true, 0
 	case key.Matches(msg, c.keys.tabs.up):
 		p.cursor = max(p.cursor-1, 0)
 	case key.Matches(msg, c.keys.tabs.down):
