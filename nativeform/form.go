@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/formschema"
 )
 
@@ -37,6 +38,10 @@ type Options struct {
 	Grace time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Arguments marks a form for arguments the person gives a tool or a
+	// prompt, not a server's question: its header is the Message alone,
+	// and it has no decline.
+	Arguments bool
 }
 
 // Action is how the person answered.
@@ -108,6 +113,7 @@ type Form struct {
 	id     int64
 	values []*value
 	form   *huh.Form
+	group  *huh.Group  // the form's one page
 	fields []huh.Field // the controls of values, in order
 
 	attempted bool // a submit failed: fields now show their errors
@@ -181,7 +187,8 @@ func (f *Form) build() {
 	}
 	km := huh.NewDefaultKeyMap()
 	km.Quit = key.NewBinding(key.WithDisabled())
-	f.form = huh.NewForm(huh.NewGroup(fields...)).
+	f.group = huh.NewGroup(fields...)
+	f.form = huh.NewForm(f.group).
 		WithKeyMap(km).
 		WithShowHelp(false).
 		WithWidth(f.width - 2).
@@ -312,7 +319,7 @@ func (f *Form) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return f, f.settle(Result{Action: Cancel, Interrupted: true})
 		case key.Matches(msg, Keys.Cancel):
 			return f, f.settle(Result{Action: Cancel})
-		case key.Matches(msg, Keys.Decline):
+		case key.Matches(msg, Keys.Decline) && !f.opts.Arguments:
 			return f, f.settle(Result{Action: Decline})
 		case key.Matches(msg, Keys.Submit):
 			return f, f.submit()
@@ -341,6 +348,7 @@ func (f *Form) submit() tea.Cmd {
 	}
 	f.attempted = true
 	first := f.refreshErrors()
+	f.form = f.form.WithHeight(f.formHeight()) // the footer now counts the errors
 	var cmds []tea.Cmd
 	cur := 0
 	if f.form.State == huh.StateNormal {
@@ -369,13 +377,47 @@ func (f *Form) submit() tea.Cmd {
 // redrawMsg makes huh look at the fields' bound titles anew.
 type redrawMsg struct{}
 
+// minFormHeight is the fewest lines of fields the form shows.
+const minFormHeight = 3
+
 func (f *Form) formHeight() int {
-	return max(f.height-lipgloss.Height(f.header())-lipgloss.Height(f.footer())-2, 3)
+	return max(f.height-lipgloss.Height(f.header())-lipgloss.Height(f.footer())-2, minFormHeight)
 }
 
+// header is the framed header, or on a screen too short for it (and the
+// footer, and a few lines of fields) a compact one without the frame.
 func (f *Form) header() string {
+	budget := f.height - lipgloss.Height(f.footer()) - 2 - minFormHeight
+	if framed := f.framedHeader(); lipgloss.Height(framed) <= budget {
+		return framed
+	}
+	width := max(f.width-1, 10)
+	lines := []string{styleTitle.Render(ansi.Truncate(f.asker(), width, "…"))}
+	if !f.opts.Arguments {
+		msg := lipgloss.NewStyle().Width(width - 2).Render(formschema.Clean(f.req.Message))
+		lines = append(lines, strings.Split(styleMessage.Render(msg), "\n")...)
+	}
+	if budget = max(budget, 1); len(lines) > budget {
+		lines = lines[:budget]
+		lines[budget-1] = ansi.Truncate(lines[budget-1], width-1, "") + "…"
+	}
+	return strings.Join(lines, "\n")
+}
+
+// asker is the header's first line: who asks.
+func (f *Form) asker() string {
+	if f.opts.Arguments {
+		return formschema.Clean(f.req.Message)
+	}
+	return formschema.Clean(f.req.Server) + " is asking for input"
+}
+
+func (f *Form) framedHeader() string {
+	if f.opts.Arguments {
+		return styleFrame.Width(max(f.width-2, 24)).Render(styleTitle.Render(f.asker()))
+	}
 	var b strings.Builder
-	b.WriteString(styleTitle.Render(formschema.Clean(f.req.Server)+" is asking for input") + "\n")
+	b.WriteString(styleTitle.Render(f.asker()) + "\n")
 	b.WriteString(styleDim.Render("via "+formschema.Clean(f.req.Connection)) + "\n")
 	if f.req.Total > 1 {
 		b.WriteString(styleDim.Render(fmt.Sprintf("%d of %d pending", f.req.Position, f.req.Total)) + "\n")
@@ -396,6 +438,9 @@ func (f *Form) header() string {
 func (f *Form) footer() string {
 	var parts []string
 	for _, k := range Keys.ShortHelp() {
+		if f.opts.Arguments && k.Help() == Keys.Decline.Help() {
+			continue
+		}
 		parts = append(parts, k.Help().Key+" "+k.Help().Desc)
 	}
 	parts = append(parts, "enter next", "shift+tab back")
@@ -421,7 +466,20 @@ func (f *Form) View() string {
 	if f.result != nil {
 		return ""
 	}
-	return f.header() + "\n\n" + f.form.View() + "\n" + f.footer()
+	return f.header() + "\n" + f.position() + "\n" + f.form.View() + "\n" + f.footer()
+}
+
+// position says which field has the focus, "field 3 of 16", when the
+// fields do not all fit on the screen; otherwise "".
+func (f *Form) position() string {
+	if len(f.fields) < 2 || lipgloss.Height(f.group.Content()) <= f.formHeight() {
+		return ""
+	}
+	i := slices.Index(f.fields, f.form.GetFocusedField())
+	if i < 0 {
+		return ""
+	}
+	return styleDim.Render(fmt.Sprintf("field %d of %d", i+1, len(f.fields)))
 }
 
 // Standalone runs a form as a whole program: it quits once the form settles.

@@ -296,3 +296,63 @@ func TestRequiredSelectShowsItsError(t *testing.T) {
 		t.Errorf("no error beside the select:\n%s", view)
 	}
 }
+
+// A form longer than the screen says which field has the focus.
+func TestLongFormSaysWhereYouAre(t *testing.T) {
+	t.Parallel()
+	s := schemaOf(t, string(fixture.AllFieldsSchema()))
+	d := openForm(t, request(s, "All"), nativeform.Options{}, 80, 24)
+	d.expect("field 1 of 16").next(2).expect("field 3 of 16")
+	if view := d.view(); !strings.Contains(view, "field 3 of 16") {
+		t.Errorf("no position:\n%s", view)
+	}
+}
+
+// A form whose fields all fit says nothing of where you are.
+func TestShortFormHasNoPosition(t *testing.T) {
+	t.Parallel()
+	d := openForm(t, request(schemaOf(t, requiredOnly), "Deploy?"), nativeform.Options{}, 80, 24)
+	if view := d.expect("Project name").view(); strings.Contains(view, " of 3") {
+		t.Errorf("a position on a form that fits:\n%s", view)
+	}
+}
+
+// On a small terminal the form keeps its footer: the header gives way.
+func TestSmallTerminalKeepsTheFooter(t *testing.T) {
+	t.Parallel()
+	s := schemaOf(t, string(fixture.AllFieldsSchema()))
+	for _, h := range []int{12, 8} {
+		d := openForm(t, request(s, "Fill in every kind of field. Accepting the defaults is enough."), nativeform.Options{}, 40, h)
+		view := d.expect("Name").view()
+		lines := strings.Split(view, "\n")
+		if len(lines) > h || !strings.Contains(view, "ctrl+s submit") || !strings.Contains(lines[len(lines)-1], "shift+tab back") {
+			t.Errorf("40x%d: %d lines, want the footer within %d:\n%s", h, len(lines), h, view)
+		}
+		if !strings.Contains(view, "Name *") {
+			t.Errorf("40x%d: the focused field is not shown:\n%s", h, view)
+		}
+	}
+}
+
+// A form for a tool's arguments is not a server's question: no "asking
+// for input", no decline.
+func TestArgumentsForm(t *testing.T) {
+	t.Parallel()
+	req := nativeform.Request{Message: "Arguments for deploy", Schema: schemaOf(t, driven)}
+	d := openForm(t, req, nativeform.Options{Arguments: true}, 80, 24)
+	d.expect("Arguments for deploy").typeText("Hi")
+	d.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlD}) // not a decline
+	d.settle()
+	view := d.view()
+	if r, settled := d.form.Result(); settled {
+		t.Fatalf("ctrl+d settled an arguments form: %+v", r)
+	}
+	for _, unwanted := range []string{"is asking for input", "via", "decline"} {
+		if strings.Contains(view, unwanted) {
+			t.Errorf("the view has %q:\n%s", unwanted, view)
+		}
+	}
+	if !strings.Contains(view, "> Hi") {
+		t.Errorf("the typed text is gone:\n%s", view)
+	}
+}

@@ -340,7 +340,7 @@ func TestResourceReadThatNeverAnswers(t *testing.T) {
 	in.keys("2", "down", "enter") // z-never: no answer, ever
 	var latencies []time.Duration
 	for _, step := range []struct{ key, want string }{
-		{"1", "Echoes."}, {"6", "server capabilities"}, {"3", "enter gets the prompt"}, {"2", "enter reads the resource"},
+		{"1", "Echoes."}, {"6", "server capabilities"}, {"3", "enter gets the prompt"}, {"2", "reading ui://loud/z-never"},
 	} {
 		start := time.Now()
 		in.keys(step.key).expect(step.want)
@@ -360,7 +360,7 @@ func TestResourceReadThatNeverAnswers(t *testing.T) {
 	}
 	reconnect := time.Since(start)
 
-	in.keys("2", "down", "enter") // hang another read, then quit
+	in.keys("2", "up", "down", "enter") // hang another read (z-never, wherever the cursor was), then quit
 	start = time.Now()
 	in.keys("q")
 	in.tm.WaitFinished(t, teatest.WithFinalTimeout(20*time.Second))

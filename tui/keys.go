@@ -36,6 +36,7 @@ type tabKeys struct {
 	pageUp, pageDown     key.Binding // scroll the detail pane
 	top, bottom          key.Binding
 	cancelCall           key.Binding
+	earlier, later       key.Binding // step through a tool's results
 	reconnect, help      key.Binding
 	quit                 key.Binding
 }
@@ -100,6 +101,8 @@ func newKeyMap() keyMap {
 			open:       b("enter", "call, read, get or expand", "enter"),
 			collapse:   b("x", "close the expanded entry", "x"),
 			cancelCall: b("esc", "cancel the running call", "esc"),
+			earlier:    b("[", "the tool's earlier result", "["),
+			later:      b("]", "the tool's later result", "]"),
 			reconnect:  b("r", "reconnect", "r"),
 			help:       b("?", "these keys", "?"),
 			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
@@ -196,7 +199,7 @@ func (k tabKeys) FullHelp() [][]key.Binding {
 		hint("→←/lh", "into the pane, and out", k.focus, k.back),
 		hint("pgup/pgdn", "page the pane", k.pageUp, k.pageDown),
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
-		k.filter, k.open, k.collapse, k.cancelCall, k.reconnect, k.help, k.quit,
+		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall, k.reconnect, k.help, k.quit,
 	}}
 }
 

@@ -67,7 +67,8 @@ type Model struct {
 	expanded  [tabCount]int     // per tab, the entry shown whole, or -1
 	panes     [tabCount]pane    // per tab, the scrollable detail
 	focus     [tabCount]bool    // per tab, whether ↑/↓ scroll the pane beside the list
-	results   map[string]string // per tool, its latest result
+	runs      toolRuns          // per tool, its results and last arguments
+	reads     map[string]string // per resource or template, what enter read
 
 	running    string // the tool being called
 	runStart   time.Time
@@ -90,7 +91,6 @@ func New(opts Options) *Model {
 		c:     newCommon(),
 		opts:  opts,
 		asker: newProgramAsker(), spinner: sp, expanded: [tabCount]int{-1, -1, -1, -1, -1, -1},
-		results: map[string]string{},
 	}
 }
 
@@ -138,7 +138,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.settleForms()
 	case callDoneMsg:
 		m.running, m.cancelCall = "", nil
-		m.results[msg.tool] = renderResult(&m.c, msg.res, msg.err, msg.took)
+		m.runs.add(msg.tool, renderResult(&m.c, msg.res, msg.err, msg.took))
+		return nil
+	case argsLoadedMsg:
+		m.runs.loaded(msg)
+		return nil
+	case resourceReadMsg:
+		m.readDone(msg)
 		return nil
 	case detailMsg:
 		m.detail[msg.tab] = msg.text

@@ -215,10 +215,7 @@ func (m *Model) paneText() string {
 	case tabTools:
 		return m.withFailure(m.toolText())
 	case tabResources:
-		if d := m.detail[tabResources]; d != "" {
-			return d
-		}
-		return m.c.styles.dim.Render("enter reads the resource")
+		return m.resourceText()
 	case tabPrompts:
 		if d := m.detail[tabPrompts]; d != "" {
 			return d

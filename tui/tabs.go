@@ -45,7 +45,7 @@ func (m *Model) listLen() int {
 	case tabTools:
 		return len(m.visibleTools())
 	case tabResources:
-		return len(m.resources) + len(m.templates)
+		return len(m.visibleResources())
 	case tabPrompts:
 		return len(m.prompts)
 	case tabElicitations:
@@ -78,9 +78,7 @@ func (m *Model) enter() tea.Cmd {
 		}
 		return m.openTool(tools[p.cursor])
 	case tabResources:
-		if p.cursor < len(m.resources) && m.conn != nil {
-			return m.readResource(m.resources[p.cursor].URI)
-		}
+		return m.openResource()
 	case tabPrompts:
 		if p.cursor < len(m.prompts) && m.conn != nil {
 			return m.openPrompt(m.prompts[p.cursor])
@@ -164,6 +162,7 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		if m.expandable() {
 			m.expanded[m.tab] = -1
 		}
+	case m.stepResult(msg):
 	case m.paneKey(msg):
 	default:
 		m.pick[m.tab].update(msg, &m.c, m.listLen())

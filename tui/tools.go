@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,6 +33,17 @@ func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
 	case err == nil && len(schema.Fields) == 0:
 		return m.call(t, json.RawMessage(`{}`))
 	case err == nil:
+		// The form starts from the arguments of the tool's last call, set
+		// on a copy: parsed schemas are shared.
+		last := m.runs.lastArgs(t.Name)
+		own := *schema
+		own.Fields = slices.Clone(schema.Fields)
+		schema = &own
+		for i, f := range schema.Fields {
+			if v, ok := last[f.Key]; ok {
+				schema.Fields[i].Default = v
+			}
+		}
 		return m.openArgs("Arguments for "+t.Name, schema, func(args map[string]any) tea.Cmd {
 			b, _ := json.Marshal(args)
 			return m.call(t, b)
@@ -41,19 +54,21 @@ func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
 }
 
 // call calls a tool; its result shows in the Tools tab's pane while that
-// tool is selected.
+// tool is selected. The arguments are remembered for its next call, in
+// this run and the next.
 func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	if m.conn == nil || m.running != "" {
 		return nil
 	}
+	save := m.runs.remember(tool.Name, args)
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.runStart, m.cancelCall = tool.Name, time.Now(), cancel
 	conn, name, start := m.conn, tool.Name, m.runStart
-	return func() tea.Msg {
+	return tea.Batch(save, func() tea.Msg {
 		defer cancel()
 		res, err := conn.Call(ctx, name, args)
 		return callDoneMsg{tool: name, res: res, err: err, took: time.Since(start)}
-	}
+	})
 }
 
 // toolsView lists the tools beside the selected one's latest result,
@@ -66,7 +81,51 @@ func (m *Model) toolsView(h int) string {
 		names[i] = t.Name
 	}
 	list := m.pick[tabTools].list(&m.c, names, m.listErr[tabTools], lw, h)
-	return columns(&m.c, list, m.paneView(""), lw, m.focus[tabTools])
+	return columns(&m.c, list, m.paneView(m.stepHint()), lw, m.focus[tabTools])
+}
+
+// selectedTool is the tool under the cursor, or nil.
+func (m *Model) selectedTool() *mcp.Tool {
+	tools := m.visibleTools()
+	if p := m.pick[tabTools]; p.cursor < len(tools) {
+		return tools[p.cursor]
+	}
+	return nil
+}
+
+// stepResult shows the selected tool's earlier or later result for the
+// keys that step through them, reporting whether the key was one.
+func (m *Model) stepResult(msg tea.KeyMsg) bool {
+	k := m.c.keys.tabs
+	by := 0
+	switch {
+	case m.tab != tabTools:
+		return false
+	case key.Matches(msg, k.earlier):
+		by = -1
+	case key.Matches(msg, k.later):
+		by = 1
+	default:
+		return false
+	}
+	if t := m.selectedTool(); t != nil {
+		m.runs.step(t.Name, by)
+	}
+	return true
+}
+
+// stepHint is the Tools pane's hint when the selected tool has earlier
+// results: the keys that step through them.
+func (m *Model) stepHint() string {
+	t := m.selectedTool()
+	if t == nil {
+		return ""
+	}
+	if _, _, n := m.runs.at(t.Name); n < 2 {
+		return ""
+	}
+	k := m.c.keys.tabs
+	return m.c.keyLine(hint("[/]", "earlier/later result", k.earlier, k.later))
 }
 
 // toolText is the Tools tab's pane: the selected tool's latest result in
@@ -82,7 +141,10 @@ func (m *Model) toolText() string {
 	var b strings.Builder
 	if m.running == t.Name {
 		b.WriteString(s.dim.Render("calling "+clean(t.Name)+"…") + "\n\n")
-	} else if res, ok := m.results[t.Name]; ok {
+	} else if res, i, n := m.runs.at(t.Name); n > 0 {
+		if n > 1 {
+			b.WriteString(s.dim.Render(fmt.Sprintf("result %d of %d", i, n)) + "\n")
+		}
 		b.WriteString(res + "\n\n")
 	}
 	b.WriteString(s.title.Render(clean(t.Name)) + "\n" + clean(t.Description) + "\n")

@@ -20,7 +20,16 @@ import (
 
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
-	os.Exit(m.Run())
+	// The arguments of tool calls are remembered in the state directory:
+	// the tests' go to a folder of their own, never the person's.
+	state, err := os.MkdirTemp("", "mcpeek-tui-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
+	code := m.Run()
+	os.RemoveAll(state)
+	os.Exit(code)
 }
 
 // inspector drives the whole program against an in-memory server, as a

@@ -1,0 +1,153 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// libraryServer has static resources whose URIs share a long prefix, and
+// a template of notes.
+func libraryServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "library", Version: "1"}, nil)
+	text := func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{}, nil
+	}
+	for _, name := range []string{"architecture.md", "changelog.md", "readme.md"} {
+		s.AddResource(&mcp.Resource{Name: name, URI: "demo://resource/static/document/" + name, MIMEType: "text/markdown", Size: 2048}, text)
+	}
+	s.AddResourceTemplate(&mcp.ResourceTemplate{Name: "note", Title: "A note", URITemplate: "demo://notes/{id}", MIMEType: "text/plain"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "the note at " + req.Params.URI}}}, nil
+		})
+	return s
+}
+
+// Resources whose URIs share a prefix are told apart in the list, and the
+// pane shows the whole URI, the MIME type and the size.
+func TestResourcesShowWhatTellsThemApart(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(libraryServer, "")}, 80, 24).keys("2").expect("changelog")
+	in.keys("j")
+	view := in.screen()
+	wantOnScreen(t, view, "…/architecture.md", "…/changelog.md", "…/readme.md", "A note",
+		"demo://resource/static/document/changelog.md", "text/markdown", "2.0 KiB (2048 bytes)")
+}
+
+// Enter on a template asks for its variables, and reads the URI they
+// expand it to.
+func TestResourceTemplateExpandedAndRead(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(libraryServer, "")}, 100, 30).keys("2").expect("A note")
+	in.keys("/", "n", "o", "t", "e", "enter", "enter").expect("Variables of demo://notes/{id}")
+	time.Sleep(450 * time.Millisecond) // the form's grace period
+	in.tm.Type("a b")
+	time.Sleep(100 * time.Millisecond)
+	in.keys("ctrl+s").expect("the note at")
+	wantOnScreen(t, in.screen(), "the note at demo://notes/a%20b")
+}
+
+// counterServer counts its calls, and echoes its argument.
+func counterServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "counter", Version: "1"}, nil)
+	var n atomic.Int64
+	s.AddTool(&mcp.Tool{Name: "count", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("call number %d", n.Add(1))}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var args struct{ Text string }
+			_ = json.Unmarshal(req.Params.Arguments, &args)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo says " + args.Text}}}, nil
+		})
+	return s
+}
+
+// [ and ] step through a tool's earlier results.
+func TestStepThroughEarlierResults(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(counterServer, "")}, 100, 30).expect("count")
+	in.keys("enter").expect("call number 1").keys("enter").expect("call number 2").keys("enter").expect("call number 3")
+	in.keys("[", "[").expect("result 1 of 3").keys("]").expect("result 2 of 3")
+	view := in.screen()
+	wantOnScreen(t, view, "result 2 of 3", "call number 2", "[/] earlier/later result")
+	if strings.Contains(view, "call number 3") {
+		t.Errorf("the latest result shows instead of the second:\n%s", view)
+	}
+}
+
+// callEcho calls echo, typing text into its arguments form first.
+func (in *inspector) callEcho(text string) *inspector {
+	in.t.Helper()
+	in.selectTool("echo").keys("enter").expect("Arguments for echo")
+	time.Sleep(450 * time.Millisecond) // the form's grace period
+	in.tm.Type(text)
+	time.Sleep(100 * time.Millisecond)
+	return in.keys("ctrl+s").expect("echo says " + text)
+}
+
+// The arguments form starts from the tool's last arguments.
+func TestArgumentsFormIsPrefilled(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	in := open(t, Options{Connect: inMemory(counterServer, "")}, 100, 30).expect("echo")
+	in.callEcho("hello").keys("enter").expect("Arguments for echo")
+	time.Sleep(450 * time.Millisecond)
+	in.keys("ctrl+s").expect("result 2 of 2")
+	wantOnScreen(t, in.screen(), "result 2 of 2", "echo says hello")
+}
+
+// The last arguments are remembered across runs, per server, in the
+// state directory, readable by the user alone.
+func TestArgumentsAreRememberedAcrossRuns(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	opts := Options{Connect: inMemory(counterServer, ""), Target: "counter --token secret"}
+	open(t, opts, 100, 30).expect("echo").callEcho("remembered")
+
+	path, err := argsPath(argsServer("counter", opts.Target))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if b, err = os.ReadFile(path); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("no state file: %v", err)
+	}
+	if !strings.HasPrefix(path, filepath.Join(state, "mcpeek")+string(filepath.Separator)) {
+		t.Errorf("the state file %s is outside $XDG_STATE_HOME/mcpeek", path)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the state file's mode is %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the state folder's mode is %v (%v), want 0700", fi.Mode().Perm(), err)
+	}
+	var saved struct{ Tools map[string]map[string]string }
+	if err := json.Unmarshal(b, &saved); err != nil || strings.Contains(string(b), "secret") || saved.Tools["echo"]["text"] != "remembered" {
+		t.Errorf("the state file holds:\n%s", b)
+	}
+
+	in := open(t, opts, 100, 30).expect("echo")
+	in.selectTool("echo").keys("enter").expect("Arguments for echo")
+	time.Sleep(450 * time.Millisecond)
+	in.keys("ctrl+s").expect("echo says remembered")
+
+	// Another server keeps its own arguments.
+	other := open(t, Options{Connect: inMemory(counterServer, ""), Target: "counter --other"}, 100, 30).expect("echo")
+	other.selectTool("echo").keys("enter").expect("Arguments for echo")
+	time.Sleep(450 * time.Millisecond)
+	other.keys("ctrl+s").expect("echo says")
+	if view := other.screen(); strings.Contains(view, "echo says remembered") {
+		t.Errorf("another server's arguments were used:\n%s", view)
+	}
+}

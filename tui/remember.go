@@ -1,0 +1,243 @@
+package tui
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// toolRuns is what the Tools tab keeps of the calls made: each tool's
+// results in this session, which of them its pane shows, and the last
+// arguments used for each tool, which are remembered across runs per
+// server in the user's state directory.
+type toolRuns struct {
+	results map[string][]string // per tool, oldest first
+	shown   map[string]int      // per tool, the index shown; absent: the latest
+	args    map[string]json.RawMessage
+	server  string // the server the arguments belong to (argsServer)
+}
+
+// add keeps a tool's new result and shows it.
+func (r *toolRuns) add(tool, result string) {
+	if r.results == nil {
+		r.results, r.shown = map[string][]string{}, map[string]int{}
+	}
+	r.results[tool] = append(r.results[tool], result)
+	delete(r.shown, tool)
+}
+
+// at is the result a tool's pane shows, its place (1 = the first) and
+// how many there are; n is 0 when the tool has none.
+func (r *toolRuns) at(tool string) (result string, i, n int) {
+	all := r.results[tool]
+	if len(all) == 0 {
+		return "", 0, 0
+	}
+	i, ok := r.shown[tool]
+	if !ok {
+		i = len(all) - 1
+	}
+	return all[i], i + 1, len(all)
+}
+
+// step shows a tool's earlier (by < 0) or later result, reporting
+// whether there was one to show.
+func (r *toolRuns) step(tool string, by int) bool {
+	_, i, n := r.at(tool)
+	next := i - 1 + by
+	if n == 0 || next < 0 || next >= n {
+		return false
+	}
+	r.shown[tool] = next
+	return true
+}
+
+// remember keeps the arguments a tool is called with, and returns the
+// command that writes them to the state file.
+func (r *toolRuns) remember(tool string, args json.RawMessage) tea.Cmd {
+	if r.server == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, args) != nil {
+		return nil
+	}
+	if r.args == nil {
+		r.args = map[string]json.RawMessage{}
+	}
+	r.args[tool] = json.RawMessage(b.Bytes())
+	snapshot := make(map[string]json.RawMessage, len(r.args))
+	for k, v := range r.args {
+		snapshot[k] = v
+	}
+	return saveArgs(r.server, snapshot)
+}
+
+// lastArgs are the arguments a tool was last called with, or nil.
+func (r *toolRuns) lastArgs(tool string) map[string]any {
+	var out map[string]any
+	if raw, ok := r.args[tool]; ok && json.Unmarshal(raw, &out) == nil {
+		return out
+	}
+	return nil
+}
+
+// argsServer names a server for its state file: its name and the target
+// as the person gave it.
+func argsServer(name, target string) string { return name + "\n" + target }
+
+// argsLoadedMsg brings the arguments remembered for a server.
+type argsLoadedMsg struct {
+	server string
+	args   map[string]json.RawMessage
+}
+
+// recall keeps the server that the arguments now belong to, and returns
+// the command that reads what was remembered for it.
+func (r *toolRuns) recall(server string) tea.Cmd {
+	if server != r.server {
+		r.server, r.args = server, nil
+	}
+	return func() tea.Msg {
+		path, err := argsPath(server)
+		if err != nil {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		var f argsFile
+		if json.Unmarshal(b, &f) != nil {
+			return nil
+		}
+		return argsLoadedMsg{server, f.Tools}
+	}
+}
+
+// loaded takes in remembered arguments: a tool called in this session
+// keeps the arguments of its latest call.
+func (r *toolRuns) loaded(msg argsLoadedMsg) {
+	if msg.server != r.server {
+		return
+	}
+	if r.args == nil {
+		r.args = map[string]json.RawMessage{}
+	}
+	for tool, args := range msg.args {
+		if _, ok := r.args[tool]; !ok {
+			r.args[tool] = args
+		}
+	}
+}
+
+// argsFile is a server's state file. It holds the server's name and the
+// arguments of its tools, never the target (a command line or URL may
+// carry a secret), headers or environment values.
+type argsFile struct {
+	Server string                     `json:"server"`
+	Tools  map[string]json.RawMessage `json:"tools"`
+}
+
+// stateDir is mcpeek's folder in the user's state directory:
+// $XDG_STATE_HOME/mcpeek, else ~/.local/state/mcpeek.
+func stateDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "mcpeek"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("state directory: %w", err)
+	}
+	return filepath.Join(home, ".local", "state", "mcpeek"), nil
+}
+
+// argsPath is a server's state file: its name, made safe for a file
+// name, and a hash of its name and target, so that two servers of one
+// name are two files.
+func argsPath(server string) (string, error) {
+	dir, err := stateDir()
+	if err != nil {
+		return "", err
+	}
+	name, _, _ := strings.Cut(server, "\n")
+	safe := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '_'
+	}, name)
+	if len(safe) > 40 {
+		safe = safe[:40]
+	}
+	sum := sha256.Sum256([]byte(server))
+	return filepath.Join(dir, "args-"+strings.Trim(safe, ".")+"-"+hex.EncodeToString(sum[:8])+".json"), nil
+}
+
+// stateWrites orders the writes of state files: the latest snapshot of
+// each file wins, whichever command runs last.
+var stateWrites struct {
+	sync.Mutex
+	seq     int
+	written map[string]int
+}
+
+// saveArgs writes a server's remembered arguments, readable by the user
+// alone (0600, in a 0700 folder).
+func saveArgs(server string, args map[string]json.RawMessage) tea.Cmd {
+	stateWrites.Lock()
+	stateWrites.seq++
+	seq := stateWrites.seq
+	stateWrites.Unlock()
+	return func() tea.Msg {
+		_ = writeArgs(server, args, seq)
+		return nil
+	}
+}
+
+func writeArgs(server string, args map[string]json.RawMessage, seq int) error {
+	path, err := argsPath(server)
+	if err != nil {
+		return err
+	}
+	name, _, _ := strings.Cut(server, "\n")
+	b, err := json.MarshalIndent(argsFile{Server: name, Tools: args}, "", "  ")
+	if err != nil {
+		return err
+	}
+	stateWrites.Lock()
+	defer stateWrites.Unlock()
+	if stateWrites.written == nil {
+		stateWrites.written = map[string]int{}
+	}
+	if stateWrites.written[path] > seq {
+		return nil // a later snapshot is there already
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("remember arguments: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".args-*") // 0600
+	if err != nil {
+		return fmt.Errorf("remember arguments: %w", err)
+	}
+	_, err = tmp.Write(append(b, '\n'))
+	err = errors.Join(err, tmp.Close())
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("remember arguments: %w", err)
+	}
+	stateWrites.written[path] = seq
+	return nil
+}
