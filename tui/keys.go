@@ -24,6 +24,7 @@ type keyMap struct {
 	url    urlKeys
 	json   jsonKeys
 	quit   quitKeys
+	save   saveKeys
 }
 
 // tabKeys work on the tabs, when nothing is over them.
@@ -35,6 +36,7 @@ type tabKeys struct {
 	focus, back          key.Binding // into the detail pane, and back to the list
 	pageUp, pageDown     key.Binding // scroll the detail pane
 	top, bottom          key.Binding
+	copy, save           key.Binding // the pane's text, to the clipboard or a file
 	cancelCall           key.Binding
 	earlier, later       key.Binding // step through a tool's results
 	reconnect, help      key.Binding
@@ -75,6 +77,12 @@ type quitKeys struct {
 	confirm, stay key.Binding
 }
 
+// saveKeys answer the prompt for a file name to save the pane in; other
+// keys are text.
+type saveKeys struct {
+	confirm, cancel, quit key.Binding
+}
+
 // reword is a binding with the same keys and help text of the inspector's.
 func reword(k key.Binding, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(k.Keys()...), key.WithHelp(k.Help().Key, desc))
@@ -100,6 +108,8 @@ func newKeyMap() keyMap {
 			filter:     b("/", "filter the list", "/"),
 			open:       b("enter", "call, read, get or expand", "enter"),
 			collapse:   b("x", "close the expanded entry", "x"),
+			copy:       b("y", "copy the pane (OSC 52: the terminal must support it)", "y"),
+			save:       b("w", "save the pane to a file", "w"),
 			cancelCall: b("esc", "cancel the running call", "esc"),
 			earlier:    b("[", "the tool's earlier result", "["),
 			later:      b("]", "the tool's later result", "]"),
@@ -141,6 +151,11 @@ func newKeyMap() keyMap {
 			confirm: b("y", "quit and cancel them", "y", "q", "ctrl+c"),
 			stay:    b("n", "stay (so does any other key)", "n"),
 		},
+		save: saveKeys{
+			confirm: b("enter", "save", "enter"),
+			cancel:  b("esc", "cancel", "esc"),
+			quit:    b("ctrl+c", "quit", "ctrl+c"),
+		},
 	}
 	for i := range k.tabs.jump {
 		n := string(rune('1' + i))
@@ -166,6 +181,7 @@ var (
 	_ help.KeyMap = urlKeys{}
 	_ help.KeyMap = jsonKeys{}
 	_ help.KeyMap = quitKeys{}
+	_ help.KeyMap = saveKeys{}
 )
 
 // tabFor is the tab a key jumps to.
@@ -194,11 +210,13 @@ func (k tabKeys) ShortHelp() []key.Binding {
 // FullHelp lists every key of the tabs.
 func (k tabKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{
-		hint("1-6", "go to a tab", k.jump[:]...), k.next, k.prev,
+		hint("1-6", "go to a tab", k.jump[:]...),
+		hint("tab", "next (shift+tab: previous)", k.next, k.prev),
 		hint("↑↓/jk", "move, or scroll the pane", k.up, k.down),
 		hint("→←/lh", "into the pane, and out", k.focus, k.back),
 		hint("pgup/pgdn", "page the pane", k.pageUp, k.pageDown),
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
+		hint("y/w", "copy (needs OSC 52), save", k.copy, k.save),
 		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall, k.reconnect, k.help, k.quit,
 	}}
 }
@@ -210,6 +228,7 @@ func (k tabKeys) paneHelp(back bool) []key.Binding {
 		hint("1-6/tab", "switch", append(k.jump[:], k.next)...),
 		hint("↑↓", "scroll", k.up, k.down),
 		hint("g/G", "top/end", k.top, k.bottom),
+		hint("y", "copy", k.copy),
 	}
 	if back {
 		bs = append(bs, hint("←", "back", k.back))
@@ -267,6 +286,12 @@ func (k quitKeys) ShortHelp() []key.Binding { return []key.Binding{k.confirm, k.
 
 // FullHelp lists the quit prompt's keys.
 func (k quitKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.confirm, k.stay}} }
+
+// ShortHelp is the footer of the save prompt.
+func (k saveKeys) ShortHelp() []key.Binding { return []key.Binding{k.confirm, k.cancel, k.quit} }
+
+// FullHelp lists the save prompt's keys.
+func (k saveKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.confirm, k.cancel, k.quit}} }
 
 // newHelp renders footers: dim, with the inspector's separator.
 func newHelp(s styles) help.Model {

@@ -1,43 +1,248 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
-// logView lists the wire log, one message a line; enter shows one whole.
+// logState is the Log tab's own state: whether it follows new traffic,
+// and its lines, made once per entry of the wire log (Model.wire), so
+// that the poll that refreshes the log twice a second does not parse
+// every message again.
+type logState struct {
+	// paused: the cursor is off the newest line, so new traffic does not
+	// move it. Moving back to the newest line (end/G) follows again.
+	paused bool
+	lines  []logLine // one per entry of Model.wire
+	made   map[wireKey]logLine
+	seen   wireMark // the wire log the lines were made for
+}
+
+// logLine is one entry of the wire log as the Log tab shows it: label is
+// what it is ("← tools/call #5 error -32602"), row is the list's line.
+type logLine struct{ label, row string }
+
+// wireKey tells the entries of the wire log apart.
+type wireKey struct {
+	at  int64
+	dir mcpclient.Direction
+	id  string
+	n   int
+}
+
+func keyOf(e mcpclient.WireEntry) wireKey {
+	return wireKey{e.Time.UnixNano(), e.Dir, string(e.ID), len(e.Message) + len(e.Text)}
+}
+
+// wireMark tells whether the wire log changed since the lines were made:
+// entries are only added at its end and dropped at its start.
+type wireMark struct {
+	n           int
+	first, last wireKey
+}
+
+func markOf(wire []mcpclient.WireEntry) wireMark {
+	if len(wire) == 0 {
+		return wireMark{}
+	}
+	return wireMark{len(wire), keyOf(wire[0]), keyOf(wire[len(wire)-1])}
+}
+
+// syncLog makes the Log tab's lines for the wire log, and keeps its
+// cursor on the newest line the filter lets through unless the person
+// moved it off; Update calls it after every message.
+func (m *Model) syncLog() {
+	l := &m.log
+	if mark := markOf(m.wire); mark != l.seen || len(l.lines) != len(m.wire) {
+		l.seen = mark
+		l.lines, l.made = makeLines(m.wire, l.made)
+	}
+	if m.tab != tabLog || l.paused {
+		return
+	}
+	n := len(l.lines)
+	if m.pick[tabLog].filter != "" {
+		rows, _ := m.wireRows()
+		n = len(rows)
+	}
+	m.pick[tabLog].cursor = max(n-1, 0)
+}
+
+// makeLines makes a line for each entry, reusing those already made: a
+// response keeps the method it answers once its request has left the
+// log.
+func makeLines(wire []mcpclient.WireEntry, made map[wireKey]logLine) ([]logLine, map[wireKey]logLine) {
+	methods := map[string]string{} // by direction and id: the requests in the log
+	for _, e := range wire {
+		if e.Method != "" && e.ID != nil {
+			methods[string(e.Dir)+string(e.ID)] = e.Method
+		}
+	}
+	lines := make([]logLine, len(wire))
+	next := make(map[wireKey]logLine, len(wire))
+	for i, e := range wire {
+		k := keyOf(e)
+		l, ok := made[k]
+		if !ok {
+			l = makeLine(e, methods)
+		}
+		lines[i], next[k] = l, l
+	}
+	return lines, next
+}
+
+// The marks of the Log tab: the direction of a message, and the lines
+// that are not messages.
+const (
+	markSent   = "→"
+	markRecv   = "←"
+	markStderr = "┆ stderr"
+	markNote   = "· note"
+)
+
+func makeLine(e mcpclient.WireEntry, methods map[string]string) logLine {
+	var label string
+	switch e.Dir {
+	case mcpclient.DirStderr:
+		label = markStderr
+	case mcpclient.DirNote:
+		label = markNote
+	case mcpclient.DirSend, mcpclient.DirRecv:
+		label = messageLabel(e, methods)
+	default:
+		label = string(e.Dir)
+	}
+	text := e.Text
+	if len(e.Message) > 0 {
+		text = string(e.Message)
+	}
+	return logLine{label: clean(label), row: clean(e.Time.Format("15:04:05.000") + " " + label + "  " + text)}
+}
+
+// messageLabel says what a message is: its direction, then its method
+// and id, or for a response the method of the request it answers, its id
+// and its outcome.
+func messageLabel(e mcpclient.WireEntry, methods map[string]string) string {
+	arrow, other := markSent, mcpclient.DirRecv
+	if e.Dir == mcpclient.DirRecv {
+		arrow, other = markRecv, mcpclient.DirSend
+	}
+	id := ""
+	if e.ID != nil {
+		id = " #" + strings.Trim(string(e.ID), `"`)
+	}
+	if e.Method != "" || e.ID == nil {
+		return arrow + " " + e.Method + id
+	}
+	method := methods[string(other)+string(e.ID)]
+	if method == "" {
+		method = "response"
+	}
+	label := arrow + " " + method + id
+	if o := outcome(e.Message); o != "" {
+		label += " " + o
+	}
+	return label
+}
+
+// outcome is how a response ended: "result", "error -32602", or
+// "input_required" when the result asks for more input first.
+func outcome(msg json.RawMessage) string {
+	var r struct {
+		Result *struct {
+			ResultType string `json:"resultType"`
+		} `json:"result"`
+		Error *struct {
+			Code int64 `json:"code"`
+		} `json:"error"`
+	}
+	if len(msg) == 0 || json.Unmarshal(msg, &r) != nil {
+		return ""
+	}
+	switch {
+	case r.Error != nil:
+		return fmt.Sprintf("error %d", r.Error.Code)
+	case r.Result != nil && r.Result.ResultType == "input_required":
+		return "input_required"
+	case r.Result != nil:
+		return "result"
+	}
+	return ""
+}
+
+// logView lists the wire log, one message a line, over a line that says
+// whether it follows new traffic; enter shows one message whole.
 func (m *Model) logView(h int) string {
 	if m.expandedEntry() >= 0 {
 		return m.paneView(m.closesHint())
 	}
 	rows, _ := m.wireRows()
-	return m.pick[tabLog].list(&m.c, rows, nil, m.c.width, h)
+	list := m.pick[tabLog].list(&m.c, rows, nil, m.c.width, h-1)
+	if pad := h - 1 - lipgloss.Height(list); pad > 0 {
+		list += strings.Repeat("\n", pad)
+	}
+	return list + "\n" + fit(m.logStatus(len(rows)), m.c.width)
+}
+
+// logStatus says whether the log follows new messages, and how to make
+// it follow again when it does not.
+func (m *Model) logStatus(n int) string {
+	d := m.c.styles.dim
+	if !m.log.paused {
+		return d.Render(fmt.Sprintf("following new messages · %d", n))
+	}
+	k := m.c.keys.tabs.bottom
+	return d.Render(fmt.Sprintf("paused at %d of %d · ", m.pick[tabLog].cursor+1, n)) + m.c.keyLine(hint(k.Help().Key, "follows", k))
+}
+
+// logKey moves through the log's list, reporting whether the key was one
+// that does. The log follows new messages while the cursor is on the
+// newest line, and stops once it is moved off.
+func (m *Model) logKey(msg tea.KeyMsg) bool {
+	if m.tab != tabLog || m.expandedEntry() >= 0 {
+		return false
+	}
+	k := m.c.keys.tabs
+	rows, _ := m.wireRows()
+	p := &m.pick[tabLog]
+	page := max(m.bodyHeight()-2, 1) // the filter's line and the status aside
+	switch {
+	case key.Matches(msg, k.up):
+		p.cursor--
+	case key.Matches(msg, k.down):
+		p.cursor++
+	case key.Matches(msg, k.pageUp):
+		p.cursor -= page
+	case key.Matches(msg, k.pageDown):
+		p.cursor += page
+	case key.Matches(msg, k.top):
+		p.cursor = 0
+	case key.Matches(msg, k.bottom):
+		p.cursor = len(rows) - 1
+	default:
+		return false
+	}
+	p.cursor = max(min(p.cursor, len(rows)-1), 0)
+	m.log.paused = p.cursor < len(rows)-1
+	return true
 }
 
 // wireRows are the log's lines the filter lets through, and the entry
 // each shows.
 func (m *Model) wireRows() (rows []string, entries []int) {
 	p := &m.pick[tabLog]
-	for i, e := range m.wire {
-		if r := wireRow(e); p.matches(r) {
-			rows, entries = append(rows, r), append(entries, i)
+	for i, l := range m.log.lines {
+		if p.matches(l.row) {
+			rows, entries = append(rows, l.row), append(entries, i)
 		}
 	}
 	return rows, entries
-}
-
-func wireRow(e mcpclient.WireEntry) string {
-	what := e.Method
-	if what == "" && e.ID != nil {
-		what = "response " + string(e.ID)
-	}
-	text := string(e.Message)
-	if e.Text != "" {
-		text = e.Text
-	}
-	return clean(fmt.Sprintf("%s %-6s %s %s", e.Time.Format("15:04:05.000"), e.Dir, what, text))
 }
 
 // wireEntry is the entry the e-th line the filter lets through shows.
@@ -47,7 +252,7 @@ func (m *Model) wireEntry(e int) (int, bool) {
 		return 0, false
 	}
 	if m.pick[tabLog].filter == "" {
-		return e, e < len(m.wire)
+		return e, e < len(m.log.lines)
 	}
 	_, entries := m.wireRows()
 	if e >= len(entries) {
@@ -60,15 +265,11 @@ func (m *Model) wireEntry(e int) (int, bool) {
 // pretty-printed.
 func (m *Model) wireText() string {
 	i, ok := m.wireEntry(m.expanded[tabLog])
-	if !ok {
+	if !ok || i >= len(m.wire) {
 		return ""
 	}
 	w := m.wire[i]
-	what := w.Method
-	if what == "" && w.ID != nil {
-		what = "response " + string(w.ID)
-	}
-	head := m.c.styles.title.Render(clean(strings.TrimSpace(fmt.Sprintf("%s %s %s", w.Time.Format("15:04:05.000"), w.Dir, what))))
+	head := m.c.styles.title.Render(w.Time.Format("15:04:05.000") + " " + m.log.lines[i].label)
 	body := w.Text
 	if len(w.Message) > 0 {
 		body = prettyText(string(w.Message))

@@ -78,6 +78,8 @@ type Model struct {
 	pending []mcpclient.Pending // requests in flight, for the app card
 	records []mcpclient.Record
 	wire    []mcpclient.WireEntry
+	log     logState  // the Log tab's lines, and whether it follows new ones
+	status  statusMsg // what the last copy or save did, until the next key
 
 	layers   []layer // the overlay stack, bottom first
 	quitting bool
@@ -118,6 +120,7 @@ func (m *Model) Init() tea.Cmd {
 // and size the new state gives it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	m.syncLog()
 	m.syncPane()
 	return m, cmd
 }
@@ -148,6 +151,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case detailMsg:
 		m.detail[msg.tab] = msg.text
+		return nil
+	case statusMsg:
+		m.status = msg
 		return nil
 	case spinner.TickMsg:
 		var cmd tea.Cmd

@@ -121,6 +121,8 @@ func (tabsLayer) footer(m *Model, _ *level) string {
 	case m.running != "":
 		status := fmt.Sprintf("%s calling %s… %s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second))
 		return m.c.styles.dim.Render(status+" · ") + m.c.keyLine(hint(k.tabs.cancelCall.Help().Key, "cancels the call", k.tabs.cancelCall))
+	case m.status.text != "":
+		return m.statusLine()
 	}
 	if m.paneFocused() {
 		return m.c.keyLine(k.tabs.paneHelp(m.tab != tabInfo)...)
@@ -130,6 +132,7 @@ func (tabsLayer) footer(m *Model, _ *level) string {
 
 func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 	k := m.c.keys.tabs
+	m.status = statusMsg{} // the status line stays until the next key
 	if m.filtering() {
 		if key.Matches(msg, m.c.keys.filter.quit) {
 			return m.askQuit()
@@ -158,6 +161,11 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		}
 	case key.Matches(msg, k.open):
 		return m.enter()
+	case key.Matches(msg, k.copy):
+		return m.copyPane()
+	case key.Matches(msg, k.save):
+		return m.askSave()
+	case m.logKey(msg):
 	case key.Matches(msg, k.collapse):
 		if m.expandable() {
 			m.expanded[m.tab] = -1

@@ -1,0 +1,173 @@
+package tui
+
+import (
+	"encoding/base64"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// statusMsg is what a copy or a save did, for the footer's status line
+// until the next key.
+type statusMsg struct {
+	text string
+	err  bool
+}
+
+// statusLine is the footer's status line, or "".
+func (m *Model) statusLine() string {
+	switch {
+	case m.status.text == "":
+		return ""
+	case m.status.err:
+		return m.c.styles.err.Render(m.status.text)
+	}
+	return m.c.styles.ok.Render(m.status.text)
+}
+
+// paneCopy is the text of the current tab's pane as it would be copied
+// or saved: unwrapped, without styling.
+func (m *Model) paneCopy() (string, bool) {
+	if !m.hasPane() {
+		return "", false
+	}
+	text := ansi.Strip(m.paneText())
+	return text, strings.TrimSpace(text) != ""
+}
+
+func nothingToCopy() tea.Msg {
+	return statusMsg{"nothing to copy here: enter opens an entry", true}
+}
+
+// copyPane puts the pane's text on the clipboard with OSC 52, which the
+// terminal (not mcpeek) carries out, over SSH too. The terminal must
+// support it: many do, some only once allowed, and some ignore it.
+//
+// The sequence must reach the program's own output, in order with what
+// the renderer draws. Bubble Tea's Exec is the command that writes there:
+// it pauses the renderer for the write and repaints after.
+func (m *Model) copyPane() tea.Cmd {
+	text, ok := m.paneCopy()
+	if !ok {
+		return nothingToCopy
+	}
+	return tea.Exec(&osc52Write{seq: osc52(text)}, func(err error) tea.Msg {
+		if err != nil {
+			return statusMsg{"copy failed: " + err.Error(), true}
+		}
+		return statusMsg{fmt.Sprintf("copied %s with OSC 52 (if the terminal supports it)", bytesText(len(text))), false}
+	})
+}
+
+// osc52 is the sequence that asks the terminal to put text on the
+// clipboard.
+func osc52(text string) string {
+	return "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\a"
+}
+
+// osc52Write writes a sequence to the program's output, as a
+// [tea.ExecCommand].
+type osc52Write struct {
+	seq string
+	out io.Writer
+}
+
+func (c *osc52Write) Run() error {
+	if c.out == nil {
+		return fmt.Errorf("no terminal to write to")
+	}
+	_, err := io.WriteString(c.out, c.seq)
+	return err
+}
+
+func (c *osc52Write) SetStdin(io.Reader)    {}
+func (c *osc52Write) SetStdout(w io.Writer) { c.out = w }
+func (c *osc52Write) SetStderr(io.Writer)   {}
+
+// bytesText says how long a text is.
+func bytesText(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f kB", float64(n)/1024)
+}
+
+// savePrompt asks for the name of the file to save the pane's text in.
+// It is only a footer: the tabs stay drawn above it.
+type savePrompt struct {
+	input textinput.Model
+	text  string // what the pane showed when w was pressed
+}
+
+// askSave opens the save prompt for the pane's text, suggesting a name
+// from the tab.
+func (m *Model) askSave() tea.Cmd {
+	text, ok := m.paneCopy()
+	if !ok {
+		return nothingToCopy
+	}
+	in := textinput.New()
+	in.Prompt = "save to: "
+	in.Placeholder = "file name"
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.Width = max(m.c.width-40, 10)
+	in.SetValue("mcpeek-" + strings.ToLower(tabNames[m.tab]) + ".txt")
+	in.Focus()
+	m.open(&savePrompt{input: in, text: text})
+	return nil
+}
+
+func (*savePrompt) typesText() bool { return true }
+
+func (*savePrompt) view(_ *Model, h int, under *level) string { return under.view(h) }
+
+func (l *savePrompt) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	k := m.c.keys.save
+	switch {
+	case key.Matches(msg, k.quit):
+		m.close(l)
+		return m.askQuit()
+	case key.Matches(msg, k.cancel):
+		m.close(l)
+		return nil
+	case key.Matches(msg, k.confirm):
+		name := strings.TrimSpace(l.input.Value())
+		if name == "" {
+			return nil
+		}
+		m.close(l)
+		return saveFile(name, l.text)
+	}
+	var cmd tea.Cmd
+	l.input, cmd = l.input.Update(msg)
+	return cmd
+}
+
+func (l *savePrompt) footer(m *Model, _ *level) string {
+	return l.input.View() + "  " + m.c.keyLine(m.c.keys.save.ShortHelp()...)
+}
+
+// saveFile writes text to the file named, readable by its owner only; a
+// name starting with ~/ is in the home directory.
+func saveFile(name, text string) tea.Cmd {
+	return func() tea.Msg {
+		path := name
+		if rest, ok := strings.CutPrefix(name, "~/"); ok {
+			if home, err := os.UserHomeDir(); err == nil {
+				path = filepath.Join(home, rest)
+			}
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			return statusMsg{"save failed: " + err.Error(), true}
+		}
+		return statusMsg{fmt.Sprintf("saved %s to %s", bytesText(len(text)), path), false}
+	}
+}
