@@ -23,7 +23,10 @@ func (l *argsForm) resize(m *Model) tea.Cmd               { return m.sizeForm(l.
 func (l *argsForm) view(_ *Model, _ int, _ *level) string { return l.form.View() }
 func (l *argsForm) footer(_ *Model, _ *level) string      { return "" } // the form shows its keys
 
-func (l *argsForm) key(_ *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+func (l *argsForm) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	if key.Matches(msg, m.c.keys.form.interrupt) { // as q on the tabs; the form stays under the prompt
+		return m.askQuit()
+	}
 	_, cmd := l.form.Update(msg)
 	return cmd
 }
@@ -31,21 +34,17 @@ func (l *argsForm) key(_ *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 // openArgs shows a form for arguments; done gets what was submitted.
 func (m *Model) openArgs(title string, schema *formschema.Schema, done func(map[string]any) tea.Cmd) tea.Cmd {
 	l := &argsForm{
-		form: nativeform.New(nativeform.Request{Server: "mcpeek", Connection: "your input", Message: title, Schema: schema}, nativeform.Options{}),
+		form: nativeform.New(nativeform.Request{Message: title, Schema: schema}, nativeform.Options{Arguments: true}),
 		done: done,
 	}
 	m.open(l)
 	return tea.Batch(l.form.Init(), m.sizeForm(l.form))
 }
 
-// argsDone closes a settled arguments form: submitted arguments go on,
-// ctrl+c quits as it does on the tabs.
+// argsDone closes a settled arguments form: submitted arguments go on.
 func (m *Model) argsDone(l *argsForm, r nativeform.Result) tea.Cmd {
 	m.close(l)
-	switch {
-	case r.Interrupted:
-		return m.askQuit()
-	case r.Action == nativeform.Accept:
+	if r.Action == nativeform.Accept {
 		return l.done(r.Content)
 	}
 	return nil

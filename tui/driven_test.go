@@ -61,7 +61,7 @@ func watchedServer(got chan<- string) func() *mcp.Server {
 func TestQuitWithAPendingElicitationCancelsIt(t *testing.T) {
 	got := make(chan string, 1)
 	in := open(t, Options{Connect: inMemory(watchedServer(got), "legacy")}, 100, 30).expect("ask")
-	in.keys("enter").formOpen().press(newKeyMap().form.interrupt)
+	in.keys("enter").formOpen().press(newKeyMap().form.interrupt).expect("quit and cancel them?").keys("y")
 	select {
 	case action := <-got:
 		if action != "cancel" {

@@ -55,7 +55,8 @@ type appKeys struct {
 }
 
 // formKeys work in forms. The form itself (nativeform) handles submit,
-// decline, cancel, whole message and interrupt; the inspector handles next.
+// decline, cancel and whole message; the inspector handles next, and
+// interrupt, which asks before quitting as q does on the tabs.
 type formKeys struct {
 	submit, decline, cancel, wholeMessage key.Binding
 	next                                  key.Binding // the next pending elicitation
@@ -133,7 +134,7 @@ func newKeyMap() keyMap {
 			cancel:       reword(nativeform.Keys.Cancel, "cancel"),
 			wholeMessage: reword(nativeform.Keys.WholeMessage, "show the whole message"),
 			next:         next,
-			interrupt:    reword(nativeform.Keys.Interrupt, "cancel and quit"),
+			interrupt:    reword(nativeform.Keys.Interrupt, "quit (asks if pending)"),
 		},
 		url: urlKeys{
 			open:    b("o", "open the page (consent)", "o"),

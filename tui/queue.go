@@ -48,6 +48,9 @@ func (l *elicitation) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 	if l.form == nil {
 		return m.urlKey(l, msg)
 	}
+	if key.Matches(msg, m.c.keys.form.interrupt) { // the quit prompt, over the form
+		return m.askQuit()
+	}
 	_, cmd := l.form.Update(msg)
 	return cmd
 }
@@ -137,9 +140,6 @@ func (m *Model) settleForms() tea.Cmd {
 		switch l := l.(type) {
 		case *elicitation:
 			if r, ok := l.formResult(); ok {
-				if r.Interrupted { // ctrl+c: cancel everything and quit
-					return m.quit()
-				}
 				out := &mcp.ElicitResult{Action: string(r.Action)}
 				if r.Action == nativeform.Accept {
 					out.Content = r.Content

@@ -1,0 +1,68 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ctrl+c in a form asks first, as q does on the tabs, when elicitations
+// are pending; n (any other key) goes back to the form as it was.
+func TestCtrlCInAFormAsksFirst(t *testing.T) {
+	argsTool := &mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, m *Model)
+		want  string // the footer of the prompt
+	}{
+		{"an elicitation's form", func(t *testing.T, m *Model) { m.Update(askMsg{formAsk(t, "e-1")}) },
+			"1 elicitation(s) pending: quit and cancel them? y/n"},
+		{"an arguments form, an app answering", func(_ *testing.T, m *Model) { withAppPending(m); m.openTool(argsTool) },
+			"1 elicitation(s) pending: quit and cancel them? y/n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := New(Options{})
+			tc.setup(t, m)
+			form := m.top().layer()
+			m.Update(keyMsg("ctrl+c"))
+			if _, ok := m.top().layer().(*quitPrompt); !ok || m.quitting {
+				t.Fatalf("top %T, quitting %v; want the quit prompt", m.top().layer(), m.quitting)
+			}
+			if f := footerOf(m.View()); !strings.Contains(f, tc.want) {
+				t.Errorf("footer %q, want %q", f, tc.want)
+			}
+			m.Update(keyMsg("n"))
+			if m.top().layer() != form || m.quitting {
+				t.Fatalf("top %T, quitting %v; n should go back to the form", m.top().layer(), m.quitting)
+			}
+			if _, settled := form.(formLayer).nativeForm().Result(); settled {
+				t.Error("the form was answered")
+			}
+			m.Update(keyMsg("ctrl+c"))
+			m.Update(keyMsg("y"))
+			wantQuitting(true)(t, m)
+		})
+	}
+}
+
+// A tool's arguments form is the person's, not a server's question: it
+// is not framed as "asking for input" and has no decline.
+func TestArgumentsFormIsNotAQuestion(t *testing.T) {
+	m := New(Options{})
+	m.openTool(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}})
+	view := m.View()
+	if !strings.Contains(view, "Arguments for b_args") {
+		t.Fatalf("no arguments form:\n%s", view)
+	}
+	for _, unwanted := range []string{"is asking for input", "your input", "decline"} {
+		if strings.Contains(view, unwanted) {
+			t.Errorf("the form shows %q:\n%s", unwanted, view)
+		}
+	}
+	l, _ := find[*argsForm](m)
+	if r, settled := l.form.Result(); settled {
+		t.Errorf("opened settled: %+v", r)
+	}
+}
