@@ -4,6 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -64,5 +68,22 @@ func TestArgumentsFormIsNotAQuestion(t *testing.T) {
 	l, _ := find[*argsForm](m)
 	if r, settled := l.form.Result(); settled {
 		t.Errorf("opened settled: %+v", r)
+	}
+}
+
+// At 40×12 an elicitation's form keeps its keys on the screen.
+func TestFormKeepsItsFooterOnASmallTerminal(t *testing.T) {
+	m := New(Options{})
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
+	schema, err := formschema.Parse(fixture.AllFieldsSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(askMsg{&ask{req: &mcpclient.NativeRequest{Key: "e-1", Server: &mcp.Implementation{Name: "srv"}, Connection: "test",
+		Params: &mcp.ElicitParams{Message: "Fill in every kind of field. Accepting the defaults is enough."}, Schema: schema},
+		reply: make(chan *mcp.ElicitResult, 1)}})
+	view := m.View()
+	if lines := strings.Split(view, "\n"); len(lines) != 12 || !strings.Contains(view, "ctrl+s submit") || !strings.Contains(view, "shift+tab back") {
+		t.Errorf("%d lines, want 12 with the form's keys:\n%s", len(lines), view)
 	}
 }
