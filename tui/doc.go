@@ -5,7 +5,9 @@
 // The inspector is one root [Model] whose parts live in files named for
 // them: a file per tab (tools.go, resources.go, prompts.go,
 // elicitations.go, log.go, info.go), pane.go for the scrollable detail
-// pane of each, and one per layer over the tabs
+// pane of each, failure.go for why it is not connected (the header's
+// line, and a panel on the Info tab and in the Tools pane), and one per
+// layer over the tabs
 // (queue.go and urlcard.go for pending elicitations, appcard.go,
 // arguments.go, help.go, quit.go).
 //
