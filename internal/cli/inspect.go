@@ -75,6 +75,7 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 	defer e.close()
 	opts := tui.Options{
 		Target:        o.conn.target.String(),
+		Wire:          e.wire, // the server's stderr, for a connection that failed
 		ElicitTimeout: o.elicitTimeout,
 		OpenURL:       apphost.SystemBrowser(o.conn.noBrowser),
 		Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
