@@ -66,14 +66,18 @@ func (l *jsonEditor) resize(m *Model) tea.Cmd {
 	return nil
 }
 
-// openJSON opens the JSON editor for a tool's arguments, the cursor
-// inside an empty object.
+// openJSON opens the JSON editor for a tool's arguments: those of its
+// last call, else an empty object with the cursor inside.
 func (m *Model) openJSON(t *mcp.Tool) tea.Cmd {
 	l := &jsonEditor{ed: textarea.New(), tool: t}
 	l.resize(m)
-	l.ed.SetValue("{\n  \n}")
-	l.ed.CursorUp() // inside the braces
-	l.ed.CursorEnd()
+	if last := m.runs.lastArgsJSON(t.Name); last != "" {
+		l.ed.SetValue(last) // the tool's last arguments, the cursor at their end
+	} else {
+		l.ed.SetValue("{\n  \n}")
+		l.ed.CursorUp() // inside the braces
+		l.ed.CursorEnd()
+	}
 	l.ed.Focus()
 	m.open(l)
 	return textarea.Blink

@@ -175,6 +175,7 @@ func nestedServer() *mcp.Server {
 }
 
 func TestJSONArgumentsForSchemasAFormCannotShow(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // no arguments remembered from another run
 	in := open(t, Options{Connect: inMemory(nestedServer, "")}, 100, 30).expect("deep")
 	in.keys("enter").expect("as JSON")
 	in.tm.Type(`"point":{"x":1}`)

@@ -151,3 +151,15 @@ func TestArgumentsAreRememberedAcrossRuns(t *testing.T) {
 		t.Errorf("another server's arguments were used:\n%s", view)
 	}
 }
+
+// The JSON editor, for a schema a form cannot show, starts from the
+// tool's last arguments too.
+func TestJSONEditorIsPrefilled(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	in := open(t, Options{Connect: inMemory(nestedServer, "")}, 100, 30).expect("deep")
+	in.keys("enter").expect("as JSON")
+	in.tm.Type(`"point":{"x":7}`)
+	time.Sleep(100 * time.Millisecond)
+	in.keys("ctrl+s").expect(`got {`).keys("enter").expect("as JSON").keys("ctrl+s").expect("result 2 of 2")
+	wantOnScreen(t, in.screen(), "result 2 of 2", `"x":7`)
+}

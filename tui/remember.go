@@ -91,6 +91,15 @@ func (r *toolRuns) lastArgs(tool string) map[string]any {
 	return nil
 }
 
+// lastArgsJSON are a tool's last arguments as indented JSON, or "".
+func (r *toolRuns) lastArgsJSON(tool string) string {
+	var b bytes.Buffer
+	if raw, ok := r.args[tool]; !ok || json.Indent(&b, raw, "", "  ") != nil {
+		return ""
+	}
+	return b.String()
+}
+
 // argsServer names a server for its state file: its name and the target
 // as the person gave it.
 func argsServer(name, target string) string { return name + "\n" + target }
