@@ -11,6 +11,10 @@
 // (queue.go and urlcard.go for pending elicitations, appcard.go,
 // arguments.go, help.go, quit.go).
 //
+// remember.go keeps what was asked: each tool's results in this session,
+// and its last arguments, remembered across runs per server in the user's
+// state directory ($XDG_STATE_HOME/mcpeek, else ~/.local/state/mcpeek).
+//
 // What is on top of the screen is decided in one place, the overlay
 // stack (overlay.go): the top layer is drawn on top, receives the keys and
 // supplies the footer, so the three cannot disagree. A layer that arrives

@@ -15,15 +15,17 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// toolRuns is what the Tools tab keeps of the calls made: each tool's
+// toolRuns is what the inspector keeps of what was asked: each tool's
 // results in this session, which of them its pane shows, and the last
 // arguments used for each tool, which are remembered across runs per
-// server in the user's state directory.
+// server in the user's state directory; and, for this session only, the
+// variables last given to each resource template.
 type toolRuns struct {
 	results map[string][]string // per tool, oldest first
 	shown   map[string]int      // per tool, the index shown; absent: the latest
 	args    map[string]json.RawMessage
-	server  string // the server the arguments belong to (argsServer)
+	server  string                    // the server the arguments belong to (argsServer)
+	vars    map[string]map[string]any // per resource template
 }
 
 // add keeps a tool's new result and shows it.

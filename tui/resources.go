@@ -280,7 +280,12 @@ func (m *Model) openResource() tea.Cmd {
 		m.setRead(e.key(), m.c.styles.err.Render("error: ")+clean(err.Error()))
 		return nil
 	}
+	schema = prefill(schema, m.runs.vars[tmpl.Raw()]) // the variables last given
 	return m.openArgs("Variables of "+e.tmpl.URITemplate, schema, func(args map[string]any) tea.Cmd {
+		if m.runs.vars == nil {
+			m.runs.vars = map[string]map[string]any{}
+		}
+		m.runs.vars[tmpl.Raw()] = args
 		vals := uritemplate.Values{}
 		for k, v := range args {
 			vals.Set(k, uritemplate.String(fmt.Sprint(v)))

@@ -33,17 +33,8 @@ func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
 	case err == nil && len(schema.Fields) == 0:
 		return m.call(t, json.RawMessage(`{}`))
 	case err == nil:
-		// The form starts from the arguments of the tool's last call, set
-		// on a copy: parsed schemas are shared.
-		last := m.runs.lastArgs(t.Name)
-		own := *schema
-		own.Fields = slices.Clone(schema.Fields)
-		schema = &own
-		for i, f := range schema.Fields {
-			if v, ok := last[f.Key]; ok {
-				schema.Fields[i].Default = v
-			}
-		}
+		// The form starts from the arguments of the tool's last call.
+		schema = prefill(schema, m.runs.lastArgs(t.Name))
 		return m.openArgs("Arguments for "+t.Name, schema, func(args map[string]any) tea.Cmd {
 			b, _ := json.Marshal(args)
 			return m.call(t, b)
@@ -51,6 +42,22 @@ func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
 	}
 	// A schema a form cannot show: edit the arguments as JSON.
 	return m.openJSON(t)
+}
+
+// prefill is a schema whose fields start from values given before, as
+// their defaults. It is a copy: parsed schemas are shared.
+func prefill(schema *formschema.Schema, last map[string]any) *formschema.Schema {
+	if len(last) == 0 {
+		return schema
+	}
+	own := *schema
+	own.Fields = slices.Clone(schema.Fields)
+	for i, f := range own.Fields {
+		if v, ok := last[f.Key]; ok {
+			own.Fields[i].Default = v
+		}
+	}
+	return &own
 }
 
 // call calls a tool; its result shows in the Tools tab's pane while that
