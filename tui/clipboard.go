@@ -34,12 +34,16 @@ func (m *Model) statusLine() string {
 }
 
 // paneCopy is the text of the current tab's pane as it would be copied
-// or saved: unwrapped, without styling.
+// or saved: unwrapped, without styling. On the Log tab's list it is the
+// message under the cursor, as enter would show it.
 func (m *Model) paneCopy() (string, bool) {
-	if !m.hasPane() {
-		return "", false
+	var text string
+	switch {
+	case m.hasPane():
+		text = ansi.Strip(m.paneText())
+	case m.tab == tabLog:
+		text = ansi.Strip(m.wireTextAt(m.pick[tabLog].cursor))
 	}
-	text := ansi.Strip(m.paneText())
 	return text, strings.TrimSpace(text) != ""
 }
 

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bytes"
 	"encoding/base64"
 	"os"
 	"path/filepath"
@@ -14,27 +13,54 @@ import (
 )
 
 // y puts the pane's text on the clipboard: the program writes the OSC 52
-// sequence to the terminal, carrying the text without its styling.
+// sequence to the terminal, carrying the text without its styling. On the
+// Log tab's list it copies the message under the cursor, pretty-printed.
 func TestCopyWritesOSC52(t *testing.T) {
-	in := open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
-	in.keys("enter").expect("result of alpha").keys("y")
+	for _, tc := range []struct {
+		name  string
+		keys  []string
+		ready string
+		want  []string
+	}{
+		{"tool result", []string{"enter"}, "result of alpha", []string{"result of alpha", "Describes tool A."}},
+		{"log message", []string{"5"}, "← tools/list #2 result", []string{"← tools/list #2 result", `"jsonrpc": "2.0"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
+			in.keys(tc.keys...).expect(tc.ready).keys("y")
+			text := copied(t, in)
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("copied %q, want it to hold %q", text, w)
+				}
+			}
+			if strings.ContainsRune(text, '\x1b') {
+				t.Errorf("copied %q, with styling", text)
+			}
+			wantOnScreen(t, in.screen(), "copied", "with OSC 52 (if the terminal supports it)")
+		})
+	}
+}
+
+// copied waits for the OSC 52 sequence in the program's output and
+// returns the text it carries.
+func copied(t *testing.T, in *inspector) string {
+	t.Helper()
 	seq := regexp.MustCompile("\x1b\\]52;c;([A-Za-z0-9+/=]*)\a")
-	var copied []byte
+	var b64 []byte
 	teatest.WaitFor(t, in.tm.Output(), func(b []byte) bool {
 		if s := seq.FindSubmatch(b); s != nil {
-			copied = s[1]
+			b64 = s[1]
 			return true
 		}
 		return false
 	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-	text, err := base64.StdEncoding.DecodeString(string(copied))
+	text, err := base64.StdEncoding.DecodeString(string(b64))
 	if err != nil {
-		t.Fatalf("the sequence carries %q: %v", copied, err)
+		t.Fatalf("the sequence carries %q: %v", b64, err)
 	}
-	if !bytes.Contains(text, []byte("result of alpha")) || !bytes.Contains(text, []byte("Describes tool A.")) || bytes.ContainsRune(text, '\x1b') {
-		t.Errorf("copied %q, want the pane's text without styling", text)
-	}
-	wantOnScreen(t, in.screen(), "copied", "with OSC 52 (if the terminal supports it)")
+	return string(text)
 }
 
 // w asks for a file name and writes the pane's text there, readable by

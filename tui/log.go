@@ -263,8 +263,12 @@ func (m *Model) wireEntry(e int) (int, bool) {
 
 // wireText is the expanded log entry: what it is, then the message
 // pretty-printed.
-func (m *Model) wireText() string {
-	i, ok := m.wireEntry(m.expanded[tabLog])
+func (m *Model) wireText() string { return m.wireTextAt(m.expanded[tabLog]) }
+
+// wireTextAt is the entry the e-th line the filter lets through shows,
+// as wireText shows it.
+func (m *Model) wireTextAt(e int) string {
+	i, ok := m.wireEntry(e)
 	if !ok || i >= len(m.wire) {
 		return ""
 	}
