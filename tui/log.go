@@ -26,7 +26,10 @@ type logState struct {
 
 // logLine is one entry of the wire log as the Log tab shows it: label is
 // what it is ("← tools/call #5 error -32602"), row is the list's line.
-type logLine struct{ label, row string }
+type logLine struct {
+	key        wireKey
+	label, row string
+}
 
 // wireKey tells the entries of the wire log apart.
 type wireKey struct {
@@ -61,7 +64,12 @@ func (m *Model) syncLog() {
 	l := &m.log
 	if mark := markOf(m.wire); mark != l.seen || len(l.lines) != len(m.wire) {
 		l.seen = mark
+		old := l.lines
 		l.lines, l.made = makeLines(m.wire, l.made)
+		if m.pick[tabLog].filter == "" { // the lines are the entries
+			m.pick[tabLog].cursor = l.moved(old, m.pick[tabLog].cursor)
+			m.expanded[tabLog] = l.moved(old, m.expanded[tabLog])
+		}
 	}
 	if m.tab != tabLog || l.paused {
 		return
@@ -72,6 +80,21 @@ func (m *Model) syncLog() {
 		n = len(rows)
 	}
 	m.pick[tabLog].cursor = max(n-1, 0)
+}
+
+// moved is where the entry on line i of old lines is now: a full wire log
+// drops its oldest entries as new ones arrive, so that the cursor and the
+// open entry stay on their message rather than on its place.
+func (l *logState) moved(old []logLine, i int) int {
+	if i < 0 || i >= len(old) {
+		return i
+	}
+	for j := min(i, len(l.lines)-1); j >= 0; j-- {
+		if l.lines[j].key == old[i].key {
+			return j
+		}
+	}
+	return 0 // it left the log: the oldest line is nearest
 }
 
 // makeLines makes a line for each entry, reusing those already made: a
@@ -122,7 +145,7 @@ func makeLine(e mcpclient.WireEntry, methods map[string]string) logLine {
 	if len(e.Message) > 0 {
 		text = string(e.Message)
 	}
-	return logLine{label: clean(label), row: clean(e.Time.Format("15:04:05.000") + " " + label + "  " + text)}
+	return logLine{key: keyOf(e), label: clean(label), row: clean(e.Time.Format("15:04:05.000") + " " + label + "  " + text)}
 }
 
 // messageLabel says what a message is: its direction, then its method

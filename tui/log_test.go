@@ -142,3 +142,26 @@ func TestLogStopsFollowingWhenScrolledUp(t *testing.T) {
 	}
 	wantOnScreen(t, m.View(), "following new messages")
 }
+
+// A full wire log drops its oldest entries as new ones arrive; the
+// cursor and the open entry stay on their messages.
+func TestLogKeepsItsPlaceWhenOldEntriesLeave(t *testing.T) {
+	m := New(Options{})
+	m.Update(tea80x24)
+	var entries []mcpclient.WireEntry
+	for i := range 40 {
+		entries = append(entries, request(mcpclient.DirSend, i, "ping"))
+	}
+	entries = wireOf(entries...)
+	m.wire = entries[:30]
+	press(m, "5", "k", "k", "k") // on #26
+	m.wire = entries[5:35]
+	m.Update(pollMsg{})
+	if c := m.pick[tabLog].cursor; c != 21 || !strings.Contains(m.log.lines[c].row, "#26 ") {
+		t.Errorf("the cursor is on line %d, want 21, still #26", c)
+	}
+	press(m, "enter")
+	m.wire = entries[10:40]
+	m.Update(pollMsg{})
+	wantOnScreen(t, m.View(), `"id": 26`)
+}
