@@ -57,7 +57,9 @@ func nothingToCopy() tea.Msg {
 //
 // The sequence must reach the program's own output, in order with what
 // the renderer draws. Bubble Tea's Exec is the command that writes there:
-// it pauses the renderer for the write and repaints after.
+// it pauses the renderer for the write and repaints after. The price is a
+// blink: the terminal leaves the alternate screen for the moment of the
+// write.
 func (m *Model) copyPane() tea.Cmd {
 	text, ok := m.paneCopy()
 	if !ok {
