@@ -93,7 +93,7 @@ func newKeyMap() keyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
-	next := b("ctrl+n", "next pending elicitation", "ctrl+n")
+	next := b("ctrl+n", "next pending request", "ctrl+n")
 	k := keyMap{
 		tabs: tabKeys{
 			next:       b("tab", "next tab", "tab"),
