@@ -30,6 +30,7 @@ func newCommon() common {
 
 type styles struct {
 	title, dim, accent, warn, err, ok, selected, tab, activeTab, box lipgloss.Style
+	json                                                             jsonStyles
 }
 
 func newStyles() styles {
@@ -44,12 +45,18 @@ func newStyles() styles {
 		tab:       lipgloss.NewStyle().Padding(0, 1).Foreground(lipgloss.Color("245")),
 		activeTab: lipgloss.NewStyle().Padding(0, 1).Bold(true).Underline(true),
 		box:       lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("63")).Padding(0, 1),
+		json: jsonStyles{
+			key: lipgloss.NewStyle().Foreground(lipgloss.Color("75")),
+			str: lipgloss.NewStyle().Foreground(lipgloss.Color("114")),
+			lit: lipgloss.NewStyle().Foreground(lipgloss.Color("215")),
+		},
 	}
 	if os.Getenv("NO_COLOR") != "" {
 		plain := lipgloss.NewStyle()
 		s.dim, s.accent, s.warn, s.ok = plain, plain.Bold(true), plain, plain
 		s.err = plain.Bold(true)
 		s.box = s.box.UnsetBorderForeground()
+		s.json = jsonStyles{plain, plain, plain}
 	}
 	return s
 }

@@ -49,8 +49,8 @@ func (m *Model) recordText() string {
 	if r.Error != "" {
 		b.WriteString(s.err.Render("error: ") + clean(r.Error) + "\n")
 	}
-	b.WriteString(s.dim.Render("request:") + "\n" + clean(indentJSON(r.Request)) + "\n")
-	b.WriteString(s.dim.Render("response:") + "\n" + clean(indentJSON(r.Response)))
+	b.WriteString(s.dim.Render("request:") + "\n" + s.colourJSON(clean(indentJSON(r.Request))) + "\n")
+	b.WriteString(s.dim.Render("response:") + "\n" + s.colourJSON(clean(indentJSON(r.Response))))
 	return b.String()
 }
 

@@ -20,8 +20,8 @@ func infoText(c *common, conn *mcpclient.Conn) string {
 	fmt.Fprintf(&b, "%s %s\n\n", c.styles.title.Render("protocol"), conn.ProtocolVersion())
 	var client any
 	_ = json.Unmarshal(conn.SentCapabilities(), &client)
-	fmt.Fprintf(&b, "%s\n%s\n\n", c.styles.title.Render("mcpeek's capabilities, as sent"), prettyJSON(client))
-	fmt.Fprintf(&b, "%s\n%s\n", c.styles.title.Render("server capabilities"), clean(prettyJSON(conn.ServerCapabilities())))
+	fmt.Fprintf(&b, "%s\n%s\n\n", c.styles.title.Render("mcpeek's capabilities, as sent"), c.styles.colourJSON(prettyJSON(client)))
+	fmt.Fprintf(&b, "%s\n%s\n", c.styles.title.Render("server capabilities"), c.styles.colourJSON(clean(prettyJSON(conn.ServerCapabilities()))))
 	if ins := conn.Instructions(); ins != "" {
 		fmt.Fprintf(&b, "\n%s\n%s\n", c.styles.title.Render("instructions"), clean(ins))
 	}

@@ -301,7 +301,7 @@ func (m *Model) wireTextAt(e int) string {
 	if len(w.Message) > 0 {
 		body = prettyText(string(w.Message))
 	}
-	return head + "\n" + clean(body)
+	return head + "\n" + m.c.styles.colourJSON(clean(body))
 }
 
 // expandedEntry is the entry the Elicitations or Log tab shows whole, or

@@ -328,7 +328,7 @@ func readResource(conn *mcpclient.Conn, uri string) string {
 		fmt.Fprintf(&b, "%s (%s)\n", clean(c.URI), clean(c.MIMEType))
 		switch {
 		case c.Text != "":
-			b.WriteString(clean(prettyText(c.Text)) + "\n")
+			b.WriteString(newStyles().colourJSON(clean(prettyText(c.Text))) + "\n")
 		case len(c.Blob) > 0:
 			fmt.Fprintf(&b, "[binary, %d bytes]\n", len(c.Blob))
 		}

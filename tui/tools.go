@@ -156,14 +156,14 @@ func (m *Model) toolText() string {
 	}
 	b.WriteString(s.title.Render(clean(t.Name)) + "\n" + clean(t.Description) + "\n")
 	if t.Annotations != nil {
-		b.WriteString(s.dim.Render("annotations: ") + clean(prettyJSON(t.Annotations)) + "\n")
+		b.WriteString(s.dim.Render("annotations: ") + s.colourJSON(clean(prettyJSON(t.Annotations))) + "\n")
 	}
-	b.WriteString(s.dim.Render("input schema: ") + clean(prettyJSON(t.InputSchema)) + "\n")
+	b.WriteString(s.dim.Render("input schema: ") + s.colourJSON(clean(prettyJSON(t.InputSchema))) + "\n")
 	if t.OutputSchema != nil {
-		b.WriteString(s.dim.Render("output schema: ") + clean(prettyJSON(t.OutputSchema)) + "\n")
+		b.WriteString(s.dim.Render("output schema: ") + s.colourJSON(clean(prettyJSON(t.OutputSchema))) + "\n")
 	}
 	if ui, ok := t.Meta["ui"]; ok {
-		b.WriteString(s.dim.Render("_meta.ui: ") + clean(prettyJSON(ui)) + "\n")
+		b.WriteString(s.dim.Render("_meta.ui: ") + s.colourJSON(clean(prettyJSON(ui))) + "\n")
 	}
 	b.WriteString(s.dim.Render("enter calls it"))
 	return b.String()
@@ -186,7 +186,7 @@ func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Durat
 	for _, content := range res.Content {
 		switch v := content.(type) {
 		case *mcp.TextContent:
-			b.WriteString(clean(prettyText(v.Text)) + "\n")
+			b.WriteString(c.styles.colourJSON(clean(prettyText(v.Text))) + "\n")
 		case *mcp.ImageContent:
 			b.WriteString(c.styles.dim.Render(fmt.Sprintf("[image %s, %d bytes]", clean(v.MIMEType), len(v.Data))) + "\n")
 		case *mcp.AudioContent:
@@ -204,7 +204,7 @@ func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Durat
 		}
 	}
 	if res.StructuredContent != nil {
-		b.WriteString(c.styles.dim.Render("structuredContent:") + "\n" + clean(prettyJSON(res.StructuredContent)))
+		b.WriteString(c.styles.dim.Render("structuredContent:") + "\n" + c.styles.colourJSON(clean(prettyJSON(res.StructuredContent))))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
