@@ -129,6 +129,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		return m.key(msg)
+	case tea.MouseMsg:
+		m.wheel(msg)
+		return nil
 	case tea.WindowSizeMsg:
 		return m.resize(msg)
 	case connectedMsg, disconnectedMsg, listsMsg, pollMsg:

@@ -234,3 +234,25 @@ func (m *Model) paneText() string {
 func (m *Model) paneView(extra string) string {
 	return m.panes[m.tab].view(&m.c, extra)
 }
+
+// wheelLines is how far one turn of the mouse wheel scrolls a pane.
+const wheelLines = 3
+
+// wheel scrolls the current tab's pane with the mouse wheel, while the
+// tabs are on top (the app card leaves them usable).
+func (m *Model) wheel(msg tea.MouseMsg) {
+	switch m.top().layer().(type) {
+	case tabsLayer, *appCard:
+	default:
+		return
+	}
+	if !m.hasPane() || msg.Action != tea.MouseActionPress {
+		return
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		m.panes[m.tab].vp.ScrollUp(wheelLines)
+	case tea.MouseButtonWheelDown:
+		m.panes[m.tab].vp.ScrollDown(wheelLines)
+	}
+}

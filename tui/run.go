@@ -11,7 +11,9 @@ import (
 // so stdout stays clean) until the person quits.
 func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	m := New(opts)
-	_, err := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+	_, err := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(),
+		tea.WithMouseCellMotion(), // the wheel scrolls the panes; shift+drag still selects text in most terminals
+		tea.WithContext(ctx)).Run()
 	m.asker.stop()
 	if m.conn != nil {
 		_ = m.conn.Close()

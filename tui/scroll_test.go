@@ -157,3 +157,15 @@ func TestWrapKeepsTokensWhole(t *testing.T) {
 		t.Errorf("the wrapped JSON lost its indentation:\n%s", got)
 	}
 }
+
+// TestMouseWheelScrollsThePane: the wheel scrolls the pane on screen, down
+// and back up.
+func TestMouseWheelScrollsThePane(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
+	in.selectTool("long").keys("enter").expect("row 001")
+	for range 10 {
+		in.tm.Send(tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
+	}
+	in.tm.Send(tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
+	wantOnScreen(t, in.screen(), "28–52 of", "row 028")
+}
