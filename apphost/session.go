@@ -177,17 +177,10 @@ func (h *Host) show(s *session, target string) {
 		s.launchFile = path
 		s.mu.Unlock()
 		go func() {
-			err := h.opts.Launch(fileURL(path))
-			switch {
-			case ended():
-			case err != nil:
+			if err := h.opts.Launch(fileURL(path)); err != nil && !ended() {
 				h.opts.Logf("app host: could not open a browser: %v", err)
 				s.removeLaunchFile()
 				notify()
-			default:
-				// Some browsers cannot read the launch page (a sandboxed
-				// snap or Flatpak has its own /tmp): say where the tab is.
-				h.opts.Notify(fmt.Sprintf("Opening the app in your browser; if no tab appears, open %s %s", target, hint))
 			}
 		}()
 	case h.opts.Open != nil:
@@ -357,7 +350,9 @@ func (s *session) run(ctx context.Context) (*mcpclient.AppAnswer, error) {
 			if waitingForPerson {
 				return nil, appErr(mcpclient.FallbackInitTimeout, "nobody opened the tab within %s", s.h.opts.AnswerTimeout)
 			}
-			return nil, appErr(mcpclient.FallbackInitTimeout, "no page connected within %s", s.h.opts.InitTimeout)
+			// A browser that cannot read the launch page (a snap's own
+			// /tmp) ends here too: say what to do about it.
+			return nil, appErr(mcpclient.FallbackInitTimeout, "no page connected within %s (if the browser did not open the tab, run with --no-browser and open the URL yourself)", s.h.opts.InitTimeout)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-s.aborted:
