@@ -55,10 +55,16 @@ func openForm(t *testing.T, req nativeform.Request, opts nativeform.Options, w, 
 	return d
 }
 
-func (d *formDriver) expect(text string) *formDriver {
+func (d *formDriver) expect(texts ...string) *formDriver {
 	d.t.Helper()
-	teatest.WaitFor(d.t, d.tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	teatest.WaitFor(d.t, d.tm.Output(), func(b []byte) bool {
+		for _, text := range texts {
+			if !bytes.Contains(b, []byte(text)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 	return d
 }
 
@@ -141,8 +147,9 @@ func TestGoldenViews(t *testing.T) {
 			d := openForm(t, request(allFields, "Fill in every kind of field."), nativeform.Options{}, size.w, size.h)
 			d.expect("Nickname").press(tea.KeyCtrlU).next(1).focused("Nickname").press(tea.KeyCtrlU).typeText("x").next(1).focused("Code").typeText("abc")
 			time.Sleep(300 * time.Millisecond)
-			d.press(tea.KeyCtrlS).expect("need attention")
-			time.Sleep(300 * time.Millisecond) // the focus moves to the first field to fix
+			// The errors, and the focus on the first field to fix.
+			d.press(tea.KeyCtrlS).expect("need attention", "┃ Name")
+			time.Sleep(100 * time.Millisecond) // the frames that follow
 			golden.RequireEqual(t, []byte(d.view()))
 		})
 		t.Run("required_only/"+size.name, func(t *testing.T) {
