@@ -116,7 +116,8 @@ func counterServer() *mcp.Server {
 
 // [ and ] step through a tool's earlier results.
 func TestStepThroughEarlierResults(t *testing.T) {
-	in := open(t, Options{Connect: inMemory(counterServer, "")}, 100, 30).expect("count")
+	// Wait for the tool list: "count" alone also matches the server's name.
+	in := open(t, Options{Connect: inMemory(counterServer, "")}, 100, 30).expect("enter calls it")
 	in.keys("enter").expect("call number 1").keys("enter").expect("call number 2").keys("enter").expect("call number 3")
 	in.keys("[", "[").expect("result 1 of 3").keys("]").expect("result 2 of 3")
 	view := in.screen()
