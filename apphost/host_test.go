@@ -2079,12 +2079,7 @@ func TestLaunchFileKeepsTheTokenOutOfArgv(t *testing.T) {
 	if dir, _ := os.Stat(filepath.Dir(u.Path)); dir == nil || dir.Mode().Perm() != 0o700 {
 		t.Errorf("launch folder mode %v, want 0700", dir.Mode().Perm())
 	}
-	page, _ := os.ReadFile(u.Path)
-	m := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/e/[^"#]+#[A-Za-z0-9_-]{43})"`).FindSubmatch(page)
-	if m == nil {
-		t.Fatalf("launch page %q does not redirect to a session URL", page)
-	}
-	key, token := e.parseLink(string(m[1]))
+	key, token := e.parseLink(launchTarget(t, u.Path))
 	var args []byte
 	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if args, _ = os.ReadFile(argv); len(args) > 0 {
@@ -2302,17 +2297,23 @@ func TestSystemBrowserGetsTheLaunchFile(t *testing.T) {
 		t.Fatalf("xdg-open ran with %q, want one file:// URL", lines)
 	}
 	u, _ := url.Parse(lines[1])
-	page, err := os.ReadFile(u.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/e/[^"]+)"`).FindSubmatch(page)
-	if m == nil {
-		t.Fatalf("the launch page %q redirects nowhere", page)
-	}
-	key, token := e.parseLink(string(m[1]))
+	key, token := e.parseLink(launchTarget(t, u.Path))
 	if strings.Contains(string(args), token) {
 		t.Error("the token is in xdg-open's arguments")
 	}
 	e.complete(c, key, token, `{"action":"decline"}`)
+}
+
+// launchTarget is the session URL the launch page at path redirects to.
+func launchTarget(t *testing.T, path string) string {
+	t.Helper()
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/e/[^"#]+#[A-Za-z0-9_-]{43})"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("the launch page %q does not redirect to a session URL", page)
+	}
+	return string(m[1])
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -75,7 +76,7 @@ func (m *Model) appCardView(budget int) string {
 	}
 	var ssh string
 	if m.opts.AppSSHHint != "" && m.opts.AppURL != nil {
-		ssh = "\n" + s.dim.Render("over SSH, forward the port first:") + "\n" + wrapHard(m.opts.AppSSHHint, m.c.width)
+		ssh = "\n" + s.dim.Render("over SSH, forward the port first:") + "\n" + wrapWhole(m.opts.AppSSHHint, m.c.width)
 	}
 	used := 3 + lipgloss.Height(ssh) // the box's frame and heading, and the SSH lines
 	var rows, links []string
@@ -87,7 +88,7 @@ func (m *Model) appCardView(budget int) string {
 			if u, ok := m.opts.AppURL(p.Key); ok {
 				// Whole, wrapped at the edge rather than cut, so that every
 				// character of it can be copied.
-				link = s.dim.Render("open "+p.Key+":") + "\n" + wrapHard(u, m.c.width)
+				link = s.dim.Render("open "+p.Key+":") + "\n" + wrapWhole(u, m.c.width)
 			}
 		}
 		need := 2 + lipgloss.Height(link)
@@ -112,22 +113,6 @@ func (m *Model) appCardView(budget int) string {
 	return card
 }
 
-// wrapHard breaks s into lines of at most width cells, wherever the edge
-// falls: for URLs and commands, which have no place to break and must not
-// be cut.
-func wrapHard(s string, width int) string {
-	if width < 10 {
-		width = 10
-	}
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n == width {
-			b.WriteByte('\n')
-			n = 0
-		}
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
-}
+// wrapWhole breaks a URL or a command at the edge, wherever it falls, so
+// that none of it is cut and its spaces survive for copying.
+func wrapWhole(s string, width int) string { return ansi.Hardwrap(s, max(width, 10), true) }
