@@ -15,16 +15,29 @@ type CapabilityOptions struct {
 	// AppHostUp is true only while the app host listener is running;
 	// [Connect] sets it from [Config.Renderer].
 	AppHostUp bool
+	// Sampling is true when a sampler answers sampling requests; Roots
+	// when roots are offered. [Connect] sets both from its [Config].
+	Sampling bool
+	Roots    bool
 }
 
 // Capabilities builds the client capabilities mcpeek advertises
 // (docs/architecture.md, "Capability advertisement"): core elicitation (form
-// unless disabled, url always), and the MCP Apps extension only while the
+// unless disabled, url always), sampling and roots when they are answered,
+// and the MCP Apps extension only while the
 // app host is listening, for without it mcpeek renders no app at all; its
 // nested elicitation capability also needs form elicitation on.
 func Capabilities(o CapabilityOptions) *mcp.ClientCapabilities {
 	caps := &mcp.ClientCapabilities{
 		Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}},
+	}
+	if o.Sampling {
+		// Plain sampling: the person writes text, so neither tool use
+		// nor context inclusion is claimed.
+		caps.Sampling = &mcp.SamplingCapabilities{}
+	}
+	if o.Roots {
+		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
 	}
 	if o.FormElicitation {
 		caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}

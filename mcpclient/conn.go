@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -111,8 +112,22 @@ type Config struct {
 	Renderer AppRenderer
 	// Wire receives the traffic; nil keeps none.
 	Wire *WireLog
-	// Records receives one record per elicitation; nil keeps none.
+	// Records receives one record per server→client request; nil keeps none.
 	Records *Recorder
+	// Sampler answers sampling/createMessage. Only with one does mcpeek
+	// advertise sampling.
+	Sampler Sampler
+	// Roots are offered to the server from the start (URIs with optional
+	// names); OfferRoots advertises roots even when there are none yet (the
+	// inspector, where the person adds them later).
+	Roots      []*mcp.Root
+	OfferRoots bool
+	// LogLevel, when set, is sent as logging/setLevel once connected.
+	LogLevel string
+	// OnEvent receives the server's notifications (logging, progress,
+	// resource updates, list changes). It is called on the connection's
+	// reading goroutine and must not block.
+	OnEvent func(Event)
 }
 
 // ConnectError is a failure to reach or initialize the server.
@@ -131,13 +146,18 @@ func (c sentCaps) form() bool { return c.sent.Elicitation != nil && c.sent.Elici
 
 // Conn is one live connection to a server.
 type Conn struct {
-	cfg     Config
-	caps    sentCaps
-	session *mcp.ClientSession
-	router  *router
-	records *Recorder
-	wire    *WireLog
-	closers []func()
+	cfg      Config
+	caps     sentCaps
+	client   *mcp.Client
+	session  *mcp.ClientSession
+	notify   *notifier
+	rootsMu  sync.Mutex
+	roots    []*mcp.Root
+	logLevel atomic.Pointer[string]
+	router   *router
+	records  *Recorder
+	wire     *WireLog
+	closers  []func()
 	// sentWire is the capabilities JSON as it went on the wire.
 	sentWire json.RawMessage
 	// life ends when Close begins: it aborts the calls in flight, because
@@ -156,20 +176,29 @@ type Conn struct {
 func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	opts := cfg.Capabilities
 	opts.AppHostUp = cfg.Renderer != nil
+	opts.Sampling = cfg.Sampler != nil
+	opts.Roots = cfg.OfferRoots || len(cfg.Roots) > 0
 	c := &Conn{
 		cfg:     cfg,
 		caps:    sentCaps{Capabilities(opts)},
 		records: cfg.Records,
 		wire:    cfg.Wire,
+		roots:   slices.Clone(cfg.Roots),
 	}
+	c.notify = &notifier{conn: c}
 	c.life, c.endLife = context.WithCancel(context.Background())
 	if c.wire == nil {
 		c.wire = NewWireLog(0, nil)
 	}
-	c.router = &router{conn: c, asker: cfg.Asker, renderer: cfg.Renderer, pending: map[string]*pendingRequest{}}
+	c.router = &router{conn: c, asker: cfg.Asker, sampler: cfg.Sampler, renderer: cfg.Renderer, pending: map[string]*pendingRequest{}}
 	if err := c.connect(ctx); err != nil {
 		c.Close()
 		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err)}
+	}
+	if cfg.LogLevel != "" {
+		if err := c.SetLogLevel(ctx, cfg.LogLevel); err != nil {
+			c.wire.Note("logging/setLevel " + cfg.LogLevel + " failed: " + err.Error())
+		}
 	}
 	go c.watch()
 	return c, nil
@@ -201,13 +230,23 @@ func (c *Conn) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeek", Title: "mcpeek", Version: Version}, &mcp.ClientOptions{
+	copts := &mcp.ClientOptions{
 		Capabilities:       c.caps.sent,
 		ElicitationHandler: c.router.handle,
-	})
+	}
+	if c.router.sampler != nil {
+		copts.CreateMessageWithToolsHandler = c.router.sample
+	}
+	c.notify.options(copts)
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeek", Title: "mcpeek", Version: Version}, copts)
+	client.AddReceivingMiddleware(c.rootsMiddleware)
+	if len(c.roots) > 0 {
+		client.AddRoots(c.roots...)
+	}
+	c.client = client
 	if _, http := transport.(*mcp.StreamableClientTransport); !http {
 		// Over HTTP the tap sits in the HTTP client instead (see httpTap).
-		transport = &tapTransport{base: transport, wire: c.wire}
+		transport = &tapTransport{base: transport, wire: c.wire, seen: c.observe}
 	}
 	session, err := client.Connect(ctx, transport,
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
@@ -264,6 +303,7 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 		hc := &http.Client{Transport: httpTap{
 			base: headerTransport{base: http.DefaultTransport, headers: t.Headers},
 			wire: c.wire,
+			seen: c.observe,
 		}}
 		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1}, nil
 	}
@@ -334,7 +374,8 @@ func (c *Conn) bind(ctx context.Context) (context.Context, context.CancelFunc) {
 // that never answers would hold up Close.
 func (c *Conn) Context() context.Context { return c.life }
 
-// Pending lists the elicitations waiting for an answer, oldest first.
+// Pending lists the elicitations and sampling requests waiting for an
+// answer, oldest first.
 func (c *Conn) Pending() []Pending { return c.router.pendingList() }
 
 // DismissPending answers every pending elicitation cancel: the native

@@ -17,19 +17,52 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Answer is one entry of an answers file.
+// Methods an answers-file entry can answer.
+const (
+	MethodElicit = "elicitation/create"
+	MethodSample = "sampling/createMessage"
+)
+
+// Answer is one entry of an answers file: for an elicitation (the
+// default method) an action with content; for a sampling request a
+// result, or the action reject.
 type Answer struct {
-	Match struct {
-		// Message matches when it is a substring of the request's message.
+	// Method is elicitation/create (when empty) or sampling/createMessage.
+	Method string `json:"method,omitempty"`
+	Match  struct {
+		// Message matches when it is a substring of the request's message
+		// (for sampling: of the text of any of its messages).
 		Message string `json:"message,omitempty"`
 		// ResourceURI matches when it equals the request's _meta.ui.resourceUri.
 		ResourceURI string `json:"resourceUri,omitempty"`
 	} `json:"match"`
-	Action  string         `json:"action"`
+	Action  string         `json:"action,omitempty"`
 	Content map[string]any `json:"content,omitempty"`
+	// Result is a sampling reply: role (assistant if omitted), content (a
+	// content block or an array of them), model (mcpeek if omitted) and
+	// stopReason (endTurn if omitted).
+	Result *SampleAnswer `json:"result,omitempty"`
+}
+
+// SampleAnswer is the result of a sampling entry, as written in the file.
+type SampleAnswer struct {
+	Role       string          `json:"role,omitempty"`
+	Content    json.RawMessage `json:"content"`
+	Model      string          `json:"model,omitempty"`
+	StopReason string          `json:"stopReason,omitempty"`
+}
+
+func (a *Answer) method() string {
+	if a.Method == "" {
+		return MethodElicit
+	}
+	return a.Method
 }
 
 func (a *Answer) fits(req *NativeRequest) bool {
+	if a.method() != MethodElicit {
+		return false
+	}
 	if a.Match.Message != "" && !strings.Contains(req.Params.Message, a.Match.Message) {
 		return false
 	}
@@ -39,8 +72,30 @@ func (a *Answer) fits(req *NativeRequest) bool {
 	return true
 }
 
-// ParseAnswers reads an answers file: a JSON array of answers, each with an
-// action of accept, decline or cancel, and content only with accept.
+func (a *Answer) fitsSample(p *mcp.CreateMessageWithToolsParams) bool {
+	if a.method() != MethodSample {
+		return false
+	}
+	if a.Match.Message == "" {
+		return true
+	}
+	for _, m := range p.Messages {
+		if m == nil {
+			continue
+		}
+		for _, c := range m.Content {
+			if strings.Contains(ContentText(c, 0), a.Match.Message) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ParseAnswers reads an answers file: a JSON array of entries. An
+// elicitation entry has an action of accept, decline or cancel, and
+// content only with accept; a sampling entry has a result, or the action
+// reject. A key the format does not know is an error that names it.
 func ParseAnswers(data []byte) ([]Answer, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -55,20 +110,76 @@ func ParseAnswers(data []byte) ([]Answer, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("unexpected data after the JSON array")
 	}
-	for i, a := range answers {
-		switch a.Action {
-		case "accept":
-		case "decline", "cancel":
-			if a.Content != nil {
-				return nil, fmt.Errorf("entry %d: content is only allowed with action accept", i+1)
-			}
-		case "":
-			return nil, fmt.Errorf("entry %d: action is missing (want accept, decline or cancel)", i+1)
+	for i := range answers {
+		a := &answers[i]
+		var err error
+		switch a.method() {
+		case MethodElicit:
+			err = a.checkElicit()
+		case MethodSample:
+			err = a.checkSample()
 		default:
-			return nil, fmt.Errorf("entry %d: unknown action %q (want accept, decline or cancel)", i+1, a.Action)
+			err = fmt.Errorf("unknown method %q (want %s or %s)", a.Method, MethodElicit, MethodSample)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("entry %d: %w", i+1, err)
 		}
 	}
 	return answers, nil
+}
+
+func (a *Answer) checkElicit() error {
+	if a.Result != nil {
+		return fmt.Errorf("result is only for %s entries; an elicitation answers with action and content", MethodSample)
+	}
+	switch a.Action {
+	case "accept":
+	case "decline", "cancel":
+		if a.Content != nil {
+			return errors.New("content is only allowed with action accept")
+		}
+	case "":
+		return errors.New("action is missing (want accept, decline or cancel)")
+	default:
+		return fmt.Errorf("unknown action %q (want accept, decline or cancel)", a.Action)
+	}
+	return nil
+}
+
+func (a *Answer) checkSample() error {
+	switch {
+	case a.Content != nil:
+		return fmt.Errorf("a %s entry answers with result, not content", MethodSample)
+	case a.Match.ResourceURI != "":
+		return errors.New("match.resourceUri is only for elicitations")
+	case a.Action == "reject":
+		if a.Result != nil {
+			return errors.New("result is not allowed with action reject")
+		}
+		return nil
+	case a.Action != "" && a.Action != "accept":
+		return fmt.Errorf("unknown action %q for %s (want reject, or a result)", a.Action, MethodSample)
+	case a.Result == nil:
+		return errors.New("result is missing (or give action reject)")
+	}
+	_, err := a.Result.reply()
+	return err
+}
+
+// reply is the sampling result the entry gives, with defaults filled in.
+func (r *SampleAnswer) reply() (*mcp.CreateMessageWithToolsResult, error) {
+	if r.Role != "" && r.Role != "assistant" && r.Role != "user" {
+		return nil, fmt.Errorf("result.role %q is not assistant or user", r.Role)
+	}
+	if len(bytes.TrimSpace(r.Content)) == 0 || string(bytes.TrimSpace(r.Content)) == "null" {
+		return nil, errors.New("result.content is missing")
+	}
+	var reply mcp.CreateMessageWithToolsResult
+	if err := json.Unmarshal(fmt.Appendf(nil, `{"content":%s}`, r.Content), &reply); err != nil {
+		return nil, fmt.Errorf("result.content: %w", err)
+	}
+	reply.Role, reply.Model, reply.StopReason = mcp.Role(r.Role), r.Model, r.StopReason
+	return CompleteSample(&reply), nil
 }
 
 // LoadAnswers reads and parses an answers file.
@@ -106,6 +217,8 @@ func ParsePolicy(s string) (Policy, error) {
 // HeadlessAsker answers elicitations from an answers file, then by policy.
 // Content is checked against the requested schema first: content that does
 // not fit is never sent; the request is cancelled and the failure reported.
+// It answers sampling requests from the file's sampling entries, and
+// rejects the others.
 type HeadlessAsker struct {
 	Answers []Answer
 	Policy  Policy
@@ -121,14 +234,14 @@ type HeadlessAsker struct {
 // did not fit the requested schema.
 func (h *HeadlessAsker) Rejected() int { return int(h.rejected.Load()) }
 
-func (h *HeadlessAsker) take(req *NativeRequest) (int, *Answer) {
+func (h *HeadlessAsker) take(fits func(*Answer) bool) (int, *Answer) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.used == nil {
 		h.used = make([]bool, len(h.Answers))
 	}
 	for i := range h.Answers {
-		if !h.used[i] && h.Answers[i].fits(req) {
+		if !h.used[i] && fits(&h.Answers[i]) {
 			h.used[i] = true
 			return i, &h.Answers[i]
 		}
@@ -148,7 +261,7 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 	var action string
 	var content map[string]any
 	var source string
-	if i, a := h.take(req); a != nil {
+	if i, a := h.take(func(a *Answer) bool { return a.fits(req) }); a != nil {
 		action, content = a.Action, a.Content
 		source = fmt.Sprintf("answers file entry %d", i+1)
 	} else {
@@ -181,6 +294,31 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 		return &mcp.ElicitResult{Action: "cancel"}, nil
 	}
 	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+}
+
+// Sample implements [Sampler]: the first unused sampling entry that
+// matches answers; with none, the request is rejected (--on-sample reject)
+// and a line says so.
+func (h *HeadlessAsker) Sample(ctx context.Context, req *SampleRequest) (*mcp.CreateMessageWithToolsResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	i, a := h.take(func(a *Answer) bool { return a.fitsSample(req.Params) })
+	if a == nil {
+		h.say("mcpeek: %s: sampling request rejected: no answers-file entry matched (--on-sample reject): %s",
+			req.Key, SampleSummary(req.Params, 120))
+		return nil, ErrSampleRejected
+	}
+	if a.Action == "reject" || a.Result == nil {
+		h.say("mcpeek: %s: sampling request rejected by answers file entry %d", req.Key, i+1)
+		return nil, ErrSampleRejected
+	}
+	reply, err := a.Result.reply()
+	if err != nil {
+		h.say("mcpeek: %s: answers file entry %d cannot answer it, so it was rejected: %v", req.Key, i+1, err)
+		return nil, ErrSampleRejected
+	}
+	return reply, nil
 }
 
 // say writes one line; what it quotes from the server (a URL, a message)
@@ -283,6 +421,14 @@ func (c *Conn) learnTools(ctx context.Context) {
 
 // Call calls a tool with the given arguments (a JSON object or nil).
 func (c *Conn) Call(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	return c.CallWithProgress(ctx, tool, args, nil)
+}
+
+// CallWithProgress calls a tool, as Call does, and hands the call's
+// progress notifications to progress (which may be nil) as they arrive.
+// Every call carries a progress token. Cancelling ctx sends the server
+// notifications/cancelled.
+func (c *Conn) CallWithProgress(ctx context.Context, tool string, args json.RawMessage, progress func(ProgressEvent)) (*mcp.CallToolResult, error) {
 	ctx, done := c.bind(ctx)
 	defer done()
 	var arguments any
@@ -290,7 +436,12 @@ func (c *Conn) Call(ctx context.Context, tool string, args json.RawMessage) (*mc
 		arguments = args
 	}
 	c.learnTools(ctx)
-	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: arguments})
+	params := &mcp.CallToolParams{Name: tool, Arguments: arguments}
+	token, untrack := c.notify.track(progress)
+	defer untrack()
+	params.SetProgressToken(token)
+	c.withLogLevel(params)
+	res, err := c.session.CallTool(ctx, params)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) || ctx.Err() != nil {

@@ -24,6 +24,7 @@ import (
 type httpTap struct {
 	base http.RoundTripper
 	wire *WireLog
+	seen func(data []byte) // each received message, after it is logged
 }
 
 func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -79,7 +80,9 @@ func (t httpTap) logMessages(dir Direction, data []byte) {
 			t.wire.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "not a JSON-RPC message: " + text})
 			continue
 		}
-		t.wire.message(dir, msg)
+		if data := t.wire.message(dir, msg); data != nil && dir == DirRecv && t.seen != nil {
+			t.seen(data)
+		}
 	}
 }
 

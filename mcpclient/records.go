@@ -15,22 +15,38 @@ const (
 	PathApp    Path = "app"
 	PathNative Path = "native"
 	PathURL    Path = "url"
+	// PathAuto: mcpeek answered without asking anyone (roots/list).
+	PathAuto Path = "auto"
 )
 
-// Record is what mcpeek keeps about one elicitation (docs/architecture.md, "Records").
+// Kinds of server→client request a record describes.
+const (
+	KindElicitation = "elicitation"
+	KindSampling    = "sampling"
+	KindRoots       = "roots"
+)
+
+// Record is what mcpeek keeps about one server→client request: an
+// elicitation, a sampling request or a roots listing (docs/architecture.md,
+// "Records").
 type Record struct {
-	Key         string         `json:"key"`
-	Server      string         `json:"server"`
-	Era         string         `json:"era"`
-	Mode        string         `json:"mode"`
+	Key string `json:"key"`
+	// Kind is elicitation, sampling or roots.
+	Kind   string `json:"kind"`
+	Server string `json:"server"`
+	Era    string `json:"era"`
+	// Mode is an elicitation's form or url.
+	Mode        string         `json:"mode,omitempty"`
 	ResourceURI string         `json:"resourceUri,omitempty"`
 	Path        Path           `json:"path"`
 	Fallback    FallbackReason `json:"fallback"`
-	Action      string         `json:"action"`
-	Error       string         `json:"error"`
-	ReceivedAt  time.Time      `json:"receivedAt"`
-	AppInitMs   int64          `json:"appInitMs,omitempty"`
-	AnsweredMs  int64          `json:"answeredMs"`
+	// Action is an elicitation's accept, decline or cancel; a sampling
+	// request's accept, reject or cancel; a roots listing's answered.
+	Action     string    `json:"action"`
+	Error      string    `json:"error"`
+	ReceivedAt time.Time `json:"receivedAt"`
+	AppInitMs  int64     `json:"appInitMs,omitempty"`
+	AnsweredMs int64     `json:"answeredMs"`
 	// Message, Request and Response are kept for the inspector's history
 	// (the server's message, the request's params and the answer sent, as
 	// JSON); they are not part of the log line.

@@ -119,6 +119,7 @@ type NativeAsker interface {
 type router struct {
 	conn     *Conn
 	asker    NativeAsker
+	sampler  Sampler
 	renderer AppRenderer
 	next     atomic.Int64
 
@@ -131,6 +132,7 @@ type router struct {
 // there is no connection-wide "current" app or bridge.
 type pendingRequest struct {
 	key         string
+	kind        string // KindElicitation or KindSampling
 	message     string
 	resourceURI string
 	path        Path // where it is being answered now
@@ -141,9 +143,10 @@ type pendingRequest struct {
 	abandonApp context.CancelCauseFunc
 }
 
-// Pending describes an elicitation waiting for an answer.
+// Pending describes a request waiting for an answer.
 type Pending struct {
 	Key         string
+	Kind        string // KindElicitation or KindSampling
 	Message     string
 	ResourceURI string
 	Path        Path
@@ -163,6 +166,7 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	ctx, cancel := context.WithCancelCause(ctx)
 	rec := Record{
 		Key:        key,
+		Kind:       KindElicitation,
 		Server:     r.conn.ServerName(),
 		Era:        r.conn.ProtocolVersion(),
 		Mode:       p.Mode,
@@ -175,19 +179,13 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	rec.ResourceURI, _ = resourceURIValue(p)
 	raw := r.conn.wire.wireParams(p)
 	rec.Request = raw
-	pr := &pendingRequest{key: key, message: p.Message, resourceURI: rec.ResourceURI, path: PathNative, started: rec.ReceivedAt, cancel: cancel}
-	r.mu.Lock()
-	if r.closed != nil {
-		cancel(r.closed)
-	} else {
-		r.pending[key] = pr
+	pr := &pendingRequest{key: key, kind: KindElicitation, message: p.Message, resourceURI: rec.ResourceURI, path: PathNative, started: rec.ReceivedAt, cancel: cancel}
+	if !r.add(pr) {
+		cancel(r.closedCause())
 	}
-	r.mu.Unlock()
 	defer func() {
 		cancel(nil)
-		r.mu.Lock()
-		delete(r.pending, key)
-		r.mu.Unlock()
+		r.remove(key)
 	}()
 
 	res, err := r.route(ctx, pr, p, raw, &rec)
@@ -269,6 +267,31 @@ func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitPar
 	return r.ask(ctx, nreq)
 }
 
+// add makes a request pending; it reports false, and adds nothing, once
+// the connection is closing.
+func (r *router) add(pr *pendingRequest) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed != nil {
+		return false
+	}
+	r.pending[pr.key] = pr
+	return true
+}
+
+func (r *router) remove(key string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.pending, key)
+}
+
+// closedCause is why requests are refused, once the connection is closing.
+func (r *router) closedCause() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
+}
+
 func (r *router) setPath(pr *pendingRequest, path Path, abandon context.CancelCauseFunc) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -295,7 +318,7 @@ func (r *router) pendingList() []Pending {
 	defer r.mu.Unlock()
 	out := make([]Pending, 0, len(r.pending))
 	for _, pr := range r.pending {
-		out = append(out, Pending{Key: pr.key, Message: pr.message, ResourceURI: pr.resourceURI, Path: pr.path, Since: pr.started})
+		out = append(out, Pending{Key: pr.key, Kind: pr.kind, Message: pr.message, ResourceURI: pr.resourceURI, Path: pr.path, Since: pr.started})
 	}
 	slices.SortFunc(out, func(a, b Pending) int { return a.Since.Compare(b.Since) })
 	return out

@@ -15,6 +15,7 @@ import (
 type tapTransport struct {
 	base mcp.Transport
 	wire *WireLog
+	seen func(data []byte) // each received message, after it is logged
 }
 
 func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -22,12 +23,13 @@ func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tapConn{Connection: conn, wire: t.wire}, nil
+	return &tapConn{Connection: conn, wire: t.wire, seen: t.seen}, nil
 }
 
 type tapConn struct {
 	mcp.Connection
 	wire *WireLog
+	seen func(data []byte)
 }
 
 func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -36,7 +38,9 @@ func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		c.wire.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "read: " + err.Error()})
 		return msg, err
 	}
-	c.wire.message(DirRecv, msg)
+	if data := c.wire.message(DirRecv, msg); data != nil && c.seen != nil {
+		c.seen(data)
+	}
 	return msg, nil
 }
 
@@ -49,12 +53,13 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return err
 }
 
-// message logs one JSON-RPC message.
-func (w *WireLog) message(dir Direction, msg jsonrpc.Message) {
+// message logs one JSON-RPC message and returns it encoded (nil if it
+// cannot be).
+func (w *WireLog) message(dir Direction, msg jsonrpc.Message) []byte {
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		w.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "unencodable message: " + err.Error()})
-		return
+		return nil
 	}
 	e := WireEntry{Time: time.Now(), Dir: dir, Message: json.RawMessage(data)}
 	switch m := msg.(type) {
@@ -70,4 +75,5 @@ func (w *WireLog) message(dir Direction, msg jsonrpc.Message) {
 		w.params.note(data)
 	}
 	w.add(e)
+	return data
 }

@@ -1,0 +1,285 @@
+package mcpclient_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// connectFixture connects to the embedded fixture in the given era with
+// the configuration cfg adds to.
+func connectFixture(t *testing.T, era string, cfg mcpclient.Config) *mcpclient.Conn {
+	t.Helper()
+	cfg.Target = mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: func() *mcp.Server { return fixture.New(fixture.Options{}) }}
+	cfg.Protocol = era
+	cfg.Capabilities.FormElicitation = true
+	if cfg.Records == nil {
+		cfg.Records = mcpclient.NewRecorder(nil)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := mcpclient.Connect(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
+}
+
+func callText(t *testing.T, conn *mcpclient.Conn, tool string, args string) (*mcp.CallToolResult, string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var raw json.RawMessage
+	if args != "" {
+		raw = json.RawMessage(args)
+	}
+	res, err := conn.Call(ctx, tool, raw)
+	if err != nil {
+		return nil, "", err
+	}
+	var texts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			texts = append(texts, tc.Text)
+		}
+	}
+	return res, strings.Join(texts, " "), nil
+}
+
+func mustAnswers(t *testing.T, text string) []mcpclient.Answer {
+	t.Helper()
+	a, err := mcpclient.ParseAnswers([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// The fixture's ask_model is answered from an answers file in both eras:
+// the server receives the reply's text and model, and the record says so.
+func TestSamplingAnsweredFromFile(t *testing.T) {
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			asker := &mcpclient.HeadlessAsker{Answers: mustAnswers(t, `[
+				{"method":"sampling/createMessage","match":{"message":"T-7"},
+				 "result":{"content":{"type":"text","text":"T-7 is the login bug."},"model":"test-model"}}]`)}
+			records := mcpclient.NewRecorder(nil)
+			conn := connectFixture(t, era, mcpclient.Config{Asker: asker, Sampler: asker, Records: records})
+			if !strings.Contains(string(conn.SentCapabilities()), `"sampling":{}`) {
+				t.Errorf("capabilities %s do not advertise plain sampling", conn.SentCapabilities())
+			}
+			_, text, err := callText(t, conn, "ask_model", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "test-model (assistant) replied: T-7 is the login bug."; text != want {
+				t.Errorf("result %q, want %q", text, want)
+			}
+			recs := records.Records()
+			if len(recs) != 1 || recs[0].Kind != mcpclient.KindSampling || recs[0].Action != "accept" {
+				t.Fatalf("records %+v, want one accepted sampling record", recs)
+			}
+			if !strings.Contains(recs[0].Message, "T-7") || !strings.Contains(string(recs[0].Response), "test-model") {
+				t.Errorf("record message %q response %s", recs[0].Message, recs[0].Response)
+			}
+		})
+	}
+}
+
+// A rejected sampling request reaches a legacy server as the JSON-RPC
+// error -1; in the modern era the call ends at the client, saying why.
+func TestSamplingRejected(t *testing.T) {
+	t.Run("legacy", func(t *testing.T) {
+		var stderr strings.Builder
+		asker := &mcpclient.HeadlessAsker{Stderr: &stderr}
+		records := mcpclient.NewRecorder(nil)
+		conn := connectFixture(t, "legacy", mcpclient.Config{Asker: asker, Sampler: asker, Records: records})
+		res, text, err := callText(t, conn, "ask_model", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError || !strings.HasPrefix(text, "rejected: ") {
+			t.Errorf("result %q (isError %v), want the server to see a rejection", text, res.IsError)
+		}
+		if !strings.Contains(stderr.String(), "sampling request rejected") {
+			t.Errorf("stderr %q does not say the request was rejected", stderr.String())
+		}
+		if recs := records.Records(); len(recs) != 1 || recs[0].Action != "reject" {
+			t.Errorf("records %+v, want one rejected", recs)
+		}
+	})
+	t.Run("modern", func(t *testing.T) {
+		asker := &mcpclient.HeadlessAsker{Answers: mustAnswers(t, `[{"method":"sampling/createMessage","action":"reject"}]`)}
+		conn := connectFixture(t, "modern", mcpclient.Config{Asker: asker, Sampler: asker})
+		_, _, err := callText(t, conn, "ask_model", "")
+		if err == nil || !strings.Contains(err.Error(), "rejected") {
+			t.Errorf("err = %v, want the call to end with the rejection", err)
+		}
+	})
+}
+
+// Without a sampler mcpeek does not claim sampling.
+func TestNoSamplerNoSampling(t *testing.T) {
+	conn := connectFixture(t, "legacy", mcpclient.Config{Asker: &mcpclient.HeadlessAsker{}})
+	if caps := string(conn.SentCapabilities()); strings.Contains(caps, "sampling") || strings.Contains(caps, "roots") {
+		t.Errorf("capabilities %s claim sampling or roots", caps)
+	}
+}
+
+// Roots given at connect, and added later, are what list_roots reports, in
+// both eras; each listing is recorded.
+func TestRootsListed(t *testing.T) {
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			uri, err := mcpclient.RootURI("testdata")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(uri, "file:///") || !strings.HasSuffix(uri, "/mcpclient/testdata") {
+				t.Fatalf("RootURI(testdata) = %q", uri)
+			}
+			records := mcpclient.NewRecorder(nil)
+			conn := connectFixture(t, era, mcpclient.Config{Roots: []*mcp.Root{{URI: uri}}, Records: records})
+			if !strings.Contains(string(conn.SentCapabilities()), `"roots":{"listChanged":true}`) {
+				t.Errorf("capabilities %s do not advertise roots", conn.SentCapabilities())
+			}
+			_, text, err := callText(t, conn, "list_roots", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text != "1 roots: "+uri {
+				t.Errorf("result %q", text)
+			}
+			conn.AddRoot("https://example.com/repo", "repo")
+			if _, text, _ = callText(t, conn, "list_roots", ""); text != "2 roots: "+uri+", https://example.com/repo" {
+				t.Errorf("after adding, result %q", text)
+			}
+			conn.RemoveRoot(uri)
+			if _, text, _ = callText(t, conn, "list_roots", ""); text != "1 roots: https://example.com/repo" {
+				t.Errorf("after removing, result %q", text)
+			}
+			recs := records.Records()
+			if len(recs) != 3 || recs[0].Kind != mcpclient.KindRoots || recs[2].Message != "listed 1 roots" {
+				t.Errorf("records %+v, want three roots listings", recs)
+			}
+		})
+	}
+}
+
+// An inspector offers roots before there are any: roots/list answers an
+// empty list, not an error.
+func TestRootsBeforeAny(t *testing.T) {
+	conn := connectFixture(t, "legacy", mcpclient.Config{OfferRoots: true})
+	if _, text, err := callText(t, conn, "list_roots", ""); err != nil || text != "0 roots" {
+		t.Errorf("list_roots = %q, %v", text, err)
+	}
+}
+
+type events struct {
+	mu  sync.Mutex
+	got []mcpclient.Event
+}
+
+func (e *events) add(ev mcpclient.Event) { e.mu.Lock(); e.got = append(e.got, ev); e.mu.Unlock() }
+func (e *events) all() []mcpclient.Event {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]mcpclient.Event(nil), e.got...)
+}
+
+// --log-level warning: of log_burst's eight messages, the five at warning
+// and above arrive, in order, with their logger and data.
+func TestLogLevelFilters(t *testing.T) {
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			ev := &events{}
+			conn := connectFixture(t, era, mcpclient.Config{LogLevel: "warning", OnEvent: ev.add})
+			if _, _, err := callText(t, conn, "log_burst", ""); err != nil {
+				t.Fatal(err)
+			}
+			var levels []string
+			deadline := time.Now().Add(5 * time.Second)
+			for time.Now().Before(deadline) {
+				levels = levels[:0]
+				for _, e := range ev.all() {
+					if l, ok := e.(mcpclient.LogEvent); ok {
+						levels = append(levels, l.Level)
+						if l.Logger != "fixture" || !strings.Contains(string(l.Data), `"text":"a `+l.Level+` message"`) {
+							t.Errorf("log event %+v", l)
+						}
+					}
+				}
+				if len(levels) >= 5 {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if got := strings.Join(levels, " "); got != "warning error critical alert emergency" {
+				t.Errorf("levels %q", got)
+			}
+		})
+	}
+}
+
+// Every call carries a progress token; count_down's progress reaches the
+// call's own callback with total and message.
+func TestCallProgress(t *testing.T) {
+	conn := connectFixture(t, "legacy", mcpclient.Config{})
+	var mu sync.Mutex
+	var got []mcpclient.ProgressEvent
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := conn.CallWithProgress(ctx, "count_down", json.RawMessage(`{"steps":3,"delayMs":10}`), func(p mcpclient.ProgressEvent) {
+		mu.Lock()
+		got = append(got, p)
+		mu.Unlock()
+	})
+	if err != nil || res.IsError {
+		t.Fatalf("count_down: %v %+v", err, res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// Notifications are handled beside the response: the last may come
+	// after the call has returned, and is then no longer the call's.
+	if len(got) < 2 || got[1].Progress != 2 || got[1].Total != 3 || got[1].Message != "step 2 of 3" {
+		t.Errorf("progress %+v", got)
+	}
+}
+
+// Cancelling a call sends notifications/cancelled: the server stops early.
+func TestCallCancelled(t *testing.T) {
+	conn := connectFixture(t, "legacy", mcpclient.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan struct{})
+	var once sync.Once
+	done := make(chan error, 1)
+	go func() {
+		_, err := conn.CallWithProgress(ctx, "count_down", json.RawMessage(`{"steps":100,"delayMs":20}`), func(mcpclient.ProgressEvent) {
+			once.Do(func() { close(first) })
+		})
+		done <- err
+	}()
+	<-first
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("a cancelled call returned no error")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, e := range conn.Wire().Entries() {
+			if e.Method == "notifications/cancelled" && e.Dir == mcpclient.DirSend {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Error("no notifications/cancelled went to the server")
+}

@@ -1,0 +1,297 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Event is something a server told mcpeek: a log message, progress of a
+// request, a changed resource or list. [Config.OnEvent] receives them.
+type Event interface{ event() }
+
+// LogEvent is a notifications/message.
+type LogEvent struct {
+	Time   time.Time
+	Level  string
+	Logger string
+	// Data is the message's data as JSON, cut to [MaxLogData] bytes
+	// (Cut says so).
+	Data json.RawMessage
+	Cut  int // the data's full length when it was cut, else 0
+}
+
+// ProgressEvent is a notifications/progress for a request mcpeek made.
+type ProgressEvent struct {
+	Time     time.Time
+	Token    string
+	Progress float64
+	Total    float64 // 0: unknown
+	Message  string
+}
+
+// ResourceUpdatedEvent is a notifications/resources/updated.
+type ResourceUpdatedEvent struct{ URI string }
+
+// ListChangedEvent is a notifications/{tools,resources,prompts}/list_changed;
+// List is "tools", "resources" or "prompts".
+type ListChangedEvent struct{ List string }
+
+func (LogEvent) event()             {}
+func (ProgressEvent) event()        {}
+func (ResourceUpdatedEvent) event() {}
+func (ListChangedEvent) event()     {}
+
+// MaxLogData is the most of one log message's data an event carries.
+const MaxLogData = 64 << 10
+
+// LogLevels are the logging levels, least severe first.
+var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// CheckLogLevel reports whether level is a logging level.
+func CheckLogLevel(level string) error {
+	if slices.Contains(LogLevels, level) {
+		return nil
+	}
+	return fmt.Errorf("unknown log level %q (want %s)", level, strings.Join(LogLevels, ", "))
+}
+
+// notifier turns the SDK's notification callbacks into events.
+type notifier struct {
+	conn *Conn
+
+	mu       sync.Mutex
+	progress map[string]func(ProgressEvent) // by token, for calls in flight
+	next     int
+}
+
+func (n *notifier) emit(e Event) {
+	if n.conn.cfg.OnEvent != nil {
+		n.conn.cfg.OnEvent(e)
+	}
+}
+
+// options installs the notification handlers on the client's options.
+func (n *notifier) options(o *mcp.ClientOptions) {
+	o.LoggingMessageHandler = n.log
+	o.ProgressNotificationHandler = n.onProgress
+	o.ResourceUpdatedHandler = func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+		if r.Params != nil {
+			n.emit(ResourceUpdatedEvent{URI: r.Params.URI})
+		}
+	}
+	o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) { n.emit(ListChangedEvent{List: "tools"}) }
+	o.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {
+		n.emit(ListChangedEvent{List: "resources"})
+	}
+	o.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) { n.emit(ListChangedEvent{List: "prompts"}) }
+}
+
+func (n *notifier) log(_ context.Context, r *mcp.LoggingMessageRequest) {
+	if r.Params == nil {
+		return
+	}
+	e := LogEvent{Time: time.Now(), Level: string(r.Params.Level), Logger: r.Params.Logger}
+	data, err := json.Marshal(r.Params.Data)
+	if err != nil {
+		data, _ = json.Marshal(fmt.Sprint(r.Params.Data))
+	}
+	if len(data) > MaxLogData {
+		e.Cut = len(data)
+		data, _ = json.Marshal(cutUTF8(string(data), MaxLogData))
+	}
+	e.Data = data
+	n.emit(e)
+}
+
+func (n *notifier) onProgress(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+	if r.Params == nil {
+		return
+	}
+	e := ProgressEvent{Time: time.Now(), Token: fmt.Sprint(r.Params.ProgressToken), Progress: r.Params.Progress,
+		Total: r.Params.Total, Message: cutRunes(r.Params.Message, 500)}
+	n.mu.Lock()
+	f := n.progress[e.Token]
+	n.mu.Unlock()
+	if f != nil {
+		f(e)
+	}
+	n.emit(e)
+}
+
+// track gives a call a progress token and routes its progress to f (which
+// may be nil); the returned func stops it.
+func (n *notifier) track(f func(ProgressEvent)) (string, func()) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.next++
+	token := fmt.Sprintf("mcpeek-%d", n.next)
+	if f != nil {
+		if n.progress == nil {
+			n.progress = map[string]func(ProgressEvent){}
+		}
+		n.progress[token] = f
+	}
+	return token, func() {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		delete(n.progress, token)
+	}
+}
+
+// SetLogLevel asks the server to send log messages at level and above:
+// with logging/setLevel before 2026-07-28; from then on the level travels
+// in each call's _meta (io.modelcontextprotocol/logLevel), for the
+// protocol keeps no session state.
+func (c *Conn) SetLogLevel(ctx context.Context, level string) error {
+	if err := CheckLogLevel(level); err != nil {
+		return err
+	}
+	if c.ProtocolVersion() < ProtocolModern {
+		ctx, done := c.bind(ctx)
+		defer done()
+		if err := c.session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)}); err != nil {
+			return err
+		}
+	}
+	c.logLevel.Store(&level)
+	return nil
+}
+
+// LogLevel is the level last set, or "" when none was.
+func (c *Conn) LogLevel() string {
+	if l := c.logLevel.Load(); l != nil {
+		return *l
+	}
+	return ""
+}
+
+// withLogLevel carries the log level in a modern-era request's _meta.
+func (c *Conn) withLogLevel(p *mcp.CallToolParams) {
+	if level := c.LogLevel(); level != "" && c.ProtocolVersion() >= ProtocolModern {
+		if p.Meta == nil {
+			p.Meta = mcp.Meta{}
+		}
+		p.Meta[mcp.MetaKeyLogLevel] = level
+	}
+}
+
+// RootURI turns a --root argument into a root URI: a URI stays as it is; a
+// path becomes the file:// URI of its absolute form.
+func RootURI(arg string) (string, error) {
+	if arg == "" {
+		return "", fmt.Errorf("empty root")
+	}
+	if u, err := url.Parse(arg); err == nil && len(u.Scheme) > 1 && strings.Contains(arg, ":") {
+		if u.Scheme == "file" && u.Path == "" && u.Opaque == "" {
+			return "", fmt.Errorf("root %q has no path", arg)
+		}
+		return arg, nil
+	}
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return "", fmt.Errorf("root %q: %w", arg, err)
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(), nil
+}
+
+// Roots lists the roots mcpeek offers the server, in the order added.
+func (c *Conn) Roots() []*mcp.Root {
+	c.rootsMu.Lock()
+	defer c.rootsMu.Unlock()
+	return slices.Clone(c.roots)
+}
+
+// AddRoot offers one more root (a URI); the server is told the list
+// changed. Adding a root already offered changes nothing.
+func (c *Conn) AddRoot(uri, name string) {
+	c.rootsMu.Lock()
+	for _, r := range c.roots {
+		if r.URI == uri {
+			c.rootsMu.Unlock()
+			return
+		}
+	}
+	root := &mcp.Root{URI: uri, Name: name}
+	c.roots = append(c.roots, root)
+	c.rootsMu.Unlock()
+	c.client.AddRoots(root)
+}
+
+// RemoveRoot stops offering a root; the server is told the list changed.
+func (c *Conn) RemoveRoot(uri string) {
+	c.rootsMu.Lock()
+	c.roots = slices.DeleteFunc(c.roots, func(r *mcp.Root) bool { return r.URI == uri })
+	c.rootsMu.Unlock()
+	c.client.RemoveRoots(uri)
+}
+
+// rootsMiddleware records each roots/list request of the legacy era (the
+// modern era's arrive inside results: see observe).
+func (c *Conn) rootsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method == "roots/list" {
+			c.recordRoots(err)
+		}
+		return res, err
+	}
+}
+
+// observe looks at each received message for the roots/list input
+// requests of a 2026-07-28 result, which the SDK answers from the roots
+// without a handler mcpeek could wrap.
+func (c *Conn) observe(data []byte) {
+	if !strings.Contains(string(data), `"roots/list"`) {
+		return
+	}
+	var m struct {
+		Result struct {
+			InputRequests map[string]struct {
+				Method string `json:"method"`
+			} `json:"inputRequests"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return
+	}
+	for _, ir := range m.Result.InputRequests {
+		if ir.Method == "roots/list" {
+			c.recordRoots(nil)
+		}
+	}
+}
+
+func (c *Conn) recordRoots(err error) {
+	roots := c.Roots()
+	if roots == nil {
+		roots = []*mcp.Root{}
+	}
+	rec := Record{
+		Key:        fmt.Sprintf("r-%d", c.router.next.Add(1)),
+		Kind:       KindRoots,
+		Server:     c.ServerName(),
+		Era:        c.ProtocolVersion(),
+		Path:       PathAuto,
+		Action:     "answered",
+		ReceivedAt: time.Now(),
+		Message:    fmt.Sprintf("listed %d roots", len(roots)),
+	}
+	if len(roots) == 0 {
+		rec.Message = "listed no roots (none are configured)"
+	}
+	if err != nil {
+		rec.Action, rec.Error = "error", err.Error()
+	} else {
+		rec.Response, _ = json.Marshal(map[string]any{"roots": roots})
+	}
+	c.records.settle(rec)
+}

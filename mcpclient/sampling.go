@@ -1,0 +1,296 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// SampleRequest is a sampling/createMessage request handed to a [Sampler]:
+// the server asks for a model's reply, and a person (or an answers file)
+// writes it.
+type SampleRequest struct {
+	// Key identifies the request on its connection ("s-2").
+	Key string
+	// Server and Connection say who asks, as for elicitations.
+	Server     *mcp.Implementation
+	Connection string
+	// Params are the request's parameters as the SDK decoded them.
+	Params *mcp.CreateMessageWithToolsParams
+}
+
+// Sampler answers sampling requests. Sample returns the reply to send, or
+// [ErrSampleRejected] to refuse; it must return when ctx is done.
+type Sampler interface {
+	Sample(ctx context.Context, req *SampleRequest) (*mcp.CreateMessageWithToolsResult, error)
+}
+
+// ErrSampleRejected is what a [Sampler] returns when the person refused to
+// answer. The server receives the JSON-RPC error the specification gives
+// for it (code -1), which it can tell from a timeout or a failure.
+var ErrSampleRejected = errors.New("the user rejected the sampling request")
+
+// codeUserRejected is the JSON-RPC error code for a refused sampling request.
+const codeUserRejected = -1
+
+// DefaultModel is the model name a reply carries when nobody names one.
+const DefaultModel = "mcpeek"
+
+// CompleteSample fills in what a reply left out: the assistant role, the
+// model name mcpeek, end of turn as the stop reason, and an empty text when
+// it has no content.
+func CompleteSample(res *mcp.CreateMessageWithToolsResult) *mcp.CreateMessageWithToolsResult {
+	out := *res
+	if out.Role == "" {
+		out.Role = "assistant"
+	}
+	if out.Model == "" {
+		out.Model = DefaultModel
+	}
+	if out.StopReason == "" {
+		out.StopReason = "endTurn"
+	}
+	if len(out.Content) == 0 {
+		out.Content = []mcp.Content{&mcp.TextContent{Text: ""}}
+	}
+	return &out
+}
+
+// TextReply is a reply of one text, from the model named (mcpeek if empty).
+func TextReply(text, model, stopReason string) *mcp.CreateMessageWithToolsResult {
+	return CompleteSample(&mcp.CreateMessageWithToolsResult{
+		Content:    []mcp.Content{&mcp.TextContent{Text: text}},
+		Model:      model,
+		StopReason: stopReason,
+	})
+}
+
+// sample is the connection's sampling/createMessage handler, in either era
+// (the SDK hands it the input requests of an input_required result too).
+func (r *router) sample(ctx context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
+	p := req.Params
+	key := fmt.Sprintf("s-%d", r.next.Add(1))
+	ctx, cancel := context.WithCancelCause(ctx)
+	rec := Record{
+		Key:        key,
+		Kind:       KindSampling,
+		Server:     r.conn.ServerName(),
+		Era:        r.conn.ProtocolVersion(),
+		Path:       PathNative,
+		ReceivedAt: time.Now(),
+	}
+	if p != nil {
+		rec.Message = SampleSummary(p, 200)
+		rec.Request, _ = json.Marshal(p)
+	}
+	pr := &pendingRequest{key: key, message: rec.Message, path: PathNative, started: rec.ReceivedAt, cancel: cancel, kind: KindSampling}
+	if !r.add(pr) {
+		cancel(r.closedCause())
+	}
+	defer func() {
+		cancel(nil)
+		r.remove(key)
+	}()
+	res, err := r.askSample(ctx, key, p)
+	switch {
+	case err == nil:
+		rec.Action = "accept"
+		rec.Response, _ = json.Marshal(res)
+	case errors.Is(err, ErrSampleRejected):
+		rec.Action = "reject"
+		err = &jsonrpc.Error{Code: codeUserRejected, Message: ErrSampleRejected.Error()}
+	case errors.Is(context.Cause(ctx), errDismissed):
+		rec.Action = "cancel"
+		err = &jsonrpc.Error{Code: codeUserRejected, Message: "the user dismissed the sampling request"}
+	default:
+		if ctx.Err() != nil {
+			rec.Action = "cancel"
+			if cause := context.Cause(ctx); !errors.Is(err, cause) {
+				err = fmt.Errorf("%w: %w", cause, err)
+			}
+		}
+	}
+	if err != nil {
+		rec.Error = err.Error()
+	}
+	r.conn.records.settle(rec)
+	return res, err
+}
+
+func (r *router) askSample(ctx context.Context, key string, p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if p == nil || len(p.Messages) == 0 {
+		r.conn.wire.Note(key + ": sampling request without messages; refused")
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling request has no messages"}
+	}
+	if r.sampler == nil {
+		return nil, ErrSampleRejected
+	}
+	res, err := r.sampler.Sample(ctx, &SampleRequest{
+		Key:        key,
+		Server:     r.conn.ServerInfo(),
+		Connection: r.conn.Target().String(),
+		Params:     p,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, errors.New("the sampler returned no reply")
+	}
+	return CompleteSample(res), nil
+}
+
+// SampleSummary is a one-line account of a sampling request, at most n
+// runes: the text of its last message.
+func SampleSummary(p *mcp.CreateMessageWithToolsParams, n int) string {
+	if p == nil || len(p.Messages) == 0 {
+		return "(no messages)"
+	}
+	last := p.Messages[len(p.Messages)-1]
+	var parts []string
+	for _, c := range last.Content {
+		parts = append(parts, ContentText(c, n))
+	}
+	return cutRunes(strings.Join(strings.Fields(strings.Join(parts, " ")), " "), n)
+}
+
+// SampleTranscript renders a sampling request for a person: the system
+// prompt, each message with its role, images and audio as a bracketed
+// note, tool uses and results, then what the server asked of the model.
+// Each content block is cut at perBlock runes, so a huge message shows a
+// bounded preview.
+func SampleTranscript(p *mcp.CreateMessageWithToolsParams, perBlock int) string {
+	if p == nil {
+		return "(no request)"
+	}
+	var b strings.Builder
+	if p.SystemPrompt != "" {
+		fmt.Fprintf(&b, "system: %s\n", cutRunes(p.SystemPrompt, perBlock))
+	}
+	if len(p.Messages) == 0 {
+		b.WriteString("(no messages)\n")
+	}
+	for _, m := range p.Messages {
+		if m == nil {
+			continue
+		}
+		for _, c := range m.Content {
+			fmt.Fprintf(&b, "%s: %s\n", m.Role, ContentText(c, perBlock))
+		}
+	}
+	var asks []string
+	if p.MaxTokens > 0 {
+		asks = append(asks, fmt.Sprintf("maxTokens %d", p.MaxTokens))
+	}
+	if p.Temperature != 0 {
+		asks = append(asks, fmt.Sprintf("temperature %g", p.Temperature))
+	}
+	if len(p.StopSequences) > 0 {
+		q := make([]string, len(p.StopSequences))
+		for i, s := range p.StopSequences {
+			q[i] = fmt.Sprintf("%q", cutRunes(s, 40))
+		}
+		asks = append(asks, "stop at "+strings.Join(q, ", "))
+	}
+	if p.IncludeContext != "" && p.IncludeContext != "none" {
+		asks = append(asks, "context "+p.IncludeContext)
+	}
+	if mp := p.ModelPreferences; mp != nil {
+		var names []string
+		for _, h := range mp.Hints {
+			if h != nil && h.Name != "" {
+				names = append(names, cutRunes(h.Name, 60))
+			}
+		}
+		if len(names) > 0 {
+			asks = append(asks, "models "+strings.Join(names, ", "))
+		}
+		for _, pr := range []struct {
+			name string
+			v    float64
+		}{{"cost", mp.CostPriority}, {"speed", mp.SpeedPriority}, {"intelligence", mp.IntelligencePriority}} {
+			if pr.v != 0 {
+				asks = append(asks, fmt.Sprintf("%s priority %g", pr.name, pr.v))
+			}
+		}
+	}
+	if len(p.Tools) > 0 {
+		names := make([]string, 0, len(p.Tools))
+		for _, t := range p.Tools {
+			if t != nil {
+				names = append(names, t.Name)
+			}
+		}
+		asks = append(asks, "tools "+cutRunes(strings.Join(names, ", "), 200))
+	}
+	if len(asks) > 0 {
+		fmt.Fprintf(&b, "asks: %s\n", strings.Join(asks, " · "))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// ContentText words one content block for a person, cut at n runes.
+func ContentText(c mcp.Content, n int) string {
+	switch c := c.(type) {
+	case *mcp.TextContent:
+		return cutRunes(c.Text, n)
+	case *mcp.ImageContent:
+		return fmt.Sprintf("[image %s, %s]", c.MIMEType, size(len(c.Data)))
+	case *mcp.AudioContent:
+		return fmt.Sprintf("[audio %s, %s]", c.MIMEType, size(len(c.Data)))
+	case *mcp.ToolUseContent:
+		in, _ := json.Marshal(c.Input)
+		return cutRunes(fmt.Sprintf("[tool use %s %s]", c.Name, in), n)
+	case *mcp.ToolResultContent:
+		var parts []string
+		for _, inner := range c.Content {
+			parts = append(parts, ContentText(inner, n))
+		}
+		return cutRunes(fmt.Sprintf("[tool result for %s: %s]", c.ToolUseID, strings.Join(parts, " ")), n)
+	case *mcp.ResourceLink:
+		return "[resource link " + cutRunes(c.URI, n) + "]"
+	case *mcp.EmbeddedResource:
+		if c.Resource != nil {
+			return "[resource " + cutRunes(c.Resource.URI, n) + "]"
+		}
+		return "[resource]"
+	case nil:
+		return "[empty]"
+	}
+	return fmt.Sprintf("[%T]", c)
+}
+
+func size(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// cutRunes cuts s to at most n runes (n ≤ 0: no limit), saying how much
+// was left out.
+func cutRunes(s string, n int) string {
+	if n <= 0 {
+		return s
+	}
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i] + fmt.Sprintf("… (%d more bytes)", len(s)-i)
+		}
+		count++
+	}
+	return s
+}
