@@ -18,6 +18,11 @@ import (
 // request, a changed resource or list. [Config.OnEvent] receives them.
 type Event interface{ event() }
 
+// Listener is implemented by an asker that also wants the server's
+// notifications; whoever builds the [Config] hands them to it through
+// [Config.OnEvent].
+type Listener interface{ OnEvent(Event) }
+
 // LogEvent is a notifications/message.
 type LogEvent struct {
 	Time   time.Time

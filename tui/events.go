@@ -27,13 +27,18 @@ type (
 // request's own channel.
 type programAsker struct {
 	events chan tea.Msg
+	queue  *eventQueue   // the server's notifications
 	ended  chan struct{} // closed when the program has ended
 	end    sync.Once
 }
 
 func newProgramAsker() *programAsker {
-	return &programAsker{events: make(chan tea.Msg, 64), ended: make(chan struct{})}
+	return &programAsker{events: make(chan tea.Msg, 64), queue: newEventQueue(), ended: make(chan struct{})}
 }
+
+// OnEvent implements [mcpclient.Listener]: the server's notifications
+// queue for the program, without ever blocking the connection.
+func (a *programAsker) OnEvent(e mcpclient.Event) { a.queue.OnEvent(e) }
 
 // stop ends the pending wait command once the program has ended, so that
 // nothing is left waiting for events no one will read.

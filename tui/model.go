@@ -81,6 +81,11 @@ type Model struct {
 	log     logState  // the Log tab's lines, and whether it follows new ones
 	status  statusMsg // what the last copy or save did, until the next key
 
+	serverLog     []mcpclient.LogEvent     // the server's log messages, oldest first, bounded
+	progress      *mcpclient.ProgressEvent // the running call's latest progress
+	updated       map[string]time.Time     // resources the server said changed, and when
+	droppedEvents int                      // notifications dropped because they came too fast
+
 	layers   []layer // the overlay stack, bottom first
 	quitting bool
 }
@@ -111,7 +116,7 @@ type (
 
 // Init connects and starts listening for elicitations.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.connect(), m.asker.wait(), m.spinner.Tick, poll())
+	return tea.Batch(m.connect(), m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.spinner.Tick, poll())
 }
 
 // Update changes the model's state for a message: keys go to the top of
@@ -140,6 +145,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.asker.wait(), m.enqueue(msg.ask))
 	case withdrawnMsg:
 		return tea.Batch(m.asker.wait(), m.withdraw(msg.key))
+	case eventsMsg:
+		return m.events(msg)
 	case nativeform.DoneMsg:
 		return m.settleForms()
 	case callDoneMsg:

@@ -42,12 +42,20 @@ type inspector struct {
 
 func inMemory(server func() *mcp.Server, protocol string) func(context.Context, mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 	return func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
-		return mcpclient.Connect(ctx, mcpclient.Config{
+		cfg := mcpclient.Config{
 			Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: server},
 			Protocol:     protocol,
 			Capabilities: mcpclient.CapabilityOptions{FormElicitation: true},
 			Asker:        asker, Records: mcpclient.NewRecorder(nil),
-		})
+			OfferRoots: true,
+		}
+		if s, ok := asker.(mcpclient.Sampler); ok {
+			cfg.Sampler = s
+		}
+		if l, ok := asker.(mcpclient.Listener); ok {
+			cfg.OnEvent = l.OnEvent
+		}
+		return mcpclient.Connect(ctx, cfg)
 	}
 }
 

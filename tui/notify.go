@@ -1,0 +1,137 @@
+package tui
+
+import (
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// What the server tells the inspector (log messages, progress, changes)
+// arrives on the connection's reading goroutine, which must never wait
+// for the screen. It is queued here, bounded, and the program takes the
+// queue whole at most 30 times a second, so that a flood of progress or
+// log notifications costs at most 30 redraws a second.
+
+// maxQueuedEvents bounds the queue between two deliveries; beyond it the
+// oldest are dropped and counted.
+const maxQueuedEvents = 5000
+
+// eventInterval is the least time between two deliveries (≤ 30 a second).
+const eventInterval = time.Second / 30
+
+// eventsMsg delivers the events queued since the last delivery, oldest
+// first, and how many were dropped because the queue was full.
+type eventsMsg struct {
+	events  []mcpclient.Event
+	dropped int
+}
+
+// eventQueue is the bounded queue between the connection and the program.
+type eventQueue struct {
+	mu      sync.Mutex
+	events  []mcpclient.Event
+	dropped int
+	ready   chan struct{} // holds a token while events wait
+}
+
+func newEventQueue() *eventQueue { return &eventQueue{ready: make(chan struct{}, 1)} }
+
+// OnEvent queues an event; it never blocks.
+func (q *eventQueue) OnEvent(e mcpclient.Event) {
+	q.mu.Lock()
+	if len(q.events) >= maxQueuedEvents {
+		q.events[0] = nil
+		q.events = q.events[1:]
+		q.dropped++
+	}
+	q.events = append(q.events, e)
+	q.mu.Unlock()
+	select {
+	case q.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (q *eventQueue) take() eventsMsg {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	msg := eventsMsg{events: q.events, dropped: q.dropped}
+	q.events, q.dropped = nil, 0
+	return msg
+}
+
+// wait delivers the next batch: it waits for an event, then for the rest
+// of the interval, so that what arrives meanwhile comes in the same batch.
+// The model issues it again after each batch.
+func (q *eventQueue) wait(ended <-chan struct{}) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-q.ready:
+		case <-ended:
+			return nil
+		}
+		select {
+		case <-time.After(eventInterval):
+		case <-ended:
+			return nil
+		}
+		return q.take()
+	}
+}
+
+// events takes in a batch of the server's notifications.
+func (m *Model) events(msg eventsMsg) tea.Cmd {
+	cmds := []tea.Cmd{m.asker.queue.wait(m.asker.ended)}
+	reload := false
+	for _, e := range msg.events {
+		switch e := e.(type) {
+		case mcpclient.ListChangedEvent:
+			reload = true
+		case mcpclient.LogEvent:
+			m.onLog(e)
+		case mcpclient.ProgressEvent:
+			m.onProgress(e)
+		case mcpclient.ResourceUpdatedEvent:
+			cmds = append(cmds, m.onResourceUpdated(e))
+		}
+	}
+	if msg.dropped > 0 {
+		m.onDropped(msg.dropped)
+	}
+	if reload && m.conn != nil && m.state == stateConnected {
+		cmds = append(cmds, load(m.conn))
+	}
+	return tea.Batch(cmds...)
+}
+
+// maxServerLog bounds the server log messages the inspector keeps.
+const maxServerLog = 2000
+
+// onLog keeps a server log message.
+func (m *Model) onLog(e mcpclient.LogEvent) {
+	m.serverLog = append(m.serverLog, e)
+	if over := len(m.serverLog) - maxServerLog; over > 0 {
+		m.serverLog = append(m.serverLog[:0:0], m.serverLog[over:]...)
+	}
+}
+
+// onProgress keeps the latest progress of the call in flight.
+func (m *Model) onProgress(e mcpclient.ProgressEvent) {
+	if m.running != "" {
+		m.progress = &e
+	}
+}
+
+// onResourceUpdated marks a resource the server says changed.
+func (m *Model) onResourceUpdated(e mcpclient.ResourceUpdatedEvent) tea.Cmd {
+	if m.updated == nil {
+		m.updated = map[string]time.Time{}
+	}
+	m.updated[e.URI] = time.Now()
+	return nil
+}
+
+// onDropped counts notifications that came faster than they could be kept.
+func (m *Model) onDropped(n int) { m.droppedEvents += n }
