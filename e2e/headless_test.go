@@ -133,8 +133,9 @@ func TestAnswersViolatingSchemaAreNotSent(t *testing.T) {
 // app host running.
 func TestCaps(t *testing.T) {
 	const (
-		elicitation = `"elicitation":{"form":{},"url":{}}`
+		elicitation = `"sampling":{},"elicitation":{"form":{},"url":{}}`
 		appsExt     = `"extensions":{"io.modelcontextprotocol/ui":{"elicitation":{},"mimeTypes":["text/html;profile=mcp-app"]}}`
+		roots       = `"roots":{"listChanged":true}`
 	)
 	for _, era := range eras {
 		for _, tc := range []struct {
@@ -144,6 +145,7 @@ func TestCaps(t *testing.T) {
 		}{
 			{"app host off", nil, "{" + elicitation + "}"},
 			{"app host on", []string{"--app-host", "--no-browser"}, "{" + appsExt + "," + elicitation + "}"},
+			{"a root", []string{"--root", "."}, "{" + elicitation + "," + roots + "}"},
 		} {
 			t.Run(era.name+"/"+tc.name, func(t *testing.T) {
 				r := mcpeek(t, append([]string{"caps", "--protocol", era.flag}, tc.flags...)...)

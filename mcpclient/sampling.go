@@ -39,6 +39,14 @@ var ErrSampleRejected = errors.New("the user rejected the sampling request")
 // codeUserRejected is the JSON-RPC error code for a refused sampling request.
 const codeUserRejected = -1
 
+// IsSampleRejected reports whether err is a call ending because mcpeek
+// refused one of its sampling requests (in the 2026-07-28 era a refusal
+// ends the call at the client: the input response can only be a result).
+func IsSampleRejected(err error) bool {
+	var rpcErr *jsonrpc.Error
+	return errors.As(err, &rpcErr) && rpcErr.Code == codeUserRejected && rpcErr.Message == ErrSampleRejected.Error()
+}
+
 // DefaultModel is the model name a reply carries when nobody names one.
 const DefaultModel = "mcpeek"
 

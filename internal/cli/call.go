@@ -17,6 +17,7 @@ type callOptions struct {
 	argsJSON      string
 	answersPath   string
 	onElicit      string
+	onSample      string
 	elicitLog     string
 	interactive   bool
 	plain         bool
@@ -33,9 +34,10 @@ func newCallOptions(fs *flagSet) options {
 	o := &callOptions{}
 	o.conn.register(fs, true)
 	fs.StringVar(&o.argsJSON, "args", "", "tool arguments as a JSON object")
-	fs.StringVar(&o.answersPath, "answers", "", "answer elicitations from this JSON `FILE`")
+	fs.StringVar(&o.answersPath, "answers", "", "answer elicitations and sampling requests from this JSON `FILE`")
 	fs.StringVar(&o.onElicit, "on-elicit", "cancel", "answer unmatched elicitations: cancel, decline or accept-defaults")
-	fs.StringVar(&o.elicitLog, "elicit-log", "", "write one JSON record per elicitation to `FILE`")
+	fs.StringVar(&o.onSample, "on-sample", "reject", "answer sampling requests no answers-file entry matches: reject (the only policy: a reply must be written)")
+	fs.StringVar(&o.elicitLog, "elicit-log", "", "write one JSON record per server request (elicitation, sampling, roots) to `FILE`")
 	fs.BoolVar(&o.interactive, "interactive", false, "answer elicitations in a form on the terminal (drawn on stderr; the result still goes to stdout)")
 	fs.BoolVar(&o.plain, "plain", os.Getenv("TERM") == "dumb", "with --interactive: ask field by field with line prompts")
 	fs.DurationVar(&o.elicitTimeout, "elicit-timeout", 2*time.Minute, "with --interactive: cancel a form nobody answers within this time (0: never)")
@@ -73,6 +75,9 @@ func (o *callOptions) parseAnswering() error {
 	var err error
 	if o.policy, err = mcpclient.ParsePolicy(o.onElicit); err != nil {
 		return usagef("%v", err)
+	}
+	if o.onSample != "reject" {
+		return usagef("unknown --on-sample policy %q (want reject)", o.onSample)
 	}
 	if o.answersPath != "" {
 		if o.answers, err = mcpclient.LoadAnswers(o.answersPath); err != nil {
@@ -119,7 +124,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 			go func() { defer close(watched); forms.WatchApps(watchCtx, conn) }()
 			defer func() { stopWatch(); <-watched }()
 		}
-		res, err := conn.Call(ctx, o.tool, o.toolArgs)
+		res, err := conn.CallWithProgress(ctx, o.tool, o.toolArgs, nil)
 		if errors.Is(context.Cause(ctx), errInterrupted) {
 			return errInterrupted
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mcpeek/mcpeek/apphost"
@@ -31,9 +32,16 @@ type connFlags struct {
 	appTimeout        time.Duration
 	noFormElicitation bool
 	wireLog           string
+	rootArgs          listFlag
+	logLevel          string
 
-	// target is the server to connect to, set by parseTarget.
+	// target is the server to connect to, set by parseTarget; roots are
+	// the --root arguments as root URIs.
 	target mcpclient.Target
+	roots  []*mcp.Root
+	// offerRoots advertises roots even when none is given (the inspector,
+	// where the person adds them).
+	offerRoots bool
 }
 
 // register defines the flags on fs; headless commands also take --timeout.
@@ -50,6 +58,8 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 	fs.DurationVar(&cf.appTimeout, "app-timeout", 10*time.Minute, "with --app-host: how long the app may take to answer")
 	fs.BoolVar(&cf.noFormElicitation, "no-form-elicitation", false, "do not advertise form elicitation")
 	fs.StringVar(&cf.wireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
+	fs.Var(&cf.rootArgs, "root", "offer the server this root: a `PATH` (sent as its absolute file:// URI) or a URI (repeatable)")
+	fs.StringVar(&cf.logLevel, "log-level", "", "ask the server for log messages at this `LEVEL` and above: "+strings.Join(mcpclient.LogLevels, ", "))
 	if headless {
 		fs.DurationVar(&cf.timeout, "timeout", 0, "give up after this long (exit 124); 0 waits forever")
 	}
@@ -60,6 +70,18 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 func (cf *connFlags) parseTarget(words []string) error {
 	if err := mcpclient.CheckProtocol(cf.protocol); err != nil {
 		return usagef("--protocol: %v", err)
+	}
+	if cf.logLevel != "" {
+		if err := mcpclient.CheckLogLevel(cf.logLevel); err != nil {
+			return usagef("--log-level: %v", err)
+		}
+	}
+	for _, arg := range cf.rootArgs {
+		uri, err := mcpclient.RootURI(arg)
+		if err != nil {
+			return usagef("--root: %v", err)
+		}
+		cf.roots = append(cf.roots, &mcp.Root{URI: uri})
 	}
 	target, err := mcpclient.ParseTarget(words, cf.headers, cf.env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
 	if err != nil {
@@ -77,6 +99,8 @@ type endpoint struct {
 	wire    *mcpclient.WireLog
 	host    *apphost.Host // nil without --app-host
 	closers []func()
+	// onEvent hears the server's notifications when the asker does not.
+	onEvent func(mcpclient.Event)
 }
 
 // open opens the endpoint; notify shows the person a URL to open.
@@ -126,8 +150,10 @@ func (cf *connFlags) startAppHost(wire *mcpclient.WireLog, notify func(string)) 
 }
 
 // connect makes one connection to the target: asker answers its
-// elicitations natively, records receives one record per elicitation (nil
-// keeps none).
+// elicitations natively, and its sampling requests and hears its
+// notifications when it is also a [mcpclient.Sampler] or
+// [mcpclient.Listener]; records receives one record per request (nil keeps
+// none).
 func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, records *mcpclient.Recorder) (*mcpclient.Conn, error) {
 	cfg := mcpclient.Config{
 		Target:         e.cf.target,
@@ -137,6 +163,16 @@ func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, rec
 		Asker:          asker,
 		Wire:           e.wire,
 		Records:        records,
+		Roots:          e.cf.roots,
+		OfferRoots:     e.cf.offerRoots,
+		LogLevel:       e.cf.logLevel,
+	}
+	if s, ok := asker.(mcpclient.Sampler); ok {
+		cfg.Sampler = s
+	}
+	cfg.OnEvent = e.onEvent
+	if l, ok := asker.(mcpclient.Listener); ok {
+		cfg.OnEvent = l.OnEvent
 	}
 	if e.host != nil {
 		cfg.Renderer = e.host
@@ -163,6 +199,9 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 		return err
 	}
 	defer e.close()
+	events := newStderrEvents(s.errOut, isTerminal(s.errOut))
+	defer events.close()
+	e.onEvent = events.OnEvent
 	conn, err := e.connect(ctx, asker, records)
 	if err != nil {
 		return err
@@ -195,6 +234,12 @@ func createPrivate(path string) (*os.File, error) {
 		}
 	}
 	return f, nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // terminalTheme is "dark" or "light", after the terminal's background,

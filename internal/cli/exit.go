@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
 // Exit codes (docs/architecture.md, "Headless runs and exit codes").
@@ -70,6 +72,8 @@ func exitCode(ctx context.Context, err error) (code int, say bool) {
 		return exitOK, false
 	case errors.Is(err, errToolError):
 		return exitToolError, false
+	case mcpclient.IsSampleRejected(err): // the call cannot go on without the reply
+		return exitToolError, true
 	case errors.Is(err, errAnswersRejected):
 		return exitUsage, false
 	case errors.As(err, new(usageError)):

@@ -67,6 +67,8 @@ func interactiveTerminal() bool {
 // inspect runs the full-screen inspector, drawn on stderr; it connects, and
 // reconnects, through the endpoint.
 func (o *inspectOptions) inspect(ctx context.Context) error {
+	// The person adds and removes roots in the inspector.
+	o.conn.offerRoots = true
 	// The inspector's app card shows each tab's URL, so nothing to notify.
 	e, err := o.conn.open(func(string) {})
 	if err != nil {
