@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,12 +69,12 @@ func TestRootsFromFlags(t *testing.T) {
 		t.Run(era.name, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "requests.jsonl")
 			r := mcpeek(t, "call", "list_roots", "--protocol", era.flag, "--root", "testdata",
-				"--root", "https://example.com/repo", "--elicit-log", log)
+				"--root", "file:///srv/repo", "--elicit-log", log)
 			if r.code != exitOK {
 				t.Fatalf("exit %d, stderr: %s", r.code, r.stderr)
 			}
 			roots, _ := r.structured(t)["roots"].([]any)
-			if len(roots) != 2 || roots[0] != "file://"+filepath.ToSlash(abs) || roots[1] != "https://example.com/repo" {
+			if len(roots) != 2 || roots[0] != "file://"+filepath.ToSlash(abs) || roots[1] != "file:///srv/repo" {
 				t.Errorf("roots = %v", roots)
 			}
 			recs := readRecords(t, log)
@@ -143,5 +144,57 @@ func TestClientFeatureUsageErrors(t *testing.T) {
 				t.Errorf("exit %d stderr %q, want exit 2 saying %q", r.code, r.stderr, tc.want)
 			}
 		})
+	}
+}
+
+// complete prints the server's completions of a prompt argument and of a
+// template variable.
+func TestCompleteCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"prompt", "greet", "language", "F"}, `["Finnish","French"]`},
+		{[]string{"resource", "fixture://greeting/{language}", "language", "Sw"}, `["Swedish"]`},
+		{[]string{"prompt", "greet", "language", "--protocol", "legacy"}, `["Dutch","English","Esperanto","Finnish","French","German","Greek","Italian","Japanese","Spanish","Swedish"]`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := mcpeek(t, append([]string{"complete"}, tc.args...)...)
+			if r.code != exitOK {
+				t.Fatalf("exit %d, stderr: %s", r.code, r.stderr)
+			}
+			var got struct{ Values json.RawMessage }
+			if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+				t.Fatal(err)
+			}
+			if compact(t, got.Values) != tc.want {
+				t.Errorf("values %s, want %s", got.Values, tc.want)
+			}
+		})
+	}
+	r := mcpeek(t, "complete", "tool", "x", "y")
+	if r.code != exitUsage || !strings.Contains(r.stderr, `cannot complete "tool"`) {
+		t.Errorf("complete tool: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// --subscribe: the update touch_counter causes is shown on stderr, and
+// --updates waits for it; in both eras.
+func TestSubscribeShowsUpdates(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			r := mcpeek(t, "call", "touch_counter", "--protocol", era.flag,
+				"--subscribe", "fixture://counter", "--updates", "1", "--timeout", "20s")
+			if r.code != exitOK {
+				t.Fatalf("exit %d, stderr: %s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "mcpeek: resource updated: fixture://counter") {
+				t.Errorf("stderr %q", r.stderr)
+			}
+		})
+	}
+	r := mcpeek(t, "call", "touch_counter", "--subscribe", "fixture://counter", "--updates", "2", "--timeout", "2s")
+	if r.code != exitTimeout || !strings.Contains(r.stderr, "1 of 2 seen") {
+		t.Errorf("a second update that never comes: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -158,12 +158,12 @@ func TestRootsListed(t *testing.T) {
 			if text != "1 roots: "+uri {
 				t.Errorf("result %q", text)
 			}
-			conn.AddRoot("https://example.com/repo", "repo")
-			if _, text, _ = callText(t, conn, "list_roots", ""); text != "2 roots: "+uri+", https://example.com/repo" {
+			conn.AddRoot("file:///srv/repo", "repo")
+			if _, text, _ = callText(t, conn, "list_roots", ""); text != "2 roots: file:///srv/repo, "+uri {
 				t.Errorf("after adding, result %q", text)
 			}
 			conn.RemoveRoot(uri)
-			if _, text, _ = callText(t, conn, "list_roots", ""); text != "1 roots: https://example.com/repo" {
+			if _, text, _ = callText(t, conn, "list_roots", ""); text != "1 roots: file:///srv/repo" {
 				t.Errorf("after removing, result %q", text)
 			}
 			recs := records.Records()
@@ -282,4 +282,20 @@ func TestCallCancelled(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Error("no notifications/cancelled went to the server")
+}
+
+func TestRootURI(t *testing.T) {
+	for _, tc := range []struct{ arg, want, err string }{
+		{"file:///srv/repo", "file:///srv/repo", ""},
+		{"/srv/repo", "file:///srv/repo", ""},
+		{"/srv/a b", "file:///srv/a%20b", ""},
+		{"https://example.com/x", "", "not a file:// URI"},
+		{"file://", "", "has no path"},
+		{"", "", "empty root"},
+	} {
+		got, err := mcpclient.RootURI(tc.arg)
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("RootURI(%q) = %q, %v; want %q, %q", tc.arg, got, err, tc.want, tc.err)
+		}
+	}
 }

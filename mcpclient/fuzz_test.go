@@ -242,6 +242,17 @@ func FuzzParseAnswers(f *testing.F) {
 		`[{"Action":"decline","MATCH":{"Message":"x"}}]`,
 		`[{"action":"accept","action":"decline","content":{"a":1}}]`,
 		"\ufeff[]",
+		`[{"method":"sampling/createMessage","match":{"message":"T-7"},"result":{"content":{"type":"text","text":"hi"}}}]`,
+		`[{"method":"sampling/createMessage","result":{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"image","data":"AAAA","mimeType":"image/png"}],"model":"m","stopReason":"endTurn"}}]`,
+		`[{"method":"sampling/createMessage","action":"reject"}]`,
+		`[{"method":"sampling/createMessage","action":"reject","result":{"content":{"type":"text","text":"x"}}}]`,
+		`[{"method":"sampling/createMessage","result":{"content":{"type":"video"}}}]`,
+		`[{"method":"sampling/createMessage","result":{"role":"system","content":{"type":"text","text":"x"}}}]`,
+		`[{"method":"sampling/createMessage","result":{"content":null}}]`,
+		`[{"method":"sampling/createMessage","content":{"a":1},"result":{"content":{"type":"text","text":"x"}}}]`,
+		`[{"method":"elicitation/create","action":"accept","result":{"content":{"type":"text","text":"x"}}}]`,
+		`[{"method":"roots/list","action":"accept"}]`,
+		`[{"method":"sampling/createMessage","result":{"content":{"type":"text","text":"x"},"temperature":1}}]`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -265,15 +276,7 @@ func FuzzParseAnswers(f *testing.F) {
 			t.Fatalf("ParseAnswers accepted %q, which is not one JSON array", data)
 		}
 		for i, a := range answers {
-			switch a.Action {
-			case "accept":
-			case "decline", "cancel":
-				if a.Content != nil {
-					t.Fatalf("entry %d: %s with content %v", i+1, a.Action, a.Content)
-				}
-			default:
-				t.Fatalf("entry %d: action %q", i+1, a.Action)
-			}
+			checkFuzzedAnswer(t, i, a)
 		}
 		// Written out and read back, the file means the same.
 		out, err := json.Marshal(answers)
@@ -292,9 +295,64 @@ func FuzzParseAnswers(f *testing.F) {
 			if len(a.Content) == 0 && len(b.Content) == 0 { // nil and {} both send {}
 				a.Content, b.Content = nil, nil
 			}
+			if a.Result != nil && b.Result != nil { // the reply's content is kept as written; re-encoding compacts it
+				ra, rb := *a.Result, *b.Result
+				ra.Content, rb.Content = compactJSON(t, ra.Content), compactJSON(t, rb.Content)
+				a.Result, b.Result = &ra, &rb
+			}
 			if !reflect.DeepEqual(a, b) {
 				t.Fatalf("entry %d reads back as %#v, want %#v", i+1, b, a)
 			}
 		}
 	})
+}
+
+// checkFuzzedAnswer checks an accepted entry against the format: an
+// elicitation's action with content only on accept; a sampling entry's
+// reply that decodes, or reject without one.
+func checkFuzzedAnswer(t *testing.T, i int, a Answer) {
+	t.Helper()
+	switch a.method() {
+	case MethodElicit:
+		if a.Result != nil {
+			t.Fatalf("entry %d: an elicitation with a result", i+1)
+		}
+		switch a.Action {
+		case "accept":
+		case "decline", "cancel":
+			if a.Content != nil {
+				t.Fatalf("entry %d: %s with content %v", i+1, a.Action, a.Content)
+			}
+		default:
+			t.Fatalf("entry %d: action %q", i+1, a.Action)
+		}
+	case MethodSample:
+		if a.Content != nil || a.Match.ResourceURI != "" {
+			t.Fatalf("entry %d: a sampling entry with content or a resource URI", i+1)
+		}
+		switch {
+		case a.Action == "reject" && a.Result == nil:
+		case (a.Action == "" || a.Action == "accept") && a.Result != nil:
+			reply, err := a.Result.reply()
+			if err != nil || reply.Model == "" || reply.Role == "" || len(reply.Content) == 0 {
+				t.Fatalf("entry %d: accepted reply %+v does not decode whole: %v", i+1, reply, err)
+			}
+		default:
+			t.Fatalf("entry %d: sampling action %q with result %v", i+1, a.Action, a.Result)
+		}
+	default:
+		t.Fatalf("entry %d: method %q", i+1, a.Method)
+	}
+}
+
+// compactJSON is raw in one spelling (re-encoding escapes & < > in
+// strings, and compacts), so that two spellings of one value compare equal.
+func compactJSON(t *testing.T, raw json.RawMessage) json.RawMessage {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("kept content %q is not JSON: %v", raw, err)
+	}
+	b, _ := json.Marshal(v)
+	return b
 }

@@ -189,14 +189,19 @@ func (c *Conn) withLogLevel(p *mcp.CallToolParams) {
 	}
 }
 
-// RootURI turns a --root argument into a root URI: a URI stays as it is; a
-// path becomes the file:// URI of its absolute form.
+// RootURI turns a --root argument into a root URI: a file:// URI stays as
+// it is; a path becomes the file:// URI of its absolute form. Roots are
+// file:// URIs by the specification (servers refuse others), so any other
+// URI is an error.
 func RootURI(arg string) (string, error) {
 	if arg == "" {
 		return "", fmt.Errorf("empty root")
 	}
-	if u, err := url.Parse(arg); err == nil && len(u.Scheme) > 1 && strings.Contains(arg, ":") {
-		if u.Scheme == "file" && u.Path == "" && u.Opaque == "" {
+	if u, err := url.Parse(arg); err == nil && len(u.Scheme) > 1 && strings.Contains(arg, "://") {
+		switch {
+		case !strings.EqualFold(u.Scheme, "file"):
+			return "", fmt.Errorf("root %q is not a file:// URI (roots are files and folders)", arg)
+		case u.Path == "" || u.Path == "/" && u.Host == "":
 			return "", fmt.Errorf("root %q has no path", arg)
 		}
 		return arg, nil
@@ -208,11 +213,14 @@ func RootURI(arg string) (string, error) {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(), nil
 }
 
-// Roots lists the roots mcpeek offers the server, in the order added.
+// Roots lists the roots mcpeek offers the server, by URI, as the server
+// receives them.
 func (c *Conn) Roots() []*mcp.Root {
 	c.rootsMu.Lock()
 	defer c.rootsMu.Unlock()
-	return slices.Clone(c.roots)
+	roots := slices.Clone(c.roots)
+	slices.SortFunc(roots, func(a, b *mcp.Root) int { return strings.Compare(a.URI, b.URI) })
+	return roots
 }
 
 // AddRoot offers one more root (a URI); the server is told the list
@@ -299,4 +307,63 @@ func (c *Conn) recordRoots(err error) {
 		rec.Response, _ = json.Marshal(map[string]any{"roots": roots})
 	}
 	c.records.settle(rec)
+}
+
+// MaxCompletions is the most completion values mcpeek keeps of one answer.
+const MaxCompletions = 100
+
+// Completion is a server's answer to completion/complete, bounded.
+type Completion struct {
+	Values []string `json:"values"`
+	// Total is the number of values the server says there are (0: it did
+	// not say); HasMore that there are more than it sent.
+	Total   int  `json:"total,omitempty"`
+	HasMore bool `json:"hasMore,omitempty"`
+	// Dropped is how many values the server sent beyond MaxCompletions.
+	Dropped int `json:"dropped,omitempty"`
+}
+
+// Complete asks the server for the values of an argument of a prompt
+// (ref/prompt) or a variable of a resource template (ref/resource), given
+// the values of the others. At most MaxCompletions values are kept.
+func (c *Conn) Complete(ctx context.Context, ref *mcp.CompleteReference, arg mcp.CompleteParamsArgument, given map[string]string) (*Completion, error) {
+	if c.ServerCapabilities().Completions == nil {
+		return nil, fmt.Errorf("the server does not offer completions")
+	}
+	ctx, done := c.bind(ctx)
+	defer done()
+	p := &mcp.CompleteParams{Ref: ref, Argument: arg}
+	if len(given) > 0 {
+		p.Context = &mcp.CompleteContext{Arguments: given}
+	}
+	res, err := c.session.Complete(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	out := &Completion{Values: res.Completion.Values, Total: res.Completion.Total, HasMore: res.Completion.HasMore}
+	if out.Values == nil {
+		out.Values = []string{}
+	}
+	if n := len(out.Values); n > MaxCompletions {
+		out.Dropped = n - MaxCompletions
+		out.Values = slices.Clone(out.Values[:MaxCompletions])
+	}
+	return out, nil
+}
+
+// Subscribe asks the server for notifications/resources/updated about uri.
+func (c *Conn) Subscribe(ctx context.Context, uri string) error {
+	if r := c.ServerCapabilities().Resources; r == nil || !r.Subscribe {
+		return fmt.Errorf("the server does not offer resource subscriptions")
+	}
+	ctx, done := c.bind(ctx)
+	defer done()
+	return c.session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+}
+
+// Unsubscribe stops the notifications Subscribe asked for.
+func (c *Conn) Unsubscribe(ctx context.Context, uri string) error {
+	ctx, done := c.bind(ctx)
+	defer done()
+	return c.session.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -18,6 +19,8 @@ type callOptions struct {
 	answersPath   string
 	onElicit      string
 	onSample      string
+	subscribe     listFlag
+	updates       int
 	elicitLog     string
 	interactive   bool
 	plain         bool
@@ -37,6 +40,8 @@ func newCallOptions(fs *flagSet) options {
 	fs.StringVar(&o.answersPath, "answers", "", "answer elicitations and sampling requests from this JSON `FILE`")
 	fs.StringVar(&o.onElicit, "on-elicit", "cancel", "answer unmatched elicitations: cancel, decline or accept-defaults")
 	fs.StringVar(&o.onSample, "on-sample", "reject", "answer sampling requests no answers-file entry matches: reject (the only policy: a reply must be written)")
+	fs.Var(&o.subscribe, "subscribe", "subscribe to this resource `URI` before calling; its updates are shown on stderr (repeatable)")
+	fs.IntVar(&o.updates, "updates", 0, "with --subscribe: after the call, wait for this many resource updates (within --timeout)")
 	fs.StringVar(&o.elicitLog, "elicit-log", "", "write one JSON record per server request (elicitation, sampling, roots) to `FILE`")
 	fs.BoolVar(&o.interactive, "interactive", false, "answer elicitations in a form on the terminal (drawn on stderr; the result still goes to stdout)")
 	fs.BoolVar(&o.plain, "plain", os.Getenv("TERM") == "dumb", "with --interactive: ask field by field with line prompts")
@@ -75,6 +80,9 @@ func (o *callOptions) parseAnswering() error {
 	var err error
 	if o.policy, err = mcpclient.ParsePolicy(o.onElicit); err != nil {
 		return usagef("%v", err)
+	}
+	if o.updates < 0 || o.updates > 0 && len(o.subscribe) == 0 {
+		return usagef("--updates counts the updates of --subscribe resources: give --subscribe, and a count of 0 or more")
 	}
 	if o.onSample != "reject" {
 		return usagef("unknown --on-sample policy %q (want reject)", o.onSample)
@@ -124,6 +132,11 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 			go func() { defer close(watched); forms.WatchApps(watchCtx, conn) }()
 			defer func() { stopWatch(); <-watched }()
 		}
+		for _, uri := range o.subscribe {
+			if err := conn.Subscribe(ctx, uri); err != nil {
+				return fmt.Errorf("subscribe %s: %w", uri, err)
+			}
+		}
 		res, err := conn.CallWithProgress(ctx, o.tool, o.toolArgs, nil)
 		if errors.Is(context.Cause(ctx), errInterrupted) {
 			return errInterrupted
@@ -132,6 +145,9 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 			return err
 		}
 		if err := writeJSON(s.out, res); err != nil {
+			return err
+		}
+		if err := o.conn.waitUpdates(ctx, o.updates); err != nil {
 			return err
 		}
 		switch {

@@ -59,6 +59,13 @@ var commands = []command{
 		options: newListOptions,
 	},
 	{
+		name:     "complete",
+		usage:    "mcpeek complete prompt|resource NAME ARG [VALUE] [flags] [--] [SERVER...]",
+		synopsis: "mcpeek complete prompt NAME ARGUMENT [VALUE] | resource TEMPLATE VARIABLE [VALUE] [--context NAME=VALUE] [flags] [--] [SERVER...]",
+		summary:  "print the server's completions of an argument as JSON",
+		options:  newCompleteOptions,
+	},
+	{
 		name:    "caps",
 		usage:   "mcpeek caps [flags] [--] [SERVER...]",
 		summary: "print the negotiated capabilities as JSON",

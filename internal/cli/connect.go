@@ -35,6 +35,9 @@ type connFlags struct {
 	rootArgs          listFlag
 	logLevel          string
 
+	// events hears the server's notifications in a headless run.
+	events *stderrEvents
+
 	// target is the server to connect to, set by parseTarget; roots are
 	// the --root arguments as root URIs.
 	target mcpclient.Target
@@ -202,12 +205,26 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	events := newStderrEvents(s.errOut, isTerminal(s.errOut))
 	defer events.close()
 	e.onEvent = events.OnEvent
+	cf.events = events
 	conn, err := e.connect(ctx, asker, records)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
 	return do(ctx, conn)
+}
+
+// waitUpdates waits for n resource updates in a headless run, or for ctx
+// to end (--timeout).
+func (cf *connFlags) waitUpdates(ctx context.Context, n int) error {
+	for i := 0; i < n; i++ {
+		select {
+		case <-cf.events.updated:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for resource updates (%d of %d seen): %w", i, n, context.Cause(ctx))
+		}
+	}
+	return nil
 }
 
 // withTimeout applies --timeout (0: none) to a headless run.

@@ -23,6 +23,7 @@ type stderrEvents struct {
 
 	lines   chan string
 	done    chan struct{}
+	updated chan struct{} // one token per resource update, for --updates
 	mu      sync.Mutex
 	dropped int
 	closed  bool
@@ -35,7 +36,7 @@ type stderrEvents struct {
 const maxDataRunes = 2000
 
 func newStderrEvents(out io.Writer, terminal bool) *stderrEvents {
-	e := &stderrEvents{out: out, terminal: terminal, lines: make(chan string, 256), done: make(chan struct{})}
+	e := &stderrEvents{out: out, terminal: terminal, lines: make(chan string, 256), done: make(chan struct{}), updated: make(chan struct{}, 1024)}
 	go e.write()
 	return e
 }
@@ -66,6 +67,12 @@ func (e *stderrEvents) OnEvent(ev mcpclient.Event) {
 	switch ev := ev.(type) {
 	case mcpclient.LogEvent:
 		line = logLine(ev)
+	case mcpclient.ResourceUpdatedEvent:
+		line = cutLine(strings.Join(strings.Fields(formschema.Clean("mcpeek: resource updated: "+ev.URI)), " "), 500)
+		select {
+		case e.updated <- struct{}{}:
+		default:
+		}
 	case mcpclient.ProgressEvent:
 		if !e.terminal {
 			return
