@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Checks mcpeek's headless subcommands against the reference server
 // @modelcontextprotocol/server-everything, over stdio and over streamable
-// HTTP. Prints one line per check, "<check>\t<pass|fail>\t<detail>", and
+// HTTP: listing, calls, elicitation, sampling, roots, progress, logging,
+// resource subscriptions and completions. Prints one line per check, "<check>\t<pass|fail>\t<detail>", and
 // exits non-zero when any check fails.
 //
 // Environment: MCPEEK_BIN (the mcpeek binary), MCPEEK_SERVER_EVERYTHING (the
 // server's bin script).
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -119,6 +121,66 @@ function checks(transport, target) {
     const text = texts(r.out);
     const ok = r.code === 0 && text.includes("User completed the URL elicitation flow") && text.includes(`URL: ${url}`);
     return [ok, text.split("\n")[0] || r.stderr];
+  });
+
+  check(t("sampling answered from answers file"), () => {
+    const r = mcpeek(target, "call", "trigger-sampling-request", "--args",
+      JSON.stringify({ prompt: "What is the capital of France?", maxTokens: 50 }), "--answers", answersFile);
+    const text = texts(r.out);
+    const ok = r.code === 0 && text.includes("Paris, says mcpeek's answers file.") && text.includes('"model": "mcpeek-interop"');
+    return [ok, text.replace(/\s+/g, " ").slice(0, 120) || r.stderr];
+  });
+
+  check(t("sampling rejected without an answer"), () => {
+    const r = mcpeek(target, "call", "trigger-sampling-request", "--args", JSON.stringify({ prompt: "Anything?" }));
+    const ok = r.stderr.includes("sampling request rejected") && texts(r.out).includes("-1");
+    return [ok, `exit ${r.code}: ${texts(r.out) || r.stderr}`];
+  });
+
+  check(t("roots listed from --root"), () => {
+    const r = mcpeek(target, "call", "get-roots-list", "--root", here, "--root", "file:///srv/mcpeek-interop");
+    const text = texts(r.out);
+    const ok = r.code === 0 && text.includes("(2 total)") && text.includes(`URI: file://${here}`) &&
+      text.includes("URI: file:///srv/mcpeek-interop");
+    return [ok, text.split("\n")[0] || r.stderr];
+  });
+
+  check(t("long-running operation reports progress"), () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcpeek-interop-"));
+    try {
+      const log = join(dir, "wire.jsonl");
+      const r = mcpeek(target, "call", "trigger-long-running-operation", "--args",
+        JSON.stringify({ duration: 1, steps: 4 }), "--wire-log", log);
+      const progress = readFileSync(log, "utf8").split("\n").filter((l) => l).map((l) => JSON.parse(l))
+        .filter((e) => e.dir === "recv" && e.message?.method === "notifications/progress" &&
+          e.message.params?.progressToken === "mcpeek-1");
+      const last = progress.at(-1)?.message.params;
+      const ok = r.code === 0 && progress.length === 4 && last?.progress === 4 && last?.total === 4;
+      return [ok, `${progress.length} progress notifications, last ${JSON.stringify(last)}`];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  check(t("simulated logging at the chosen level"), () => {
+    const r = mcpeek(target, "call", "toggle-simulated-logging", "--log-level", "debug");
+    const lines = r.stderr.split("\n").filter((l) => /^mcpeek: server log (debug|info|notice|warning|error|critical|alert|emergency): \w+.level message/i.test(l));
+    return [r.code === 0 && lines.length >= 1 && !r.out?.content?.some((c) => /server log/.test(c.text)), lines[0] || r.stderr];
+  });
+
+  check(t("subscribed resource updates arrive"), () => {
+    const uri = "demo://resource/static/document/architecture.md";
+    const r = mcpeek(target, "call", "toggle-subscriber-updates", "--subscribe", uri, "--updates", "1");
+    const ok = r.code === 0 && r.stderr.includes(`mcpeek: resource updated: ${uri}`);
+    return [ok, r.stderr.split("\n").at(-1)];
+  });
+
+  check(t("completable prompt completes"), () => {
+    const dept = mcpeek(target, "complete", "prompt", "completable-prompt", "department", "E");
+    const name = mcpeek(target, "complete", "prompt", "completable-prompt", "name", "", "--context", "department=Engineering");
+    const ok = dept.code === 0 && isDeepStrictEqual(dept.out?.values, ["Engineering"]) &&
+      name.code === 0 && isDeepStrictEqual(name.out?.values, ["Alice", "Bob", "Charlie"]);
+    return [ok, `${JSON.stringify(dept.out?.values)} ${JSON.stringify(name.out?.values)} ${dept.stderr} ${name.stderr}`];
   });
 
   check(t("call get-structured-content"), () => {
