@@ -74,7 +74,7 @@ func TestRootsFromFlags(t *testing.T) {
 				t.Fatalf("exit %d, stderr: %s", r.code, r.stderr)
 			}
 			roots, _ := r.structured(t)["roots"].([]any)
-			if len(roots) != 2 || roots[0] != "file://"+filepath.ToSlash(abs) || roots[1] != "file:///srv/repo" {
+			if len(roots) != 2 || roots[0] != "file:///srv/repo" || roots[1] != "file://"+filepath.ToSlash(abs) { // by URI
 				t.Errorf("roots = %v", roots)
 			}
 			recs := readRecords(t, log)

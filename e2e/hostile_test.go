@@ -97,6 +97,7 @@ func hostileTools(n int) []map[string]any {
 		{"name": "rpc_error", "description": shout("Fails with a JSON-RPC error."), "inputSchema": obj},
 		{"name": "bad_schema", "description": shout("Asks with a malformed schema."), "inputSchema": obj},
 		{"name": "url", "description": shout("Asks to open a URL."), "inputSchema": obj},
+		{"name": "sample", "description": shout("Asks for a malformed or huge sampling request."), "inputSchema": obj},
 		{"name": "die", "description": shout("Writes to stderr and exits."), "inputSchema": obj},
 		{"name": "weird_input", "description": shout("Has a malformed input schema."), "inputSchema": map[string]any{"type": "object", "properties": []any{1, 2}}},
 		{"name": shout("named"), "description": shout("Its name carries escapes."), "inputSchema": obj},
@@ -105,6 +106,14 @@ func hostileTools(n int) []map[string]any {
 		tools = append(tools, map[string]any{"name": fmt.Sprintf("tool_%04d", i), "description": shout("Tool."), "inputSchema": obj})
 	}
 	return tools
+}
+
+// badSamples are the sampling requests sample asks with, by variant: an
+// unknown content type, no messages, a 2 MB message with escapes.
+var badSamples = []map[string]any{
+	{"maxTokens": 10, "messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "hologram", "data": "?"}}}},
+	{"maxTokens": 10, "messages": []any{}},
+	{"maxTokens": 10, "messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": shout(strings.Repeat("words ", 2<<20/6))}}}},
 }
 
 // badSchemas are the malformed requested schemas bad_schema asks with, by
@@ -235,7 +244,7 @@ func (s *hostile) call(msg *hostileMsg) (code int, exit bool) {
 		s.big(msg.ID, 20<<20)
 	case "rpc_error":
 		s.fail(msg.ID, -32000, shout("it broke"))
-	case "bad_schema", "url":
+	case "bad_schema", "url", "sample":
 		s.ask(msg)
 	case "die":
 		if msg.Params.Arguments.Variant == 1 { // not UTF-8, but no control character
@@ -257,10 +266,14 @@ func (s *hostile) ask(msg *hostileMsg) {
 	id := fmt.Sprintf("q-%d", s.asked)
 	s.pending[id] = msg.ID
 	params := map[string]any{"message": shout("Answer this."), "requestedSchema": badSchemas[msg.Params.Arguments.Variant%len(badSchemas)]}
-	if msg.Params.Name == "url" {
+	method := "elicitation/create"
+	switch msg.Params.Name {
+	case "url":
 		params = map[string]any{"mode": "url", "message": shout("Open this."), "url": "https://example.com/" + shout("consent"), "elicitationId": "u1"}
+	case "sample":
+		method, params = "sampling/createMessage", badSamples[msg.Params.Arguments.Variant%len(badSamples)]
 	}
-	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": params})
+	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
 // hostileArgs are the words that start the hostile server with n tools
@@ -358,7 +371,10 @@ func TestHostileServerHeadless(t *testing.T) {
 		{name: "escapes in the server's last words", args: []string{"call", "die"}, wantCode: exitConnection, wantErr: "fatal: the end"},
 		{name: "invalid UTF-8 in the server's last words", args: []string{"call", "die", "--args", `{"variant":1}`}, wantCode: exitConnection, wantErr: "fatal: the end"},
 		{name: "escapes in a URL to consent to", args: []string{"call", "url", "--on-elicit", "accept-defaults"}, wantOut: `accept`, wantErr: "consented to open https://example.com/consent"},
-		{name: "the summary", args: []string{}, wantOut: "tools (9):"},
+		{name: "a sampling request with an unknown content type", args: []string{"call", "sample"}, wantOut: `hologram`},
+		{name: "a sampling request without messages", args: []string{"call", "sample", "--args", `{"variant":1}`}, wantOut: `no messages`},
+		{name: "a 2 MB sampling message", args: []string{"call", "sample", "--args", `{"variant":2}`}, wantOut: `-1`, wantErr: "sampling request rejected", maxPeak: 256},
+		{name: "the summary", args: []string{}, wantOut: "tools (10):"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

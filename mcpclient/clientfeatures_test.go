@@ -3,6 +3,7 @@ package mcpclient_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -297,5 +298,160 @@ func TestRootURI(t *testing.T) {
 		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("RootURI(%q) = %q, %v; want %q, %q", tc.arg, got, err, tc.want, tc.err)
 		}
+	}
+}
+
+// hostileServer is a legacy-era server whose one tool, "ask", does what
+// act does with the session.
+func hostileServer(act func(ctx context.Context, ss *mcp.ServerSession) string) func() *mcp.Server {
+	return func() *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1"}, &mcp.ServerOptions{
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}, Completions: &mcp.CompletionCapabilities{}},
+			CompletionHandler: func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+				values := make([]string, 150)
+				for i := range values {
+					values[i] = fmt.Sprintf("v%03d", i)
+				}
+				return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: 150}}, nil
+			},
+		})
+		s.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: act(ctx, req.Session)}}}, nil
+			})
+		return s
+	}
+}
+
+func connectHostile(t *testing.T, cfg mcpclient.Config, act func(ctx context.Context, ss *mcp.ServerSession) string) *mcpclient.Conn {
+	t.Helper()
+	cfg.Target = mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: hostileServer(act)}
+	cfg.Protocol = "legacy"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := mcpclient.Connect(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
+}
+
+// sampler records what it was asked and replies with text.
+type sampler struct {
+	mu   sync.Mutex
+	seen []*mcpclient.SampleRequest
+}
+
+func (s *sampler) Sample(_ context.Context, req *mcpclient.SampleRequest) (*mcp.CreateMessageWithToolsResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen = append(s.seen, req)
+	return mcpclient.TextReply("ok", "", ""), nil
+}
+
+// Bad sampling requests are answered with an error the server can read,
+// and never reach the person.
+func TestBadSamplingRequests(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		params *mcp.CreateMessageParams
+		want   string
+	}{
+		{"no messages", &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{}}, "no messages"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &sampler{}
+			conn := connectHostile(t, mcpclient.Config{Sampler: s}, func(ctx context.Context, ss *mcp.ServerSession) string {
+				_, err := ss.CreateMessage(ctx, tc.params)
+				return fmt.Sprint(err)
+			})
+			_, text, err := callText(t, conn, "ask", "")
+			if err != nil || !strings.Contains(text, tc.want) {
+				t.Errorf("server saw %q (%v), want an error saying %q", text, err, tc.want)
+			}
+			if len(s.seen) != 0 {
+				t.Errorf("the person was asked %d times", len(s.seen))
+			}
+		})
+	}
+	t.Run("unknown content type", func(t *testing.T) {
+		// Written to the wire by hand: the server SDK would not encode it.
+		s := &sampler{}
+		conn := connectHostile(t, mcpclient.Config{Sampler: s}, func(ctx context.Context, ss *mcp.ServerSession) string {
+			_, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{
+				{Role: "user", Content: &mcp.TextContent{Text: "fine"}}}})
+			return fmt.Sprint(err)
+		})
+		if _, text, err := callText(t, conn, "ask", ""); err != nil || text != "<nil>" {
+			t.Fatalf("a plain request failed: %q %v", text, err)
+		}
+	})
+}
+
+// A huge message shows as a bounded preview; images and tool results as
+// bracketed notes.
+func TestSampleTranscriptBounded(t *testing.T) {
+	p := &mcp.CreateMessageWithToolsParams{
+		SystemPrompt: "be brief",
+		MaxTokens:    5,
+		Messages: []*mcp.SamplingMessageV2{
+			{Role: "user", Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", 1<<20)}}},
+			{Role: "user", Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/png", Data: make([]byte, 3000)}}},
+			{Role: "assistant", Content: []mcp.Content{&mcp.ToolUseContent{ID: "t1", Name: "lookup", Input: map[string]any{"q": "T-7"}}}},
+			{Role: "user", Content: []mcp.Content{&mcp.ToolResultContent{ToolUseID: "t1", Content: []mcp.Content{&mcp.TextContent{Text: "found"}}}}},
+		},
+		StopSequences: []string{"END"},
+	}
+	got := mcpclient.SampleTranscript(p, 100)
+	if len(got) > 1000 {
+		t.Errorf("transcript is %d bytes for a 1 MB message", len(got))
+	}
+	for _, want := range []string{"system: be brief", "user: xxxx", "more bytes)", "user: [image image/png, 2 KB]",
+		`assistant: [tool use lookup {"q":"T-7"}]`, "user: [tool result for t1: found]", `asks: maxTokens 5 · stop at "END"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, got)
+		}
+	}
+	if s := mcpclient.SampleSummary(&mcp.CreateMessageWithToolsParams{}, 50); s != "(no messages)" {
+		t.Errorf("summary of nothing = %q", s)
+	}
+}
+
+// A log message carrying megabytes arrives cut to MaxLogData, saying how
+// long it was.
+func TestHugeLogMessageBounded(t *testing.T) {
+	ev := &events{}
+	conn := connectHostile(t, mcpclient.Config{LogLevel: "debug", OnEvent: ev.add}, func(ctx context.Context, ss *mcp.ServerSession) string {
+		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Data: strings.Repeat("é", 2<<20)})
+		return "logged"
+	})
+	if _, _, err := callText(t, conn, "ask", ""); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, e := range ev.all() {
+			if l, ok := e.(mcpclient.LogEvent); ok {
+				if len(l.Data) > mcpclient.MaxLogData+100 || l.Cut < 4<<20 || !json.Valid(l.Data) {
+					t.Errorf("kept %d bytes (cut %d), valid JSON %v", len(l.Data), l.Cut, json.Valid(l.Data))
+				}
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("no log event")
+}
+
+// Of a completion with 150 values, 100 are kept and the rest counted.
+func TestCompletionBounded(t *testing.T) {
+	conn := connectHostile(t, mcpclient.Config{}, func(context.Context, *mcp.ServerSession) string { return "" })
+	got, err := conn.Complete(context.Background(), &mcp.CompleteReference{Type: "ref/prompt", Name: "p"}, mcp.CompleteParamsArgument{Name: "a"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Values) != mcpclient.MaxCompletions || got.Dropped != 50 || got.Total != 150 || got.Values[99] != "v099" {
+		t.Errorf("kept %d values, dropped %d, total %d", len(got.Values), got.Dropped, got.Total)
 	}
 }

@@ -202,7 +202,7 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 		return err
 	}
 	defer e.close()
-	events := newStderrEvents(s.errOut, isTerminal(s.errOut))
+	events := newStderrEvents(s.errOut, isTerminal(s.errOut), cf.logLevel != "")
 	defer events.close()
 	e.onEvent = events.OnEvent
 	cf.events = events

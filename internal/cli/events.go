@@ -20,6 +20,7 @@ import (
 type stderrEvents struct {
 	out      io.Writer
 	terminal bool // stderr is a terminal: progress is shown
+	logs     bool // --log-level was given: log messages are shown
 
 	lines   chan string
 	done    chan struct{}
@@ -35,8 +36,8 @@ type stderrEvents struct {
 // maxDataRunes is the most of a log message's data one stderr line shows.
 const maxDataRunes = 2000
 
-func newStderrEvents(out io.Writer, terminal bool) *stderrEvents {
-	e := &stderrEvents{out: out, terminal: terminal, lines: make(chan string, 256), done: make(chan struct{}), updated: make(chan struct{}, 1024)}
+func newStderrEvents(out io.Writer, terminal, logs bool) *stderrEvents {
+	e := &stderrEvents{out: out, terminal: terminal, logs: logs, lines: make(chan string, 256), done: make(chan struct{}), updated: make(chan struct{}, 1024)}
 	go e.write()
 	return e
 }
@@ -66,6 +67,9 @@ func (e *stderrEvents) OnEvent(ev mcpclient.Event) {
 	var line string
 	switch ev := ev.(type) {
 	case mcpclient.LogEvent:
+		if !e.logs { // only what the person asked for: a server may log unasked
+			return
+		}
 		line = logLine(ev)
 	case mcpclient.ResourceUpdatedEvent:
 		line = cutLine(strings.Join(strings.Fields(formschema.Clean("mcpeek: resource updated: "+ev.URI)), " "), 500)
