@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -14,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpeek/mcpeek/mcpclient/oauth"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -124,6 +127,9 @@ type Config struct {
 	OfferRoots bool
 	// LogLevel, when set, is sent as logging/setLevel once connected.
 	LogLevel string
+	// Auth authorizes requests to an HTTP server (OAuth); nil sends none
+	// but the -H headers.
+	Auth auth.OAuthHandler
 	// OnEvent receives the server's notifications (logging, progress,
 	// resource updates, list changes). It is called on the connection's
 	// reading goroutine and must not block.
@@ -305,7 +311,17 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 			wire: c.wire,
 			seen: c.observe,
 		}}
-		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1}, nil
+		for name, values := range t.Headers {
+			if sensitiveHeader(name) {
+				for _, v := range values {
+					c.wire.Secret(v)
+					if _, cred, ok := strings.Cut(v, " "); ok {
+						c.wire.Secret(strings.TrimSpace(cred))
+					}
+				}
+			}
+		}
+		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1, OAuthHandler: c.cfg.Auth}, nil
 	}
 	if t.Embedded == nil {
 		return nil, errors.New("no embedded server")
@@ -325,6 +341,16 @@ func (c *Conn) explain(err error) error {
 		return fmt.Errorf("%w (server stderr: %s)", err, last)
 	}
 	return err
+}
+
+// sensitiveHeader reports whether a header carries credentials, which the
+// wire log redacts wherever they appear.
+func sensitiveHeader(name string) bool {
+	switch strings.ToLower(name) {
+	case "authorization", "proxy-authorization", "cookie", "x-api-key", "api-key":
+		return true
+	}
+	return false
 }
 
 type headerTransport struct {
@@ -356,6 +382,9 @@ func (c *Conn) Close() error {
 		}
 		for _, f := range c.closers {
 			f()
+		}
+		if closer, ok := c.cfg.Auth.(io.Closer); ok {
+			_ = closer.Close()
 		}
 	})
 	return err
@@ -391,6 +420,17 @@ func (c *Conn) Records() []Record { return c.records.Records() }
 
 // Session is the underlying go-sdk session.
 func (c *Conn) Session() *mcp.ClientSession { return c.session }
+
+// AuthState is what happened in authorization, or nil when the server
+// is not reached with mcpeek's OAuth.
+func (c *Conn) AuthState() *oauth.State {
+	a, ok := c.cfg.Auth.(*oauth.Authorizer)
+	if !ok || a == nil {
+		return nil
+	}
+	st := a.State()
+	return &st
+}
 
 // Target is the server this connection reaches.
 func (c *Conn) Target() Target { return c.cfg.Target }

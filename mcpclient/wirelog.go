@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +47,43 @@ type WireLog struct {
 	sink    io.Writer
 	stderr  []string // the last few stderr lines, for error messages
 	params  paramsBook
+	secrets []string // redacted wherever they appear (see Secret)
+}
+
+// maxSecrets bounds the secrets a wire log redacts.
+const maxSecrets = 256
+
+// Secret makes the log redact s (a token, a client secret, an
+// authorization code) from every entry it keeps or writes from now on.
+func (w *WireLog) Secret(s string) {
+	if w == nil || len(s) < 4 {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.Contains(w.secrets, s) && len(w.secrets) < maxSecrets {
+		w.secrets = append(w.secrets, s)
+	}
+}
+
+// Redact replaces the secrets the log knows in s.
+func (w *WireLog) Redact(s string) string {
+	if w == nil {
+		return s
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.redact(s)
+}
+
+// redact replaces the known secrets in s; w.mu must be held.
+func (w *WireLog) redact(s string) string {
+	for _, sec := range w.secrets {
+		if strings.Contains(s, sec) {
+			s = strings.ReplaceAll(s, sec, "[redacted]")
+		}
+	}
+	return s
 }
 
 // NewWireLog returns a wire log that keeps at most max entries in memory
@@ -61,9 +99,17 @@ func (w *WireLog) add(e WireEntry) {
 	if w == nil {
 		return
 	}
-	kept := e.kept()
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if len(w.secrets) > 0 {
+		e.Text = w.redact(e.Text)
+		if len(e.Message) > 0 {
+			if m := w.redact(string(e.Message)); m != string(e.Message) {
+				e.Message = json.RawMessage(m)
+			}
+		}
+	}
+	kept := e.kept()
 	if len(w.entries) < w.max {
 		w.entries = append(w.entries, kept)
 	} else {

@@ -65,6 +65,7 @@ func (o *callOptions) parse(fs *flagSet, args []string) error {
 	if err := o.parseAnswering(); err != nil {
 		return err
 	}
+	o.conn.stdinTaken = o.interactive
 	return o.conn.parseTarget(rest)
 }
 

@@ -72,6 +72,13 @@ var commands = []command{
 		options: newCapsOptions,
 	},
 	{
+		name:     "auth",
+		usage:    "mcpeek auth login|logout|status [URL]",
+		synopsis: "mcpeek auth login URL | logout URL|--all | status [URL] [flags]",
+		summary:  "log in to an OAuth-protected server, forget or list stored tokens",
+		options:  newAuthOptions,
+	},
+	{
 		name:    "fixture",
 		usage:   "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation]",
 		summary: "serve the public test fixture (stdio or HTTP)",

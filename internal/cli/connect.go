@@ -34,9 +34,13 @@ type connFlags struct {
 	wireLog           string
 	rootArgs          listFlag
 	logLevel          string
+	auth              authFlags
 
 	// events hears the server's notifications in a headless run.
 	events *stderrEvents
+	// stdinTaken: the run answers in the terminal (call --interactive), so
+	// a pasted authorization redirect is not read from stdin.
+	stdinTaken bool
 
 	// target is the server to connect to, set by parseTarget; roots are
 	// the --root arguments as root URIs.
@@ -61,6 +65,7 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 	fs.DurationVar(&cf.appTimeout, "app-timeout", 10*time.Minute, "with --app-host: how long the app may take to answer")
 	fs.BoolVar(&cf.noFormElicitation, "no-form-elicitation", false, "do not advertise form elicitation")
 	fs.StringVar(&cf.wireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
+	cf.auth.register(fs)
 	fs.Var(&cf.rootArgs, "root", "offer the server this root: a `PATH` (sent as its absolute file:// URI) or a URI (repeatable)")
 	fs.StringVar(&cf.logLevel, "log-level", "", "ask the server for log messages at this `LEVEL` and above: "+strings.Join(mcpclient.LogLevels, ", "))
 	if headless {
@@ -73,6 +78,9 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 func (cf *connFlags) parseTarget(words []string) error {
 	if err := mcpclient.CheckProtocol(cf.protocol); err != nil {
 		return usagef("--protocol: %v", err)
+	}
+	if err := cf.auth.check(); err != nil {
+		return err
 	}
 	if cf.logLevel != "" {
 		if err := mcpclient.CheckLogLevel(cf.logLevel); err != nil {
@@ -104,6 +112,10 @@ type endpoint struct {
 	closers []func()
 	// onEvent hears the server's notifications when the asker does not.
 	onEvent func(mcpclient.Event)
+	// showAuth tells the person what authorization needs of them;
+	// pasteAuth (nil: none) reads a pasted redirect URL.
+	showAuth  func(string)
+	pasteAuth func(context.Context) (string, error)
 }
 
 // open opens the endpoint; notify shows the person a URL to open.
@@ -177,6 +189,13 @@ func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, rec
 	if l, ok := asker.(mcpclient.Listener); ok {
 		cfg.OnEvent = l.OnEvent
 	}
+	if e.cf.target.Kind == mcpclient.TargetHTTP {
+		a, err := e.cf.authorizer(e.wire, e.showAuth, e.pasteAuth)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Auth = a // closed with the connection
+	}
 	if e.host != nil {
 		cfg.Renderer = e.host
 	}
@@ -206,6 +225,10 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	defer events.close()
 	e.onEvent = events.OnEvent
 	cf.events = events
+	e.showAuth = func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }
+	if (cf.noBrowser || isTerminal(os.Stdin)) && !cf.stdinTaken {
+		e.pasteAuth = pasteFromStdin
+	}
 	conn, err := e.connect(ctx, asker, records)
 	if err != nil {
 		return err

@@ -1,0 +1,374 @@
+package oauth_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpeek/mcpeek/internal/oauthtest"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/mcpclient/oauth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// person plays the one at the browser: each authorization URL opened is
+// followed to mcpeek's callback, as the test's edit says.
+type person struct {
+	t      *testing.T
+	mu     sync.Mutex
+	opened []string
+	edit   func(loc string) []string // the redirects to request, in order
+	status []int
+}
+
+func (p *person) open(ctx context.Context, authURL string) error {
+	p.mu.Lock()
+	p.opened = append(p.opened, authURL)
+	p.mu.Unlock()
+	go func() {
+		loc, err := oauthtest.Browser(context.Background(), authURL)
+		if err != nil {
+			p.t.Errorf("browser: %v", err)
+			return
+		}
+		locs := []string{loc}
+		if p.edit != nil {
+			locs = p.edit(loc)
+		}
+		for _, l := range locs {
+			code, err := oauthtest.Follow(context.Background(), l)
+			if err != nil {
+				p.t.Errorf("callback: %v", err)
+			}
+			p.mu.Lock()
+			p.status = append(p.status, code)
+			p.mu.Unlock()
+		}
+	}()
+	return nil
+}
+
+func (p *person) opens() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.opened)
+}
+
+type setup struct {
+	t     *testing.T
+	as    *oauthtest.Server
+	store *oauth.Store
+	wire  *mcpclient.WireLog
+	sink  *bytes.Buffer
+}
+
+func newSetup(t *testing.T) *setup {
+	t.Helper()
+	as := oauthtest.New()
+	t.Cleanup(as.Close)
+	sink := &bytes.Buffer{}
+	return &setup{t: t, as: as, store: oauth.OpenStore(filepath.Join(t.TempDir(), "cfg", "mcpeek", "auth.json")),
+		wire: mcpclient.NewWireLog(0, sink), sink: sink}
+}
+
+// connect connects with the options edit sets.
+func (s *setup) connect(edit func(*oauth.Options)) (*mcpclient.Conn, *oauth.Authorizer, error) {
+	s.t.Helper()
+	opts := oauth.Options{Resource: s.as.URL, Store: s.store, Secret: s.wire.Secret,
+		Logf: func(format string, args ...any) { s.wire.Note(fmt.Sprintf(format, args...)) }}
+	if edit != nil {
+		edit(&opts)
+	}
+	a, err := oauth.New(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := mcpclient.Connect(ctx, mcpclient.Config{
+		Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: s.as.URL},
+		Auth:   a, Wire: s.wire,
+	})
+	if err != nil {
+		a.Close()
+		return nil, a, err
+	}
+	s.t.Cleanup(func() { _ = conn.Close() })
+	return conn, a, nil
+}
+
+func call(t *testing.T, conn *mcpclient.Conn, tool string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := conn.Call(ctx, tool, nil)
+	if err != nil {
+		t.Fatalf("call %s: %v", tool, err)
+	}
+	return res.Content[0].(*mcp.TextContent).Text
+}
+
+// The first run logs in through the browser and stores the token; the
+// second uses it without opening anything.
+func TestLoginThenReuse(t *testing.T) {
+	s := newSetup(t)
+	p := &person{t: t}
+	conn, a, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := call(t, conn, "whoami"); got != "scopes: read offline_access" {
+		t.Errorf("whoami = %q", got)
+	}
+	st := a.State()
+	if !st.SignedIn || st.Issuer != s.as.Issuer || st.Registration != "dynamic client registration" || st.MetadataURL == "" {
+		t.Errorf("state %+v", st)
+	}
+	if p.opens() != 1 {
+		t.Fatalf("opened %d times", p.opens())
+	}
+	if q, _ := url.Parse(p.opened[0]); q.Query().Get("resource") != s.as.URL || q.Query().Get("code_challenge_method") != "S256" {
+		t.Errorf("authorization URL %s", p.opened[0])
+	}
+	_ = conn.Close()
+
+	info, err := os.Stat(s.store.Path())
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("store %v mode %v", err, info.Mode())
+	}
+	if dir, _ := os.Stat(filepath.Dir(s.store.Path())); dir.Mode().Perm() != 0o700 {
+		t.Errorf("store folder mode %v", dir.Mode())
+	}
+
+	p2 := &person{t: t}
+	conn2, a2, err := s.connect(func(o *oauth.Options) { o.Open = p2.open })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := call(t, conn2, "whoami"); got != "scopes: read offline_access" {
+		t.Errorf("second run: whoami = %q", got)
+	}
+	if p2.opens() != 0 || s.as.Issued != 1 || !a2.State().FromStore {
+		t.Errorf("second run opened %d times, %d tokens issued, state %+v", p2.opens(), s.as.Issued, a2.State())
+	}
+	checkNoSecrets(t, s)
+}
+
+// An expired stored token is refreshed without a browser.
+func TestStoredTokenRefreshed(t *testing.T) {
+	s := newSetup(t)
+	s.as.TokenTTL = 2 * time.Second
+	p := &person{t: t}
+	conn, _, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+	if err != nil {
+		t.Fatal(err)
+	}
+	call(t, conn, "whoami")
+	_ = conn.Close()
+	time.Sleep(2100 * time.Millisecond) // the token's lifetime, minus the margin the client allows
+	p2 := &person{t: t}
+	conn2, a2, err := s.connect(func(o *oauth.Options) { o.Open = p2.open })
+	if err != nil {
+		t.Fatal(err)
+	}
+	call(t, conn2, "whoami")
+	if p2.opens() != 0 || s.as.Refreshs < 1 {
+		t.Errorf("opened %d times, %d refreshes", p2.opens(), s.as.Refreshs)
+	}
+	if a2.State().Expiry.Before(time.Now()) {
+		t.Errorf("state after refresh %+v", a2.State())
+	}
+	checkNoSecrets(t, s)
+}
+
+// A tool that needs more scope gets 403 insufficient_scope; mcpeek logs in
+// again for the union of scopes and the call goes through.
+func TestStepUp(t *testing.T) {
+	s := newSetup(t)
+	p := &person{t: t}
+	conn, a, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := call(t, conn, "admin"); got != "admin ok" {
+		t.Errorf("admin = %q", got)
+	}
+	if p.opens() != 2 {
+		t.Errorf("opened %d times, want a second login for the step-up", p.opens())
+	}
+	if q, _ := url.Parse(p.opened[1]); !strings.Contains(q.Query().Get("scope"), "admin") || !strings.Contains(q.Query().Get("scope"), "read") {
+		t.Errorf("step-up asked for %q", q.Query().Get("scope"))
+	}
+	if !strings.Contains(strings.Join(a.State().Scopes, " "), "admin") {
+		t.Errorf("scopes %v", a.State().Scopes)
+	}
+}
+
+// A redirect with another state is refused and the login goes on waiting
+// for its own; a second redirect after that is refused too.
+func TestWrongStateRefused(t *testing.T) {
+	s := newSetup(t)
+	p := &person{t: t, edit: func(loc string) []string {
+		u, _ := url.Parse(loc)
+		q := u.Query()
+		q.Set("state", "forged")
+		forged := *u
+		forged.RawQuery = q.Encode()
+		return []string{forged.String(), loc, loc}
+	}}
+	conn, _, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+	if err != nil {
+		t.Fatal(err)
+	}
+	call(t, conn, "whoami")
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		n := len(p.status)
+		p.mu.Unlock()
+		if n == 3 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.status) != 3 || p.status[0] != 400 || p.status[1] != 200 || p.status[2] != 400 {
+		t.Errorf("callback answered %v, want [400 200 400]", p.status)
+	}
+}
+
+// Without a browser, the redirect URL pasted into the terminal completes
+// the login.
+func TestPastedRedirect(t *testing.T) {
+	s := newSetup(t)
+	var mu sync.Mutex
+	var shown []string
+	authURL := make(chan string, 1)
+	conn, _, err := s.connect(func(o *oauth.Options) {
+		o.Show = func(text string) {
+			mu.Lock()
+			shown = append(shown, text)
+			mu.Unlock()
+			if u, ok := strings.CutPrefix(text, "open this URL to authorize: "); ok {
+				authURL <- u
+			}
+		}
+		o.Paste = func(ctx context.Context) (string, error) {
+			select {
+			case u := <-authURL:
+				loc, err := oauthtest.Browser(ctx, u)
+				return "  " + loc + "\n", err
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := call(t, conn, "whoami"); !strings.HasPrefix(got, "scopes: read") {
+		t.Errorf("whoami = %q", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(shown) < 2 || !strings.Contains(shown[1], "paste the address") {
+		t.Errorf("shown %q", shown)
+	}
+}
+
+// --stored-auth-only without a stored token fails at once, saying so.
+func TestStoredOnlyWithoutToken(t *testing.T) {
+	s := newSetup(t)
+	_, _, err := s.connect(func(o *oauth.Options) { o.StoredOnly = true })
+	if err == nil || !strings.Contains(err.Error(), "no usable stored token") || !strings.Contains(err.Error(), "mcpeek auth login") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// What an authorization server can do wrong ends the connection with one
+// clear line, and stores nothing.
+func TestBadAuthorizationServers(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*oauthtest.Server)
+		want string
+	}{
+		{"iss mismatch", func(s *oauthtest.Server) { s.BadIss = true }, "issuer"},
+		{"token endpoint answers HTML", func(s *oauthtest.Server) { s.HTMLToken = true }, "token exchange failed"},
+		{"the person says no", func(s *oauthtest.Server) { s.DenyAuthorize = true }, "refused: access_denied: the person said no"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSetup(t)
+			tc.set(s.as)
+			p := &person{t: t}
+			_, _, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to say %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("a multi-line error: %q", err)
+			}
+			if _, statErr := os.Stat(s.store.Path()); statErr == nil {
+				t.Error("something was stored")
+			}
+		})
+	}
+}
+
+// A store others can read, or one that is not JSON, is refused, saying why.
+func TestBadStores(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		mode       os.FileMode
+		want       string
+	}{
+		{"world-readable", `{"version":1,"entries":[]}`, 0o644, "readable or writable by others"},
+		{"corrupt", `{"version":1,"entries":[`, 0o600, "corrupt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "auth.json")
+			if err := os.WriteFile(path, []byte(tc.text), tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(path, tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			_, err := oauth.OpenStore(path).Entries()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v", err)
+			}
+			if err := oauth.OpenStore(path).Put(&oauth.Entry{Resource: "x"}); err == nil {
+				t.Error("a bad store was written over")
+			}
+		})
+	}
+}
+
+// checkNoSecrets fails when a token, code or client secret the
+// authorization server handed out appears in the wire log.
+func checkNoSecrets(t *testing.T, s *setup) {
+	t.Helper()
+	var all strings.Builder
+	for _, e := range s.wire.Entries() {
+		b, _ := json.Marshal(e)
+		all.Write(b)
+	}
+	all.Write(s.sink.Bytes())
+	for _, tok := range s.as.AccessTokens() {
+		if strings.Contains(all.String(), tok) {
+			t.Errorf("the wire log holds an access token")
+		}
+	}
+	if !strings.Contains(all.String(), "auth: ") {
+		t.Error("the wire log does not narrate the authorization")
+	}
+}

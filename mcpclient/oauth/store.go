@@ -1,0 +1,226 @@
+// Package oauth is mcpeek's side of MCP authorization: the person's
+// authorization-code flow (browser, loopback callback, pasted redirect),
+// the token store, and the narration of what happened. go-sdk's
+// auth.AuthorizationCodeHandler does the protocol: discovery, registration,
+// PKCE, the resource parameter, issuer checks, step-up and refresh.
+package oauth
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// Entry is what the store keeps for one (resource, authorization server):
+// the client mcpeek was registered as there, and the last token.
+type Entry struct {
+	Resource     string    `json:"resource"`
+	Issuer       string    `json:"issuer"`
+	TokenURL     string    `json:"tokenUrl"`
+	ClientID     string    `json:"clientId"`
+	ClientSecret string    `json:"clientSecret,omitempty"`
+	AuthStyle    int       `json:"authStyle,omitempty"`
+	Scopes       []string  `json:"scopes,omitempty"`
+	AccessToken  string    `json:"accessToken"`
+	TokenType    string    `json:"tokenType,omitempty"`
+	RefreshToken string    `json:"refreshToken,omitempty"`
+	Expiry       time.Time `json:"expiry,omitzero"`
+	Saved        time.Time `json:"saved"`
+}
+
+// Token is the entry's token.
+func (e *Entry) Token() *oauth2.Token {
+	return &oauth2.Token{AccessToken: e.AccessToken, TokenType: e.TokenType, RefreshToken: e.RefreshToken, Expiry: e.Expiry}
+}
+
+// Usable reports whether the entry can authorize a request now: its
+// access token has not expired, or it can be refreshed.
+func (e *Entry) Usable(now time.Time) bool {
+	if e.AccessToken == "" && e.RefreshToken == "" {
+		return false
+	}
+	return e.RefreshToken != "" && e.TokenURL != "" || e.Expiry.IsZero() || e.Expiry.After(now.Add(10*time.Second))
+}
+
+// Store is auth.json: one entry per (resource, authorization server),
+// readable by its owner only, written whole and atomically.
+type Store struct {
+	path string
+	mu   sync.Mutex
+}
+
+// DefaultStorePath is auth.json in mcpeek's folder of the user's config
+// directory (XDG_CONFIG_HOME is honoured).
+func DefaultStorePath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("token store: %w", err)
+	}
+	return filepath.Join(dir, "mcpeek", "auth.json"), nil
+}
+
+// OpenStore returns the store at path; the file need not exist yet.
+func OpenStore(path string) *Store { return &Store{path: path} }
+
+// Path is where the store lives.
+func (s *Store) Path() string { return s.path }
+
+type storeFile struct {
+	Version int      `json:"version"`
+	Entries []*Entry `json:"entries"`
+}
+
+// maxStoreBytes bounds what is read of the store.
+const maxStoreBytes = 4 << 20
+
+// load reads the entries. A missing file is empty; a file others can read
+// or write, or one that is not the store's JSON, is refused, saying why.
+func (s *Store) load() ([]*Entry, error) {
+	f, err := os.Open(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("token store %s: %w", s.path, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("token store %s: %w", s.path, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("token store %s is not a regular file; refusing to use it", s.path)
+	}
+	if perm := info.Mode().Perm(); perm&0o077 != 0 {
+		return nil, fmt.Errorf("token store %s is readable or writable by others (mode %04o); refusing to use it: chmod 600 it, or delete it to log in again", s.path, perm)
+	}
+	if info.Size() > maxStoreBytes {
+		return nil, fmt.Errorf("token store %s is larger than %d bytes; refusing to use it", s.path, maxStoreBytes)
+	}
+	var sf storeFile
+	dec := json.NewDecoder(f)
+	if err := dec.Decode(&sf); err != nil {
+		return nil, fmt.Errorf("token store %s is corrupt (%v); refusing to use it: delete it to log in again", s.path, err)
+	}
+	return slices.DeleteFunc(sf.Entries, func(e *Entry) bool { return e == nil }), nil
+}
+
+// save writes the entries: to a private temporary file in the same 0700
+// folder, then renamed over the store.
+func (s *Store) save(entries []*Entry) error {
+	dir := filepath.Dir(s.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("token store: %w", err)
+	}
+	if info, err := os.Stat(dir); err == nil && info.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("token store: %w", err)
+		}
+	}
+	data, err := json.MarshalIndent(storeFile{Version: 1, Entries: entries}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("token store: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".auth-*.json")
+	if err != nil {
+		return fmt.Errorf("token store: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after the rename, a no-op
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("token store: %w", err)
+	}
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("token store: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("token store: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("token store: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), s.path); err != nil {
+		return fmt.Errorf("token store: %w", err)
+	}
+	return nil
+}
+
+// Entries lists the stored entries, for `mcpeek auth status`.
+func (s *Store) Entries() ([]*Entry, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.load()
+}
+
+// Find returns the entries for a resource, newest first.
+func (s *Store) Find(resource string) ([]*Entry, error) {
+	entries, err := s.Entries()
+	if err != nil {
+		return nil, err
+	}
+	var out []*Entry
+	for _, e := range entries {
+		if sameResource(e.Resource, resource) {
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Entry) int { return b.Saved.Compare(a.Saved) })
+	return out, nil
+}
+
+// Put stores e, replacing the entry of the same resource and issuer.
+func (s *Store) Put(e *Entry) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	entries, err := s.load()
+	if err != nil {
+		return err
+	}
+	entries = slices.DeleteFunc(entries, func(x *Entry) bool {
+		return sameResource(x.Resource, e.Resource) && x.Issuer == e.Issuer
+	})
+	return s.save(append(entries, e))
+}
+
+// Remove deletes the entries of a resource (every resource when it is
+// empty) and returns how many it deleted.
+func (s *Store) Remove(resource string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	entries, err := s.load()
+	if err != nil {
+		return 0, err
+	}
+	n := len(entries)
+	entries = slices.DeleteFunc(entries, func(x *Entry) bool { return resource == "" || sameResource(x.Resource, resource) })
+	if len(entries) == n {
+		return 0, nil
+	}
+	return n - len(entries), s.save(entries)
+}
+
+// sameResource compares resource URLs as the specification's canonical
+// URIs: scheme and host case-insensitively, without a trailing slash.
+func sameResource(a, b string) bool {
+	norm := func(s string) string {
+		s = strings.TrimSuffix(s, "/")
+		if i := strings.Index(s, "://"); i >= 0 {
+			rest := s[i+3:]
+			host, path, _ := strings.Cut(rest, "/")
+			s = strings.ToLower(s[:i+3]+host) + "/" + path
+		}
+		return strings.TrimSuffix(s, "/")
+	}
+	return norm(a) == norm(b)
+}
