@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -90,6 +91,8 @@ type Authorizer struct {
 	waiting chan callbackResult // non-nil while a login waits for its redirect
 	expect  string              // the state parameter the redirect must carry
 	seen    observed
+	// priorScopes were granted to the stored token this run started with.
+	priorScopes []string
 }
 
 type callbackResult struct {
@@ -156,13 +159,10 @@ func New(opts Options) (*Authorizer, error) {
 			a.secret(opts.ClientSecret)
 		}
 	}
-	if len(opts.Scopes) > 0 {
-		scopes := opts.Scopes
-		cfg.ScopeFilter = func([]string) []string { return scopes }
-	}
 	if !opts.Fresh {
 		cfg.InitialTokenSource = a.stored()
 	}
+	cfg.ScopeFilter = a.scopes
 	if a.inner, err = auth.NewAuthorizationCodeHandler(cfg); err != nil {
 		a.Close()
 		return nil, fmt.Errorf("authorization: %w", err)
@@ -239,6 +239,26 @@ func (a *Authorizer) fail(err error) {
 	a.mu.Unlock()
 }
 
+// scopes chooses what a login asks for: --scope when given; else what
+// the server asked for, with what a stored token was granted before, so
+// that a step-up in a later run keeps the earlier grant (the handler
+// keeps the union within a run).
+func (a *Authorizer) scopes(discovered []string) []string {
+	if len(a.opts.Scopes) > 0 {
+		return a.opts.Scopes
+	}
+	a.mu.Lock()
+	prior := a.priorScopes
+	a.mu.Unlock()
+	out := append([]string(nil), discovered...)
+	for _, s := range prior {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // stored is a token source for the newest usable stored entry, or nil.
 func (a *Authorizer) stored() oauth2.TokenSource {
 	if a.opts.Store == nil {
@@ -270,6 +290,7 @@ func (a *Authorizer) stored() oauth2.TokenSource {
 		a.state.Issuer, a.state.ClientID, a.state.Registration = e.Issuer, e.ClientID, "stored"
 		a.state.SignedIn, a.state.FromStore = true, true
 		a.state.Expiry, a.state.Scopes = tok.Expiry, e.Scopes
+		a.priorScopes = e.Scopes
 		a.mu.Unlock()
 		a.logf("using the stored token from %s (expires %s)", e.Issuer, expiryText(tok.Expiry))
 		return ts

@@ -7,7 +7,15 @@
 // MCP_CONFORMANCE_PROTOCOL_VERSION. Everything the scenarios expect of a
 // client lives here; mcpeek is driven only through its headless
 // subcommands, as any script would drive it. MCPEEK_BIN names the binary.
+//
+// In the auth scenarios mcpeek logs in as a person would: browser.mjs is
+// its browser (--open-with), the token store is a fresh folder for the run
+// (shared by its list and call processes, as a person's runs share one),
+// and the scenario's context gives the pre-registered client.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
@@ -17,11 +25,27 @@ const bin = process.env.MCPEEK_BIN || "mcpeek";
 
 let failed = false;
 
+// The client ID metadata document URL the suite's authorization servers
+// know mcpeek by.
+const clientMetadataURL = "https://conformance-test.local/client-metadata.json";
+const here = dirname(new URL(import.meta.url).pathname);
+const auth = scenario.startsWith("auth/");
+const authArgs = [];
+const env = { ...process.env };
+let configHome = null;
+if (auth) {
+  configHome = mkdtempSync(join(tmpdir(), "mcpeek-conformance-"));
+  env.XDG_CONFIG_HOME = configHome;
+  authArgs.push("--open-with", `${process.execPath} ${join(here, "browser.mjs")}`, "--client-metadata-url", clientMetadataURL);
+  if (context.client_id) authArgs.push("--client-id", context.client_id);
+  if (context.client_secret) env.MCPEEK_CLIENT_SECRET = context.client_secret;
+}
+
 // mcpeek runs one subcommand against the scenario's server, pinned to the
 // revision under test, and returns its parsed JSON output (or null).
 function mcpeek(...args) {
-  const argv = [...args, "--protocol", revision, "--timeout", "20s", url];
-  const run = spawnSync(bin, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const argv = [...args, ...authArgs, "--protocol", revision, "--timeout", "20s", url];
+  const run = spawnSync(bin, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env });
   if (run.error) throw run.error;
   // 0 is success and 1 a tool result with isError: both are answers the
   // scenario judges. Anything else is mcpeek failing to do the job.
@@ -90,4 +114,5 @@ switch (scenario) {
     for (const tool of listTools()) call(tool.name, sample(tool.inputSchema));
 }
 
+if (configHome) rmSync(configHome, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Interop: mcpeek against software written elsewhere.
 #
-#   1. the MCP conformance suite's client scenarios (OAuth aside), driven
-#      through testdata/conformance/client.mjs;
+#   1. the MCP conformance suite's client scenarios, authorization
+#      included, driven through testdata/conformance/client.mjs;
 #   2. the reference server @modelcontextprotocol/server-everything over
 #      stdio and streamable HTTP (testdata/interop/everything.mjs);
 #   3. an MCP App built with the official Apps SDK, answered through
@@ -63,9 +63,22 @@ runs=(
   "json-schema-ref-no-deref 2026-07-28"
   "json-schema-2020-12-preservation 2025-11-25" "json-schema-2020-12-preservation 2026-07-28"
 )
+# Authorization: every client auth scenario that is not an extension, at
+# each revision it applies to (44 runs); mcpeek logs in through its public
+# CLI, with testdata/conformance/browser.mjs as its browser.
+auth_core="metadata-default metadata-var1 metadata-var2 metadata-var3 basic-cimd
+  scope-from-www-authenticate scope-from-scopes-supported scope-omitted-when-undefined scope-step-up
+  scope-retry-limit token-endpoint-auth-basic token-endpoint-auth-post token-endpoint-auth-none pre-registration"
+auth_draft="resource-mismatch offline-access-scope offline-access-not-supported authorization-server-migration
+  iss-supported iss-not-advertised iss-supported-missing iss-wrong-issuer iss-unexpected iss-normalized
+  metadata-issuer-mismatch"
+for s in $auth_core; do runs+=("auth/$s 2025-11-25"); done
+for s in $auth_core $auth_draft; do runs+=("auth/$s 2026-07-28"); done
+for s in token-endpoint-auth-basic token-endpoint-auth-post token-endpoint-auth-none; do runs+=("auth/$s 2025-06-18"); done
+runs+=("auth/2025-03-26-oauth-metadata-backcompat 2025-03-26" "auth/2025-03-26-oauth-endpoint-fallback 2025-03-26")
 for r in "${runs[@]}"; do
   read -r scenario revision <<<"$r"
-  log="$work/conformance-$scenario-$revision.log"
+  log="$work/conformance-${scenario//\//_}-$revision.log"
   conformance client --command "$root/testdata/conformance/client.mjs" \
     --scenario "$scenario" --spec-version "$revision" --timeout 60000 \
     --expected-failures "$expected" >"$log" 2>&1
