@@ -84,7 +84,7 @@ func awaitQuestion(b *testing.B, questions <-chan float64, who string) float64 {
 
 // freePort is a loopback port nobody listens on (for the Inspector, which
 // takes no port 0).
-func freePort(b *testing.B) int {
+func freePort(b testing.TB) int {
 	b.Helper()
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {

@@ -88,6 +88,8 @@ func testServer(mode string) int {
 		return faultServer()
 	case "hostile":
 		return hostileServer()
+	case "browser":
+		return browserServer()
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "crash", InputSchema: json.RawMessage(`{"type":"object"}`)},
