@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling, roots and logging are deprecated from 2026-07-28 on, but servers still use them and mcpeek answers them (docs/architecture.md, "Sampling, roots and notifications").
+
 package tui
 
 import (
@@ -17,8 +19,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// FormAsker answers elicitations with the native form, drawn on a terminal.
-// Concurrent requests queue and are shown one at a time.
+// FormAsker answers elicitations with the native form, and sampling
+// requests with the sample form, drawn on a terminal. Concurrent requests
+// of both kinds queue and are shown one at a time.
 type FormAsker struct {
 	In  io.Reader
 	Out io.Writer
@@ -40,26 +43,16 @@ type FormAsker struct {
 
 // Ask implements [mcpclient.NativeAsker].
 func (a *FormAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp.ElicitResult, error) {
-	a.waiting.Add(1)
-	defer a.waiting.Add(-1)
-	// One form at a time: wait for the terminal, or for the request to end.
-	a.once.Do(func() { a.turn = make(chan struct{}, 1) })
-	select {
-	case a.turn <- struct{}{}:
-		defer func() { <-a.turn }()
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	done, pending, err := a.takeTurn(ctx)
+	if err != nil {
+		return nil, err
 	}
-	pending := int(a.waiting.Load())
+	defer done()
 	fr := FormRequest(req)
 	fr.Position, fr.Total = 1, pending
 	var res nativeform.Result
-	var err error
 	if a.Plain {
-		if a.lines == nil {
-			a.lines = nativeform.NewLines(a.In)
-		}
-		res, err = nativeform.AskPlain(ctx, fr, nativeform.Options{Timeout: a.Timeout}, a.lines, a.Out)
+		res, err = nativeform.AskPlain(ctx, fr, nativeform.Options{Timeout: a.Timeout}, a.plainLines(), a.Out)
 	} else {
 		res, err = RunForm(ctx, fr, nativeform.Options{Timeout: a.Timeout}, a.In, a.Out)
 	}
@@ -77,6 +70,63 @@ func (a *FormAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp
 		out.Content = res.Content
 	}
 	return out, nil
+}
+
+// takeTurn waits for the terminal, one form at a time, or for the request
+// to end. It returns what gives the terminal back, and how many requests
+// want it, this one included. A request counts as waiting (WatchApps
+// leaves the terminal alone) until it gives the terminal back.
+func (a *FormAsker) takeTurn(ctx context.Context) (done func(), pending int, err error) {
+	a.waiting.Add(1)
+	a.once.Do(func() { a.turn = make(chan struct{}, 1) })
+	select {
+	case a.turn <- struct{}{}:
+		return func() { <-a.turn; a.waiting.Add(-1) }, int(a.waiting.Load()), nil
+	case <-ctx.Done():
+		a.waiting.Add(-1)
+		return nil, 0, ctx.Err()
+	}
+}
+
+// plainLines is plain mode's one reader of In, started on first use. Only
+// the request holding the turn calls it.
+func (a *FormAsker) plainLines() *nativeform.Lines {
+	if a.lines == nil {
+		a.lines = nativeform.NewLines(a.In)
+	}
+	return a.lines
+}
+
+// Sample implements [mcpclient.Sampler]: the sample form, or its line
+// prompts in plain mode, on the terminal in turn with the elicitations.
+// Reject and cancel refuse the request; a form nobody answers in time
+// fails it with an error saying so.
+func (a *FormAsker) Sample(ctx context.Context, req *mcpclient.SampleRequest) (*mcp.CreateMessageWithToolsResult, error) {
+	done, pending, err := a.takeTurn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	sr := sampleFormRequest(req)
+	sr.Position, sr.Total = 1, pending
+	opts := nativeform.Options{Timeout: a.Timeout}
+	var res nativeform.SampleResult
+	if a.Plain {
+		res, err = nativeform.AskSamplePlain(ctx, sr, opts, a.plainLines(), a.Out)
+	} else {
+		res, err = RunSampleForm(ctx, sr, opts, a.In, a.Out)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if res.TimedOut && a.Log != nil {
+		fmt.Fprintf(a.Log, "mcpeek: sampling request %s failed: nobody answered within %s\n", req.Key, a.Timeout)
+	}
+	if res.Interrupted && a.Interrupt != nil {
+		defer a.Interrupt()
+	}
+	ans := sampleOutcome(res, a.Timeout)
+	return ans.res, ans.err
 }
 
 // FormRequest frames a native request for the form: the server's identity
@@ -127,4 +177,21 @@ func RunForm(ctx context.Context, req nativeform.Request, opts nativeform.Option
 		return nativeform.Result{}, err
 	}
 	return nativeform.Result{}, errors.New("the form closed without an answer")
+}
+
+// RunSampleForm shows one sample form on the terminal until it settles or
+// ctx ends.
+func RunSampleForm(ctx context.Context, req nativeform.SampleRequest, opts nativeform.Options, in io.Reader, out io.Writer) (nativeform.SampleResult, error) {
+	form := nativeform.NewSample(req, opts)
+	p := tea.NewProgram(nativeform.StandaloneSample(form), tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
+	if _, err := p.Run(); err != nil && ctx.Err() == nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return nativeform.SampleResult{}, fmt.Errorf("show the form: %w", err)
+	}
+	if res, ok := form.Result(); ok {
+		return res, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nativeform.SampleResult{}, err
+	}
+	return nativeform.SampleResult{}, errors.New("the form closed without an answer")
 }

@@ -4,12 +4,13 @@
 //
 // The inspector is one root [Model] whose parts live in files named for
 // them: a file per tab (tools.go, resources.go, prompts.go,
-// elicitations.go, log.go, info.go), pane.go for the scrollable detail
+// requests.go, log.go, info.go), pane.go for the scrollable detail
 // pane of each, failure.go for why it is not connected (the header's
 // line, and a panel on the Info tab and in the Tools pane), clipboard.go
 // for copying or saving what a pane shows, and one per layer over the
-// tabs (queue.go and urlcard.go for pending elicitations, appcard.go,
-// arguments.go, help.go, quit.go; the save prompt is in clipboard.go).
+// tabs (queue.go, urlcard.go and sampling.go for the server's pending
+// elicitations and sampling requests, roots.go, appcard.go, arguments.go,
+// help.go, quit.go; the save prompt is in clipboard.go).
 //
 // remember.go keeps what was asked: each tool's results in this session,
 // and its last arguments, remembered across runs per server in the user's

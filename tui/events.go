@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling, roots and logging are deprecated from 2026-07-28 on, but servers still use them and mcpeek answers them (docs/architecture.md, "Sampling, roots and notifications").
+
 package tui
 
 import (
@@ -6,25 +8,46 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ask is an elicitation waiting in the inspector for the person.
+// ask is a server's request waiting in the inspector for the person: an
+// elicitation (req, answered on reply) or a sampling request (sample,
+// answered on sampled). Both kinds wait in one queue.
 type ask struct {
 	req   *mcpclient.NativeRequest
 	reply chan *mcp.ElicitResult // buffered: the model never blocks on it
+
+	sample  *mcpclient.SampleRequest
+	sampled chan sampleAnswer      // buffered
+	form    *nativeform.SampleForm // a sampling request's form, once shown: it keeps what was typed
 }
 
-// askMsg brings a new elicitation into the program; withdrawnMsg takes one
-// away when its request ended elsewhere (the server cancelled it).
+// sampleAnswer is the reply to a sampling request, or why there is none.
+type sampleAnswer struct {
+	res *mcp.CreateMessageWithToolsResult
+	err error
+}
+
+// key is the request's key on its connection.
+func (x *ask) key() string {
+	if x.sample != nil {
+		return x.sample.Key
+	}
+	return x.req.Key
+}
+
+// askMsg brings a new request into the program; withdrawnMsg takes one
+// away when it ended elsewhere (the server cancelled it).
 type (
 	askMsg       struct{ ask *ask }
 	withdrawnMsg struct{ key string }
 )
 
 // programAsker is the native path inside the inspector: each elicitation
-// becomes a message to the program, and the answer comes back on the
-// request's own channel.
+// and each sampling request becomes a message to the program, and the
+// answer comes back on the request's own channel.
 type programAsker struct {
 	events chan tea.Msg
 	queue  *eventQueue   // the server's notifications
@@ -61,6 +84,23 @@ func (a *programAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*
 	}
 }
 
+// Sample implements [mcpclient.Sampler], as Ask does for elicitations.
+func (a *programAsker) Sample(ctx context.Context, req *mcpclient.SampleRequest) (*mcp.CreateMessageWithToolsResult, error) {
+	x := &ask{sample: req, sampled: make(chan sampleAnswer, 1)}
+	select {
+	case a.events <- askMsg{x}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case ans := <-x.sampled:
+		return ans.res, ans.err
+	case <-ctx.Done():
+		a.events <- withdrawnMsg{req.Key} // buffered; the program drains it
+		return nil, ctx.Err()
+	}
+}
+
 // wait is the re-arming command that delivers the asker's events, one per
 // call; the model issues it again after each, so none is dropped.
 func (a *programAsker) wait() tea.Cmd {
@@ -78,6 +118,14 @@ func (a *programAsker) wait() tea.Cmd {
 func answer(x *ask, res *mcp.ElicitResult) tea.Cmd {
 	return func() tea.Msg {
 		x.reply <- res
+		return nil
+	}
+}
+
+// answerSample replies to a sampling request off the Update loop.
+func answerSample(x *ask, ans sampleAnswer) tea.Cmd {
+	return func() tea.Msg {
+		x.sampled <- ans
 		return nil
 	}
 }

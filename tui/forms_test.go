@@ -21,9 +21,9 @@ func TestCtrlCInAFormAsksFirst(t *testing.T) {
 		want  string // the footer of the prompt
 	}{
 		{"an elicitation's form", func(t *testing.T, m *Model) { m.Update(askMsg{formAsk(t, "e-1")}) },
-			"1 elicitation(s) pending: quit and cancel them? y/n"},
+			"1 request(s) pending: quit and cancel them? y/n"},
 		{"an arguments form, an app answering", func(_ *testing.T, m *Model) { withAppPending(m); m.openTool(argsTool) },
-			"1 elicitation(s) pending: quit and cancel them? y/n"},
+			"1 request(s) pending: quit and cancel them? y/n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

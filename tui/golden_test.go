@@ -45,7 +45,7 @@ func TestTabGoldens(t *testing.T) {
 				if tab == "Log" {
 					in.expect("← prompts/list")
 				}
-				if tab == "Elicitations" {
+				if tab == "Requests" {
 					in.keys("1").selectTool("choose_option").keys("enter").formOpen().keys("ctrl+d", "4")
 					in.expect("decline native")
 				}
@@ -70,6 +70,9 @@ func TestLayerGoldens(t *testing.T) {
 		{"queue", Options{Connect: inMemory(twoQuestions, "modern")}, "two", func(in *inspector) {
 			in.keys("enter").expect("1 of 2 pending")
 		}},
+		{"sampling", Options{}, "ask_model", func(in *inspector) {
+			in.selectTool("ask_model").keys("enter").sampleOpen().typeText("T-7 is about the login page.")
+		}},
 		{"url_consent", Options{}, "choose_option", func(in *inspector) {
 			in.selectTool("url_consent").keys("enter").expect("asks you to open a page")
 		}},
@@ -77,7 +80,7 @@ func TestLayerGoldens(t *testing.T) {
 			in.selectTool("choose_option").keys("enter").expect("answering in the browser")
 		}},
 		{"help", Options{}, "choose_option", func(in *inspector) {
-			in.keys("?").expect("any key closes this")
+			in.keys("?").expect("closes this")
 		}},
 	} {
 		for _, size := range sizes {

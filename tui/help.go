@@ -1,15 +1,31 @@
 package tui
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
 // helpScreen lists every key of the inspector, generated from the key
-// map; any key closes it.
-type helpScreen struct{}
+// map; any key closes it, but those that scroll it when it is taller than
+// the screen.
+type helpScreen struct {
+	offset int // the first line shown
+}
 
-func (*helpScreen) view(m *Model, h int, _ *level) string {
-	return m.c.styles.title.Render("Keys") + "\n\n" + m.c.helpColumns(m.c.keys.helpSections(), h-2)
+// lines are the help screen's lines under its title, laid out for the
+// terminal, and how many show at once.
+func (*helpScreen) lines(m *Model) (lines []string, shown int) {
+	shown = max(m.bodyHeight()-2, 1)
+	return strings.Split(m.c.helpColumns(m.c.keys.helpSections(), shown, m.c.width), "\n"), shown
+}
+
+func (l *helpScreen) view(m *Model, _ int, _ *level) string {
+	lines, shown := l.lines(m)
+	l.offset = min(l.offset, max(len(lines)-shown, 0))
+	return m.c.styles.title.Render("Keys") + "\n\n" + strings.Join(lines[l.offset:min(l.offset+shown, len(lines))], "\n")
 }
 
 // helpSections are the groups of keys on the help screen. The filter's
@@ -25,11 +41,30 @@ func (k keyMap) helpSections() []helpSection {
 	}
 }
 
-func (l *helpScreen) key(m *Model, _ tea.KeyMsg, _ *level) tea.Cmd {
-	m.close(l)
+func (l *helpScreen) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	k := m.c.keys.tabs
+	lines, shown := l.lines(m)
+	last := max(len(lines)-shown, 0)
+	switch {
+	case last > 0 && key.Matches(msg, k.down):
+		l.offset = min(l.offset+1, last)
+	case last > 0 && key.Matches(msg, k.up):
+		l.offset = max(l.offset-1, 0)
+	case last > 0 && key.Matches(msg, k.pageDown):
+		l.offset = min(l.offset+shown, last)
+	case last > 0 && key.Matches(msg, k.pageUp):
+		l.offset = max(l.offset-shown, 0)
+	default:
+		m.close(l)
+	}
 	return nil
 }
 
-func (*helpScreen) footer(m *Model, _ *level) string {
+func (l *helpScreen) footer(m *Model, _ *level) string {
+	if lines, shown := l.lines(m); len(lines) > shown {
+		k := m.c.keys.tabs
+		return m.c.keyLine(hint("↑↓/pgup/pgdn", "scroll", k.up, k.down, k.pageUp, k.pageDown)) +
+			m.c.styles.dim.Render(fmt.Sprintf(" · %d–%d of %d · any other key closes this", l.offset+1, min(l.offset+shown, len(lines)), len(lines)))
+	}
 	return m.c.styles.dim.Render("any key closes this")
 }

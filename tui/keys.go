@@ -25,6 +25,7 @@ type keyMap struct {
 	json   jsonKeys
 	quit   quitKeys
 	save   saveKeys
+	roots  rootsKeys
 }
 
 // tabKeys work on the tabs, when nothing is over them.
@@ -40,6 +41,7 @@ type tabKeys struct {
 	cancelCall           key.Binding
 	earlier, later       key.Binding // step through a tool's results
 	reconnect, help      key.Binding
+	roots                key.Binding // the roots offered to the server
 	quit                 key.Binding
 }
 
@@ -55,12 +57,21 @@ type appKeys struct {
 }
 
 // formKeys work in forms. The form itself (nativeform) handles submit,
-// decline, cancel and whole message; the inspector handles next, and
-// interrupt, which asks before quitting as q does on the tabs.
+// decline, cancel and whole message, and in a sampling request's form
+// reject, new line and scrolling the request; the inspector handles next,
+// and interrupt, which asks before quitting as q does on the tabs.
 type formKeys struct {
 	submit, decline, cancel, wholeMessage key.Binding
-	next                                  key.Binding // the next pending elicitation
+	reject, newLine, scrollUp, scrollDown key.Binding // a sampling request's form
+	next                                  key.Binding // the next pending request
 	interrupt                             key.Binding
+}
+
+// rootsKeys work on the roots layer; while a root is typed, other keys
+// are text.
+type rootsKeys struct {
+	up, down, add, remove, close key.Binding
+	confirm, back, quit          key.Binding // confirm and back while a root is typed
 }
 
 // urlKeys work on the URL consent card.
@@ -115,6 +126,7 @@ func newKeyMap() keyMap {
 			earlier:    b("[", "the tool's earlier result", "["),
 			later:      b("]", "the tool's later result", "]"),
 			reconnect:  b("r", "reconnect", "r"),
+			roots:      b("R", "roots offered to the server", "R"),
 			help:       b("?", "these keys", "?"),
 			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
 		},
@@ -133,6 +145,10 @@ func newKeyMap() keyMap {
 			decline:      reword(nativeform.Keys.Decline, "decline"),
 			cancel:       reword(nativeform.Keys.Cancel, "cancel"),
 			wholeMessage: reword(nativeform.Keys.WholeMessage, "show the whole message"),
+			reject:       reword(nativeform.SampleKeys.Reject, "reject a sampling request"),
+			newLine:      reword(nativeform.SampleKeys.NewLine, "new line in a reply"),
+			scrollUp:     reword(nativeform.SampleKeys.ScrollUp, "scroll a sampling request up"),
+			scrollDown:   reword(nativeform.SampleKeys.ScrollDown, "scroll it down"),
 			next:         next,
 			interrupt:    reword(nativeform.Keys.Interrupt, "quit (asks if pending)"),
 		},
@@ -155,6 +171,16 @@ func newKeyMap() keyMap {
 		save: saveKeys{
 			confirm: b("enter", "save", "enter"),
 			cancel:  b("esc", "cancel", "esc"),
+			quit:    b("ctrl+c", "quit", "ctrl+c"),
+		},
+		roots: rootsKeys{
+			up:      b("↑/k", "up", "up", "k"),
+			down:    b("↓/j", "down", "down", "j"),
+			add:     b("a", "add", "a"),
+			remove:  b("d", "remove", "d", "delete"),
+			close:   b("esc", "close", "esc", "R"),
+			confirm: b("enter", "add", "enter"),
+			back:    b("esc", "back", "esc"),
 			quit:    b("ctrl+c", "quit", "ctrl+c"),
 		},
 	}
@@ -183,6 +209,7 @@ var (
 	_ help.KeyMap = jsonKeys{}
 	_ help.KeyMap = quitKeys{}
 	_ help.KeyMap = saveKeys{}
+	_ help.KeyMap = rootsKeys{}
 )
 
 // tabFor is the tab a key jumps to.
@@ -218,7 +245,7 @@ func (k tabKeys) FullHelp() [][]key.Binding {
 		hint("pgup/pgdn", "page the pane", k.pageUp, k.pageDown),
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
 		hint("y/w", "copy (needs OSC 52), save", k.copy, k.save),
-		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall, k.reconnect, k.help, k.quit,
+		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall, k.reconnect, k.roots, k.help, k.quit,
 	}}
 }
 
@@ -261,7 +288,8 @@ func (k formKeys) ShortHelp() []key.Binding {
 
 // FullHelp lists every key of a form.
 func (k formKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.submit, k.decline, k.cancel, k.wholeMessage, k.next, k.interrupt}}
+	return [][]key.Binding{{k.submit, k.decline, k.cancel, k.wholeMessage, k.reject, k.newLine,
+		hint("pgup/pgdn", "scroll a sampling request", k.scrollUp, k.scrollDown), k.next, k.interrupt}}
 }
 
 // ShortHelp is the footer of the URL consent card.
@@ -294,6 +322,15 @@ func (k saveKeys) ShortHelp() []key.Binding { return []key.Binding{k.confirm, k.
 // FullHelp lists the save prompt's keys.
 func (k saveKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.confirm, k.cancel, k.quit}} }
 
+// ShortHelp is every key of the roots layer, which is documented by its
+// footer: the list's keys, or while a root is typed the input's.
+func (k rootsKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.up, k.down, k.add, k.remove, k.close, k.confirm, k.back, k.quit}
+}
+
+// FullHelp lists the roots layer's keys.
+func (k rootsKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
 // newHelp renders footers: dim, with the inspector's separator.
 func newHelp(s styles) help.Model {
 	h := help.New()
@@ -319,9 +356,25 @@ func (sec helpSection) bindings() []key.Binding {
 	return out
 }
 
-// helpColumns lays the sections out in columns no taller than height,
-// each key beside what it does.
-func (c *common) helpColumns(sections []helpSection, height int) string {
+// helpColumns lays the sections out in columns, each key beside what it
+// does: no taller than height if they fit in width so, else as short as
+// fits in width.
+func (c *common) helpColumns(sections []helpSection, height, width int) string {
+	total := 0
+	for _, sec := range sections {
+		total += 1 + len(sec.bindings())
+	}
+	for ; ; height++ {
+		out := c.packHelp(sections, height)
+		if lipgloss.Width(out) <= width || height >= total {
+			return out
+		}
+	}
+}
+
+// packHelp lays the sections out in columns no taller than height (a
+// section taller than that has a column of its own).
+func (c *common) packHelp(sections []helpSection, height int) string {
 	var cols [][]helpSection
 	rows := 0
 	for _, sec := range sections {

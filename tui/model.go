@@ -74,12 +74,15 @@ type Model struct {
 	runStart   time.Time
 	cancelCall context.CancelFunc
 
-	queue   []*ask              // elicitations waiting for the person; the head is shown
+	queue   []*ask              // elicitations and sampling requests waiting for the person; the head is shown
 	pending []mcpclient.Pending // requests in flight, for the app card
 	records []mcpclient.Record
 	wire    []mcpclient.WireEntry
 	log     logState  // the Log tab's lines, and whether it follows new ones
 	status  statusMsg // what the last copy or save did, until the next key
+
+	requestText requestCache  // the record shown whole on the Requests tab
+	rootsDone   chan struct{} // closed once the last change of the roots is made
 
 	serverLog     []mcpclient.LogEvent     // the server's log messages, oldest first, bounded
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
@@ -147,7 +150,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.asker.wait(), m.withdraw(msg.key))
 	case eventsMsg:
 		return m.events(msg)
-	case nativeform.DoneMsg:
+	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
 		return m.settleForms()
 	case callDoneMsg:
 		m.running, m.cancelCall = "", nil
@@ -164,6 +167,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case statusMsg:
 		m.status = msg
+		return nil
+	case rootsMsg:
+		m.rootsChanged(msg)
 		return nil
 	case spinner.TickMsg:
 		var cmd tea.Cmd

@@ -144,10 +144,13 @@ type formLayer interface {
 // countdown, cursor blinks, focus moves): the topmost form in the stack,
 // even under the quit prompt, so that its countdown runs on. Only one form
 // may get them, as the huh form's own messages name no form.
-func (m *Model) tickingForm() *nativeform.Form {
+func (m *Model) tickingForm() tea.Model {
 	for i := len(m.layers) - 1; i >= 0; i-- {
 		if l, ok := m.layers[i].(formLayer); ok && l.nativeForm() != nil {
 			return l.nativeForm()
+		}
+		if l, ok := m.layers[i].(*sampling); ok {
+			return l.x.form
 		}
 	}
 	return nil

@@ -162,7 +162,7 @@ func TestLayersOpenByRank(t *testing.T) {
 		if _, ok := m.top().layer().(*quitPrompt); !ok {
 			t.Fatalf("top %T, want the quit prompt", m.top().layer())
 		}
-		if !strings.Contains(v, "is asking for input") || !strings.Contains(footerOf(v), "2 elicitation(s) pending: quit and cancel them? y/n") {
+		if !strings.Contains(v, "is asking for input") || !strings.Contains(footerOf(v), "2 request(s) pending: quit and cancel them? y/n") {
 			t.Errorf("the form should show under the prompt, which counts it:\n%s", v)
 		}
 		m.Update(keyMsg("n"))

@@ -140,7 +140,7 @@ func prettyText(s string) string {
 // hasPane reports whether the current tab shows a pane now.
 func (m *Model) hasPane() bool {
 	switch m.tab {
-	case tabElicitations, tabLog:
+	case tabRequests, tabLog:
 		return m.expandedEntry() >= 0
 	case tabTools, tabResources, tabPrompts, tabInfo:
 		return true
@@ -155,7 +155,7 @@ func (m *Model) paneFocused() bool {
 	switch m.tab {
 	case tabTools, tabResources, tabPrompts:
 		return m.focus[m.tab]
-	case tabElicitations, tabLog, tabInfo:
+	case tabRequests, tabLog, tabInfo:
 		return m.hasPane()
 	case tabCount:
 	}
@@ -194,7 +194,7 @@ func (m *Model) paneSize() (w, h int) {
 	switch m.tab {
 	case tabTools, tabResources, tabPrompts:
 		return m.detailWidth(), h
-	case tabElicitations, tabLog, tabInfo, tabCount:
+	case tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return m.c.width, h
 }
@@ -221,7 +221,7 @@ func (m *Model) paneText() string {
 			return d
 		}
 		return m.c.styles.dim.Render("enter gets the prompt")
-	case tabElicitations:
+	case tabRequests:
 		return m.recordText()
 	case tabLog:
 		return m.wireText()

@@ -25,7 +25,7 @@ func (l *quitPrompt) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 
 func (*quitPrompt) footer(m *Model, _ *level) string {
 	k := m.c.keys.quit
-	return m.c.styles.warn.Render(fmt.Sprintf("%d elicitation(s) pending: quit and cancel them? %s/%s",
+	return m.c.styles.warn.Render(fmt.Sprintf("%d request(s) pending: quit and cancel them? %s/%s",
 		len(m.queue)+m.appPending(), k.confirm.Help().Key, k.stay.Help().Key))
 }
 

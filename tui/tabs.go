@@ -18,13 +18,16 @@ const (
 	tabTools tab = iota
 	tabResources
 	tabPrompts
-	tabElicitations
+	tabRequests // the server's requests to mcpeek: elicitations, sampling, roots
 	tabLog
 	tabInfo
 	tabCount
 )
 
-var tabNames = [tabCount]string{"Tools", "Resources", "Prompts", "Elicitations", "Log", "Info"}
+// tabElicitations is the Requests tab under its old name.
+const tabElicitations = tabRequests
+
+var tabNames = [tabCount]string{"Tools", "Resources", "Prompts", "Requests", "Log", "Info"}
 
 func (m *Model) tabBar() string {
 	var parts []string
@@ -48,7 +51,7 @@ func (m *Model) listLen() int {
 		return len(m.visibleResources())
 	case tabPrompts:
 		return len(m.prompts)
-	case tabElicitations:
+	case tabRequests:
 		return len(m.records)
 	case tabLog:
 		return len(m.wire)
@@ -59,7 +62,7 @@ func (m *Model) listLen() int {
 
 // expandable reports whether the current tab shows an entry whole on
 // enter (and closes it again).
-func (m *Model) expandable() bool { return m.tab == tabElicitations || m.tab == tabLog }
+func (m *Model) expandable() bool { return m.tab == tabRequests || m.tab == tabLog }
 
 // closesHint is the line under an expanded entry: how to close it.
 func (m *Model) closesHint() string {
@@ -83,7 +86,7 @@ func (m *Model) enter() tea.Cmd {
 		if p.cursor < len(m.prompts) && m.conn != nil {
 			return m.openPrompt(m.prompts[p.cursor])
 		}
-	case tabElicitations, tabLog:
+	case tabRequests, tabLog:
 		m.expanded[m.tab] = p.cursor
 	case tabInfo, tabCount:
 	}
@@ -99,8 +102,8 @@ func (m *Model) tabView(h int) string {
 		return m.resourcesView(h)
 	case tabPrompts:
 		return m.promptsView(h)
-	case tabElicitations:
-		return m.elicitationsView(h)
+	case tabRequests:
+		return m.requestsView(h)
 	case tabLog:
 		return m.logView(h)
 	case tabInfo, tabCount:
@@ -155,6 +158,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.tab = (m.tab + tabCount - 1) % tabCount
 	case key.Matches(msg, k.reconnect):
 		return m.reconnect()
+	case key.Matches(msg, k.roots):
+		m.openRoots()
 	case key.Matches(msg, k.cancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()

@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// requestsOfEveryKind calls the fixture's tools that ask for a model's
+// reply (answered), for the roots, and for input (declined), and goes to
+// the Requests tab.
+func requestsOfEveryKind(in *inspector) *inspector {
+	k := newKeyMap().form
+	in.selectTool("ask_model").keys("enter").sampleOpen().typeText("About logins.").press(k.submit).expect("replied: About logins.")
+	in.selectTool("list_roots").keys("enter").expect("0 roots")
+	in.selectTool("choose_option").keys("enter").formOpen().press(k.decline).expect(`"action": "decline"`)
+	return in.keys("4")
+}
+
+// The Requests tab lists every kind of request, newest first, its kind on
+// each line, and shows each one's request and response.
+func TestRequestsTabShowsEveryKind(t *testing.T) {
+	t.Parallel()
+	in := requestsOfEveryKind(open(t, Options{}, 120, 40).expect("ask_model"))
+	in.expectEvery("> e-3", "elicitation decline native", "r-2", "roots answered auto", "listed no roots", "s-1", "sampling accept native", "In one line")
+	in.keys("j", "j", "enter").expectEvery("s-1 accept · sampling · native", `"text": "About logins."`, `"model": "mcpeek"`, `"maxTokens": 100`)
+	in.keys("x", "k", "enter").expectEvery("r-2 answered · roots · auto", `"roots": []`)
+}
+
+// The Requests tab with each kind of request, at each size.
+func TestRequestsGoldens(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			in := requestsOfEveryKind(open(t, Options{}, size.w, size.h).expect("ask_model"))
+			in.expect("elicitation decline")
+			checkGolden(t, in.screen())
+		})
+	}
+}
+
+// A sampling request of a megabyte, shown whole on the Requests tab, is
+// cut to a preview of each string, once.
+func TestHugeRequestRecordIsBounded(t *testing.T) {
+	m := New(Options{})
+	huge := strings.Repeat("x", 1<<20)
+	req, _ := json.Marshal(map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": huge}}}})
+	m.records = []mcpclient.Record{{Key: "s-1", Kind: mcpclient.KindSampling, Action: "reject", Path: mcpclient.PathNative,
+		ReceivedAt: time.Now(), Message: huge, Request: req}}
+	m.Update(keyMsg("4"))
+	m.Update(keyMsg("enter"))
+	text := m.recordText()
+	if len(text) > 20_000 || !strings.Contains(text, "more bytes") {
+		t.Errorf("the record's text is %d bytes; want a preview saying how much more there is", len(text))
+	}
+	start := time.Now()
+	for range 100 {
+		m.Update(keyMsg("j")) // every message re-reads the pane's text
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("100 keys took %s on a huge record", took)
+	}
+	for i, l := range strings.Split(m.View(), "\n") {
+		if len(l) > 80*4 {
+			t.Errorf("line %d is %d bytes", i+1, len(l))
+		}
+	}
+}

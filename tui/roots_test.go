@@ -1,0 +1,61 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// A root added in the inspector, as a path or a URI, is what the server
+// gets from roots/list next; a root removed is gone from it. In both eras.
+func TestAddAndRemoveRootsInTheInspector(t *testing.T) {
+	here, err := mcpclient.RootURI(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := newKeyMap()
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 120, 30).expect("list_roots")
+			in.press(k.tabs.roots).expect("(none: a adds one)")
+			in.press(k.roots.add).typeText(".").press(k.roots.confirm).expect(here)
+			in.press(k.roots.add).typeText("https://example.com/x").press(k.roots.confirm).expect("is not a file:// URI")
+			in.keys("ctrl+u").typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data")
+			in.press(k.roots.close).selectTool("list_roots").keys("enter").expectEvery("2 roots: ", "file:///zz/data")
+			// The roots are in the order of their URIs: ↓ selects the second.
+			in.press(k.tabs.roots).expect("  file:///zz/data").press(k.roots.down).expect("> file:///zz/data").press(k.roots.remove, k.roots.close)
+			in.keys("enter").expect("1 roots: ")
+			if view := in.screen(); strings.Contains(view, "file:///zz/data") {
+				t.Errorf("the root removed is still offered:\n%s", view)
+			}
+			if roots := in.m.conn.Roots(); len(roots) != 1 || roots[0].URI != here {
+				t.Errorf("the connection offers %v, want %s alone", roots, here)
+			}
+		})
+	}
+}
+
+// The Info tab lists the roots offered, and says how to change them.
+func TestInfoListsTheRoots(t *testing.T) {
+	t.Parallel()
+	k := newKeyMap()
+	in := open(t, Options{}, 100, 30).expect("list_roots")
+	in.press(k.tabs.roots, k.roots.add).typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data")
+	in.press(k.roots.close).keys("6").expectEvery("roots offered", "R adds or removes", "  file:///zz/data")
+}
+
+// The roots layer, at each size.
+func TestRootsGoldens(t *testing.T) {
+	k := newKeyMap()
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			in := open(t, Options{}, size.w, size.h).expect("list_roots")
+			in.press(k.tabs.roots, k.roots.add).typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data")
+			in.press(k.roots.add).typeText("file:///srv/logs").press(k.roots.confirm).expect("> file:///srv/logs")
+			in.press(k.roots.up, k.roots.add).typeText("ftp://x").press(k.roots.confirm).expect("is not a file:// URI")
+			checkGolden(t, in.screen())
+		})
+	}
+}
