@@ -37,6 +37,8 @@ type Server struct {
 	BadIss        bool          // redirect with a wrong iss
 	HTMLToken     bool          // the token endpoint answers HTML
 	DenyAuthorize bool          // the authorization endpoint redirects with error=access_denied
+	HTMLMetadata  bool          // every metadata document is an HTML page
+	LoopMetadata  bool          // the authorization server's metadata redirects to itself
 
 	srv *httptest.Server
 
@@ -64,9 +66,17 @@ func New() *Server {
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/mcp"
 	s.Issuer = s.srv.URL
-	mux.Handle("/.well-known/oauth-protected-resource/mcp", auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+	prm := auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource: s.URL, AuthorizationServers: []string{s.Issuer}, ScopesSupported: []string{"read"},
-	}))
+	})
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if s.HTMLMetadata {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<html>not here</html>")
+			return
+		}
+		prm.ServeHTTP(w, r)
+	})
 	mux.HandleFunc("/.well-known/oauth-authorization-server", s.metadata)
 	mux.HandleFunc("/authorize", s.authorize)
 	mux.HandleFunc("/token", s.token)
@@ -141,7 +151,16 @@ func (s *Server) stepUp(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case s.HTMLMetadata:
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html>not here</html>")
+		return
+	case s.LoopMetadata:
+		http.Redirect(w, r, r.URL.Path, http.StatusFound)
+		return
+	}
 	writeJSON(w, map[string]any{
 		"issuer":                                         s.Issuer,
 		"authorization_endpoint":                         s.srv.URL + "/authorize",

@@ -159,6 +159,14 @@ func New(opts Options) (*Authorizer, error) {
 			a.secret(opts.ClientSecret)
 		}
 	}
+	if opts.Store != nil {
+		// A store that cannot be trusted stops here, before any login
+		// could write a token into it.
+		if _, err := opts.Store.Entries(); err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
 	if !opts.Fresh {
 		cfg.InitialTokenSource = a.stored()
 	}

@@ -305,6 +305,8 @@ func TestBadAuthorizationServers(t *testing.T) {
 		{"iss mismatch", func(s *oauthtest.Server) { s.BadIss = true }, "issuer"},
 		{"token endpoint answers HTML", func(s *oauthtest.Server) { s.HTMLToken = true }, "token exchange failed"},
 		{"the person says no", func(s *oauthtest.Server) { s.DenyAuthorize = true }, "refused: access_denied: the person said no"},
+		{"metadata that is not JSON", func(s *oauthtest.Server) { s.HTMLMetadata = true }, "authorization failed"},
+		{"a redirect loop", func(s *oauthtest.Server) { s.LoopMetadata = true }, "authorization failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSetup(t)
@@ -350,6 +352,26 @@ func TestBadStores(t *testing.T) {
 				t.Error("a bad store was written over")
 			}
 		})
+	}
+}
+
+// A bad store stops the connection before anything is sent: mcpeek never
+// writes a token where others could read it.
+func TestBadStoreRefusedAtConnect(t *testing.T) {
+	s := newSetup(t)
+	if err := os.MkdirAll(filepath.Dir(s.store.Path()), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.store.Path(), []byte(`{"version":1,"entries":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(s.store.Path(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	p := &person{t: t}
+	_, _, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+	if err == nil || !strings.Contains(err.Error(), "refusing to use it") || p.opens() != 0 {
+		t.Errorf("err = %v, opened %d times", err, p.opens())
 	}
 }
 
