@@ -17,7 +17,7 @@ import (
 func (m *Model) requestsView(h int) string {
 	s := m.c.styles
 	if len(m.records) == 0 {
-		return s.dim.Render("No requests from the server yet. Call a tool that asks for input, for a model's reply or for roots (Tools tab).")
+		return s.dim.Render(block("No requests from the server yet. Call a tool that asks for input, for a model's reply or for roots (Tools tab).", m.c.width, 3))
 	}
 	if m.expandedEntry() >= 0 {
 		return m.paneView(m.closesHint())

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -65,6 +67,22 @@ func TestHugeRequestRecordIsBounded(t *testing.T) {
 	for i, l := range strings.Split(m.View(), "\n") {
 		if len(l) > 80*4 {
 			t.Errorf("line %d is %d bytes", i+1, len(l))
+		}
+	}
+}
+
+// With no request yet, the tab says what makes one, within the screen.
+func TestRequestsTabBeforeAnyRequest(t *testing.T) {
+	m := New(Options{})
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	m.Update(keyMsg("4"))
+	view := m.View()
+	if !strings.Contains(view, "No requests from the server yet") {
+		t.Errorf("no word of what makes a request:\n%s", view)
+	}
+	for i, l := range strings.Split(view, "\n") {
+		if w := lipgloss.Width(l); w > 60 {
+			t.Errorf("line %d is %d cells wide: %q", i+1, w, l)
 		}
 	}
 }

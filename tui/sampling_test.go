@@ -194,7 +194,7 @@ func TestHugeSamplingRequestShowsABoundedPreview(t *testing.T) {
 			t.Errorf("line %d is %d cells wide", i+1, w)
 		}
 	}
-	for _, want := range []string{"srv asks for a model's reply", "user: word word", "Reply", "Model", "ctrl+s submit", "ctrl+r reject"} {
+	for _, want := range []string{"srv asks for a model's reply", "user: word word", "Reply", "Model", "Stop reason", "ctrl+s submit", "ctrl+r reject"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, view)
 		}
@@ -286,4 +286,18 @@ func TestFormAskerRejectsAndTimesOut(t *testing.T) {
 	if !strings.Contains(log.String(), "s-1") {
 		t.Errorf("the log says %q", log.String())
 	}
+}
+
+// ctrl+c over a sampling request asks first, as over an elicitation; y
+// quits, and the request is settled as dismissed, not left hanging.
+func TestQuitWithAPendingSamplingRequestDismissesIt(t *testing.T) {
+	t.Parallel()
+	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("ask_model")
+	in.selectTool("ask_model").keys("enter").sampleOpen().press(newKeyMap().form.interrupt)
+	in.expect("1 request(s) pending: quit and cancel them?").keys("y")
+	in.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	waitFor(t, func() bool {
+		recs := in.m.conn.Records()
+		return len(recs) == 1 && recs[0].Kind == mcpclient.KindSampling && recs[0].Action == "cancel"
+	}, "a sampling record settled as cancel")
 }
