@@ -42,6 +42,9 @@ type Options struct {
 	// prompt, not a server's question: its header is the Message alone,
 	// and it has no decline.
 	Arguments bool
+	// Suggestions lets text fields show values under them as the person
+	// types (Form.SetSuggestions), from the program hosting the form.
+	Suggestions bool
 }
 
 // Action is how the person answered.
@@ -266,7 +269,7 @@ func (f *Form) control(v *value) huh.Field {
 	if v.field.MaxLength != nil && *v.field.MaxLength > 0 {
 		in = in.CharLimit(*v.field.MaxLength)
 	}
-	return in
+	return f.suggesting(v, in)
 }
 
 // Init starts the form and its countdown. The grace period starts here,
@@ -315,6 +318,8 @@ func (f *Form) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return f, nil
 		}
 		switch {
+		case f.suggestKey(msg):
+			return f, nil
 		case key.Matches(msg, Keys.Interrupt):
 			return f, f.settle(Result{Action: Cancel, Interrupted: true})
 		case key.Matches(msg, Keys.Cancel):

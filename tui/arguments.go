@@ -13,8 +13,9 @@ import (
 
 // argsForm asks for a tool's or a prompt's arguments with a native form.
 type argsForm struct {
-	form *nativeform.Form
-	done func(args map[string]any) tea.Cmd // what the arguments lead to
+	form     *nativeform.Form
+	done     func(args map[string]any) tea.Cmd // what the arguments lead to
+	complete *completer                        // the server's completions of its fields, or nil
 }
 
 func (l *argsForm) nativeForm() *nativeform.Form          { return l.form }
@@ -27,15 +28,33 @@ func (l *argsForm) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 	if key.Matches(msg, m.c.keys.form.interrupt) { // as q on the tabs; the form stays under the prompt
 		return m.askQuit()
 	}
+	accepting := false
+	if k, _, ok := l.form.Focused(); ok && key.Matches(msg, nativeform.SuggestKeys.Accept) {
+		list, _ := l.form.Suggested(k)
+		accepting = len(list.Values) > 0
+	}
 	_, cmd := l.form.Update(msg)
+	if k, text, ok := l.form.Focused(); accepting && ok && l.complete != nil {
+		l.complete.asked = fieldText{k, text} // an accepted value is not completed again
+	}
 	return cmd
 }
 
 // openArgs shows a form for arguments; done gets what was submitted.
 func (m *Model) openArgs(title string, schema *formschema.Schema, done func(map[string]any) tea.Cmd) tea.Cmd {
+	return m.openArgsCompleting(title, schema, nil, done)
+}
+
+// openArgsCompleting shows a form for arguments whose text fields the
+// server completes for ref (a prompt or a resource template), when it
+// offers completions.
+func (m *Model) openArgsCompleting(title string, schema *formschema.Schema, ref *mcp.CompleteReference, done func(map[string]any) tea.Cmd) tea.Cmd {
+	complete := newCompleter(m.conn, ref)
+	opts := nativeform.Options{Arguments: true, Suggestions: complete != nil}
 	l := &argsForm{
-		form: nativeform.New(nativeform.Request{Message: title, Schema: schema}, nativeform.Options{Arguments: true}),
-		done: done,
+		form:     nativeform.New(nativeform.Request{Message: title, Schema: schema}, opts),
+		done:     done,
+		complete: complete,
 	}
 	m.open(l)
 	return tea.Batch(l.form.Init(), m.sizeForm(l.form))

@@ -42,7 +42,7 @@ func (m *Model) paneCopy() (string, bool) {
 	case m.hasPane():
 		text = ansi.Strip(m.paneText())
 	case m.tab == tabLog:
-		text = ansi.Strip(m.wireTextAt(m.pick[tabLog].cursor))
+		text = ansi.Strip(m.logTextAt(m.pick[tabLog].cursor))
 	}
 	return text, strings.TrimSpace(text) != ""
 }

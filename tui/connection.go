@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,6 +46,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.conn, m.state = msg.conn, stateConnected
+		m.subs = subscriptions{} // subscriptions belong to a connection
 		return tea.Batch(load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)))
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
@@ -56,8 +58,10 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr()
 		}
 	case listsMsg:
+		kept := m.selection()
 		m.tools, m.resources, m.templates, m.prompts = msg.tools, msg.resources, msg.templates, msg.prompts
 		m.listErr = msg.errs
+		m.reselect(kept)
 	case pollMsg:
 		if m.conn != nil {
 			m.pending = m.conn.Pending()
@@ -145,4 +149,44 @@ func collect[T any](seq iter.Seq2[T, error], method string) ([]T, error) {
 // watch reports when the connection ends.
 func watch(conn *mcpclient.Conn) tea.Cmd {
 	return func() tea.Msg { return disconnectedMsg{conn, conn.Session().Wait()} }
+}
+
+// selection names what is selected on each list tab: a tool, a resource
+// or template, a prompt; "" where nothing is.
+func (m *Model) selection() (names [tabCount]string) {
+	if t := m.selectedTool(); t != nil {
+		names[tabTools] = t.Name
+	}
+	if e, ok := m.selectedResource(); ok {
+		names[tabResources] = e.key()
+	}
+	if c := m.pick[tabPrompts].cursor; c < len(m.prompts) {
+		names[tabPrompts] = m.prompts[c].Name
+	}
+	return names
+}
+
+// reselect keeps the selection of each list tab on what it named when a
+// list changed (a server's list_changed reloads the lists while the person
+// watches): where an entry was added or removed before it, the cursor
+// follows it; where it left the list, the cursor stays in its place, on
+// the list.
+func (m *Model) reselect(kept [tabCount]string) {
+	var tools, resources, prompts []string
+	for _, t := range m.visibleTools() {
+		tools = append(tools, t.Name)
+	}
+	for _, e := range m.visibleResources() {
+		resources = append(resources, e.key())
+	}
+	for _, p := range m.prompts {
+		prompts = append(prompts, p.Name)
+	}
+	for t, names := range map[tab][]string{tabTools: tools, tabResources: resources, tabPrompts: prompts} {
+		p := &m.pick[t]
+		if i := slices.Index(names, kept[t]); kept[t] != "" && i >= 0 {
+			p.cursor = i
+		}
+		p.cursor = max(min(p.cursor, len(names)-1), 0)
+	}
 }

@@ -28,9 +28,9 @@ func (l *helpScreen) view(m *Model, _ int, _ *level) string {
 	return m.c.styles.title.Render("Keys") + "\n\n" + strings.Join(lines[l.offset:min(l.offset+shown, len(lines))], "\n")
 }
 
-// helpSections are the groups of keys on the help screen. The filter's
-// and the quit prompt's keys are not among them: their footers list
-// them, and they are there whenever those keys work.
+// helpSections are the groups of keys on the help screen. The filter's,
+// the quit prompt's and the log level picker's keys are not among them:
+// their footers list them, and they are there whenever those keys work.
 func (k keyMap) helpSections() []helpSection {
 	return []helpSection{
 		{"Tabs", k.tabs},

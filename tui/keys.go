@@ -25,6 +25,7 @@ type keyMap struct {
 	json   jsonKeys
 	quit   quitKeys
 	save   saveKeys
+	level  levelKeys
 	roots  rootsKeys
 }
 
@@ -40,6 +41,8 @@ type tabKeys struct {
 	copy, save           key.Binding // the pane's text, to the clipboard or a file
 	cancelCall           key.Binding
 	earlier, later       key.Binding // step through a tool's results
+	logView, logLevel    key.Binding // the Log tab's wire or server log; the server's log level
+	subscribe            key.Binding // a resource's updates
 	reconnect, help      key.Binding
 	roots                key.Binding // the roots offered to the server
 	quit                 key.Binding
@@ -61,10 +64,11 @@ type appKeys struct {
 // reject, new line and scrolling the request; the inspector handles next,
 // and interrupt, which asks before quitting as q does on the tabs.
 type formKeys struct {
-	submit, decline, cancel, wholeMessage key.Binding
-	reject, newLine, scrollUp, scrollDown key.Binding // a sampling request's form
-	next                                  key.Binding // the next pending request
-	interrupt                             key.Binding
+	submit, decline, cancel, wholeMessage  key.Binding
+	reject, newLine, scrollUp, scrollDown  key.Binding // a sampling request's form
+	accept, nextSuggestion, prevSuggestion key.Binding // a completion under an arguments form's field
+	next                                   key.Binding // the next pending request
+	interrupt                              key.Binding
 }
 
 // rootsKeys work on the roots layer; while a root is typed, other keys
@@ -72,6 +76,11 @@ type formKeys struct {
 type rootsKeys struct {
 	up, down, add, remove, close key.Binding
 	confirm, back, quit          key.Binding // confirm and back while a root is typed
+}
+
+// levelKeys choose the level the server logs at.
+type levelKeys struct {
+	up, down, choose, back, quit key.Binding
 }
 
 // urlKeys work on the URL consent card.
@@ -125,6 +134,9 @@ func newKeyMap() keyMap {
 			cancelCall: b("esc", "cancel the running call", "esc"),
 			earlier:    b("[", "the tool's earlier result", "["),
 			later:      b("]", "the tool's later result", "]"),
+			logView:    b("v", "Log tab: the wire or the server's log", "v"),
+			logLevel:   b("L", "the server's log level", "L"),
+			subscribe:  b("s", "(un)subscribe to a resource", "s"),
 			reconnect:  b("r", "reconnect", "r"),
 			roots:      b("R", "roots offered to the server", "R"),
 			help:       b("?", "these keys", "?"),
@@ -141,16 +153,19 @@ func newKeyMap() keyMap {
 		form: formKeys{
 			// The form handles its own keys; these are its bindings, worded
 			// for the help screen.
-			submit:       reword(nativeform.Keys.Submit, "submit"),
-			decline:      reword(nativeform.Keys.Decline, "decline"),
-			cancel:       reword(nativeform.Keys.Cancel, "cancel"),
-			wholeMessage: reword(nativeform.Keys.WholeMessage, "show the whole message"),
-			reject:       reword(nativeform.SampleKeys.Reject, "reject a sampling request"),
-			newLine:      reword(nativeform.SampleKeys.NewLine, "new line in a reply"),
-			scrollUp:     reword(nativeform.SampleKeys.ScrollUp, "scroll a sampling request up"),
-			scrollDown:   reword(nativeform.SampleKeys.ScrollDown, "scroll it down"),
-			next:         next,
-			interrupt:    reword(nativeform.Keys.Interrupt, "quit (asks if pending)"),
+			submit:         reword(nativeform.Keys.Submit, "submit"),
+			decline:        reword(nativeform.Keys.Decline, "decline"),
+			cancel:         reword(nativeform.Keys.Cancel, "cancel"),
+			wholeMessage:   reword(nativeform.Keys.WholeMessage, "show the whole message"),
+			reject:         reword(nativeform.SampleKeys.Reject, "reject a sampling request"),
+			newLine:        reword(nativeform.SampleKeys.NewLine, "new line in a reply"),
+			scrollUp:       reword(nativeform.SampleKeys.ScrollUp, "scroll a sampling request up"),
+			scrollDown:     reword(nativeform.SampleKeys.ScrollDown, "scroll it down"),
+			accept:         reword(nativeform.SuggestKeys.Accept, "accept a completion"),
+			nextSuggestion: reword(nativeform.SuggestKeys.Next, "next completion"),
+			prevSuggestion: reword(nativeform.SuggestKeys.Prev, "previous completion"),
+			next:           next,
+			interrupt:      reword(nativeform.Keys.Interrupt, "quit (asks if pending)"),
 		},
 		url: urlKeys{
 			open:    b("o", "open the page (consent)", "o"),
@@ -172,6 +187,13 @@ func newKeyMap() keyMap {
 			confirm: b("enter", "save", "enter"),
 			cancel:  b("esc", "cancel", "esc"),
 			quit:    b("ctrl+c", "quit", "ctrl+c"),
+		},
+		level: levelKeys{
+			up:     b("↑/k", "up", "up", "k"),
+			down:   b("↓/j", "down", "down", "j"),
+			choose: b("enter", "set this level", "enter"),
+			back:   b("esc", "back", "esc"),
+			quit:   b("ctrl+c", "quit", "ctrl+c"),
 		},
 		roots: rootsKeys{
 			up:      b("↑/k", "up", "up", "k"),
@@ -209,6 +231,7 @@ var (
 	_ help.KeyMap = jsonKeys{}
 	_ help.KeyMap = quitKeys{}
 	_ help.KeyMap = saveKeys{}
+	_ help.KeyMap = levelKeys{}
 	_ help.KeyMap = rootsKeys{}
 )
 
@@ -245,7 +268,8 @@ func (k tabKeys) FullHelp() [][]key.Binding {
 		hint("pgup/pgdn", "page the pane", k.pageUp, k.pageDown),
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
 		hint("y/w", "copy (needs OSC 52), save", k.copy, k.save),
-		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall, k.reconnect, k.roots, k.help, k.quit,
+		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
+		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.help, k.quit,
 	}}
 }
 
@@ -289,7 +313,8 @@ func (k formKeys) ShortHelp() []key.Binding {
 // FullHelp lists every key of a form.
 func (k formKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.submit, k.decline, k.cancel, k.wholeMessage, k.reject, k.newLine,
-		hint("pgup/pgdn", "scroll a sampling request", k.scrollUp, k.scrollDown), k.next, k.interrupt}}
+		hint("pgup/pgdn", "scroll a sampling request", k.scrollUp, k.scrollDown),
+		hint("tab/↑↓", "accept/choose a completion", k.accept, k.nextSuggestion, k.prevSuggestion), k.next, k.interrupt}}
 }
 
 // ShortHelp is the footer of the URL consent card.
@@ -330,6 +355,16 @@ func (k rootsKeys) ShortHelp() []key.Binding {
 
 // FullHelp lists the roots layer's keys.
 func (k rootsKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// ShortHelp is the footer of the log level picker: every key it takes.
+func (k levelKeys) ShortHelp() []key.Binding {
+	return []key.Binding{hint("↑↓", "choose", k.up, k.down), k.choose, k.back, k.quit}
+}
+
+// FullHelp lists the log level picker's keys.
+func (k levelKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.up, k.down, k.choose, k.back, k.quit}}
+}
 
 // newHelp renders footers: dim, with the inspector's separator.
 func newHelp(s styles) help.Model {

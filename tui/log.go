@@ -22,6 +22,18 @@ type logState struct {
 	lines  []logLine // one per entry of Model.wire
 	made   map[wireKey]logLine
 	seen   wireMark // the wire log the lines were made for
+
+	// The server's log (serverlog.go): whether the tab shows it rather
+	// than the wire, the other view's place, its lines as made so far,
+	// how many messages left it, the message last opened whole, and how
+	// many arrived while the wire was shown.
+	server, toggled bool
+	away            logPlace
+	srvRows         []string
+	srvGone         int
+	openID          int // srvGone+index+1 of the message openText shows
+	openText        string
+	unseen          int
 }
 
 // logLine is one entry of the wire log as the Log tab shows it: label is
@@ -66,20 +78,33 @@ func (m *Model) syncLog() {
 		l.seen = mark
 		old := l.lines
 		l.lines, l.made = makeLines(m.wire, l.made)
-		if m.pick[tabLog].filter == "" { // the lines are the entries
-			m.pick[tabLog].cursor = l.moved(old, m.pick[tabLog].cursor)
-			m.expanded[tabLog] = l.moved(old, m.expanded[tabLog])
+		pick, expanded := &m.pick[tabLog], &m.expanded[tabLog]
+		if l.server { // the wire's place waits while the server's log shows
+			pick, expanded = &l.away.pick, &l.away.expanded
+		}
+		if pick.filter == "" { // the lines are the entries
+			pick.cursor = l.moved(old, pick.cursor)
+			*expanded = l.moved(old, *expanded)
 		}
 	}
 	if m.tab != tabLog || l.paused {
 		return
 	}
-	n := len(l.lines)
-	if m.pick[tabLog].filter != "" {
-		rows, _ := m.wireRows()
-		n = len(rows)
+	m.pick[tabLog].cursor = max(m.logRowCount()-1, 0)
+}
+
+// logRowCount is how many lines the Log tab's view lists.
+func (m *Model) logRowCount() int {
+	switch {
+	case m.log.server && m.pick[tabLog].filter == "":
+		return len(m.serverLog)
+	case m.log.server:
+		return len(m.serverRows())
+	case m.pick[tabLog].filter == "":
+		return len(m.log.lines)
 	}
-	m.pick[tabLog].cursor = max(n-1, 0)
+	rows, _ := m.wireRows()
+	return len(rows)
 }
 
 // moved is where the entry on line i of old lines is now: a full wire log
@@ -205,6 +230,9 @@ func (m *Model) logView(h int) string {
 	if m.expandedEntry() >= 0 {
 		return m.paneView(m.closesHint())
 	}
+	if m.log.server {
+		return m.serverLogView(h)
+	}
 	rows, _ := m.wireRows()
 	list := m.pick[tabLog].list(&m.c, rows, nil, m.c.width, h-1)
 	if pad := h - 1 - lipgloss.Height(list); pad > 0 {
@@ -217,11 +245,18 @@ func (m *Model) logView(h int) string {
 // it follow again when it does not.
 func (m *Model) logStatus(n int) string {
 	d := m.c.styles.dim
+	k := m.c.keys.tabs
+	var out string
 	if !m.log.paused {
-		return d.Render(fmt.Sprintf("following new messages · %d", n))
+		out = d.Render(fmt.Sprintf("following new messages · %d", n))
+	} else {
+		out = d.Render(fmt.Sprintf("paused at %d of %d · ", m.pick[tabLog].cursor+1, n)) + m.c.keyLine(hint(k.bottom.Help().Key, "follows", k.bottom))
 	}
-	k := m.c.keys.tabs.bottom
-	return d.Render(fmt.Sprintf("paused at %d of %d · ", m.pick[tabLog].cursor+1, n)) + m.c.keyLine(hint(k.Help().Key, "follows", k))
+	server := "server log"
+	if m.log.unseen > 0 {
+		server += fmt.Sprintf(" (%d new)", m.log.unseen)
+	}
+	return out + d.Render(" · ") + m.c.keyLine(hint(k.logView.Help().Key, server, k.logView))
 }
 
 // logKey moves through the log's list, reporting whether the key was one
@@ -232,7 +267,7 @@ func (m *Model) logKey(msg tea.KeyMsg) bool {
 		return false
 	}
 	k := m.c.keys.tabs
-	rows, _ := m.wireRows()
+	n := m.logRowCount()
 	p := &m.pick[tabLog]
 	page := max(m.bodyHeight()-2, 1) // the filter's line and the status aside
 	switch {
@@ -247,12 +282,12 @@ func (m *Model) logKey(msg tea.KeyMsg) bool {
 	case key.Matches(msg, k.top):
 		p.cursor = 0
 	case key.Matches(msg, k.bottom):
-		p.cursor = len(rows) - 1
+		p.cursor = n - 1
 	default:
 		return false
 	}
-	p.cursor = max(min(p.cursor, len(rows)-1), 0)
-	m.log.paused = p.cursor < len(rows)-1
+	p.cursor = max(min(p.cursor, n-1), 0)
+	m.log.paused = p.cursor < n-1
 	return true
 }
 
@@ -284,9 +319,18 @@ func (m *Model) wireEntry(e int) (int, bool) {
 	return entries[e], true
 }
 
-// wireText is the expanded log entry: what it is, then the message
-// pretty-printed.
-func (m *Model) wireText() string { return m.wireTextAt(m.expanded[tabLog]) }
+// logText is the Log tab's expanded entry: a wire message or a server
+// log message.
+func (m *Model) logText() string { return m.logTextAt(m.expanded[tabLog]) }
+
+// logTextAt is the entry the e-th line of the Log tab's view shows,
+// whole.
+func (m *Model) logTextAt(e int) string {
+	if m.log.server {
+		return m.serverTextAt(e)
+	}
+	return m.wireTextAt(e)
+}
 
 // wireTextAt is the entry the e-th line the filter lets through shows,
 // as wireText shows it.
@@ -314,7 +358,10 @@ func (m *Model) expandedEntry() int {
 			return e
 		}
 	case tabLog:
-		if _, ok := m.wireEntry(e); ok {
+		if _, ok := m.serverEntry(e); ok && m.log.server {
+			return e
+		}
+		if _, ok := m.wireEntry(e); ok && !m.log.server {
 			return e
 		}
 	case tabTools, tabResources, tabPrompts, tabInfo, tabCount:

@@ -73,6 +73,7 @@ type Model struct {
 	running    string // the tool being called
 	runStart   time.Time
 	cancelCall context.CancelFunc
+	runTrack   *callTrack // which progress notifications are the running call's
 
 	queue   []*ask              // elicitations and sampling requests waiting for the person; the head is shown
 	pending []mcpclient.Pending // requests in flight, for the app card
@@ -88,6 +89,7 @@ type Model struct {
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
 	updated       map[string]time.Time     // resources the server said changed, and when
 	droppedEvents int                      // notifications dropped because they came too fast
+	subs          subscriptions            // resources subscribed to, and their updates
 
 	layers   []layer // the overlay stack, bottom first
 	quitting bool
@@ -110,6 +112,8 @@ type (
 		res  *mcp.CallToolResult
 		err  error
 		took time.Duration
+		// cancelled: the person cancelled the call (esc) before it ended.
+		cancelled bool
 	}
 	detailMsg struct {
 		tab  tab
@@ -130,6 +134,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.syncLog()
 	m.syncPane()
+	if c := m.syncCompletion(); c != nil {
+		cmd = tea.Batch(cmd, c)
+	}
 	return m, cmd
 }
 
@@ -150,11 +157,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.asker.wait(), m.withdraw(msg.key))
 	case eventsMsg:
 		return m.events(msg)
+	case modelMsg: // subscriptions, completions
+		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
 		return m.settleForms()
 	case callDoneMsg:
-		m.running, m.cancelCall = "", nil
-		m.runs.add(msg.tool, renderResult(&m.c, msg.res, msg.err, msg.took))
+		m.callDone(msg)
 		return nil
 	case argsLoadedMsg:
 		m.runs.loaded(msg)

@@ -100,6 +100,7 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 	if msg.dropped > 0 {
 		m.onDropped(msg.dropped)
 	}
+	m.trimServerLog()
 	if reload && m.conn != nil && m.state == stateConnected {
 		cmds = append(cmds, load(m.conn))
 	}
@@ -110,27 +111,20 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 const maxServerLog = 2000
 
 // onLog keeps a server log message.
+// The log is trimmed to its bound once a batch (trimServerLog), not once
+// a message.
 func (m *Model) onLog(e mcpclient.LogEvent) {
 	m.serverLog = append(m.serverLog, e)
-	if over := len(m.serverLog) - maxServerLog; over > 0 {
-		m.serverLog = append(m.serverLog[:0:0], m.serverLog[over:]...)
+	if !m.log.server {
+		m.log.unseen++
 	}
 }
 
 // onProgress keeps the latest progress of the call in flight.
 func (m *Model) onProgress(e mcpclient.ProgressEvent) {
-	if m.running != "" {
+	if m.running != "" && m.runTrack != nil && m.runTrack.owns(e) {
 		m.progress = &e
 	}
-}
-
-// onResourceUpdated marks a resource the server says changed.
-func (m *Model) onResourceUpdated(e mcpclient.ResourceUpdatedEvent) tea.Cmd {
-	if m.updated == nil {
-		m.updated = map[string]time.Time{}
-	}
-	m.updated[e.URI] = time.Now()
-	return nil
 }
 
 // onDropped counts notifications that came faster than they could be kept.

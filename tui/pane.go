@@ -193,7 +193,7 @@ func (m *Model) paneSize() (w, h int) {
 	h = m.bodyHeight() - 1
 	switch m.tab {
 	case tabTools, tabResources, tabPrompts:
-		return m.detailWidth(), h
+		return m.detailWidth(), h - m.paneBanner()
 	case tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return m.c.width, h
@@ -224,7 +224,7 @@ func (m *Model) paneText() string {
 	case tabRequests:
 		return m.recordText()
 	case tabLog:
-		return m.wireText()
+		return m.logText()
 	case tabInfo, tabCount:
 	}
 	return m.withFailure(infoText(&m.c, m.conn))

@@ -50,7 +50,7 @@ func (m *Model) openPrompt(pr *mcp.Prompt) tea.Cmd {
 	if err != nil {
 		return get(nil)
 	}
-	return m.openArgs("Arguments for the prompt "+name, schema, get)
+	return m.openArgsCompleting("Arguments for the prompt "+name, schema, &mcp.CompleteReference{Type: "ref/prompt", Name: name}, get)
 }
 
 func getPrompt(conn *mcpclient.Conn, name string, args map[string]string) string {

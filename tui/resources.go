@@ -105,6 +105,16 @@ func (m *Model) resourcesView(h int) string {
 		labels[i] = e.label()
 	}
 	names := resourceRows(labels, tails, lw-2)
+	if m.marksShown() { // a column of marks: updated, subscribed
+		names = resourceRows(labels, tails, lw-4)
+		for i, e := range entries {
+			mark := "  "
+			if e.res != nil {
+				mark = m.subscriptionMark(e.res.URI)
+			}
+			names[i] = mark + names[i]
+		}
+	}
 	list := m.pick[tabResources].list(&m.c, names, m.listErr[tabResources], lw, h)
 	return columns(&m.c, list, m.paneView(""), lw, m.focus[tabResources])
 }
@@ -219,6 +229,9 @@ func (m *Model) resourceText() string {
 			field("size", byteSize(r.Size))
 		}
 		field("description", r.Description)
+		if sub := m.subscriptionText(r.URI); sub != "" {
+			b.WriteString(sub + "\n")
+		}
 	} else {
 		t := e.tmpl
 		if t.Title != "" {
@@ -281,7 +294,8 @@ func (m *Model) openResource() tea.Cmd {
 		return nil
 	}
 	schema = prefill(schema, m.runs.vars[tmpl.Raw()]) // the variables last given
-	return m.openArgs("Variables of "+e.tmpl.URITemplate, schema, func(args map[string]any) tea.Cmd {
+	ref := &mcp.CompleteReference{Type: "ref/resource", URI: e.tmpl.URITemplate}
+	return m.openArgsCompleting("Variables of "+e.tmpl.URITemplate, schema, ref, func(args map[string]any) tea.Cmd {
 		if m.runs.vars == nil {
 			m.runs.vars = map[string]map[string]any{}
 		}
@@ -306,8 +320,14 @@ func (m *Model) setRead(key, text string) {
 	m.reads[key] = text
 }
 
-// readDone shows what a read gave, under the entry that asked for it.
-func (m *Model) readDone(msg resourceReadMsg) { m.setRead(msg.key, msg.text) }
+// readDone shows what a read gave, under the entry that asked for it: a
+// resource updated before is now read.
+func (m *Model) readDone(msg resourceReadMsg) {
+	m.setRead(msg.key, msg.text)
+	if uri, ok := strings.CutPrefix(msg.key, "resource "); ok {
+		delete(m.subs.unread, uri)
+	}
+}
 
 // readResource reads a URI for an entry of the Resources tab.
 func (m *Model) readResource(key, uri string) tea.Cmd {

@@ -122,7 +122,7 @@ func (tabsLayer) footer(m *Model, _ *level) string {
 	case m.filtering():
 		return m.c.keyLine(k.filter.ShortHelp()...)
 	case m.running != "":
-		status := fmt.Sprintf("%s calling %s… %s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second))
+		status := fmt.Sprintf("%scalling %s… %s%s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second), m.progressBrief())
 		return m.c.styles.dim.Render(status+" · ") + m.c.keyLine(hint(k.tabs.cancelCall.Help().Key, "cancels the call", k.tabs.cancelCall))
 	case m.status.text != "":
 		return m.statusLine()
@@ -166,6 +166,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		}
 	case key.Matches(msg, k.open):
 		return m.enter()
+	case key.Matches(msg, k.logView, k.logLevel, k.subscribe):
+		return m.notifyKey(msg)
 	case key.Matches(msg, k.copy):
 		return m.copyPane()
 	case key.Matches(msg, k.save):

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -69,13 +70,50 @@ func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	}
 	save := m.runs.remember(tool.Name, args)
 	ctx, cancel := context.WithCancel(context.Background())
-	m.running, m.runStart, m.cancelCall = tool.Name, time.Now(), cancel
+	track := &callTrack{}
+	m.running, m.runStart, m.cancelCall, m.runTrack, m.progress = tool.Name, time.Now(), cancel, track, nil
 	conn, name, start := m.conn, tool.Name, m.runStart
 	return tea.Batch(save, func() tea.Msg {
 		defer cancel()
-		res, err := conn.Call(ctx, name, args)
-		return callDoneMsg{tool: name, res: res, err: err, took: time.Since(start)}
+		res, err := conn.CallWithProgress(ctx, name, args, track.heard)
+		// The context ends only by esc, before the call returns: then
+		// notifications/cancelled went out.
+		cancelled := err != nil && ctx.Err() != nil
+		return callDoneMsg{tool: name, res: res, err: err, took: time.Since(start), cancelled: cancelled}
 	})
+}
+
+// callDone shows a call's result, or that it was cancelled, under its
+// tool.
+func (m *Model) callDone(msg callDoneMsg) {
+	last := m.progress
+	m.running, m.cancelCall, m.runTrack, m.progress = "", nil, nil, nil
+	if msg.cancelled {
+		m.runs.add(msg.tool, renderCancelled(&m.c, msg.took, last))
+		return
+	}
+	m.runs.add(msg.tool, renderResult(&m.c, msg.res, msg.err, msg.took))
+}
+
+// renderCancelled says that the person cancelled a call, what the server
+// was told, and how far the call had come.
+func renderCancelled(c *common, took time.Duration, last *mcpclient.ProgressEvent) string {
+	s := c.styles
+	var b strings.Builder
+	b.WriteString(s.warn.Render("cancelled") + s.dim.Render(fmt.Sprintf(" · after %s", took.Round(time.Millisecond))) + "\n")
+	b.WriteString("You cancelled the call: mcpeek sent the server notifications/cancelled, and drops its reply if one still comes.")
+	if last != nil {
+		b.WriteString("\n" + s.dim.Render("last progress: "))
+		if last.Total > 0 {
+			b.WriteString(number(last.Progress) + "/" + number(last.Total))
+		} else {
+			b.WriteString(number(last.Progress))
+		}
+		if last.Message != "" {
+			b.WriteString(s.dim.Render(" · ") + clean(last.Message))
+		}
+	}
+	return b.String()
 }
 
 // toolsView lists the tools beside the selected one's latest result,
@@ -88,7 +126,7 @@ func (m *Model) toolsView(h int) string {
 		names[i] = t.Name
 	}
 	list := m.pick[tabTools].list(&m.c, names, m.listErr[tabTools], lw, h)
-	return columns(&m.c, list, m.paneView(m.stepHint()), lw, m.focus[tabTools])
+	return columns(&m.c, list, m.runBanner(m.detailWidth())+m.paneView(m.stepHint()), lw, m.focus[tabTools])
 }
 
 // selectedTool is the tool under the cursor, or nil.
@@ -146,9 +184,8 @@ func (m *Model) toolText() string {
 	}
 	t := tools[p.cursor]
 	var b strings.Builder
-	if m.running == t.Name {
-		b.WriteString(s.dim.Render("calling "+clean(t.Name)+"…") + "\n\n")
-	} else if res, i, n := m.runs.at(t.Name); n > 0 {
+	// While the tool runs, the banner above the pane shows the call.
+	if res, i, n := m.runs.at(t.Name); n > 0 && m.running != t.Name {
 		if n > 1 {
 			b.WriteString(s.dim.Render(fmt.Sprintf("result %d of %d", i, n)) + "\n")
 		}

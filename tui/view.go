@@ -36,6 +36,9 @@ func (m *Model) header() string {
 		app = "app host " + m.opts.AppHost
 	}
 	right := s.dim.Render(app)
+	if m.conn != nil && m.conn.LogLevel() != "" { // the level the server logs at (L)
+		right = s.dim.Render("log "+m.conn.LogLevel()+" · ") + right
+	}
 	if n := len(m.queue) + m.appPending(); n > 0 {
 		right = s.warn.Render(fmt.Sprintf("%d pending", n)) + s.dim.Render(" · ") + right
 	}
