@@ -20,6 +20,15 @@ import (
 // request, a changed resource or list. [Config.OnEvent] receives them.
 type Event interface{ event() }
 
+// AuthPrompter is implemented by an asker that can show the person a step
+// of an OAuth login (the URL to open) and take the redirect URL they paste
+// when their browser cannot reach mcpeek's callback. Whoever builds the
+// connection hands them to the authorizer.
+type AuthPrompter interface {
+	ShowAuth(text string)
+	PasteAuth(ctx context.Context) (string, error)
+}
+
 // Listener is implemented by an asker that also wants the server's
 // notifications; whoever builds the [Config] hands them to it through
 // [Config.OnEvent].

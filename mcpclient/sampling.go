@@ -38,6 +38,11 @@ type Sampler interface {
 // for it (code -1), which it can tell from a timeout or a failure.
 var ErrSampleRejected = errors.New("the user rejected the sampling request")
 
+// ErrSampleDismissed is what a [Sampler] returns when the person closed
+// the request without deciding: the server receives the same error -1,
+// and the record says cancel.
+var ErrSampleDismissed = errors.New("the user dismissed the sampling request")
+
 // codeUserRejected is the JSON-RPC error code for a refused sampling request.
 const codeUserRejected = -1
 
@@ -115,12 +120,12 @@ func (r *router) sample(ctx context.Context, req *mcp.CreateMessageWithToolsRequ
 	case errors.Is(err, ErrSampleRejected):
 		rec.Action = "reject"
 		err = &jsonrpc.Error{Code: codeUserRejected, Message: ErrSampleRejected.Error()}
-	case errors.Is(context.Cause(ctx), errDismissed):
+	case errors.Is(err, ErrSampleDismissed), errors.Is(context.Cause(ctx), errDismissed):
 		rec.Action = "cancel"
-		err = &jsonrpc.Error{Code: codeUserRejected, Message: "the user dismissed the sampling request"}
-	default:
+		err = &jsonrpc.Error{Code: codeUserRejected, Message: ErrSampleDismissed.Error()}
+	default: // unanswered: the countdown ran out, the request ended, the sampler failed
+		rec.Action = "cancel"
 		if ctx.Err() != nil {
-			rec.Action = "cancel"
 			if cause := context.Cause(ctx); !errors.Is(err, cause) {
 				err = fmt.Errorf("%w: %w", cause, err)
 			}

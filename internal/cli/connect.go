@@ -192,7 +192,11 @@ func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, rec
 		cfg.OnEvent = l.OnEvent
 	}
 	if e.cf.target.Kind == mcpclient.TargetHTTP {
-		a, err := e.cf.authorizer(e.wire, e.showAuth, e.pasteAuth)
+		show, paste := e.showAuth, e.pasteAuth
+		if p, ok := asker.(mcpclient.AuthPrompter); ok {
+			show, paste = p.ShowAuth, p.PasteAuth
+		}
+		a, err := e.cf.authorizer(e.wire, show, paste)
 		if err != nil {
 			return nil, err
 		}

@@ -84,6 +84,18 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 			return e.connect(ctx, asker, mcpclient.NewRecorder(nil))
 		},
 	}
+	if o.conn.target.Kind == mcpclient.TargetHTTP {
+		// Re-authorizing forgets the server's stored tokens; the
+		// reconnection then logs in afresh.
+		opts.ForgetAuth = func() error {
+			store, err := o.conn.auth.store()
+			if err != nil || store == nil {
+				return err
+			}
+			_, err = store.Remove(o.conn.target.URL)
+			return err
+		}
+	}
 	if e.host != nil {
 		opts.AppHost = "127.0.0.1:" + strconv.Itoa(e.host.Port())
 		opts.AppURL = e.host.URL
