@@ -28,6 +28,9 @@ type Options struct {
 	OpenURL func(url string) error
 	// ElicitTimeout cancels a native form nobody answers (0: never).
 	ElicitTimeout time.Duration
+	// ForgetAuth forgets the server's stored OAuth tokens, so that the
+	// next connection logs in afresh (nil: the server is not a URL).
+	ForgetAuth func() error
 	// Wire is the wire log the connections write to, if they share one:
 	// it still holds the server's stderr when a connection could not be
 	// made.
