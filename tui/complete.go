@@ -17,13 +17,10 @@ import (
 // out once the text has stood still for completeDelay, and whenever the
 // focus reaches a field; its answer shows under the field
 // (nativeform.Suggestions) only if the field still holds the text it was
-// asked for. At most maxSuggestions values are kept.
+// asked for. At most mcpclient.MaxCompletions values are kept.
 
 // completeDelay is how long the text stands still before it is completed.
 const completeDelay = 150 * time.Millisecond
-
-// maxSuggestions bounds the values kept of one completion.
-const maxSuggestions = 100
 
 // completer asks for the completions of one arguments form.
 type completer struct {
@@ -80,33 +77,25 @@ func (msg completeDueMsg) update(m *Model) tea.Cmd {
 		return nil // the text changed since, or the form closed
 	}
 	at, ref, conn := c.asked, c.ref, c.conn
-	context := map[string]string{} // the other fields given so far
+	given := map[string]string{} // the other fields given so far
 	for k, v := range msg.l.form.Texts() {
 		if k != at.key && v != "" {
-			context[k] = v
+			given[k] = v
 		}
 	}
 	return func() tea.Msg {
-		ctx, cancel := contextFor(conn, 10*time.Second)
+		ctx, cancel := context.WithTimeout(conn.Context(), 10*time.Second)
 		defer cancel()
-		params := &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: at.key, Value: at.text}}
-		if len(context) > 0 {
-			params.Context = &mcp.CompleteContext{Arguments: context}
-		}
-		res, err := conn.Session().Complete(ctx, params)
+		res, err := conn.Complete(ctx, ref, mcp.CompleteParamsArgument{Name: at.key, Value: at.text}, given)
 		return completedMsg{msg.l, at, res, err}
 	}
-}
-
-func contextFor(conn *mcpclient.Conn, d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(conn.Context(), d)
 }
 
 // completedMsg brings a completion's answer.
 type completedMsg struct {
 	l   *argsForm
 	at  fieldText
-	res *mcp.CompleteResult
+	res *mcpclient.Completion
 	err error
 }
 
@@ -119,26 +108,21 @@ func (msg completedMsg) update(m *Model) tea.Cmd {
 	return nil
 }
 
-// suggestions are what a completion's answer offers: at most
-// maxSuggestions values and how many more there are, or why there are
-// none.
-func suggestions(res *mcp.CompleteResult, err error) nativeform.Suggestions {
+// suggestions are what a completion's answer offers (its values, at most
+// mcpclient.MaxCompletions of them, and how many more there are), or why
+// there are none.
+func suggestions(c *mcpclient.Completion, err error) nativeform.Suggestions {
 	if err != nil {
 		return nativeform.Suggestions{Note: "no completions: " + err.Error()}
 	}
-	if res == nil {
+	if c == nil {
 		return nativeform.Suggestions{}
 	}
-	c := res.Completion
-	values := c.Values
-	if len(values) > maxSuggestions {
-		values = slices.Clone(values[:maxSuggestions]) // not the rest's memory
-	}
-	more := max(c.Total, len(c.Values)) - len(values)
+	more := max(c.Total-len(c.Values), c.Dropped)
 	if more <= 0 && c.HasMore {
 		more = -1
 	}
-	return nativeform.Suggestions{Values: values, More: more}
+	return nativeform.Suggestions{Values: c.Values, More: more}
 }
 
 // isOpen reports whether a layer is still on the stack.

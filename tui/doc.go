@@ -16,6 +16,12 @@
 // and its last arguments, remembered across runs per server in the user's
 // state directory ($XDG_STATE_HOME/mcpeek, else ~/.local/state/mcpeek).
 //
+// What the server tells reaches the program through notify.go's queue:
+// progress.go draws the running call's progress, serverlog.go the
+// server's log on the Log tab and the level picker, subscribe.go the
+// resources subscribed to and their updates; complete.go asks for the
+// completions an arguments form shows under its fields.
+//
 // What is on top of the screen is decided in one place, the overlay
 // stack (overlay.go): the top layer is drawn on top, receives the keys and
 // supplies the footer, so the three cannot disagree. A layer that arrives

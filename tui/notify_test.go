@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -432,7 +433,7 @@ func TestCompletionKeepsAHundred(t *testing.T) {
 		t.Fatal("the form closed")
 	}
 	list, cursor := l.form.Suggested("item")
-	if len(list.Values) != maxSuggestions || list.More != 50 || list.Values[99] != "x099" || cursor != 0 {
+	if len(list.Values) != mcpclient.MaxCompletions || list.More != 50 || list.Values[99] != "x099" || cursor != 0 {
 		t.Errorf("kept %d values, the last %q, %d more, on %d; want 100, x099, 50 more, on the first",
 			len(list.Values), list.Values[len(list.Values)-1], list.More, cursor)
 	}
@@ -496,5 +497,38 @@ func TestStaleCompletionIsDropped(t *testing.T) {
 	in.expect("› fresh-abc")
 	if view := in.screen(); strings.Contains(view, "STALE") {
 		t.Errorf("the answer for an older text shows:\n%s", view)
+	}
+}
+
+// failingCompletions answers every completion with an error.
+func failingCompletions() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "nocomplete", Version: "1"}, &mcp.ServerOptions{
+		CompletionHandler: func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+			return nil, errors.New("the index is rebuilding")
+		},
+	})
+	s.AddPrompt(&mcp.Prompt{Name: "pick", Arguments: []*mcp.PromptArgument{{Name: "item"}}},
+		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{}, nil
+		})
+	return s
+}
+
+// A completion that fails says so under the field, in a line, and the
+// field takes what is typed on.
+func TestCompletionErrorIsQuiet(t *testing.T) {
+	in := open(t, Options{Connect: inMemory(failingCompletions, "legacy")}, 100, 30).expect("nocomplete")
+	in.keys("3").expect("pick").keys("enter").argsOpen("Arguments for the prompt pick")
+	in.tm.Type("q")
+	in.expectAll("no completions: ", "the index is rebuilding")
+	in.tm.Type("r")
+	in.expect("> qr")
+	in.screen()
+	l, ok := find[*argsForm](in.m)
+	if !ok {
+		t.Fatal("the form closed")
+	}
+	if got := l.form.Texts()["item"]; got != "qr" {
+		t.Errorf("the field holds %q, want what was typed", got)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Resource subscriptions: s on the Resources tab subscribes to the
@@ -95,9 +94,9 @@ func (m *Model) toggleSubscription() tea.Cmd {
 		defer cancel()
 		var err error
 		if on {
-			err = conn.Session().Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+			err = conn.Subscribe(ctx, uri)
 		} else {
-			err = conn.Session().Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
+			err = conn.Unsubscribe(ctx, uri)
 		}
 		return subscribedMsg{conn, uri, on, err}
 	}
