@@ -56,6 +56,8 @@ func parseSeeds() []string {
 		`{"type":"object","properties":{"a":{"type":"integer","default":1e300}}}`,
 		`{"type":"object","properties":{"e":{"type":"string","enum":[1,true,"x"],"default":true}}}`,
 		`{"type":"object","properties":{"d":{"type":"string","format":"date-time","default":"2025-11-25T10:00:00Z"}}}`,
+		`{"type":"object","properties":{"d":{"type":"string","format":"date","formatMinimum":"2026-01-01","formatMaximum":"2026-12-31"},"t":{"type":"string","format":"date-time","formatMaximum":"2026-01-01T00:00:00+02:00"}}}`,
+		`{"type":"object","properties":{"s":{"type":"number","minimum":0,"maximum":1,"multipleOf":0.1,"default":0.3}}}`,
 		`{"type":"object","properties":{"a":{"type":"string"}},"required":["a","ghost"]}`,
 		`{"type":"array","items":{"enum":["a"]}}`,
 		`{"type":"object","properties":{`,
@@ -422,7 +424,9 @@ func modelAccepts(f Field, v any, present bool) (ok, sure bool) {
 		return true, f.Format == ""
 	case KindNumber, KindInteger:
 		n := v.(float64)
-		return !(f.Minimum != nil && n < *f.Minimum || f.Maximum != nil && n > *f.Maximum), true
+		// multipleOf is exact arithmetic on the JSON number, which a float
+		// cannot read plainly: the model is not sure of it.
+		return !(f.Minimum != nil && n < *f.Minimum || f.Maximum != nil && n > *f.Maximum), f.MultipleOf == nil
 	case KindMultiSelect:
 		n := len(v.([]any))
 		return !(f.MinItems != nil && n < *f.MinItems || f.MaxItems != nil && n > *f.MaxItems), true

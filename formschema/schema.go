@@ -52,7 +52,13 @@ type Field struct {
 	MinLength, MaxLength *int
 	Pattern              string
 	Minimum, Maximum     *float64
-	MinItems, MaxItems   *int
+	// MultipleOf is the step a number must be a multiple of (multipleOf).
+	MultipleOf         *float64
+	MinItems, MaxItems *int
+	// FormatMinimum and FormatMaximum bound a date or date-time field
+	// (formatMinimum, formatMaximum), as the schema gives them; "" when
+	// it does not. Validate enforces them.
+	FormatMinimum, FormatMaximum string
 }
 
 // Schema is a parsed requested schema: its fields in the order the server
@@ -307,6 +313,9 @@ func parseField(key string, def map[string]any, required bool) (Field, error) {
 	if err := parseKind(&f, def); err != nil {
 		return f, err
 	}
+	if err := parseFormatBounds(&f, def); err != nil {
+		return f, err
+	}
 	if err := checkDefault(f); err != nil {
 		return f, err
 	}
@@ -329,6 +338,12 @@ func parseConstraints(f *Field, def map[string]any) error {
 	}
 	if f.Maximum, err = numKeyword(f.Key, def, "maximum"); err != nil {
 		return err
+	}
+	if f.MultipleOf, err = numKeyword(f.Key, def, "multipleOf"); err != nil {
+		return err
+	}
+	if f.MultipleOf != nil && !(*f.MultipleOf > 0) {
+		return fmt.Errorf("field %q: multipleOf must be greater than 0", f.Key)
 	}
 	p, ok := def["pattern"]
 	if !ok {
@@ -616,6 +631,7 @@ func (s *Schema) Validate(content map[string]any) []FieldError {
 			general = append(general, err.Error())
 		}
 	}
+	s.checkBounds(content, byKey)
 	var out []FieldError
 	for _, f := range s.Fields {
 		if msg, ok := byKey[f.Key]; ok {

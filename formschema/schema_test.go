@@ -135,6 +135,27 @@ func TestParseFieldKinds(t *testing.T) {
 				Minimum: floatp(18), Maximum: floatp(120), Default: float64(30)},
 		},
 		{
+			name: "number with multipleOf",
+			key:  "dose",
+			def:  `{"type":"number","minimum":0,"maximum":2,"multipleOf":0.25}`,
+			wantField: Field{Key: "dose", Kind: KindNumber, Label: "Dose",
+				Minimum: floatp(0), Maximum: floatp(2), MultipleOf: floatp(0.25)},
+		},
+		{
+			name: "date with formatMinimum and formatMaximum",
+			key:  "due",
+			def:  `{"type":"string","format":"date","formatMinimum":"2026-01-01","formatMaximum":"2026-12-31"}`,
+			wantField: Field{Key: "due", Kind: KindString, Label: "Due", Format: "date",
+				FormatMinimum: "2026-01-01", FormatMaximum: "2026-12-31"},
+		},
+		{
+			name: "date-time with formatMinimum only",
+			key:  "at",
+			def:  `{"type":"string","format":"date-time","formatMinimum":"2026-01-01T09:00:00+01:00"}`,
+			wantField: Field{Key: "at", Kind: KindString, Label: "At", Format: "date-time",
+				FormatMinimum: "2026-01-01T09:00:00+01:00"},
+		},
+		{
 			name:      "boolean without default",
 			key:       "subscribe",
 			def:       `{"type":"boolean","description":"Get the newsletter"}`,
@@ -448,6 +469,20 @@ func TestParseMalformed(t *testing.T) {
 			"name", []string{"type is missing"}},
 		{"unsupported format", f("ip", `{"type":"string","format":"ipv4"}`),
 			"ip", []string{`string format "ipv4" is not supported`}},
+		{"multipleOf zero", f("n", `{"type":"number","multipleOf":0}`),
+			"n", []string{"multipleOf must be greater than 0"}},
+		{"multipleOf not a number", f("n", `{"type":"number","multipleOf":"2"}`),
+			"n", []string{"multipleOf must be a number"}},
+		{"formatMinimum on a plain string", f("s", `{"type":"string","formatMinimum":"2026-01-01"}`),
+			"s", []string{"formatMinimum applies only to a date or date-time string"}},
+		{"formatMaximum not a date", f("d", `{"type":"string","format":"date","formatMaximum":"soon"}`),
+			"d", []string{"formatMaximum must be a date as YYYY-MM-DD"}},
+		{"formatMinimum not a string", f("d", `{"type":"string","format":"date","formatMinimum":20260101}`),
+			"d", []string{"formatMinimum must be a date as YYYY-MM-DD"}},
+		{"formatMinimum of a date-time is a date", f("d", `{"type":"string","format":"date-time","formatMinimum":"2026-01-01"}`),
+			"d", []string{"formatMinimum must be a date and time"}},
+		{"formatMaximum before formatMinimum", f("d", `{"type":"string","format":"date","formatMinimum":"2026-02-01","formatMaximum":"2026-01-31"}`),
+			"d", []string{"formatMaximum is before formatMinimum"}},
 		{"lookahead pattern is not RE2", f("code", `{"type":"string","pattern":"^(?=a)a+$"}`),
 			"code", []string{"pattern is not a regular expression mcpeek can check (RE2)"}},
 		{"backreference pattern is not RE2", f("code", `{"type":"string","pattern":"(a)\\1"}`),
@@ -666,6 +701,10 @@ func TestValidate(t *testing.T) {
 	}
 	unique := mustParse(t, oneField("tags", `{"type":"array","uniqueItems":true,"items":{"enum":["a","b"]}}`, false))
 	closed := mustParse(t, `{"type":"object","properties":{"name":{"type":"string"}},"additionalProperties":false}`)
+	bounded := mustParse(t, `{"type":"object","properties":{
+		"day":{"type":"string","format":"date","formatMinimum":"2026-01-01","formatMaximum":"2026-12-31"},
+		"at":{"type":"string","format":"date-time","formatMinimum":"2026-03-01T09:00:00Z"}}}`)
+	stepped := mustParse(t, oneField("dose", `{"type":"number","multipleOf":0.25}`, false))
 	tests := []struct {
 		name     string
 		schema   *Schema
@@ -781,6 +820,18 @@ func TestValidate(t *testing.T) {
 			wantErrs: []string{"Tags: must not repeat a choice"}},
 		{name: "distinct choices with uniqueItems", schema: unique, content: map[string]any{"tags": []any{"a", "b"}}},
 		{name: "repeated choice without uniqueItems is allowed", schema: all, content: valid(map[string]any{"tags": []any{"a", "a"}})},
+		{name: "a date inside its bounds", schema: bounded, content: map[string]any{"day": "2026-01-01", "at": "2026-03-01T10:00:00+01:00"}},
+		{name: "a date before its formatMinimum", schema: bounded, content: map[string]any{"day": "2025-12-31"},
+			wantErrs: []string{"Day: must be on or after 2026-01-01"}},
+		{name: "a date after its formatMaximum", schema: bounded, content: map[string]any{"day": "2027-01-01"},
+			wantErrs: []string{"Day: must be on or before 2026-12-31"}},
+		{name: "a date-time bound compares instants", schema: bounded, content: map[string]any{"at": "2026-03-01T09:59:00+01:00"},
+			wantErrs: []string{"At: must be at or after 2026-03-01T09:00:00Z"}},
+		{name: "a malformed date is a format error, not a bounds error", schema: bounded, content: map[string]any{"day": secret},
+			wantErrs: []string{"Day: must be a date as YYYY-MM-DD"}},
+		{name: "a number off its multipleOf", schema: stepped, content: map[string]any{"dose": 0.3},
+			wantErrs: []string{"Dose: must be a multiple of 0.25"}},
+		{name: "a number on its multipleOf", schema: stepped, content: map[string]any{"dose": 1.75}},
 		{name: "zero Schema accepts empty content", schema: &Schema{}, content: map[string]any{}},
 		{name: "zero Schema rejects any key", schema: &Schema{}, content: map[string]any{"x": secret},
 			wantErrs: []string{"x: is not a field of this form"}},
