@@ -33,6 +33,9 @@ type session struct {
 	key   string
 	token string
 	req   *mcpclient.AppRequest
+	// tool is set for a tool app's session (toolapp.go); nil for an
+	// elicitation's.
+	tool *toolState
 	// sandboxID names the session's sandbox page; the page learns it only
 	// after it has shown the token, so the sandbox origin says nothing of
 	// which requests are live.
@@ -83,32 +86,10 @@ func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclien
 	}
 	h.sessions[s.key] = s
 	h.mu.Unlock()
-	defer func() {
-		h.mu.Lock()
-		delete(h.sessions, s.key)
-		h.mu.Unlock()
-		close(s.done)
-	}()
-	// Read the app while the tab opens; Render returns only after the
-	// read has.
-	loadCtx, stopLoad := context.WithCancel(ctx)
-	defer func() { <-s.loaded }()
-	defer stopLoad()
-	go s.load(loadCtx)
-	defer s.removeLaunchFile()
-	// A read that fails at once opens no tab; a slow one does not hold the
-	// tab back.
-	select {
-	case <-s.loaded:
-		if s.loadErr != nil {
-			return nil, s.loadErr
-		}
-	case <-time.After(loadHead):
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	h.show(s, h.BridgeOrigin()+"/e/"+s.key+"#"+s.token)
-	return s.run(ctx)
+	// Read the app while the tab opens (serve returns only after the read
+	// has); a read that fails at once opens no tab, a slow one does not
+	// hold the tab back.
+	return s.serve(ctx, h.BridgeOrigin()+"/e/"+s.key+"#"+s.token)
 }
 
 // load reads the app and prepares what the sandbox needs from it: its
@@ -281,6 +262,7 @@ type control struct {
 	Server     string `json:"server,omitempty"`
 	Connection string `json:"connection,omitempty"`
 	Message    string `json:"message,omitempty"`
+	Title      string `json:"title,omitempty"` // the page's heading, when it is not "… is asking for input"
 	Sandbox    string `json:"sandbox,omitempty"`
 	Mode       string `json:"mode,omitempty"`
 	Allow      string `json:"allow,omitempty"`
@@ -515,8 +497,14 @@ func (p *peer) exchange(ctx context.Context, frames <-chan frame, initTimer *tim
 	if server == "" {
 		server = s.req.Server.Name
 	}
-	p.send(control{Kind: "session", Server: server, Connection: s.req.Connection, Message: s.req.Params.Message,
-		Sandbox: s.h.SandboxOrigin() + "/sandbox/" + s.sandboxID, Allow: s.allow})
+	ctl := control{Kind: "session", Server: server, Connection: s.req.Connection,
+		Sandbox: s.h.SandboxOrigin() + "/sandbox/" + s.sandboxID, Allow: s.allow}
+	if s.tool != nil {
+		ctl.Title = server + ": " + toolName(s.tool.app.Tool)
+	} else {
+		ctl.Message = s.req.Params.Message
+	}
+	p.send(ctl)
 	p.status("Loading the server's app…")
 	st := &exchangeState{initTimer: initTimer, start: start}
 	defer func() {
@@ -550,6 +538,9 @@ func (p *peer) next(ctx context.Context, frames <-chan frame, st *exchangeState)
 	s := p.s
 	select {
 	case f, ok := <-frames:
+		if (!ok || f.err != nil) && s.tool != nil {
+			return rpc{}, errTabClosed
+		}
 		if !ok || f.err != nil {
 			return rpc{}, appErr(mcpclient.FallbackBridgeClosed, "the tab closed before the app answered")
 		}
@@ -580,7 +571,11 @@ func (p *peer) onRequest(m rpc) error {
 		p.requestDisplayMode(m)
 		return nil
 	default:
-		p.request(m)
+		if s.tool != nil {
+			p.toolRequest(m)
+		} else {
+			p.request(m)
+		}
 		return nil
 	}
 	if p.inits >= maxInits {
@@ -601,6 +596,9 @@ func (p *peer) onRequest(m rpc) error {
 	p.appModes = nil
 	_ = json.Unmarshal(params.AppCapabilities["availableDisplayModes"], &p.appModes)
 	p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
+	if s.tool != nil {
+		return nil
+	}
 	if e, ok := params.AppCapabilities["elicitation"]; !ok || !isObject(e) {
 		return appErr(mcpclient.FallbackAppNoElicitation, "appCapabilities has no elicitation")
 	}
@@ -652,6 +650,11 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 			return nil
 		}
 		p.awaitingInit, p.ready = false, true
+		if s.tool != nil { // a long-lived session: no answer is awaited
+			st.initTimer.Stop()
+			p.toolInitialized()
+			return nil
+		}
 		if st.answerTimer == nil {
 			st.initTimer.Stop()
 			st.initTime = time.Since(st.start)
@@ -680,6 +683,9 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 		_ = json.Unmarshal(m.Params, &size)
 		p.send(control{Kind: "size", Width: size.Width, Height: size.Height})
 	case "ui/notifications/request-teardown":
+		if s.tool != nil {
+			return mcpclient.ErrAppClosed
+		}
 		return appErr(mcpclient.FallbackBridgeClosed, "the app asked to close before answering")
 	default:
 		s.h.opts.Logf("app host: %s: ignored notification %s", s.key, m.Method)
@@ -691,7 +697,7 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 // anything else are logged and ignored.
 func (p *peer) onResponse(m rpc, st *exchangeState) (*mcpclient.AppAnswer, error) {
 	s := p.s
-	if string(m.ID) != `"`+elicitID+`"` || st.answerTimer == nil {
+	if s.tool != nil || string(m.ID) != `"`+elicitID+`"` || st.answerTimer == nil {
 		s.h.opts.Logf("app host: %s: ignored a response to unknown id %s", s.key, m.ID)
 		return nil, nil
 	}
@@ -725,17 +731,31 @@ func (p *peer) initializeResult(appVersion string) map[string]any {
 	if p.displayMode == "" {
 		p.displayMode = "inline"
 	}
+	caps := map[string]any{"elicitation": map[string]any{}, "logging": map[string]any{}}
+	hostContext := map[string]any{
+		"theme":                 p.s.h.opts.Theme,
+		"displayMode":           p.displayMode,
+		"availableDisplayModes": hostDisplayModes,
+		"platform":              "web",
+		"containerDimensions":   map[string]any{"maxWidth": 960, "maxHeight": 1200},
+	}
+	if t := p.s.tool; t != nil {
+		// What mcpeek really serves a tool app (toolapp.go).
+		text := map[string]any{"text": map[string]any{}}
+		caps = map[string]any{
+			"serverTools": map[string]any{}, "serverResources": map[string]any{}, "openLinks": map[string]any{},
+			"logging": map[string]any{}, "message": text,
+			"updateModelContext": map[string]any{"text": map[string]any{}, "structuredContent": map[string]any{}},
+		}
+		hostContext["toolInfo"] = map[string]any{"tool": t.app.Tool}
+		hostContext["locale"] = hostLocale()
+		hostContext["timeZone"] = time.Local.String()
+	}
 	return map[string]any{
 		"protocolVersion":  version,
 		"hostInfo":         map[string]any{"name": "mcpeek", "version": p.s.h.opts.Version},
-		"hostCapabilities": map[string]any{"elicitation": map[string]any{}, "logging": map[string]any{}},
-		"hostContext": map[string]any{
-			"theme":                 p.s.h.opts.Theme,
-			"displayMode":           p.displayMode,
-			"availableDisplayModes": hostDisplayModes,
-			"platform":              "web",
-			"containerDimensions":   map[string]any{"maxWidth": 960, "maxHeight": 1200},
-		},
+		"hostCapabilities": caps,
+		"hostContext":      hostContext,
 	}
 }
 

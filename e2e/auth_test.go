@@ -82,36 +82,7 @@ func browserServer() int {
 // (0600); the second reuses it without opening anything; --stored-auth-only
 // with an empty store fails with exit 3; logout forgets.
 func TestOAuthAgainstTheTypeScriptSDK(t *testing.T) {
-	sdk := tsSDK(t)
-	mcpPort, authPort := freePort(t), freePort(t)
-	server := exec.Command("node", filepath.Join(sdk, "dist", "esm", "examples", "server", "simpleStreamableHttp.js"), "--oauth")
-	server.Env = append(os.Environ(), fmt.Sprintf("MCP_PORT=%d", mcpPort), fmt.Sprintf("MCP_AUTH_PORT=%d", authPort))
-	out, err := server.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = server.Process.Kill(); _ = server.Wait() })
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "MCP Streamable HTTP Server listening") {
-				close(ready)
-				break
-			}
-		}
-		for sc.Scan() { // keep draining
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the TypeScript SDK's example server did not start")
-	}
-
+	mcpPort := startOAuthExample(t, tsSDK(t))
 	config := t.TempDir()
 	events := filepath.Join(t.TempDir(), "opened")
 	url := fmt.Sprintf("http://localhost:%d/mcp", mcpPort)
@@ -173,6 +144,41 @@ func TestOAuthAgainstTheTypeScriptSDK(t *testing.T) {
 	if r.code != exitConnection || !strings.Contains(r.stderr, "no usable stored token") || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
 		t.Errorf("stored-only without a token: exit %d, stderr %q", r.code, r.stderr)
 	}
+}
+
+// startOAuthExample starts the TypeScript SDK's example server with its
+// demo authorization server and returns the MCP port.
+func startOAuthExample(t *testing.T, sdk string) int {
+	t.Helper()
+	mcpPort, authPort := freePort(t), freePort(t)
+	server := exec.Command("node", filepath.Join(sdk, "dist", "esm", "examples", "server", "simpleStreamableHttp.js"), "--oauth")
+	server.Env = append(os.Environ(), fmt.Sprintf("MCP_PORT=%d", mcpPort), fmt.Sprintf("MCP_AUTH_PORT=%d", authPort))
+	out, err := server.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = server.Process.Kill(); _ = server.Wait() })
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "MCP Streamable HTTP Server listening") {
+				close(ready)
+				break
+			}
+		}
+		for sc.Scan() { // keep draining
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the TypeScript SDK's example server did not start")
+	}
+	return mcpPort
 }
 
 func between(s, start, end string) string {

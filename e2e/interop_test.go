@@ -66,6 +66,27 @@ func sdkAppHTML(t *testing.T, bundle string) string {
 // before the SDK connects.
 func sdkAppHTMLWith(t *testing.T, bundle, prelude string) string {
 	t.Helper()
+	return sdkPage(t, bundle, prelude, `
+const app = new App({ name: "interop-app", version: "1.0.0" }, { elicitation: {} });
+app.setRequestHandler("elicitation/create", async (request) => {
+  const params = request.params || request;
+  const schema = params.requestedSchema || {};
+  const choice = schema.properties.choice.enum[0];
+  document.getElementById("status").textContent = "answered " + choice;
+  const content = window.extraContent ? Object.assign({ choice }, window.extraContent()) : { choice };
+  return { action: "accept", content };
+});
+app.connect(new PostMessageTransport(window.parent, window.parent)).then(
+  () => { document.getElementById("status").textContent = "connected"; },
+  (err) => { document.getElementById("status").textContent = "failed: " + err; });
+`)
+}
+
+// sdkPage is an app page built on the official SDK: the ES module bundle
+// inlined, its export clause turned into the local names App and
+// PostMessageTransport, then script; prelude runs before the bundle.
+func sdkPage(t *testing.T, bundle, prelude, script string) string {
+	t.Helper()
 	exports := regexp.MustCompile(`export\s*\{([^}]*)\}\s*;?\s*(//[^\n]*)?\s*$`)
 	m := exports.FindStringSubmatchIndex(bundle)
 	if m == nil {
@@ -82,22 +103,7 @@ func sdkAppHTMLWith(t *testing.T, bundle, prelude string) string {
 	if names["App"] == "" || names["PostMessageTransport"] == "" {
 		t.Fatalf("the SDK bundle exports no App or PostMessageTransport")
 	}
-	app := fmt.Sprintf(`
-const App = %s, PostMessageTransport = %s;
-const app = new App({ name: "interop-app", version: "1.0.0" }, { elicitation: {} });
-app.setRequestHandler("elicitation/create", async (request) => {
-  const params = request.params || request;
-  const schema = params.requestedSchema || {};
-  const choice = schema.properties.choice.enum[0];
-  document.getElementById("status").textContent = "answered " + choice;
-  const content = window.extraContent ? Object.assign({ choice }, window.extraContent()) : { choice };
-  return { action: "accept", content };
-});
-app.connect(new PostMessageTransport(window.parent, window.parent)).then(
-  () => { document.getElementById("status").textContent = "connected"; },
-  (err) => { document.getElementById("status").textContent = "failed: " + err; });
-`, names["App"], names["PostMessageTransport"])
-	code := prelude + bundle[:m[0]] + app
+	code := prelude + bundle[:m[0]] + fmt.Sprintf("\nconst App = %s, PostMessageTransport = %s;\n", names["App"], names["PostMessageTransport"]) + script
 	code = strings.ReplaceAll(code, "</script", `<\/script`)
 	return `<!doctype html><html><body><p id="status">starting</p><script type="module">` + code + `</script></body></html>`
 }

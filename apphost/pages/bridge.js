@@ -45,11 +45,11 @@
   function control(msg) {
     switch (msg.mcpeek) {
       case "session":
-        document.getElementById("asking").textContent = msg.server + " is asking for input";
+        document.getElementById("asking").textContent = msg.title || (msg.server + " is asking for input");
         document.getElementById("via").textContent = "via " + msg.connection;
         var quote = document.getElementById("message");
-        quote.textContent = msg.message;
-        quote.hidden = false;
+        quote.textContent = msg.message || "";
+        quote.hidden = !msg.message;
         if (msg.allow) frame.setAttribute("allow", msg.allow);
         frame.src = msg.sandbox;
         frame.hidden = false;

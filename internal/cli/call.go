@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/apphost"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
 )
@@ -21,6 +24,7 @@ type callOptions struct {
 	onSample      string
 	subscribe     listFlag
 	updates       int
+	openLinks     bool
 	elicitLog     string
 	interactive   bool
 	plain         bool
@@ -41,6 +45,7 @@ func newCallOptions(fs *flagSet) options {
 	fs.StringVar(&o.onElicit, "on-elicit", "cancel", "answer unmatched elicitations: cancel, decline or accept-defaults")
 	fs.StringVar(&o.onSample, "on-sample", "reject", "answer sampling requests no answers-file entry matches: reject (the only policy: a reply must be written)")
 	fs.Var(&o.subscribe, "subscribe", "subscribe to this resource `URI` before calling; its updates are shown on stderr (repeatable)")
+	fs.BoolVar(&o.openLinks, "open-links", false, "with --app-host: open the links a tool's app asks to open (without it they are printed, not opened)")
 	fs.IntVar(&o.updates, "updates", 0, "with --subscribe: after the call, wait for this many resource updates (within --timeout)")
 	fs.StringVar(&o.elicitLog, "elicit-log", "", "write one JSON record per server request (elicitation, sampling, roots) to `FILE`")
 	fs.BoolVar(&o.interactive, "interactive", false, "answer elicitations in a form on the terminal (drawn on stderr; the result still goes to stdout)")
@@ -138,7 +143,16 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 				return fmt.Errorf("subscribe %s: %w", uri, err)
 			}
 		}
+		app := o.openApp(ctx, conn, s)
 		res, err := conn.CallWithProgress(ctx, o.tool, o.toolArgs, nil)
+		if app != nil {
+			defer app.Close()
+			if err != nil {
+				app.Cancelled(err.Error())
+			} else {
+				app.Result(res)
+			}
+		}
 		if errors.Is(context.Cause(ctx), errInterrupted) {
 			return errInterrupted
 		}
@@ -151,6 +165,9 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 		if err := o.conn.waitUpdates(ctx, o.updates); err != nil {
 			return err
 		}
+		if err := o.awaitApp(ctx, app, s); err != nil {
+			return err
+		}
 		switch {
 		case headless.Rejected() > 0:
 			return errAnswersRejected
@@ -159,6 +176,71 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 		}
 		return nil
 	})
+}
+
+// openApp opens the tool's MCP App when there is an app host and the tool
+// names one (docs/app-host.md, "Tool apps"); nil otherwise, or when it
+// cannot be opened, which a line on stderr says.
+func (o *callOptions) openApp(ctx context.Context, conn *mcpclient.Conn, s streams) mcpclient.ToolAppSession {
+	if o.conn.host == nil {
+		return nil
+	}
+	tool, err := conn.Tool(ctx, o.tool)
+	if err != nil || tool == nil || mcpclient.ToolAppURI(tool) == "" {
+		return nil
+	}
+	say := func(format string, args ...any) {
+		fmt.Fprintln(s.errOut, strings.Join(strings.Fields(formschema.Clean(fmt.Sprintf("mcpeek: "+format, args...))), " "))
+	}
+	app, err := conn.OpenToolApp(ctx, o.conn.host, tool, o.toolArgs, mcpclient.ToolAppOptions{
+		OpenLink: func(_ context.Context, link string) error {
+			if !o.openLinks {
+				say("the app asks to open %s (not opened: run with --open-links to open such links)", link)
+				return errors.New("not opened")
+			}
+			say("the app opens %s", link)
+			return apphost.SystemBrowser(o.conn.noBrowser)(link)
+		},
+		Message: func(kind string, params json.RawMessage) { say("the app sent %s: %s", kind, clipJSON(params, 300)) },
+	})
+	if err != nil {
+		say("the tool's app is not opened: %v", err)
+		return nil
+	}
+	return app
+}
+
+// awaitApp keeps serving the tool's app, once the result is printed,
+// until its tab closes, it asks to close, or the run ends (Ctrl+C,
+// --timeout).
+func (o *callOptions) awaitApp(ctx context.Context, app mcpclient.ToolAppSession, s streams) error {
+	if app == nil {
+		return nil
+	}
+	fmt.Fprintln(s.errOut, "mcpeek: serving the tool's app until its tab closes (Ctrl+C stops)")
+	select {
+	case <-app.Done():
+		if err := app.Err(); err != nil && !errors.Is(err, mcpclient.ErrAppClosed) {
+			return fmt.Errorf("the tool's app: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+		app.Close()
+		<-app.Done()
+		if errors.Is(context.Cause(ctx), errInterrupted) {
+			return errInterrupted
+		}
+		return context.Cause(ctx)
+	}
+}
+
+// clipJSON is raw JSON on one line, at most n bytes.
+func clipJSON(raw json.RawMessage, n int) string {
+	s := strings.Join(strings.Fields(string(raw)), " ")
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return s
 }
 
 // openRecords returns the recorder of a call's elicitations, writing to

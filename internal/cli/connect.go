@@ -38,8 +38,10 @@ type connFlags struct {
 	logLevel          string
 	auth              authFlags
 
-	// events hears the server's notifications in a headless run.
+	// events hears the server's notifications in a headless run; host is
+	// its app host (nil without --app-host).
 	events *stderrEvents
+	host   *apphost.Host
 	// stdinTaken: the run answers in the terminal (call --interactive), so
 	// a pasted authorization redirect is not read from stdin.
 	stdinTaken bool
@@ -230,7 +232,7 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	events := newStderrEvents(s.errOut, isTerminal(s.errOut), cf.logLevel != "")
 	defer events.close()
 	e.onEvent = events.OnEvent
-	cf.events = events
+	cf.events, cf.host = events, e.host
 	e.showAuth = func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }
 	if (cf.noBrowser || isTerminal(os.Stdin)) && !cf.stdinTaken {
 		e.pasteAuth = pasteFromStdin

@@ -1,0 +1,318 @@
+package apphost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/time/rate"
+)
+
+// A tool app's session outlives one request: the app gets the call's
+// input and result, and may reach the server (its app-visible tools, its
+// resources), the person (links, after consent) and the conversation
+// (messages, recorded) until its tab closes, it asks to close, or mcpeek
+// closes it (docs/app-host.md, "Tool apps").
+
+// Bounds on what a tool app may ask at once and per second.
+const (
+	maxToolAppInflight = 4
+	toolAppRate        = 10 // requests a second, in bursts of as many
+)
+
+// errTabClosed ends a tool app's session when its tab closes: the
+// normal end.
+var errTabClosed = errors.New("the tab closed")
+
+// toolState is a tool app session's part beyond the common session.
+type toolState struct {
+	app      *mcpclient.ToolApp
+	limiter  *rate.Limiter
+	inflight chan struct{}
+	url      string
+
+	mu        sync.Mutex
+	peer      *peer // once the app has initialized
+	result    json.RawMessage
+	cancelled *string
+	sent      bool // input (and what followed) went to the current app
+
+	end     chan struct{} // closed when the session has ended
+	endErr  error
+	stop    context.CancelFunc
+	stopped sync.Once
+}
+
+// toolHandle is the [mcpclient.ToolAppSession] OpenToolApp returns.
+type toolHandle struct{ t *toolState }
+
+func (h toolHandle) Done() <-chan struct{} { return h.t.end }
+func (h toolHandle) URL() string           { return h.t.url }
+func (h toolHandle) Close()                { h.t.stopped.Do(h.t.stop) }
+
+func (h toolHandle) Err() error {
+	select {
+	case <-h.t.end:
+		return h.t.endErr
+	default:
+		return nil
+	}
+}
+
+func (h toolHandle) Result(res *mcp.CallToolResult) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return
+	}
+	t := h.t
+	t.mu.Lock()
+	t.result = b
+	p, sent := t.peer, t.sent
+	t.mu.Unlock()
+	if p != nil && sent {
+		p.sendRaw(notifyFrame("ui/notifications/tool-result", b))
+	}
+}
+
+func (h toolHandle) Cancelled(reason string) {
+	t := h.t
+	t.mu.Lock()
+	t.cancelled = &reason
+	p, sent := t.peer, t.sent
+	t.mu.Unlock()
+	if p != nil && sent {
+		p.sendRaw(notifyFrame("ui/notifications/tool-cancelled", mustJSON(map[string]any{"reason": reason})))
+	}
+}
+
+func notifyFrame(method string, params json.RawMessage) []byte {
+	return append(append([]byte(`{"jsonrpc":"2.0","method":"`+method+`","params":`), params...), '}')
+}
+
+// OpenToolApp implements [mcpclient.ToolAppHost]: it opens a tab for the
+// tool's app and runs its session in the background until the tab closes,
+// the app asks to close, ctx ends or the session is closed.
+func (h *Host) OpenToolApp(ctx context.Context, app *mcpclient.ToolApp) (mcpclient.ToolAppSession, error) {
+	req := app.Request
+	s := &session{
+		h: h, token: newToken(), sandboxID: newToken(), req: req,
+		connected: make(chan *websocket.Conn, 1), done: make(chan struct{}), aborted: make(chan struct{}),
+		shownAsText: make(chan struct{}), loaded: make(chan struct{}),
+	}
+	t := &toolState{app: app, limiter: rate.NewLimiter(toolAppRate, toolAppRate), inflight: make(chan struct{}, maxToolAppInflight),
+		end: make(chan struct{})}
+	s.tool = t
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, errHostClosed
+	}
+	s.key = req.Key
+	for n := 2; h.sessions[s.key] != nil; n++ {
+		s.key = fmt.Sprintf("%s-%d", req.Key, n)
+	}
+	h.sessions[s.key] = s
+	h.mu.Unlock()
+	t.url = h.BridgeOrigin() + "/e/" + s.key + "#" + s.token
+	runCtx, stop := context.WithCancel(ctx)
+	t.stop = stop
+	go func() {
+		defer close(t.end)
+		defer stop()
+		_, err := s.serve(runCtx, t.url)
+		if errors.Is(err, errTabClosed) || errors.Is(err, context.Canceled) && ctx.Err() == nil {
+			err = nil // closed by the person or by mcpeek: the normal ends
+		}
+		t.endErr = err
+		if err != nil {
+			h.opts.Logf("app host: %s: the app session ended: %v", s.key, err)
+		}
+	}()
+	return toolHandle{t}, nil
+}
+
+// serve runs a session from registration to its end: read the app while
+// the tab opens, show the tab, speak the protocol, clean up.
+func (s *session) serve(ctx context.Context, target string) (*mcpclient.AppAnswer, error) {
+	h := s.h
+	defer func() {
+		h.mu.Lock()
+		delete(h.sessions, s.key)
+		h.mu.Unlock()
+		close(s.done)
+	}()
+	loadCtx, stopLoad := context.WithCancel(ctx)
+	defer func() { <-s.loaded }()
+	defer stopLoad()
+	go s.load(loadCtx)
+	defer s.removeLaunchFile()
+	select {
+	case <-s.loaded:
+		if s.loadErr != nil {
+			return nil, s.loadErr
+		}
+	case <-time.After(loadHead):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	h.show(s, target)
+	return s.run(ctx)
+}
+
+// toolInitialized hands a freshly initialized (or remounted) app the
+// call's input, and its result or cancellation when there is one.
+func (p *peer) toolInitialized() {
+	t := p.s.tool
+	args := t.app.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	p.status("The app of " + toolName(t.app.Tool) + ".")
+	p.sendRaw(notifyFrame("ui/notifications/tool-input", append(append([]byte(`{"arguments":`), args...), '}')))
+	t.mu.Lock()
+	t.peer, t.sent = p, true
+	result, cancelled := t.result, t.cancelled
+	t.mu.Unlock()
+	switch {
+	case result != nil:
+		p.sendRaw(notifyFrame("ui/notifications/tool-result", result))
+	case cancelled != nil:
+		p.sendRaw(notifyFrame("ui/notifications/tool-cancelled", mustJSON(map[string]any{"reason": *cancelled})))
+	}
+}
+
+func toolName(t *mcp.Tool) string {
+	if t == nil {
+		return "the tool"
+	}
+	if t.Title != "" {
+		return t.Title
+	}
+	return t.Name
+}
+
+// toolRequest answers what a tool app asks of its host. What reaches the
+// server or the person runs beside the exchange, bounded in number and
+// rate; a refusal is a JSON-RPC error and a log line, and the session goes
+// on.
+func (p *peer) toolRequest(m rpc) {
+	s, t := p.s, p.s.tool
+	refuse := func(code int, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		s.h.opts.Logf("app host: %s: refused %s: %s", s.key, clip(m.Method, 60), clip(msg, 200))
+		p.refuse(m.ID, code, msg)
+	}
+	var work func(ctx context.Context) (any, error)
+	switch m.Method {
+	case "ping":
+		p.reply(m.ID, map[string]any{})
+		return
+	case "tools/call":
+		var params struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if json.Unmarshal(m.Params, &params) != nil || params.Name == "" {
+			refuse(-32602, "tools/call needs a tool name")
+			return
+		}
+		work = func(ctx context.Context) (any, error) {
+			return t.app.Peer.CallTool(ctx, params.Name, params.Arguments)
+		}
+	case "tools/list":
+		work = func(ctx context.Context) (any, error) {
+			tools, err := t.app.Peer.ListTools(ctx)
+			return map[string]any{"tools": orEmpty(tools)}, err
+		}
+	case "resources/read":
+		var params struct {
+			URI string `json:"uri"`
+		}
+		if json.Unmarshal(m.Params, &params) != nil || params.URI == "" {
+			refuse(-32602, "resources/read needs a uri")
+			return
+		}
+		work = func(ctx context.Context) (any, error) { return t.app.Peer.ReadResource(ctx, params.URI) }
+	case "resources/list":
+		work = func(ctx context.Context) (any, error) {
+			res, err := t.app.Peer.ListResources(ctx)
+			return map[string]any{"resources": orEmpty(res)}, err
+		}
+	case "ui/open-link":
+		var params struct {
+			URL string `json:"url"`
+		}
+		_ = json.Unmarshal(m.Params, &params)
+		if u, err := url.Parse(params.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			refuse(-32602, "only http and https links are opened, not %q", clip(params.URL, 100))
+			return
+		}
+		work = func(ctx context.Context) (any, error) {
+			if err := t.app.Peer.OpenLink(ctx, params.URL); err != nil {
+				return map[string]any{"isError": true}, nil
+			}
+			return map[string]any{}, nil
+		}
+	case "ui/message", "ui/update-model-context":
+		if !isObject(m.Params) {
+			refuse(-32602, "%s needs params", m.Method)
+			return
+		}
+		t.app.Peer.Message(m.Method, m.Params)
+		p.reply(m.ID, map[string]any{})
+		return
+	default:
+		refuse(-32601, "method not found: %s", clip(m.Method, 60))
+		return
+	}
+	if !t.limiter.Allow() {
+		refuse(-32000, "too many requests: at most %d a second", toolAppRate)
+		return
+	}
+	select {
+	case t.inflight <- struct{}{}:
+	default:
+		refuse(-32000, "too many requests in flight: at most %d at once", maxToolAppInflight)
+		return
+	}
+	go func() {
+		defer func() { <-t.inflight }()
+		res, err := work(p.ctx)
+		if err != nil {
+			refuse(-32603, "%s", strings.TrimSpace(err.Error()))
+			return
+		}
+		p.reply(m.ID, res)
+	}()
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// hostLocale is the person's locale as a BCP 47 tag, from the environment
+// (LC_ALL, LC_MESSAGES, LANG: "de_DE.UTF-8" is "de-DE"); "en-US" when none
+// says.
+func hostLocale() string {
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		l := os.Getenv(v)
+		l, _, _ = strings.Cut(l, ".")
+		l, _, _ = strings.Cut(l, "@")
+		if l != "" && l != "C" && l != "POSIX" {
+			return strings.ReplaceAll(l, "_", "-")
+		}
+	}
+	return "en-US"
+}
