@@ -749,7 +749,7 @@ func (p *peer) initializeResult(appVersion string) map[string]any {
 		}
 		hostContext["toolInfo"] = map[string]any{"tool": t.app.Tool}
 		hostContext["locale"] = hostLocale()
-		hostContext["timeZone"] = time.Local.String()
+		hostContext["timeZone"] = hostTimeZone()
 	}
 	return map[string]any{
 		"protocolVersion":  version,

@@ -316,3 +316,20 @@ func hostLocale() string {
 	}
 	return "en-US"
 }
+
+// hostTimeZone is the local time zone's IANA name: $TZ, else the zone
+// /etc/localtime links to, else UTC.
+func hostTimeZone() string {
+	if tz := strings.TrimPrefix(os.Getenv("TZ"), ":"); tz != "" && !strings.HasPrefix(tz, "/") {
+		return tz
+	}
+	if target, err := os.Readlink("/etc/localtime"); err == nil {
+		if _, name, ok := strings.Cut(target, "zoneinfo/"); ok && name != "" {
+			return name
+		}
+	}
+	if name := time.Local.String(); name != "Local" && name != "" {
+		return name
+	}
+	return "UTC"
+}
