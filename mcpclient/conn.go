@@ -4,6 +4,7 @@ package mcpclient
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,8 +47,12 @@ type Target struct {
 	Kind    TargetKind
 	Command []string    // TargetStdio: the command and its arguments
 	Env     []string    // TargetStdio: extra KEY=VALUE entries
+	Dir     string      // TargetStdio: the working directory ("": mcpeek's)
 	URL     string      // TargetHTTP
 	Headers http.Header // TargetHTTP: extra headers
+	// SSE reaches a TargetHTTP over the older HTTP+SSE transport instead
+	// of streamable HTTP (config files' "type": "sse").
+	SSE bool
 	// Embedded builds the in-memory server for TargetEmbedded.
 	Embedded func() *mcp.Server
 }
@@ -129,6 +134,8 @@ type Config struct {
 	OfferRoots bool
 	// LogLevel, when set, is sent as logging/setLevel once connected.
 	LogLevel string
+	// TLS is the TLS configuration for URL servers (nil: the defaults).
+	TLS *tls.Config
 	// Auth authorizes requests to an HTTP server (OAuth); nil sends none
 	// but the -H headers.
 	Auth auth.OAuthHandler
@@ -305,11 +312,13 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 	case TargetStdio:
 		cmd := exec.Command(t.Command[0], t.Command[1:]...)
 		cmd.Env = append(os.Environ(), t.Env...)
+		cmd.Dir = t.Dir
 		cmd.Stderr = c.wire.StderrWriter()
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: 250 * time.Millisecond}, nil
 	case TargetHTTP:
+		base := headerTransport{base: HTTPTransport(c.cfg.TLS), headers: t.Headers}
 		hc := &http.Client{Transport: httpTap{
-			base: headerTransport{base: http.DefaultTransport, headers: t.Headers},
+			base: base,
 			wire: c.wire,
 			seen: c.observe,
 		}}
@@ -322,6 +331,10 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 					}
 				}
 			}
+		}
+		if t.SSE {
+			// The wire tap wraps this transport's connection instead.
+			return &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: &http.Client{Transport: base}}, nil
 		}
 		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1, OAuthHandler: c.cfg.Auth}, nil
 	}
