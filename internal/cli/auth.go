@@ -91,6 +91,7 @@ func (cf *connFlags) authorizer(wire *mcpclient.WireLog, show func(string), past
 		Paste:             paste,
 		Logf:              func(format string, args ...any) { wire.Note(fmt.Sprintf(format, args...)) },
 		Secret:            wire.Secret,
+		HTTPClient:        mcpclient.HTTPClient(cf.tls.config),
 	}
 	if !cf.auth.storedAuthOnly {
 		open := apphost.SystemBrowser(cf.noBrowser)

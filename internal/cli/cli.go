@@ -56,7 +56,7 @@ func lookup(args []string) (*command, []string, error) {
 // "mcpeek server-command": a bare first word that is no program on PATH.
 // "--" or a path ("./server") always means a server command.
 func isMistypedCommand(args []string) bool {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.ContainsAny(args[0], "/\\") ||
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "@") || strings.ContainsAny(args[0], "/\\") ||
 		strings.HasPrefix(args[0], "http://") || strings.HasPrefix(args[0], "https://") {
 		return false
 	}

@@ -72,6 +72,12 @@ var commands = []command{
 		options: newCapsOptions,
 	},
 	{
+		name:    "servers",
+		usage:   "mcpeek servers [--config FILE] [--json]",
+		summary: "list the servers your MCP configs name (for @NAME)",
+		options: newServersOptions,
+	},
+	{
 		name:     "auth",
 		usage:    "mcpeek auth login|logout|status [URL]",
 		synopsis: "mcpeek auth login URL | logout URL|--all | status [URL] [flags]",
@@ -119,7 +125,9 @@ const (
 	usageTail = `
 SERVER is an http:// or https:// URL (streamable HTTP; -H adds headers) or a
 command and its arguments (stdio; -e adds environment). Put -- before a
-server command whose arguments look like flags.
+server command whose arguments look like flags. @NAME is the server NAME of
+the MCP configs found from here (Claude Code, VS Code, Cursor, Claude
+Desktop, Codex, Windsurf: see mcpeek servers); --config FILE reads one.
 
 exit codes: 0 ok, 1 the tool returned isError, 2 usage or bad input,
 3 connection or protocol error, 124 timeout, 130 interrupted.

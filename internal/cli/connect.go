@@ -37,6 +37,8 @@ type connFlags struct {
 	rootArgs          listFlag
 	logLevel          string
 	auth              authFlags
+	selection         selection // --config, --server, @NAME
+	tls               tlsFlags
 
 	// events hears the server's notifications in a headless run; host is
 	// its app host (nil without --app-host).
@@ -70,6 +72,8 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 	fs.BoolVar(&cf.noFormElicitation, "no-form-elicitation", false, "do not advertise form elicitation")
 	fs.StringVar(&cf.wireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
 	cf.auth.register(fs)
+	cf.selection.register(fs)
+	cf.tls.register(fs)
 	fs.Var(&cf.rootArgs, "root", "offer the server this root: a `PATH` (sent as its absolute file:// URI) or a URI (repeatable)")
 	fs.StringVar(&cf.logLevel, "log-level", "", "ask the server for log messages at this `LEVEL` and above: "+strings.Join(mcpclient.LogLevels, ", "))
 	if headless {
@@ -78,7 +82,8 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 }
 
 // parseTarget checks --protocol and reads the server words (none: the
-// embedded fixture) with -H and -e into the target.
+// embedded fixture) with -H and -e into the target, or finds the server a
+// config names (--config, --server, @NAME).
 func (cf *connFlags) parseTarget(words []string) error {
 	if err := mcpclient.CheckProtocol(cf.protocol); err != nil {
 		return usagef("--protocol: %v", err)
@@ -97,6 +102,12 @@ func (cf *connFlags) parseTarget(words []string) error {
 			return usagef("--root: %v", err)
 		}
 		cf.roots = append(cf.roots, &mcp.Root{URI: uri})
+	}
+	if err := cf.tls.check(); err != nil {
+		return err
+	}
+	if cf.selection.selects(words) {
+		return cf.choose(words)
 	}
 	target, err := mcpclient.ParseTarget(words, cf.headers, cf.env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
 	if err != nil {
@@ -124,6 +135,9 @@ type endpoint struct {
 
 // open opens the endpoint; notify shows the person a URL to open.
 func (cf *connFlags) open(notify func(string)) (*endpoint, error) {
+	if err := cf.askInputs(); err != nil {
+		return nil, err
+	}
 	e := &endpoint{cf: cf}
 	var sink io.Writer
 	if cf.wireLog != "" {
@@ -135,6 +149,9 @@ func (cf *connFlags) open(notify func(string)) (*endpoint, error) {
 		sink = f
 	}
 	e.wire = mcpclient.NewWireLog(0, sink)
+	for _, secret := range cf.selection.secrets {
+		e.wire.Secret(secret)
+	}
 	if cf.appHost {
 		host, err := cf.startAppHost(e.wire, notify)
 		if err != nil {
@@ -185,6 +202,7 @@ func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, rec
 		Roots:          e.cf.roots,
 		OfferRoots:     e.cf.offerRoots,
 		LogLevel:       e.cf.logLevel,
+		TLS:            e.cf.tls.config,
 	}
 	if s, ok := asker.(mcpclient.Sampler); ok {
 		cfg.Sampler = s
@@ -193,7 +211,7 @@ func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, rec
 	if l, ok := asker.(mcpclient.Listener); ok {
 		cfg.OnEvent = l.OnEvent
 	}
-	if e.cf.target.Kind == mcpclient.TargetHTTP {
+	if e.cf.target.Kind == mcpclient.TargetHTTP && !e.cf.target.SSE { // the SSE transport takes no OAuth handler
 		show, paste := e.showAuth, e.pasteAuth
 		if p, ok := asker.(mcpclient.AuthPrompter); ok {
 			show, paste = p.ShowAuth, p.PasteAuth
@@ -229,6 +247,9 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 		return err
 	}
 	defer e.close()
+	if cf.tls.opts.Insecure {
+		fmt.Fprintln(s.errOut, insecureWarning)
+	}
 	events := newStderrEvents(s.errOut, isTerminal(s.errOut), cf.logLevel != "")
 	defer events.close()
 	e.onEvent = events.OnEvent

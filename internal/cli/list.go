@@ -70,6 +70,13 @@ func (o *capsOptions) parse(fs *flagSet, args []string) error {
 
 func (o *capsOptions) run(ctx context.Context, s streams) error {
 	return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(_ context.Context, conn *mcpclient.Conn) error {
+		if src := o.conn.selection.source(); src != nil {
+			// A server from a config says which.
+			return writeJSON(s.out, struct {
+				*mcpclient.CapsReport
+				Source *sourceReport `json:"source"`
+			}{conn.Caps(), src})
+		}
 		return writeJSON(s.out, conn.Caps())
 	})
 }

@@ -1,0 +1,292 @@
+package cli
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"golang.org/x/term"
+)
+
+// selection is how a server is named from a config file: --config,
+// --server, or the words "@NAME" (docs/architecture.md, "Server configs").
+type selection struct {
+	configPath string
+	serverName string
+
+	// Set by choose: the entry chosen, its place among the configs, and
+	// the secrets it resolved to (redacted from the wire log).
+	entry   *mcpconfig.Server
+	client  string // whose config it is ("" for --config)
+	secrets []string
+	// needsInput: the entry refers to VS Code inputs, asked when the run
+	// starts (never while parsing).
+	needsInput bool
+}
+
+func (sel *selection) register(fs *flagSet) {
+	fs.StringVar(&sel.configPath, "config", "", "read the server from this MCP config `FILE` (Claude Desktop, Claude Code, Cursor, Windsurf, VS Code or Codex)")
+	fs.StringVar(&sel.serverName, "server", "", "connect to the server of this `NAME` in --config, or in the configs found from here (see mcpeek servers); @NAME as SERVER says the same")
+}
+
+// tlsFlags are the TLS flags of URL servers.
+type tlsFlags struct {
+	opts   mcpclient.TLSOptions
+	config *tls.Config // built by check
+}
+
+func (tf *tlsFlags) register(fs *flagSet) {
+	fs.StringVar(&tf.opts.CAFile, "ca-file", "", "trust the CA certificates in this PEM `FILE` too (URL servers)")
+	fs.BoolVar(&tf.opts.Insecure, "insecure", false, "do not verify URL servers' TLS certificates (says so on stderr)")
+	fs.StringVar(&tf.opts.CertFile, "cert", "", "present this PEM client certificate `FILE` to URL servers (with --key)")
+	fs.StringVar(&tf.opts.KeyFile, "key", "", "the PEM private key `FILE` of --cert")
+}
+
+// check reads the certificate files the flags name.
+func (tf *tlsFlags) check() error {
+	cfg, err := tf.opts.Config()
+	if err != nil {
+		return usagef("%v", err)
+	}
+	tf.config = cfg
+	return nil
+}
+
+// insecureWarning is what --insecure says on stderr.
+const insecureWarning = "mcpeek: warning: --insecure: TLS certificates are not verified; anyone on the path can read and change the traffic"
+
+// selects reports whether the server is named from a config: --config,
+// --server or the one word @NAME.
+func (sel *selection) selects(words []string) bool {
+	return sel.configPath != "" || sel.serverName != "" || len(words) > 0 && strings.HasPrefix(words[0], "@")
+}
+
+// choose finds the server the selection names and resolves it into cf's
+// target, with -H and -e added. Inputs are left for askInputs.
+func (cf *connFlags) choose(words []string) error {
+	sel := &cf.selection
+	name := sel.serverName
+	switch {
+	case len(words) > 1 && strings.HasPrefix(words[0], "@"):
+		return usagef("unexpected words after %s: %s (flags go before the server)", words[0], strings.Join(words[1:], " "))
+	case len(words) == 1 && strings.HasPrefix(words[0], "@") && name == "":
+		name = strings.TrimPrefix(words[0], "@")
+	case len(words) > 0:
+		return usagef("--config and --server name the server: give no SERVER words as well (%s)", strings.Join(words, " "))
+	}
+	if name == "" && sel.configPath == "" {
+		return usagef("@ needs a server's name: @NAME")
+	}
+	entry, client, err := findServer(sel.configPath, name)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	sel.entry, sel.client = entry, client
+	return cf.resolve(nil)
+}
+
+// findServer finds the server name in the config file path, or by
+// discovery when path is "".
+func findServer(path, name string) (*mcpconfig.Server, string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, "", err
+	}
+	if path != "" {
+		f, err := mcpconfig.Load(path, mcpconfig.Options{Dir: dir})
+		if err != nil {
+			return nil, "", err
+		}
+		s, err := f.FindIn(name)
+		return s, "", err
+	}
+	places, err := mcpconfig.DefaultPlaces()
+	if err != nil {
+		return nil, "", err
+	}
+	found, err := mcpconfig.Discover(places)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := found.Find(name)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, c := range found.Looked {
+		if c.Path == s.File {
+			return s, c.Client, nil
+		}
+	}
+	return s, "", nil
+}
+
+// resolve resolves the chosen entry into the target; ask (nil: none yet)
+// answers its inputs.
+func (cf *connFlags) resolve(ask func(mcpconfig.Input) (string, error)) error {
+	sel := &cf.selection
+	r, err := sel.entry.Resolve(mcpconfig.Resolver{Ask: ask})
+	if errors.Is(err, mcpconfig.ErrNeedsInput) && ask == nil {
+		sel.needsInput = true
+		return nil
+	}
+	if err != nil {
+		return usagef("%v", err)
+	}
+	sel.needsInput = false
+	t := r.Target
+	switch t.Kind {
+	case mcpclient.TargetHTTP:
+		if len(cf.env) > 0 {
+			return usagef("-e applies to a command; server %q is a URL", sel.entry.Name)
+		}
+		extra, err := mcpclient.ParseTarget([]string{t.URL}, cf.headers, nil, nil)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		for name, values := range extra.Headers {
+			t.Headers[name] = values
+		}
+	case mcpclient.TargetStdio:
+		if len(cf.headers) > 0 {
+			return usagef("-H applies to a URL; server %q is a command", sel.entry.Name)
+		}
+		extra, err := mcpclient.ParseTarget(t.Command, nil, cf.env, nil)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		t.Env = append(t.Env, extra.Env...)
+	}
+	cf.target = t
+	sel.secrets = r.Secrets
+	return nil
+}
+
+// askInputs asks, on the terminal, for the VS Code inputs the chosen entry
+// refers to, each once, and finishes its target. Nothing asked is kept.
+func (cf *connFlags) askInputs() error {
+	if !cf.selection.needsInput {
+		return nil
+	}
+	return cf.resolve(func(in mcpconfig.Input) (string, error) { return askInput(in, os.Stdin, os.Stderr) })
+}
+
+// askInput asks for one input on the terminal: a password without echo, a
+// pick by number or value; an empty answer takes the default.
+func askInput(in mcpconfig.Input, stdin *os.File, w io.Writer) (string, error) {
+	if !term.IsTerminal(int(stdin.Fd())) {
+		return "", errors.New("mcpeek asks for it on a terminal, and standard input is not one")
+	}
+	prompt := in.Description
+	if prompt == "" {
+		prompt = in.ID
+	}
+	for i, o := range in.Options {
+		fmt.Fprintf(w, "  %d) %s\n", i+1, oneLine(o))
+	}
+	if in.Default != "" && !in.Password {
+		prompt += " [" + in.Default + "]"
+	}
+	fmt.Fprintf(w, "%s: ", oneLine(prompt))
+	var answer string
+	if in.Password {
+		b, err := term.ReadPassword(int(stdin.Fd()))
+		fmt.Fprintln(w)
+		if err != nil {
+			return "", err
+		}
+		answer = string(b)
+	} else {
+		line, err := readLine(stdin)
+		if err != nil {
+			return "", err
+		}
+		answer = line
+	}
+	if answer == "" {
+		answer = in.Default
+	}
+	if len(in.Options) > 0 {
+		return pick(in, answer)
+	}
+	return answer, nil
+}
+
+// pick is the option an answer names, by its number or as written.
+func pick(in mcpconfig.Input, answer string) (string, error) {
+	for i, o := range in.Options {
+		if answer == o || answer == fmt.Sprint(i+1) {
+			return o, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not one of the options", answer)
+}
+
+// readLine reads one line a byte at a time, so that nothing after it is
+// taken from whoever reads the terminal next.
+func readLine(r io.Reader) (string, error) {
+	var b strings.Builder
+	buf := make([]byte, 1)
+	for {
+		n, err := r.Read(buf)
+		if n == 1 {
+			if buf[0] == '\n' {
+				return strings.TrimSuffix(b.String(), "\r"), nil
+			}
+			b.WriteByte(buf[0])
+		}
+		if err != nil {
+			if err == io.EOF && b.Len() > 0 {
+				return b.String(), nil
+			}
+			return "", err
+		}
+	}
+}
+
+// sourceReport is where the server came from, in caps and doctor output.
+type sourceReport struct {
+	Server string `json:"server"`
+	File   string `json:"file"`
+	Format string `json:"format"`
+	Client string `json:"client,omitempty"`
+	Scope  string `json:"scope,omitempty"`
+}
+
+// source is where the target came from, or nil when the command line
+// named it.
+func (sel *selection) source() *sourceReport {
+	if sel.entry == nil {
+		return nil
+	}
+	file, err := filepath.Abs(sel.entry.File)
+	if err != nil {
+		file = sel.entry.File
+	}
+	return &sourceReport{Server: sel.entry.Name, File: file, Format: string(sel.entry.Format), Client: sel.client, Scope: sel.entry.Scope}
+}
+
+// displayPath shows a path short: relative to the working directory when
+// inside it, else from ~ when in the home directory.
+func displayPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if dir, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return "." + string(filepath.Separator) + rel
+		}
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if rel, err := filepath.Rel(home, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return "~" + string(filepath.Separator) + rel
+		}
+	}
+	return abs
+}

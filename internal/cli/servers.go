@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+)
+
+// serversOptions are `mcpeek servers`'s: every server the configs name.
+type serversOptions struct {
+	configPath string
+	json       bool
+}
+
+func newServersOptions(fs *flagSet) options {
+	o := &serversOptions{}
+	fs.StringVar(&o.configPath, "config", "", "list the servers of this MCP config `FILE` only")
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+	return o
+}
+
+func (o *serversOptions) parse(fs *flagSet, args []string) error {
+	rest, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("servers: unexpected arguments: %s", strings.Join(rest, " "))
+	}
+	return nil
+}
+
+// serverListing is one server of `mcpeek servers --json`. Environment and
+// header values may be secret: only their names are listed.
+type serverListing struct {
+	Name      string   `json:"name"`
+	Transport string   `json:"transport,omitempty"`
+	Command   string   `json:"command,omitempty"`
+	Args      []string `json:"args,omitempty"`
+	URL       string   `json:"url,omitempty"`
+	Env       []string `json:"env,omitempty"`
+	Headers   []string `json:"headers,omitempty"`
+	File      string   `json:"file"`
+	Client    string   `json:"client,omitempty"`
+	Format    string   `json:"format"`
+	Scope     string   `json:"scope,omitempty"`
+	// Shadowed: an earlier config names a server the same; that one is
+	// the one @NAME reaches.
+	Shadowed bool   `json:"shadowed,omitempty"`
+	Disabled bool   `json:"disabled,omitempty"`
+	Error    string `json:"error,omitempty"`
+}
+
+// lookedFor is a config file discovery looked for.
+type lookedFor struct {
+	Path    string `json:"path"`
+	Client  string `json:"client,omitempty"`
+	Present bool   `json:"present"`
+}
+
+func (o *serversOptions) run(_ context.Context, s streams) error {
+	servers, looked, err := o.discover()
+	if err != nil {
+		return usagef("%v", err)
+	}
+	clients := map[string]string{}
+	for _, l := range looked {
+		clients[l.Path] = l.Client
+	}
+	listed := make([]serverListing, 0, len(servers))
+	seen := map[string]bool{}
+	for _, srv := range servers {
+		listed = append(listed, listing(srv, clients[srv.File], seen[srv.Name]))
+		seen[srv.Name] = true
+	}
+	if o.json {
+		return writeJSON(s.out, struct {
+			Servers []serverListing `json:"servers"`
+			Files   []lookedFor     `json:"files"`
+		}{listed, looked})
+	}
+	return writeServers(s.out, listed, looked)
+}
+
+// discover reads --config, or every config discovery finds.
+func (o *serversOptions) discover() ([]*mcpconfig.Server, []lookedFor, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.configPath != "" {
+		f, err := mcpconfig.Load(o.configPath, mcpconfig.Options{Dir: dir})
+		if err != nil {
+			return nil, nil, err
+		}
+		return f.Servers, []lookedFor{{Path: absPath(o.configPath), Present: true}}, nil
+	}
+	places, err := mcpconfig.DefaultPlaces()
+	if err != nil {
+		return nil, nil, err
+	}
+	found, err := mcpconfig.Discover(places)
+	if err != nil {
+		return nil, nil, err
+	}
+	present := map[string]bool{}
+	for _, f := range found.Files {
+		present[f.Path] = true
+	}
+	var looked []lookedFor
+	for _, c := range found.Looked {
+		looked = append(looked, lookedFor{Path: c.Path, Client: c.Client, Present: present[c.Path]})
+	}
+	return found.Servers(), looked, nil
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// listing describes one server as its config writes it: nothing is
+// expanded, so no variable's value is shown.
+func listing(srv *mcpconfig.Server, client string, shadowed bool) serverListing {
+	l := serverListing{
+		Name: srv.Name, File: absPath(srv.File), Client: client, Format: string(srv.Format), Scope: srv.Scope,
+		Env: srv.EnvKeys(), Headers: srv.HeaderNames(), Shadowed: shadowed, Disabled: srv.Disabled,
+	}
+	transport, err := srv.Transport()
+	if err != nil {
+		l.Error = err.Error()
+		return l
+	}
+	l.Transport = transport
+	if transport == mcpconfig.TransportStdio {
+		l.Command, l.Args = srv.Command, srv.Args
+	} else {
+		l.URL = redactURL(srv.URL)
+	}
+	return l
+}
+
+// redactURL hides a password in a URL's user information.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	return u.Redacted()
+}
+
+// writeServers writes the table of servers, or where discovery looked
+// when it found none.
+func writeServers(w io.Writer, listed []serverListing, looked []lookedFor) error {
+	if len(listed) == 0 {
+		fmt.Fprintln(w, "no MCP servers found; looked for:")
+		for _, l := range looked {
+			fmt.Fprintf(w, "  %s\n", displayPath(l.Path))
+		}
+		return nil
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tTRANSPORT\tCOMMAND OR URL\tSOURCE\tNOTES")
+	for _, l := range listed {
+		what := l.URL
+		if l.Transport == mcpconfig.TransportStdio {
+			what = commandLine(append([]string{l.Command}, l.Args...))
+		}
+		transport := l.Transport
+		if l.Error != "" {
+			transport = "invalid"
+		}
+		source := displayPath(l.File)
+		if dir, ok := strings.CutPrefix(l.Scope, "project "); ok {
+			source += " (project " + displayPath(dir) + ")"
+		} else if l.Scope != "" {
+			source += " (" + l.Scope + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oneLine(l.Name), transport, oneLine(what), oneLine(source), oneLine(notes(l)))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The padding of an empty last column is not kept.
+	for line := range strings.Lines(b.String()) {
+		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " \n")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// notes are the remarks on one server: why it cannot be used, whether
+// another hides it, and the names of its environment and headers.
+func notes(l serverListing) string {
+	var n []string
+	if l.Error != "" {
+		msg := l.Error
+		if _, after, ok := strings.Cut(msg, "server "+strconv.Quote(l.Name)); ok {
+			msg = strings.TrimLeft(after, ": ")
+		}
+		n = append(n, "invalid: "+msg)
+	}
+	if l.Shadowed {
+		n = append(n, "shadowed by an earlier one")
+	}
+	if l.Disabled {
+		n = append(n, "disabled")
+	}
+	if len(l.Env) > 0 {
+		n = append(n, "env "+strings.Join(l.Env, ","))
+	}
+	if len(l.Headers) > 0 {
+		n = append(n, "headers "+strings.Join(l.Headers, ","))
+	}
+	return strings.Join(n, "; ")
+}
+
+// commandLine joins a command's words, quoting those a shell would split.
+func commandLine(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if w == "" || strings.ContainsAny(w, " \t\"'\\") {
+			w = strconv.Quote(w)
+		}
+		out[i] = w
+	}
+	return strings.Join(out, " ")
+}
