@@ -42,7 +42,9 @@ type Record struct {
 	Fallback    FallbackReason `json:"fallback"`
 	// Action is an elicitation's accept, decline or cancel; a sampling
 	// request's accept, reject or cancel; a roots listing's answered.
-	Action     string    `json:"action"`
+	Action string `json:"action"`
+	// TaskID is the task a request was made for (_meta related-task).
+	TaskID     string    `json:"taskId,omitempty"`
 	Error      string    `json:"error"`
 	ReceivedAt time.Time `json:"receivedAt"`
 	AppInitMs  int64     `json:"appInitMs,omitempty"`

@@ -177,6 +177,7 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		rec.Mode = "form"
 	}
 	rec.ResourceURI, _ = resourceURIValue(p)
+	rec.TaskID = relatedTask(p.Meta)
 	raw := r.conn.wire.wireParams(p)
 	rec.Request = raw
 	pr := &pendingRequest{key: key, kind: KindElicitation, message: p.Message, resourceURI: rec.ResourceURI, path: PathNative, started: rec.ReceivedAt, cancel: cancel}

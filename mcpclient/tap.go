@@ -16,6 +16,7 @@ type tapTransport struct {
 	base mcp.Transport
 	wire *WireLog
 	seen func(data []byte) // each received message, after it is logged
+	side *sideChannel      // takes the responses to its own requests
 }
 
 func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -23,25 +24,40 @@ func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tapConn{Connection: conn, wire: t.wire, seen: t.seen}, nil
+	tc := &tapConn{Connection: conn, wire: t.wire, seen: t.seen, side: t.side}
+	if t.side != nil {
+		t.side.mu.Lock()
+		t.side.write = tc.Write
+		t.side.mu.Unlock()
+	}
+	return tc, nil
 }
 
 type tapConn struct {
 	mcp.Connection
 	wire *WireLog
 	seen func(data []byte)
+	side *sideChannel
 }
 
 func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	if err != nil {
-		c.wire.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "read: " + err.Error()})
-		return msg, err
+	for {
+		msg, err := c.Connection.Read(ctx)
+		if err != nil {
+			c.wire.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "read: " + err.Error()})
+			if c.side != nil {
+				c.side.closeAll(err)
+			}
+			return msg, err
+		}
+		if data := c.wire.message(DirRecv, msg); data != nil && c.seen != nil {
+			c.seen(data)
+		}
+		if resp, ok := msg.(*jsonrpc.Response); ok && c.side != nil && c.side.deliver(resp) {
+			continue // the side channel's, not the SDK's
+		}
+		return msg, nil
 	}
-	if data := c.wire.message(DirRecv, msg); data != nil && c.seen != nil {
-		c.seen(data)
-	}
-	return msg, nil
 }
 
 func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {

@@ -47,7 +47,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		}
 		m.conn, m.state = msg.conn, stateConnected
 		m.subs = subscriptions{} // subscriptions belong to a connection
-		return tea.Batch(load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)))
+		return tea.Batch(load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel())
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
 			m.state = stateDisconnected

@@ -34,6 +34,7 @@ type logState struct {
 	openID          int // srvGone+index+1 of the message openText shows
 	openText        string
 	unseen          int
+	level           string // the level chosen with L, which a new connection is set to again
 }
 
 // logLine is one entry of the wire log as the Log tab shows it: label is

@@ -532,3 +532,23 @@ func TestCompletionErrorIsQuiet(t *testing.T) {
 		t.Errorf("the field holds %q, want what was typed", got)
 	}
 }
+
+// The level chosen with L outlives a reconnection: the new connection is
+// set to it too (the fixture logs nothing before a level is set).
+func TestLogLevelOutlivesAReconnection(t *testing.T) {
+	connected := make(chan struct{}, 2)
+	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+		conn, err := inMemory(fixtureServer, "legacy")(ctx, asker)
+		connected <- struct{}{}
+		return conn, err
+	}
+	in := open(t, Options{Connect: connect}, 110, 30).expect("log_burst")
+	<-connected
+	k := newKeyMap()
+	in.press(k.tabs.logLevel).expect("Server log level")
+	in.keys("j", "j", "j").press(k.level.choose).expect("now logs at warning")
+	in.press(k.tabs.reconnect)
+	<-connected
+	in.selectTool("log_burst").keys("enter").expect("logged 8 messages")
+	in.keys("5").press(k.tabs.logView).expectAll("a emergency message", "server log · level warning · following new messages · 5")
+}

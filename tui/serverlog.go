@@ -427,9 +427,31 @@ func (m *Model) setLogLevel(level string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 		defer cancel()
-		if err := conn.SetLogLevel(ctx, level); err != nil {
-			return statusMsg{"setting the log level failed: " + clean(err.Error()), true}
-		}
-		return statusMsg{"the server now logs at " + level + " and above", false}
+		return levelSetMsg{level, conn.SetLogLevel(ctx, level)}
 	}
+}
+
+// levelSetMsg says how setting the log level ended.
+type levelSetMsg struct {
+	level string
+	err   error
+}
+
+func (msg levelSetMsg) update(m *Model) tea.Cmd {
+	if msg.err != nil {
+		m.status = statusMsg{"setting the log level failed: " + clean(msg.err.Error()), true}
+		return nil
+	}
+	m.log.level = msg.level
+	m.status = statusMsg{"the server now logs at " + msg.level + " and above", false}
+	return nil
+}
+
+// keepLogLevel sets a new connection to the level chosen with L before
+// (a reconnection does not lose it).
+func (m *Model) keepLogLevel() tea.Cmd {
+	if l := m.log.level; l == "" || m.conn == nil || m.conn.LogLevel() == l || !offersLogging(m.conn) {
+		return nil
+	}
+	return m.setLogLevel(m.log.level)
 }

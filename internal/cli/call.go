@@ -13,6 +13,7 @@ import (
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // callOptions are `mcpeek call`'s.
@@ -25,6 +26,7 @@ type callOptions struct {
 	subscribe     listFlag
 	updates       int
 	openLinks     bool
+	task          bool
 	elicitLog     string
 	interactive   bool
 	plain         bool
@@ -45,6 +47,7 @@ func newCallOptions(fs *flagSet) options {
 	fs.StringVar(&o.onElicit, "on-elicit", "cancel", "answer unmatched elicitations: cancel, decline or accept-defaults")
 	fs.StringVar(&o.onSample, "on-sample", "reject", "answer sampling requests no answers-file entry matches: reject (the only policy: a reply must be written)")
 	fs.Var(&o.subscribe, "subscribe", "subscribe to this resource `URI` before calling; its updates are shown on stderr (repeatable)")
+	fs.BoolVar(&o.task, "task", false, "call the tool as a task (2025-11-25), as tools that require it always are")
 	fs.BoolVar(&o.openLinks, "open-links", false, "with --app-host: open the links a tool's app asks to open (without it they are printed, not opened)")
 	fs.IntVar(&o.updates, "updates", 0, "with --subscribe: after the call, wait for this many resource updates (within --timeout)")
 	fs.StringVar(&o.elicitLog, "elicit-log", "", "write one JSON record per server request (elicitation, sampling, roots) to `FILE`")
@@ -144,7 +147,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 			}
 		}
 		app := o.openApp(ctx, conn, s)
-		res, err := conn.CallWithProgress(ctx, o.tool, o.toolArgs, nil)
+		res, err := o.callTool(ctx, conn, s)
 		if app != nil {
 			defer app.Close()
 			if err != nil {
@@ -175,6 +178,33 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 			return errToolError
 		}
 		return nil
+	})
+}
+
+// callTool calls the tool: as a task when it requires one (or --task),
+// with its status on stderr, else as a plain call with progress.
+func (o *callOptions) callTool(ctx context.Context, conn *mcpclient.Conn, s streams) (*mcp.CallToolResult, error) {
+	asTask := o.task
+	if !asTask {
+		support, err := conn.TaskSupport(ctx, o.tool)
+		if err != nil {
+			conn.Wire().Note("reading the tool's task support: " + err.Error())
+		}
+		asTask = support == "required"
+	}
+	if !asTask {
+		return conn.CallWithProgress(ctx, o.tool, o.toolArgs, nil)
+	}
+	last := ""
+	return conn.CallTask(ctx, o.tool, o.toolArgs, func(st mcpclient.TaskStatus) {
+		line := fmt.Sprintf("mcpeek: task %s %s", st.TaskID, st.Status)
+		if st.StatusMessage != "" {
+			line += ": " + st.StatusMessage
+		}
+		if line != last {
+			last = line
+			fmt.Fprintln(s.errOut, strings.Join(strings.Fields(formschema.Clean(line)), " "))
+		}
 	})
 }
 

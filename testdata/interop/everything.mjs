@@ -2,7 +2,7 @@
 // Checks mcpeek's headless subcommands against the reference server
 // @modelcontextprotocol/server-everything, over stdio and over streamable
 // HTTP: listing, calls, elicitation, sampling, roots, progress, logging,
-// resource subscriptions and completions. Prints one line per check, "<check>\t<pass|fail>\t<detail>", and
+// resource subscriptions, completions and tasks. Prints one line per check, "<check>\t<pass|fail>\t<detail>", and
 // exits non-zero when any check fails.
 //
 // Environment: MCPEEK_BIN (the mcpeek binary), MCPEEK_SERVER_EVERYTHING (the
@@ -182,6 +182,30 @@ function checks(transport, target) {
       name.code === 0 && isDeepStrictEqual(name.out?.values, ["Alice", "Bob", "Charlie"]);
     return [ok, `${JSON.stringify(dept.out?.values)} ${JSON.stringify(name.out?.values)} ${dept.stderr} ${name.stderr}`];
   });
+
+  check(t("task completes"), () => {
+    const r = mcpeek(target, "call", "simulate-research-query", "--args", JSON.stringify({ topic: "mcpeek" }));
+    const text = texts(r.out);
+    const ok = r.code === 0 && text.includes("# Research Report: mcpeek") && /task \w+ completed/.test(r.stderr);
+    return [ok, text.split("\n")[0] || r.stderr];
+  });
+
+  check(t("task clarification answered from answers file"), () => {
+    const r = mcpeek(target, "call", "simulate-research-query", "--args", JSON.stringify({ topic: "python", ambiguous: true }),
+      "--answers", join(here, "research-answers.json"));
+    const text = texts(r.out);
+    const ok = r.code === 0 && text.includes("# Research Report: python (snake)") && r.stderr.includes("input_required");
+    return [ok, text.split("\n")[0] || r.stderr];
+  });
+
+  for (const [policy, done, said] of [["decline", "declined", "User declined"], ["cancel", "cancelled", "User cancelled"]]) {
+    check(t(`task clarification ${done}`), () => {
+      const r = mcpeek(target, "call", "simulate-research-query", "--args", JSON.stringify({ topic: "go", ambiguous: true }),
+        "--on-elicit", policy);
+      const text = texts(r.out);
+      return [r.code === 0 && text.includes(`**Clarification**: ${said}`), text.split("\n")[0] || r.stderr];
+    });
+  }
 
   check(t("call get-structured-content"), () => {
     const r = mcpeek(target, "call", "get-structured-content", "--args", '{"location": "Chicago"}');

@@ -1,0 +1,253 @@
+package mcpclient
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The side channel speaks requests go-sdk v1.8.0 has no method for (the
+// task methods) on the same connection, beside the SDK (docs/architecture.md,
+// "Tasks"). Its request ids are strings with a prefix the SDK never uses
+// (the SDK numbers its own), so responses are told apart by id alone:
+//
+//   - over stdio and in memory, the tap writes the request and keeps the
+//     response from the SDK;
+//   - over streamable HTTP, it POSTs the request itself, with the session
+//     id, protocol version and authorization the SDK's requests carry,
+//     and reads the answer (JSON or an event stream). Server requests that
+//     arrive on that stream (an elicitation queued for a task) are answered
+//     through the router and POSTed back.
+
+// sidePrefix starts every side-channel request id.
+const sidePrefix = "mcpeek-side-"
+
+// errSideClosed settles the waiters of a connection that ended.
+var errSideClosed = errors.New("the connection closed")
+
+// sideChannel is one connection's side channel.
+type sideChannel struct {
+	conn *Conn
+
+	mu      sync.Mutex
+	next    int64
+	waiters map[string]chan *jsonrpc.Response
+	write   func(ctx context.Context, msg jsonrpc.Message) error // stdio and in memory: the tap's
+	closed  error
+}
+
+func newSideChannel(c *Conn) *sideChannel {
+	return &sideChannel{conn: c, waiters: map[string]chan *jsonrpc.Response{}}
+}
+
+// deliver hands a response with a side-channel id to its waiter and
+// reports whether it was one (then the SDK never sees it).
+func (s *sideChannel) deliver(resp *jsonrpc.Response) bool {
+	id, ok := resp.ID.Raw().(string)
+	if !ok || !strings.HasPrefix(id, sidePrefix) {
+		return false
+	}
+	s.mu.Lock()
+	w := s.waiters[id]
+	delete(s.waiters, id)
+	s.mu.Unlock()
+	if w != nil {
+		w <- resp // buffered
+	}
+	return true
+}
+
+// closeAll settles every waiter: the connection ended.
+func (s *sideChannel) closeAll(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed == nil {
+		s.closed = err
+	}
+	for id, w := range s.waiters {
+		w <- &jsonrpc.Response{Error: fmt.Errorf("%w: %v", errSideClosed, err)}
+		delete(s.waiters, id)
+	}
+}
+
+// call sends method with params and returns the result.
+func (s *sideChannel) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.closed != nil {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%w: %v", errSideClosed, s.closed)
+	}
+	s.next++
+	id := fmt.Sprintf("%s%d", sidePrefix, s.next)
+	w := make(chan *jsonrpc.Response, 1)
+	s.waiters[id] = w
+	write := s.write
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.waiters, id)
+		s.mu.Unlock()
+	}()
+	rid, err := jsonrpc.MakeID(id)
+	if err != nil {
+		return nil, err
+	}
+	req := &jsonrpc.Request{ID: rid, Method: method, Params: raw}
+	if s.conn.cfg.Target.Kind == TargetHTTP {
+		go s.post(ctx, req)
+	} else if write == nil {
+		return nil, errors.New("the side channel is not connected")
+	} else if err := write(ctx, req); err != nil {
+		return nil, err
+	}
+	select {
+	case resp := <-w:
+		if resp.Error != nil {
+			return nil, resp.Error
+		}
+		return resp.Result, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// post sends one request over streamable HTTP and delivers what answers
+// it; a failure is delivered as the request's error.
+func (s *sideChannel) post(ctx context.Context, req *jsonrpc.Request) {
+	fail := func(err error) { s.deliver(&jsonrpc.Response{ID: req.ID, Error: err}) }
+	resp, err := s.send(ctx, req)
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		fail(fmt.Errorf("%s %s", req.Method, resp.Status))
+		return
+	}
+	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if media == "text/event-stream" {
+		s.readEvents(ctx, resp.Body)
+	} else {
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+		if err != nil {
+			fail(err)
+			return
+		}
+		s.receive(ctx, body)
+	}
+	// Whatever the stream said, the waiter must not wait for ever.
+	fail(fmt.Errorf("%s: the server's answer carried no response", req.Method))
+}
+
+// send POSTs one message with the headers the SDK's own requests carry.
+func (s *sideChannel) send(ctx context.Context, msg jsonrpc.Message) (*http.Response, error) {
+	c := s.conn
+	body, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return nil, err
+	}
+	r, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.Target.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	if id := c.session.ID(); id != "" {
+		r.Header.Set("Mcp-Session-Id", id)
+	}
+	r.Header.Set("Mcp-Protocol-Version", c.ProtocolVersion())
+	if c.cfg.Auth != nil {
+		if ts, err := c.cfg.Auth.TokenSource(ctx); err == nil && ts != nil {
+			if tok, err := ts.Token(); err == nil {
+				tok.SetAuthHeader(r)
+			}
+		}
+	}
+	return c.httpClient.Do(r)
+}
+
+// readEvents reads an event stream's messages until it ends.
+func (s *sideChannel) readEvents(ctx context.Context, body io.Reader) {
+	sc := bufio.NewScanner(body)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	var data bytes.Buffer
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "data:"):
+			data.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+		case line == "":
+			if data.Len() > 0 {
+				s.receive(ctx, data.Bytes())
+				data.Reset()
+			}
+		}
+	}
+	if data.Len() > 0 {
+		s.receive(ctx, data.Bytes())
+	}
+}
+
+// receive takes one message from a side-channel answer: a response goes
+// to its waiter; a server request (an elicitation queued for a task) is
+// answered through the router.
+func (s *sideChannel) receive(ctx context.Context, data []byte) {
+	msg, err := jsonrpc.DecodeMessage(data)
+	if err != nil {
+		return
+	}
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		s.deliver(m)
+	case *jsonrpc.Request:
+		if m.ID.IsValid() {
+			go s.answer(ctx, m)
+		}
+	}
+}
+
+// answer answers a server request that came on a side-channel stream and
+// POSTs the response back.
+func (s *sideChannel) answer(ctx context.Context, req *jsonrpc.Request) {
+	resp := &jsonrpc.Response{ID: req.ID}
+	switch req.Method {
+	case "elicitation/create":
+		var p mcp.ElicitParams
+		if err := json.Unmarshal(req.Params, &p); err != nil {
+			resp.Error = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+			break
+		}
+		res, err := s.conn.router.handle(ctx, &mcp.ElicitRequest{Params: &p})
+		if err != nil {
+			resp.Error = err
+		} else {
+			resp.Result, _ = json.Marshal(res)
+		}
+	case "ping":
+		resp.Result = json.RawMessage(`{}`)
+	default:
+		resp.Error = &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "mcpeek does not answer " + req.Method + " here"}
+	}
+	r, err := s.send(context.WithoutCancel(ctx), resp)
+	if err != nil {
+		s.conn.wire.Note(fmt.Sprintf("answering %s on a task's stream: %v", req.Method, err))
+		return
+	}
+	r.Body.Close()
+}

@@ -1,0 +1,157 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+)
+
+// sideServer is an in-memory server with resources whose reads tell
+// apart which request they answer, and a tool that waits until cancelled.
+func sideServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "side", Version: "1"}, nil)
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "echo://{n}", Name: "echo"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "read " + req.Params.URI}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	return s
+}
+
+func connectSide(t *testing.T) *Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := Connect(ctx, Config{Target: Target{Kind: TargetEmbedded, Embedded: sideServer}, Protocol: "legacy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// Side-channel requests run beside the SDK's own, concurrently: each
+// answer reaches the request that asked it, and the SDK's calls are
+// untouched (their ids are numbers, the side channel's strings).
+func TestSideChannelRoutesEachAnswer(t *testing.T) {
+	c := connectSide(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := range 100 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			uri := fmt.Sprintf("echo://%d", i)
+			raw, err := c.side.call(ctx, "resources/read", map[string]any{"uri": uri})
+			if err != nil {
+				errs <- err
+				return
+			}
+			if !strings.Contains(string(raw), `"read `+uri+`"`) {
+				errs <- fmt.Errorf("side read of %s got %s", uri, raw)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			uri := fmt.Sprintf("echo://sdk-%d", i)
+			res, err := c.Session().ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+			if err != nil {
+				errs <- err
+				return
+			}
+			if res.Contents[0].Text != "read "+uri {
+				errs <- fmt.Errorf("SDK read of %s got %q", uri, res.Contents[0].Text)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	c.side.mu.Lock()
+	defer c.side.mu.Unlock()
+	if len(c.side.waiters) != 0 {
+		t.Errorf("%d waiters left", len(c.side.waiters))
+	}
+}
+
+// A connection that closes settles every side-channel request waiting on
+// it, at once, with an error saying so.
+func TestSideChannelSettlesOnClose(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	c := connectSide(t)
+	done := make(chan error, 5)
+	for range 5 {
+		go func() {
+			_, err := c.side.call(context.Background(), "tools/call", map[string]any{"name": "wait"})
+			done <- err
+		}()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c.side.mu.Lock()
+		n := len(c.side.waiters)
+		c.side.mu.Unlock()
+		if n == 5 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_ = c.Close()
+	for range 5 {
+		select {
+		case err := <-done:
+			if !errors.Is(err, errSideClosed) {
+				t.Errorf("err = %v, want the connection's close", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a side-channel request outlived its connection")
+		}
+	}
+	if _, err := c.side.call(context.Background(), "ping", nil); !errors.Is(err, errSideClosed) {
+		t.Errorf("a request after the close: %v", err)
+	}
+}
+
+// A request whose context ends returns at once and leaves no waiter.
+func TestSideChannelContextEnds(t *testing.T) {
+	c := connectSide(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := c.side.call(ctx, "tools/call", map[string]any{"name": "wait"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v", err)
+	}
+	c.side.mu.Lock()
+	defer c.side.mu.Unlock()
+	if len(c.side.waiters) != 0 {
+		t.Errorf("%d waiters left", len(c.side.waiters))
+	}
+}
+
+// Task polling clamps what the server says to sensible bounds.
+func TestTaskPollClamped(t *testing.T) {
+	ms := func(n int64) *int64 { return &n }
+	for _, tc := range []struct {
+		poll *int64
+		want time.Duration
+	}{{nil, defaultPoll}, {ms(0), minPoll}, {ms(3_600_000), maxPoll}, {ms(250), 250 * time.Millisecond}} {
+		if got := (wireTask{PollInterval: tc.poll}).status(time.Now()).PollInterval; got != tc.want {
+			t.Errorf("pollInterval %v → %v, want %v", tc.poll, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tasks (2025-11-25, experimental): a tool that requires task augmentation
+// answers tools/call with a task at once; the client follows its status
+// with tasks/get and fetches the result with tasks/result, which also
+// delivers the requests the task queued for the client (an elicitation
+// with _meta["io.modelcontextprotocol/related-task"]), answered through
+// the router as any other. go-sdk v1.8.0 has no task methods: they go over
+// the side channel (side.go). The 2026-07-28 tasks extension is not
+// spoken.
+
+// TaskStatus is what the client knows of a task.
+type TaskStatus struct {
+	TaskID        string
+	Status        string // working, input_required, completed, failed, cancelled
+	StatusMessage string
+	PollInterval  time.Duration
+	Elapsed       time.Duration
+}
+
+// Terminal reports whether the task has ended.
+func (s TaskStatus) Terminal() bool {
+	return s.Status == "completed" || s.Status == "failed" || s.Status == "cancelled"
+}
+
+// Bounds on a server's pollInterval.
+const (
+	minPoll     = 100 * time.Millisecond
+	maxPoll     = 5 * time.Second
+	defaultPoll = time.Second
+	// taskTTL is the lifetime mcpeek asks for its tasks.
+	taskTTL = 5 * time.Minute
+)
+
+// RelatedTaskKey is the _meta key naming the task a request belongs to.
+const RelatedTaskKey = "io.modelcontextprotocol/related-task"
+
+type wireTask struct {
+	TaskID        string `json:"taskId"`
+	Status        string `json:"status"`
+	StatusMessage string `json:"statusMessage"`
+	PollInterval  *int64 `json:"pollInterval"`
+}
+
+func (w wireTask) status(start time.Time) TaskStatus {
+	poll := defaultPoll
+	if w.PollInterval != nil {
+		poll = min(max(time.Duration(*w.PollInterval)*time.Millisecond, minPoll), maxPoll)
+	}
+	return TaskStatus{TaskID: w.TaskID, Status: w.Status, StatusMessage: cutRunes(w.StatusMessage, 300), PollInterval: poll, Elapsed: time.Since(start)}
+}
+
+// TaskSupport is a tool's execution.taskSupport as the server lists it:
+// "required", "optional", or "" (forbidden, or not said). go-sdk drops the
+// member, so the listing is read over the side channel.
+func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
+	if c.ProtocolVersion() >= ProtocolModern {
+		return "", nil
+	}
+	ctx, done := c.bind(ctx)
+	defer done()
+	cursor := ""
+	for range 100 { // pages
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		raw, err := c.side.call(ctx, "tools/list", params)
+		if err != nil {
+			return "", err
+		}
+		var page struct {
+			Tools []struct {
+				Name      string `json:"name"`
+				Execution struct {
+					TaskSupport string `json:"taskSupport"`
+				} `json:"execution"`
+			} `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return "", fmt.Errorf("tools/list: %w", err)
+		}
+		for _, t := range page.Tools {
+			if t.Name == tool {
+				if s := t.Execution.TaskSupport; s == "required" || s == "optional" {
+					return s, nil
+				}
+				return "", nil
+			}
+		}
+		if page.NextCursor == "" {
+			return "", nil
+		}
+		cursor = page.NextCursor
+	}
+	return "", nil
+}
+
+// ErrTasksUnsupported is the answer to a task call in the 2026-07-28 era.
+var ErrTasksUnsupported = errors.New("tasks are spoken in the 2025-11-25 era only (the 2026-07-28 tasks extension is not supported): connect with --protocol legacy")
+
+// CallTask calls a tool as a task and follows it to its result, which it
+// returns as a call would. onStatus (may be nil) hears each status. When
+// ctx ends the task is cancelled (tasks/cancel).
+func (c *Conn) CallTask(ctx context.Context, tool string, args json.RawMessage, onStatus func(TaskStatus)) (*mcp.CallToolResult, error) {
+	if c.ProtocolVersion() >= ProtocolModern {
+		return nil, ErrTasksUnsupported
+	}
+	ctx, done := c.bind(ctx)
+	defer done()
+	start := time.Now()
+	params := map[string]any{"name": tool, "task": map[string]any{"ttl": taskTTL.Milliseconds()}}
+	if len(args) > 0 {
+		params["arguments"] = args
+	}
+	raw, err := c.side.call(ctx, "tools/call", params)
+	if err != nil {
+		return nil, fmt.Errorf("call %s as a task: %w", tool, err)
+	}
+	var created struct {
+		Task *wireTask `json:"task"`
+	}
+	if err := json.Unmarshal(raw, &created); err != nil || created.Task == nil || created.Task.TaskID == "" {
+		// The server ran it at once (taskSupport optional): a plain result.
+		return decodeResult(raw)
+	}
+	st := created.Task.status(start)
+	c.wire.Note(fmt.Sprintf("task %s of %s: %s", st.TaskID, tool, st.Status))
+	res, err := c.followTask(ctx, st, start, onStatus)
+	if err != nil && ctx.Err() != nil {
+		c.cancelTask(st.TaskID)
+		return nil, fmt.Errorf("call %s: task %s cancelled: %w", tool, st.TaskID, context.Cause(ctx))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("call %s: task %s: %w", tool, st.TaskID, err)
+	}
+	return res, nil
+}
+
+// followTask polls the task until it needs input or ends, then fetches
+// its result (tasks/result delivers what it queued meanwhile).
+func (c *Conn) followTask(ctx context.Context, st TaskStatus, start time.Time, onStatus func(TaskStatus)) (*mcp.CallToolResult, error) {
+	report := func(s TaskStatus) {
+		if onStatus != nil {
+			onStatus(s)
+		}
+	}
+	report(st)
+	for st.Status == "working" {
+		select {
+		case <-time.After(st.PollInterval):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		raw, err := c.side.call(ctx, "tasks/get", map[string]any{"taskId": st.TaskID})
+		if err != nil {
+			return nil, fmt.Errorf("tasks/get: %w", err)
+		}
+		var w wireTask
+		if err := json.Unmarshal(raw, &w); err != nil {
+			return nil, fmt.Errorf("tasks/get: %w", err)
+		}
+		if w.TaskID == "" {
+			w.TaskID = st.TaskID
+		}
+		next := w.status(start)
+		if next.Status != st.Status || next.StatusMessage != st.StatusMessage {
+			c.wire.Note(fmt.Sprintf("task %s: %s %s", next.TaskID, next.Status, next.StatusMessage))
+		}
+		st = next
+		report(st)
+	}
+	switch st.Status {
+	case "input_required", "completed", "failed", "cancelled":
+	default:
+		return nil, fmt.Errorf("the server reported the unknown status %q", cutRunes(st.Status, 40))
+	}
+	raw, err := c.side.call(ctx, "tasks/result", map[string]any{"taskId": st.TaskID})
+	if err != nil {
+		return nil, fmt.Errorf("tasks/result: %w", err)
+	}
+	st.Status, st.Elapsed = "completed", time.Since(start)
+	report(st)
+	return decodeResult(raw)
+}
+
+// cancelTask asks the server to cancel a task, briefly: the run is ending.
+func (c *Conn) cancelTask(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := c.side.call(ctx, "tasks/cancel", map[string]any{"taskId": id}); err != nil {
+		c.wire.Note(fmt.Sprintf("tasks/cancel %s: %v", id, err))
+	}
+}
+
+func decodeResult(raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("the task's result is not a tool result: %w", err)
+	}
+	return &res, nil
+}
+
+// relatedTask is the task id a request's _meta names, or "".
+func relatedTask(meta mcp.Meta) string {
+	id, _ := asObject(meta[RelatedTaskKey])["taskId"].(string)
+	return id
+}
