@@ -161,18 +161,21 @@ func (c sentCaps) form() bool { return c.sent.Elicitation != nil && c.sent.Elici
 
 // Conn is one live connection to a server.
 type Conn struct {
-	cfg      Config
-	caps     sentCaps
-	client   *mcp.Client
-	session  *mcp.ClientSession
-	notify   *notifier
-	rootsMu  sync.Mutex
-	roots    []*mcp.Root
-	logLevel atomic.Pointer[string]
-	router   *router
-	records  *Recorder
-	wire     *WireLog
-	closers  []func()
+	cfg     Config
+	caps    sentCaps
+	client  *mcp.Client
+	session *mcp.ClientSession
+	notify  *notifier
+	side    *sideChannel
+	// httpClient is the tapped HTTP client of a URL server's transport.
+	httpClient *http.Client
+	rootsMu    sync.Mutex
+	roots      []*mcp.Root
+	logLevel   atomic.Pointer[string]
+	router     *router
+	records    *Recorder
+	wire       *WireLog
+	closers    []func()
 	// sentWire is the capabilities JSON as it went on the wire.
 	sentWire json.RawMessage
 	// life ends when Close begins: it aborts the calls in flight, because
@@ -201,6 +204,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		roots:   slices.Clone(cfg.Roots),
 	}
 	c.notify = &notifier{conn: c}
+	c.side = newSideChannel(c)
 	c.life, c.endLife = context.WithCancel(context.Background())
 	if c.wire == nil {
 		c.wire = NewWireLog(0, nil)
@@ -228,6 +232,7 @@ var errServerGone = errors.New("the server went away")
 func (c *Conn) watch() {
 	_ = c.session.Wait()
 	c.router.cancelAll(errServerGone)
+	c.side.closeAll(errServerGone)
 }
 
 func (c *Conn) connect(ctx context.Context) error {
@@ -261,7 +266,7 @@ func (c *Conn) connect(ctx context.Context) error {
 	c.client = client
 	if _, http := transport.(*mcp.StreamableClientTransport); !http {
 		// Over HTTP the tap sits in the HTTP client instead (see httpTap).
-		transport = &tapTransport{base: transport, wire: c.wire, seen: c.observe}
+		transport = &tapTransport{base: transport, wire: c.wire, seen: c.observe, side: c.side}
 	}
 	session, err := client.Connect(ctx, transport,
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
@@ -322,6 +327,7 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 			wire: c.wire,
 			seen: c.observe,
 		}}
+		c.httpClient = hc
 		for name, values := range t.Headers {
 			if sensitiveHeader(name) {
 				for _, v := range values {
@@ -392,6 +398,7 @@ func (c *Conn) Close() error {
 	c.closeOnce.Do(func() {
 		c.endLife()
 		c.router.cancelAll(errClosing)
+		c.side.closeAll(errClosing)
 		if c.session != nil {
 			err = c.session.Close()
 		}
