@@ -157,12 +157,17 @@ func (f *Form) Result() (Result, bool) {
 }
 
 // Control names the control that renders a field: "text", "yes/no",
-// "select" or "multi-select" ("" for an unknown key).
+// "select", "multi-select", "date", "date-time", "slider" or "segmented"
+// ("" for an unknown key).
 func (f *Form) Control(key string) string {
 	for _, v := range f.values {
-		if v.field.Key == key {
-			return [...]string{controlInput: "text", controlConfirm: "yes/no", controlSelect: "select", controlMulti: "multi-select"}[v.control]
+		if v.field.Key != key {
+			continue
 		}
+		if v.widget != widgetNone {
+			return [...]string{widgetDate: "date", widgetDateTime: "date-time", widgetSlider: "slider", widgetSegmented: "segmented"}[v.widget]
+		}
+		return [...]string{controlInput: "text", controlConfirm: "yes/no", controlSelect: "select", controlMulti: "multi-select"}[v.control]
 	}
 	return ""
 }
@@ -238,6 +243,14 @@ func (f *Form) title(v *value) string {
 func (f *Form) control(v *value) huh.Field {
 	desc := v.field.Description
 	title := func() string { return f.title(v) }
+	switch v.widget {
+	case widgetDate, widgetDateTime:
+		return f.newDate(v, title)
+	case widgetSlider:
+		return f.newSlider(v, title)
+	case widgetSegmented:
+		return f.newSegmented(v, title)
+	}
 	switch v.control {
 	case controlConfirm:
 		return huh.NewConfirm().Key(v.field.Key).TitleFunc(title, &v.status).Description(desc).

@@ -50,9 +50,24 @@ func openForm(t *testing.T, req nativeform.Request, opts nativeform.Options, w, 
 	if opts.Grace == 0 {
 		opts.Grace = time.Nanosecond
 	}
+	if opts.Now == nil {
+		opts.Now = testClock()
+	}
 	form := nativeform.New(req, opts)
 	d := &formDriver{t: t, form: form, tm: teatest.NewTestModel(t, nativeform.Standalone(form), teatest.WithInitialTermSize(w, h))}
 	return d
+}
+
+// testNow is when a form of the tests opens: Thursday 5 November 2026,
+// 10:00 in UTC+01:00, so that calendars and times are the same on every
+// machine.
+var testNow = time.Date(2026, 11, 5, 10, 0, 0, 0, time.FixedZone("", 3600))
+
+// testClock is a clock that starts at testNow and runs on in real time
+// (the countdown and the grace period need it to run).
+func testClock() func() time.Time {
+	start := time.Now()
+	return func() time.Time { return testNow.Add(time.Since(start)) }
 }
 
 func (d *formDriver) expect(texts ...string) *formDriver {

@@ -19,6 +19,23 @@ const (
 	controlMulti
 )
 
+// widget is the control a field gets on a full screen, where it is more
+// than huh's control for its kind: the value (text or choice) is the same,
+// and plain mode asks for it as for the kind.
+type widget int
+
+const (
+	widgetNone      widget = iota // huh's control for the kind
+	widgetDate                    // a text input over a month calendar
+	widgetDateTime                // the same, and a time input
+	widgetSlider                  // a track between a number's bounds
+	widgetSegmented               // a few options on one line
+)
+
+// maxSegments is the most options a segmented choice has; more keep the
+// list.
+const maxSegments = 3
+
 // noAnswer is the select value of "(no answer)"; option i is i+1.
 const noAnswer = 0
 
@@ -26,10 +43,12 @@ const noAnswer = 0
 type value struct {
 	field   *formschema.Field
 	control control
-	text    string // controlInput
-	yes     bool   // controlConfirm
-	choice  int    // controlSelect: 1 + an index into options(), or noAnswer
-	picks   []int  // controlMulti: indices into field.Options
+	widget  widget
+	scale   sliderScale // widgetSlider
+	text    string      // controlInput
+	yes     bool        // controlConfirm
+	choice  int         // controlSelect: 1 + an index into options(), or noAnswer
+	picks   []int       // controlMulti: indices into field.Options
 	// status is bound to the control's title, which shows the error: huh
 	// hashes status on the program's goroutine to see that it changed, and
 	// computes the title in a command, on another goroutine, which reads
@@ -95,7 +114,29 @@ func newValue(f *formschema.Field) *value {
 			}
 		}
 	}
+	v.widget, v.scale = pickWidget(v)
 	return v
+}
+
+// pickWidget chooses the full-screen control of a field: a calendar for a
+// date, a slider for a number with both bounds and few enough steps, a
+// segmented choice for a single choice of a few options (a yes/no without
+// a default among them).
+func pickWidget(v *value) (widget, sliderScale) {
+	f := v.field
+	switch {
+	case f.Kind == formschema.KindString && f.Format == "date":
+		return widgetDate, sliderScale{}
+	case f.Kind == formschema.KindString && f.Format == "date-time":
+		return widgetDateTime, sliderScale{}
+	case f.Kind == formschema.KindNumber || f.Kind == formschema.KindInteger:
+		if s, ok := newScale(f); ok {
+			return widgetSlider, s
+		}
+	case v.control == controlSelect && len(v.options()) <= maxSegments:
+		return widgetSegmented, sliderScale{}
+	}
+	return widgetNone, sliderScale{}
 }
 
 // options are the choices of a select control, as (index, title) pairs.

@@ -59,10 +59,39 @@ func (a *drivenAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*m
 func TestServerEverythingElicitationForm(t *testing.T) {
 	cmd := serverEverything(t)
 	asker := &drivenAsker{t: t, steps: func(tm *teatest.TestModel, _ *nativeform.Form) {
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("String with default")) },
-			teatest.WithDuration(10*time.Second))
+		// wait waits until the screen shows every text.
+		wait := func(texts ...string) {
+			teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+				for _, s := range texts {
+					if !bytes.Contains(b, []byte(s)) {
+						return false
+					}
+				}
+				return true
+			}, teatest.WithDuration(10*time.Second))
+		}
+		press := func(k tea.KeyType, shows ...string) {
+			tm.Send(tea.KeyMsg{Type: k})
+			wait(shows...)
+		}
+		wait("String with default")
 		tm.Type("Grace Hopper") // the required name, the first field
-		time.Sleep(200 * time.Millisecond)
+		wait("> Grace Hopper")
+		for _, label := range []string{"Boolean", "String with default", "String with email format", "String with uri format", "String with date format"} {
+			press(tea.KeyEnter, "┃ "+label)
+		}
+		// The birthdate on its calendar: typed, then a day later with →.
+		tm.Type("1990-05-17")
+		wait("May 1990", "[17]")
+		press(tea.KeyRight, "> 1990-05-18")
+		// The integer's slider from its default, 42, two steps up; the
+		// number's from its default, 3.14, to the next twentieth of its
+		// range.
+		press(tea.KeyEnter, "┃ Integer")
+		press(tea.KeyRight, "> 43")
+		press(tea.KeyRight, "> 44")
+		press(tea.KeyEnter, "┃ Number in range 1-1000")
+		press(tea.KeyRight, "> 50")
 		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	}}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -86,10 +115,10 @@ func TestServerEverythingElicitationForm(t *testing.T) {
 		t.Fatal("the server's elicitation never reached the form")
 	}
 	for key, want := range map[string]string{
-		"name": "text", "check": "select", "firstLine": "text", "email": "text", "homepage": "text",
-		"birthdate": "text", "integer": "text", "number": "text",
+		"name": "text", "check": "segmented", "firstLine": "text", "email": "text", "homepage": "text",
+		"birthdate": "date", "integer": "slider", "number": "slider",
 		"untitledSingleSelectEnum": "select", "untitledMultipleSelectEnum": "multi-select",
-		"titledSingleSelectEnum": "select", "titledMultipleSelectEnum": "multi-select", "legacyTitledEnum": "select",
+		"titledSingleSelectEnum": "segmented", "titledMultipleSelectEnum": "multi-select", "legacyTitledEnum": "select",
 	} {
 		if got := form.Control(key); got != want {
 			t.Errorf("field %s is rendered as %q, want %q", key, got, want)
@@ -102,7 +131,9 @@ func TestServerEverythingElicitationForm(t *testing.T) {
 		}
 	}
 	got := text.String()
-	for _, want := range []string{`"action": "accept"`, `"name": "Grace Hopper"`, `"titledSingleSelectEnum": "hero-1"`, `"legacyTitledEnum": "pet-1"`, `"integer": 42`} {
+	for _, want := range []string{`"action": "accept"`, `"name": "Grace Hopper"`, `"titledSingleSelectEnum": "hero-1"`, `"legacyTitledEnum": "pet-1"`,
+		"- Birthdate: 1990-05-18", "- Favorite Integer: 44", "- Favorite Number: 50",
+		`"birthdate": "1990-05-18"`, `"integer": 44`, `"number": 50`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the server did not get %s back; it reported:\n%s", want, got)
 		}
