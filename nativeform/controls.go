@@ -29,20 +29,29 @@ type ControlKeyMap struct {
 // ControlKeys are the keys of the form's own controls; a program hosting
 // forms lists them from here.
 var ControlKeys = ControlKeyMap{
-	PrevDay:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "a day")),
+	PrevDay:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "a day earlier")),
 	NextDay:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "a day later")),
-	PrevWeek:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "a week")),
+	PrevWeek:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "a week earlier")),
 	NextWeek:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "a week later")),
-	PrevMonth:  key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/pgdn", "a month")),
+	PrevMonth:  key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "a month earlier")),
 	NextMonth:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "a month later")),
 	Today:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "today")),
-	Lower:      key.NewBinding(key.WithKeys("left", "down"), key.WithHelp("←/→", "a step")),
+	Lower:      key.NewBinding(key.WithKeys("left", "down"), key.WithHelp("←", "a step down")),
 	Higher:     key.NewBinding(key.WithKeys("right", "up"), key.WithHelp("→", "a step up")),
-	Lowest:     key.NewBinding(key.WithKeys("home"), key.WithHelp("home/end", "the ends")),
+	Lowest:     key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "the lowest")),
 	Highest:    key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "the highest")),
-	PrevOption: key.NewBinding(key.WithKeys("left", "h", "up", "k"), key.WithHelp("←/→", "choose")),
-	NextOption: key.NewBinding(key.WithKeys("right", "l", "down", "j"), key.WithHelp("→", "the next option")),
+	PrevOption: key.NewBinding(key.WithKeys("left", "h", "up", "k"), key.WithHelp("←", "the option before")),
+	NextOption: key.NewBinding(key.WithKeys("right", "l", "down", "j"), key.WithHelp("→", "the option after")),
 	Clear:      key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("backspace", "no answer")),
+}
+
+// FullHelp lists the controls' keys, a control a column.
+func (k ControlKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.PrevDay, k.NextDay, k.PrevWeek, k.NextWeek, k.PrevMonth, k.NextMonth, k.Today},
+		{k.Lower, k.Higher, k.Lowest, k.Highest},
+		{k.PrevOption, k.NextOption, k.Clear},
+	}
 }
 
 // narrowColumns is the terminal width below which every control is shown

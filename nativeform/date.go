@@ -361,5 +361,6 @@ func (d *dateField) Blur() tea.Cmd {
 func (d *dateField) GetValue() any { return d.v.text }
 
 func (d *dateField) KeyBinds() []key.Binding {
-	return append([]key.Binding{ControlKeys.PrevDay, ControlKeys.PrevWeek, ControlKeys.PrevMonth, ControlKeys.Today}, d.navKeys()...)
+	k := ControlKeys
+	return append([]key.Binding{k.PrevDay, k.NextDay, k.PrevWeek, k.NextWeek, k.PrevMonth, k.NextMonth, k.Today}, d.navKeys()...)
 }

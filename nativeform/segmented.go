@@ -117,5 +117,5 @@ func (s *segmented) Blur() tea.Cmd  { s.focused = false; return nil }
 func (s *segmented) GetValue() any  { return s.v.choice }
 
 func (s *segmented) KeyBinds() []key.Binding {
-	return append([]key.Binding{ControlKeys.PrevOption, ControlKeys.Clear}, s.navKeys()...)
+	return append([]key.Binding{ControlKeys.PrevOption, ControlKeys.NextOption, ControlKeys.Clear}, s.navKeys()...)
 }

@@ -225,5 +225,6 @@ func (s *slider) Blur() tea.Cmd  { s.focused = false; s.input.Blur(); return nil
 func (s *slider) GetValue() any  { return s.v.text }
 
 func (s *slider) KeyBinds() []key.Binding {
-	return append([]key.Binding{ControlKeys.Lower, ControlKeys.Lowest}, s.navKeys()...)
+	k := ControlKeys
+	return append([]key.Binding{k.Lower, k.Higher, k.Lowest, k.Highest}, s.navKeys()...)
 }
