@@ -289,12 +289,13 @@ func TestSubscribeMarksAndRereadsTheOpenResource(t *testing.T) {
 			in.keys("2", "/", "c", "o", "u", "n", "t", "e", "r", "enter", "enter").expect("count: 0")
 			in.press(k.tabs.subscribe).expect("subscribed to fixture://counter")
 			in.keys("1").selectTool("touch_counter").keys("enter").expect("counter is 1")
-			in.keys("2").expect("count: 1")
-			view := in.screen()
-			for _, want := range []string{"> ● Counter", "subscribed · s unsubscribes", "↻ updated hh:mm:ss"} {
-				if !strings.Contains(view, want) {
-					t.Errorf("the Resources tab lacks %q:\n%s", want, view)
-				}
+			in.keys("2").expectAll("count: 1", "> ● Counter", "subscribed · s unsubscribes", "↻ updated ")
+			// Unsubscribed, the counter hears of no more updates.
+			in.press(k.tabs.subscribe).expect("unsubscribed from fixture://counter")
+			in.keys("1").selectTool("touch_counter").keys("enter").expect("counter is 2")
+			in.keys("2").expect("s subscribes to its updates")
+			if view := in.screen(); strings.Contains(view, "count: 2") || strings.Contains(view, "updates)") || strings.Contains(view, "●") {
+				t.Errorf("an update came after unsubscribing:\n%s", view)
 			}
 		})
 	}
@@ -551,4 +552,22 @@ func TestLogLevelOutlivesAReconnection(t *testing.T) {
 	<-connected
 	in.selectTool("log_burst").keys("enter").expect("logged 8 messages")
 	in.keys("5").press(k.tabs.logView).expectAll("a emergency message", "server log · level warning · following new messages · 5")
+}
+
+// Progress that names no total shows a spinner and the count, not a bar.
+func TestProgressWithoutTotalShowsACount(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // total=false is not remembered for the other tests
+	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("count_down")
+	in.selectTool("count_down").keys("enter").argsOpen("Arguments for count_down")
+	in.keys("ctrl+u")
+	in.tm.Type("600")
+	in.keys("enter", "ctrl+u")
+	in.tm.Type("3")
+	in.keys("enter", "n") // total: no, and the form is submitted
+	in.expectAll("1 so far (the server names no total)", "step 1 of 3")
+	in.expectAll("2 so far", "step 2 of 3")
+	view := in.screen()
+	if strings.Contains(view, "█") || strings.Contains(view, "/3") {
+		t.Errorf("a progress without a total shows a bar:\n%s", view)
+	}
 }
