@@ -65,11 +65,17 @@ func (m *Model) copyPane() tea.Cmd {
 	if !ok {
 		return nothingToCopy
 	}
+	return copyText(text, bytesText(len(text)))
+}
+
+// copyText puts text on the clipboard with OSC 52, as copyPane does; the
+// status line says what was copied.
+func copyText(text, what string) tea.Cmd {
 	return tea.Exec(&osc52Write{seq: osc52(text)}, func(err error) tea.Msg {
 		if err != nil {
 			return statusMsg{"copy failed: " + err.Error(), true}
 		}
-		return statusMsg{fmt.Sprintf("copied %s with OSC 52 (if the terminal supports it)", bytesText(len(text))), false}
+		return statusMsg{fmt.Sprintf("copied %s with OSC 52 (if the terminal supports it)", what), false}
 	})
 }
 

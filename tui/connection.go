@@ -40,6 +40,7 @@ type (
 func (m *Model) connection(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectedMsg:
+		m.endLogin() // the login, if one ran, is over
 		if msg.err != nil {
 			m.state, m.err = stateDisconnected, msg.err
 			m.stderr = m.lastStderr()
@@ -47,7 +48,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		}
 		m.conn, m.state = msg.conn, stateConnected
 		m.subs = subscriptions{} // subscriptions belong to a connection
-		return tea.Batch(load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel())
+		return tea.Batch(m.keepRoots(), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel())
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
 			m.state = stateDisconnected

@@ -47,16 +47,18 @@ type (
 
 // programAsker is the native path inside the inspector: each elicitation
 // and each sampling request becomes a message to the program, and the
-// answer comes back on the request's own channel.
+// answer comes back on the request's own channel. It also shows the
+// steps of a login and takes the address pasted (login.go).
 type programAsker struct {
 	events chan tea.Msg
 	queue  *eventQueue   // the server's notifications
+	auth   *authQueue    // the steps of a login (OAuth)
 	ended  chan struct{} // closed when the program has ended
 	end    sync.Once
 }
 
 func newProgramAsker() *programAsker {
-	return &programAsker{events: make(chan tea.Msg, 64), queue: newEventQueue(), ended: make(chan struct{})}
+	return &programAsker{events: make(chan tea.Msg, 64), queue: newEventQueue(), auth: newAuthQueue(), ended: make(chan struct{})}
 }
 
 // OnEvent implements [mcpclient.Listener]: the server's notifications

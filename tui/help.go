@@ -37,6 +37,7 @@ func (k keyMap) helpSections() []helpSection {
 		{"App card (answering in the browser)", k.app},
 		{"Forms", k.form},
 		{"URL consent card", k.url},
+		{"Login card (OAuth)", k.login},
 		{"Arguments as JSON", k.json},
 	}
 }

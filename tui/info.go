@@ -6,13 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// infoText is the Info tab: the roots offered, the negotiated
-// capabilities of both sides and the server's instructions.
+// infoText is the Info tab: how mcpeek is authorized (URL servers), the
+// roots offered, the negotiated capabilities of both sides and the
+// server's instructions.
 func infoText(c *common, conn *mcpclient.Conn) string {
 	if conn == nil {
 		return c.styles.dim.Render("not connected")
@@ -21,6 +23,9 @@ func infoText(c *common, conn *mcpclient.Conn) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s %s\n", c.styles.title.Render("server"), clean(info.Name), clean(info.Version))
 	fmt.Fprintf(&b, "%s %s\n\n", c.styles.title.Render("protocol"), conn.ProtocolVersion())
+	if st := conn.AuthState(); st != nil {
+		b.WriteString(authText(c, st, time.Now()) + "\n\n")
+	}
 	b.WriteString(rootsText(c, conn.Roots()) + "\n\n")
 	var client any
 	_ = json.Unmarshal(conn.SentCapabilities(), &client)

@@ -27,6 +27,7 @@ type keyMap struct {
 	save   saveKeys
 	level  levelKeys
 	roots  rootsKeys
+	login  loginKeys
 }
 
 // tabKeys work on the tabs, when nothing is over them.
@@ -45,6 +46,7 @@ type tabKeys struct {
 	subscribe            key.Binding // a resource's updates
 	reconnect, help      key.Binding
 	roots                key.Binding // the roots offered to the server
+	authorize            key.Binding // the login waiting, or a new one
 	quit                 key.Binding
 }
 
@@ -76,6 +78,12 @@ type formKeys struct {
 type rootsKeys struct {
 	up, down, add, remove, close key.Binding
 	confirm, back, quit          key.Binding // confirm and back while a root is typed
+}
+
+// loginKeys work on the login card; other keys are text, the address
+// pasted.
+type loginKeys struct {
+	copy, send, hide, quit key.Binding // copy: while the field is empty
 }
 
 // levelKeys choose the level the server logs at.
@@ -139,6 +147,7 @@ func newKeyMap() keyMap {
 			subscribe:  b("s", "(un)subscribe to a resource", "s"),
 			reconnect:  b("r", "reconnect", "r"),
 			roots:      b("R", "roots offered to the server", "R"),
+			authorize:  b("a", "sign in again (OAuth)", "a"),
 			help:       b("?", "these keys", "?"),
 			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
 		},
@@ -195,6 +204,12 @@ func newKeyMap() keyMap {
 			back:   b("esc", "back", "esc"),
 			quit:   b("ctrl+c", "quit", "ctrl+c"),
 		},
+		login: loginKeys{
+			copy: b("y", "copy the URL (field empty)", "y"),
+			send: b("enter", "send the address pasted", "enter"),
+			hide: b("esc", "hide it (the login waits)", "esc"),
+			quit: b("ctrl+c", "quit", "ctrl+c"),
+		},
 		roots: rootsKeys{
 			up:      b("↑/k", "up", "up", "k"),
 			down:    b("↓/j", "down", "down", "j"),
@@ -233,6 +248,7 @@ var (
 	_ help.KeyMap = saveKeys{}
 	_ help.KeyMap = levelKeys{}
 	_ help.KeyMap = rootsKeys{}
+	_ help.KeyMap = loginKeys{}
 )
 
 // tabFor is the tab a key jumps to.
@@ -269,7 +285,7 @@ func (k tabKeys) FullHelp() [][]key.Binding {
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
 		hint("y/w", "copy (needs OSC 52), save", k.copy, k.save),
 		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
-		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.help, k.quit,
+		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.authorize, k.help, k.quit,
 	}}
 }
 
@@ -355,6 +371,13 @@ func (k rootsKeys) ShortHelp() []key.Binding {
 
 // FullHelp lists the roots layer's keys.
 func (k rootsKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// ShortHelp is the login card's keys; its footer words them for the
+// moment.
+func (k loginKeys) ShortHelp() []key.Binding { return []key.Binding{k.copy, k.send, k.hide, k.quit} }
+
+// FullHelp lists the login card's keys.
+func (k loginKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // ShortHelp is the footer of the log level picker: every key it takes.
 func (k levelKeys) ShortHelp() []key.Binding {

@@ -349,12 +349,12 @@ func (m *Model) wireTextAt(e int) string {
 	return head + "\n" + m.c.styles.colourJSON(clean(body))
 }
 
-// expandedEntry is the entry the Elicitations or Log tab shows whole, or
+// expandedEntry is the entry the Requests or Log tab shows whole, or
 // -1.
 func (m *Model) expandedEntry() int {
 	e := m.expanded[m.tab]
 	switch m.tab {
-	case tabElicitations:
+	case tabRequests:
 		if e < len(m.records) {
 			return e
 		}

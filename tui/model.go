@@ -94,6 +94,10 @@ type Model struct {
 	droppedEvents int                      // notifications dropped because they came too fast
 	subs          subscriptions            // resources subscribed to, and their updates
 
+	login      *login          // the login (OAuth) waiting for the person, if any
+	forgetting bool            // a forgets the stored tokens before reconnecting
+	rootEdits  map[string]bool // the roots the person added (true) or removed, kept across reconnects
+
 	layers   []layer // the overlay stack, bottom first
 	quitting bool
 }
@@ -126,7 +130,7 @@ type (
 
 // Init connects and starts listening for elicitations.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.connect(), m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.spinner.Tick, poll())
+	return tea.Batch(m.connect(), m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.asker.auth.wait(m.asker.ended), m.spinner.Tick, poll())
 }
 
 // Update changes the model's state for a message: keys go to the top of
@@ -160,6 +164,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.asker.wait(), m.withdraw(msg.key))
 	case eventsMsg:
 		return m.events(msg)
+	case authMsgs:
+		return m.auth(msg)
+	case forgotMsg:
+		return m.forgot(msg)
 	case modelMsg: // subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:

@@ -3,6 +3,7 @@
 package tui
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -64,6 +65,7 @@ func (l *rootsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 			// the connection tells the server in a command.
 			l.roots = slices.Delete(slices.Clone(l.roots), l.cursor, l.cursor+1)
 			l.cursor = min(l.cursor, max(len(l.roots)-1, 0))
+			m.editRoot(uri, false)
 			return m.changeRoots(func(c *mcpclient.Conn) { c.RemoveRoot(uri) })
 		}
 	}
@@ -110,6 +112,7 @@ func (l *rootsLayer) inputKey(m *Model, msg tea.KeyMsg) tea.Cmd {
 		l.roots = append(slices.Clone(l.roots), &mcp.Root{URI: uri})
 		slices.SortFunc(l.roots, func(a, b *mcp.Root) int { return strings.Compare(a.URI, b.URI) }) // as the connection lists them
 		l.cursor = slices.IndexFunc(l.roots, func(r *mcp.Root) bool { return r.URI == uri })
+		m.editRoot(uri, true)
 		return m.changeRoots(func(c *mcpclient.Conn) { c.AddRoot(uri, "") })
 	}
 	var cmd tea.Cmd
@@ -131,6 +134,35 @@ func (m *Model) changeRoots(change func(*mcpclient.Conn)) tea.Cmd {
 		close(done)
 		return rootsMsg{conn}
 	}
+}
+
+// editRoot remembers a root the person added or removed, for the
+// connections to come.
+func (m *Model) editRoot(uri string, added bool) {
+	if m.rootEdits == nil {
+		m.rootEdits = map[string]bool{}
+	}
+	m.rootEdits[uri] = added
+}
+
+// keepRoots gives a new connection the roots as the person left them on
+// the one before: it adds those they added and removes those they
+// removed, which the new connection offers as the flags said.
+func (m *Model) keepRoots() tea.Cmd {
+	offered := map[string]bool{}
+	for _, r := range m.conn.Roots() {
+		offered[r.URI] = true
+	}
+	var cmds []tea.Cmd
+	for _, uri := range slices.Sorted(maps.Keys(m.rootEdits)) {
+		switch added := m.rootEdits[uri]; {
+		case added && !offered[uri]:
+			cmds = append(cmds, m.changeRoots(func(c *mcpclient.Conn) { c.AddRoot(uri, "") }))
+		case !added && offered[uri]:
+			cmds = append(cmds, m.changeRoots(func(c *mcpclient.Conn) { c.RemoveRoot(uri) }))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // rootsChanged shows the roots as the connection has them now, once the

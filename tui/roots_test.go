@@ -1,10 +1,14 @@
+//lint:file-ignore SA1019 roots are deprecated from 2026-07-28 on, but servers still use them and mcpeek offers them (docs/architecture.md, "Sampling, roots and notifications").
+
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A root added in the inspector, as a path or a URI, is what the server
@@ -57,5 +61,34 @@ func TestRootsGoldens(t *testing.T) {
 			in.press(k.roots.up, k.roots.add).typeText("ftp://x").press(k.roots.confirm).expect("is not a file:// URI")
 			checkGolden(t, in.screen())
 		})
+	}
+}
+
+// The roots the person added or removed outlive a reconnection: the new
+// connection, which offers the --root roots again, is given them as the
+// person left them.
+func TestRootsOutliveAReconnection(t *testing.T) {
+	t.Parallel()
+	connected := make(chan *mcpclient.Conn, 2)
+	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+		conn, err := mcpclient.Connect(ctx, mcpclient.Config{
+			Target: mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: fixtureServer},
+			Asker:  asker, Records: mcpclient.NewRecorder(nil),
+			Roots: []*mcp.Root{{URI: "file:///aa/flag"}}, OfferRoots: true,
+		})
+		connected <- conn
+		return conn, err
+	}
+	k := newKeyMap()
+	in := open(t, Options{Connect: connect}, 120, 30).expect("list_roots")
+	<-connected
+	in.press(k.tabs.roots).expect("> file:///aa/flag").press(k.roots.remove, k.roots.add)
+	in.typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data").press(k.roots.close)
+	in.press(k.tabs.reconnect)
+	conn := <-connected
+	in.selectTool("list_roots").keys("enter").expectEvery("1 roots: ", "file:///zz/data")
+	in.screen()
+	if roots := conn.Roots(); len(roots) != 1 || roots[0].URI != "file:///zz/data" {
+		t.Errorf("the new connection offers %v, want file:///zz/data alone", roots)
 	}
 }

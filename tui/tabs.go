@@ -24,9 +24,6 @@ const (
 	tabCount
 )
 
-// tabElicitations is the Requests tab under its old name.
-const tabElicitations = tabRequests
-
 var tabNames = [tabCount]string{"Tools", "Resources", "Prompts", "Requests", "Log", "Info"}
 
 func (m *Model) tabBar() string {
@@ -160,6 +157,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		return m.reconnect()
 	case key.Matches(msg, k.roots):
 		m.openRoots()
+	case key.Matches(msg, k.authorize):
+		return m.authorize()
 	case key.Matches(msg, k.cancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()

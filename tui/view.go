@@ -39,6 +39,9 @@ func (m *Model) header() string {
 	if m.conn != nil && m.conn.LogLevel() != "" { // the level the server logs at (L)
 		right = s.dim.Render("log "+m.conn.LogLevel()+" · ") + right
 	}
+	if a := m.authBrief(min(max(m.c.width-lipgloss.Width(right)-40, 12), 48)); a != "" {
+		right = a + s.dim.Render(" · ") + right
+	}
 	if n := len(m.queue) + m.appPending(); n > 0 {
 		right = s.warn.Render(fmt.Sprintf("%d pending", n)) + s.dim.Render(" · ") + right
 	}

@@ -1,0 +1,245 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/internal/oauthtest"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/mcpclient/oauth"
+)
+
+// protected is an OAuth-protected MCP server with its authorization
+// server, reached by the inspector as the command line reaches a URL
+// server: its logins go through the inspector's asker.
+type protected struct {
+	t       *testing.T
+	as      *oauthtest.Server
+	store   *oauth.Store
+	urls    chan string // each authorization URL the authorizer showed
+	forgets atomic.Int32
+}
+
+func newProtected(t *testing.T) *protected {
+	t.Helper()
+	as := oauthtest.New()
+	t.Cleanup(as.Close)
+	return &protected{t: t, as: as, store: oauth.OpenStore(filepath.Join(t.TempDir(), "mcpeek", "auth.json")), urls: make(chan string, 8)}
+}
+
+// options are the inspector's for the server, re-authorizing included.
+func (p *protected) options() Options {
+	return Options{
+		Target:  p.as.URL,
+		Connect: p.connect,
+		ForgetAuth: func() error {
+			p.forgets.Add(1)
+			_, err := p.store.Remove(p.as.URL)
+			return err
+		},
+	}
+}
+
+func (p *protected) connect(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+	prompt, ok := asker.(mcpclient.AuthPrompter)
+	if !ok {
+		return nil, fmt.Errorf("the inspector's asker %T cannot show a login", asker)
+	}
+	wire := mcpclient.NewWireLog(0, nil)
+	a, err := oauth.New(oauth.Options{
+		Resource: p.as.URL, Store: p.store, Secret: wire.Secret,
+		Logf: func(format string, args ...any) { wire.Note(fmt.Sprintf(format, args...)) },
+		Show: func(text string) {
+			if u, ok := strings.CutPrefix(text, authOpenPrefix); ok {
+				p.urls <- u
+			}
+			prompt.ShowAuth(text)
+		},
+		Paste: prompt.PasteAuth,
+	})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	conn, err := mcpclient.Connect(ctx, mcpclient.Config{
+		Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: p.as.URL},
+		Auth:   a, Wire: wire, Asker: asker, Records: mcpclient.NewRecorder(nil),
+	})
+	if err != nil {
+		a.Close()
+	}
+	return conn, err
+}
+
+// nextURL is the authorization URL the authorizer showed next.
+func (p *protected) nextURL() string {
+	p.t.Helper()
+	select {
+	case u := <-p.urls:
+		return u
+	case <-time.After(10 * time.Second):
+		p.t.Fatal("no authorization URL was shown")
+	}
+	return ""
+}
+
+// browse plays the person's browser on the URL: it approves, and returns
+// the address the browser ends on (mcpeek's callback), without going there.
+func (p *protected) browse(authURL string) string {
+	p.t.Helper()
+	loc, err := oauthtest.Browser(context.Background(), authURL)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return loc
+}
+
+// paste pastes text as a terminal does (bracketed), then presses enter.
+func (in *inspector) paste(text string) *inspector {
+	in.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text), Paste: true})
+	return in.keys("enter")
+}
+
+// The login card shows the authorization URL whole; the address the
+// browser ended on, pasted into it, completes the login, and the server's
+// tools show, with the header saying who is signed in.
+func TestLoginInTheInspector(t *testing.T) {
+	t.Parallel()
+	p := newProtected(t)
+	in := open(t, p.options(), 100, 30)
+	u := p.nextURL()
+	in.expectEvery(append([]string{"Sign in to " + p.as.URL, "then, if your browser cannot reach", "address: "},
+		strings.Split(wrapWhole(u, 100), "\n")...)...)
+	in.paste(p.browse(u)).expectEvery("whoami", "signed in · ", "offline_access", " · expires in 59m")
+	if n := len(p.as.AccessTokens()); n != 1 {
+		t.Errorf("%d tokens issued, want 1", n)
+	}
+	if view := in.screen(); strings.Contains(view, "Sign in to") {
+		t.Errorf("the card outlived the login:\n%s", view)
+	}
+}
+
+// An address that is not the redirect is refused, and says why in the
+// card; the login goes on waiting, and the right address completes it.
+func TestWrongPasteKeepsTheLoginWaiting(t *testing.T) {
+	t.Parallel()
+	p := newProtected(t)
+	in := open(t, p.options(), 100, 30)
+	u := p.nextURL()
+	in.expect("address: ").paste("http://127.0.0.1:1/callback?code=nothing")
+	in.expectEvery("refused: ", "it has no state")
+	in.paste(p.browse(u)).expectEvery("whoami", "signed in")
+	in.screen()
+	if st := in.m.conn.AuthState(); st == nil || !st.SignedIn || st.Registration != "dynamic client registration" {
+		t.Errorf("auth state %+v, want signed in after dynamic registration", st)
+	}
+}
+
+// Esc hides the card while the login waits, and the header says so; a
+// shows it again.
+func TestHiddenLoginWaits(t *testing.T) {
+	t.Parallel()
+	k := newKeyMap()
+	p := newProtected(t)
+	in := open(t, p.options(), 100, 30)
+	u := p.nextURL()
+	in.expect("address: ").press(k.login.hide).expect("authorizing… (a shows it)")
+	in.press(k.tabs.authorize).expect("address: ")
+	in.paste(p.browse(u)).expect("whoami")
+}
+
+// The Info tab narrates the login: where the metadata came from, the
+// authorization server, the registration, the scopes and the token.
+func TestInfoNarratesTheLogin(t *testing.T) {
+	t.Parallel()
+	p := newProtected(t)
+	in := open(t, p.options(), 120, 40)
+	in.expect("address: ").paste(p.browse(p.nextURL())).expect("whoami").keys("6")
+	in.expectEvery("authorization (OAuth)", "a forgets the tokens and signs in afresh", "signed in: a login in this session",
+		"resource metadata", p.as.Issuer+"/.well-known/oauth-protected-resource/mcp",
+		"authorization server  "+p.as.Issuer, "dynamic client registration", "scopes granted        ",
+		"expires in 59m", "last refresh          none yet", "last error            none")
+}
+
+// a forgets the stored tokens and reconnects, and the login runs again:
+// a second token is issued.
+func TestReauthorize(t *testing.T) {
+	t.Parallel()
+	k := newKeyMap()
+	p := newProtected(t)
+	in := open(t, p.options(), 100, 30)
+	in.expect("address: ").paste(p.browse(p.nextURL())).expect("whoami")
+	in.press(k.tabs.authorize)
+	u := p.nextURL()
+	in.expect("address: ").paste(p.browse(u)).expect("signed in")
+	in.screen()
+	if n := len(p.as.AccessTokens()); n != 2 || p.forgets.Load() != 1 {
+		t.Errorf("%d tokens issued, tokens forgotten %d times; want 2 and once", n, p.forgets.Load())
+	}
+	if entries, err := p.store.Find(p.as.URL); err != nil || len(entries) != 1 {
+		t.Errorf("stored: %v, %v; want the new token alone", entries, err)
+	}
+}
+
+// Without OAuth, a says there is nothing to sign in to.
+func TestReauthorizeWithoutOAuth(t *testing.T) {
+	t.Parallel()
+	m := New(Options{})
+	m.state = stateConnected
+	m.Update(keyMsg("a"))
+	if !m.status.err || !strings.Contains(m.status.text, "only URL servers") {
+		t.Errorf("status %+v", m.status)
+	}
+}
+
+var (
+	loopback     = regexp.MustCompile(`(127\.0\.0\.1(?::|%3A))(\d+)`)
+	randomParams = regexp.MustCompile(`((?:state|code_challenge)=)([^&\s]+)`)
+	clientIDs    = regexp.MustCompile(`(client-)([A-Z2-7]{8})`)
+	expiries     = regexp.MustCompile(`expires in [0-9hm<]+`)
+)
+
+// maskAuth masks what differs between runs (ports, client ids, state,
+// challenges, the order of the scopes) with as many characters, so that
+// what wraps wraps alike.
+func maskAuth(s string) string {
+	for _, re := range []*regexp.Regexp{loopback, randomParams, clientIDs} {
+		s = re.ReplaceAllStringFunc(s, func(x string) string {
+			sub := re.FindStringSubmatch(x)
+			return sub[1] + strings.Repeat("X", len(sub[2]))
+		})
+	}
+	// The authorization server grants the scopes asked for, in an order
+	// that varies.
+	s = strings.NewReplacer("offline_access read", "read offline_access", "offline_access+read", "read+offline_access").Replace(s)
+	return expiries.ReplaceAllString(s, "expires in N")
+}
+
+// The login card after a refused paste, and the Info tab after a login,
+// at each size.
+func TestLoginGoldens(t *testing.T) {
+	for _, size := range sizes {
+		t.Run("card/"+size.name, func(t *testing.T) {
+			p := newProtected(t)
+			in := open(t, p.options(), size.w, size.h)
+			u := p.nextURL()
+			in.expect("address: ").paste("https://example.com/?code=nothing").expect("refused: that is not")
+			view := strings.Replace(in.screen(), wrapWhole(u, size.w), wrapWhole(maskAuth(u), size.w), 1)
+			checkGolden(t, maskAuth(view))
+		})
+		t.Run("info/"+size.name, func(t *testing.T) {
+			p := newProtected(t)
+			in := open(t, p.options(), size.w, size.h)
+			in.expect("address: ").paste(p.browse(p.nextURL())).expect("whoami").keys("6").expect("scopes granted")
+			checkGolden(t, maskAuth(in.screen()))
+		})
+	}
+}
