@@ -72,14 +72,31 @@ func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	track := &callTrack{}
 	m.running, m.runStart, m.cancelCall, m.runTrack, m.progress = tool.Name, time.Now(), cancel, track, nil
-	conn, name, start := m.conn, tool.Name, m.runStart
+	conn, name, start, emit := m.conn, tool.Name, m.runStart, m.asker.OnEvent
 	return tea.Batch(save, func() tea.Msg {
 		defer cancel()
-		res, err := conn.CallWithProgress(ctx, name, args, track.heard)
+		res, err := callOrTask(ctx, conn, name, args, track, emit)
 		// The context ends only by esc, before the call returns: then
-		// notifications/cancelled went out.
+		// notifications/cancelled (or tasks/cancel) went out.
 		cancelled := err != nil && ctx.Err() != nil
 		return callDoneMsg{tool: name, res: res, err: err, took: time.Since(start), cancelled: cancelled}
+	})
+}
+
+// callOrTask calls a tool: as a task when it requires one (2025-11-25),
+// its status shown in the running call's banner as progress without a
+// total (docs/architecture.md, "Tasks"); else as a call with progress.
+func callOrTask(ctx context.Context, conn *mcpclient.Conn, name string, args json.RawMessage, track *callTrack, emit func(mcpclient.Event)) (*mcp.CallToolResult, error) {
+	if support, _ := conn.TaskSupport(ctx, name); support != "required" {
+		return conn.CallWithProgress(ctx, name, args, track.heard)
+	}
+	steps := 0.0
+	return conn.CallTask(ctx, name, args, func(st mcpclient.TaskStatus) {
+		steps++
+		e := mcpclient.ProgressEvent{Time: time.Now(), Token: "task " + st.TaskID, Progress: steps,
+			Message: "task " + st.Status + ": " + st.StatusMessage}
+		track.heard(e)
+		emit(e)
 	})
 }
 
