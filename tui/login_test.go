@@ -116,9 +116,9 @@ func TestLoginInTheInspector(t *testing.T) {
 	p := newProtected(t)
 	in := open(t, p.options(), 100, 30)
 	u := p.nextURL()
-	in.expectEvery(append([]string{"Sign in to " + p.as.URL, "then, if your browser cannot reach", "address: "},
+	in.expectAll(append([]string{"Sign in to " + p.as.URL, "then, if your browser cannot reach", "address: "},
 		strings.Split(wrapWhole(u, 100), "\n")...)...)
-	in.paste(p.browse(u)).expectEvery("whoami", "signed in · ", "offline_access", " · expires in 59m")
+	in.paste(p.browse(u)).expectAll("whoami", "signed in · ", "offline_access", " · expires in 59m")
 	if n := len(p.as.AccessTokens()); n != 1 {
 		t.Errorf("%d tokens issued, want 1", n)
 	}
@@ -135,8 +135,8 @@ func TestWrongPasteKeepsTheLoginWaiting(t *testing.T) {
 	in := open(t, p.options(), 100, 30)
 	u := p.nextURL()
 	in.expect("address: ").paste("http://127.0.0.1:1/callback?code=nothing")
-	in.expectEvery("refused: ", "it has no state")
-	in.paste(p.browse(u)).expectEvery("whoami", "signed in")
+	in.expectAll("refused: ", "it has no state")
+	in.paste(p.browse(u)).expectAll("whoami", "signed in")
 	in.screen()
 	if st := in.m.conn.AuthState(); st == nil || !st.SignedIn || st.Registration != "dynamic client registration" {
 		t.Errorf("auth state %+v, want signed in after dynamic registration", st)
@@ -163,7 +163,7 @@ func TestInfoNarratesTheLogin(t *testing.T) {
 	p := newProtected(t)
 	in := open(t, p.options(), 120, 40)
 	in.expect("address: ").paste(p.browse(p.nextURL())).expect("whoami").keys("6")
-	in.expectEvery("authorization (OAuth)", "a forgets the tokens and signs in afresh", "signed in: a login in this session",
+	in.expectAll("authorization (OAuth)", "a forgets the tokens and signs in afresh", "signed in: a login in this session",
 		"resource metadata", p.as.Issuer+"/.well-known/oauth-protected-resource/mcp",
 		"authorization server  "+p.as.Issuer, "dynamic client registration", "scopes granted        ",
 		"expires in 59m", "last refresh          none yet", "last error            none")

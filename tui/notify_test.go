@@ -3,7 +3,6 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,21 +38,6 @@ func (in *inspector) countDown(steps, delayMs int) *inspector {
 	in.keys("enter", "ctrl+u")
 	in.tm.Type(fmt.Sprint(steps))
 	return in.keys("ctrl+s")
-}
-
-// expectAll waits for texts that may come in one frame: expect consumes
-// what it read, so that a second expect would miss a text the first read.
-func (in *inspector) expectAll(texts ...string) *inspector {
-	in.t.Helper()
-	teatest.WaitFor(in.t, in.tm.Output(), func(b []byte) bool {
-		for _, text := range texts {
-			if !bytes.Contains(b, []byte(text)) {
-				return false
-			}
-		}
-		return true
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-	return in
 }
 
 // eventually waits for a condition on something other than the screen.

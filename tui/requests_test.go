@@ -27,9 +27,9 @@ func requestsOfEveryKind(in *inspector) *inspector {
 func TestRequestsTabShowsEveryKind(t *testing.T) {
 	t.Parallel()
 	in := requestsOfEveryKind(open(t, Options{}, 120, 40).expect("ask_model"))
-	in.expectEvery("> e-3", "elicitation decline native", "r-2", "roots answered auto", "listed no roots", "s-1", "sampling accept native", "In one line")
-	in.keys("j", "j", "enter").expectEvery("s-1 accept · sampling · native", `"text": "About logins."`, `"model": "mcpeek"`, `"maxTokens": 100`)
-	in.keys("x", "k", "enter").expectEvery("r-2 answered · roots · auto", `"roots": []`)
+	in.expectAll("> e-3", "elicitation decline native", "r-2", "roots answered auto", "listed no roots", "s-1", "sampling accept native", "In one line")
+	in.keys("j", "j", "enter").expectAll("s-1 accept · sampling · native", `"text": "About logins."`, `"model": "mcpeek"`, `"maxTokens": 100`)
+	in.keys("x", "k", "enter").expectAll("r-2 answered · roots · auto", `"roots": []`)
 }
 
 // The Requests tab with each kind of request, at each size.

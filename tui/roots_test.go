@@ -27,7 +27,7 @@ func TestAddAndRemoveRootsInTheInspector(t *testing.T) {
 			in.press(k.roots.add).typeText(".").press(k.roots.confirm).expect(here)
 			in.press(k.roots.add).typeText("https://example.com/x").press(k.roots.confirm).expect("is not a file:// URI")
 			in.keys("ctrl+u").typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data")
-			in.press(k.roots.close).selectTool("list_roots").keys("enter").expectEvery("2 roots: ", "file:///zz/data")
+			in.press(k.roots.close).selectTool("list_roots").keys("enter").expectAll("2 roots: ", "file:///zz/data")
 			// The roots are in the order of their URIs: ↓ selects the second.
 			in.press(k.tabs.roots).expect("  file:///zz/data").press(k.roots.down).expect("> file:///zz/data").press(k.roots.remove, k.roots.close)
 			in.keys("enter").expect("1 roots: ")
@@ -47,7 +47,7 @@ func TestInfoListsTheRoots(t *testing.T) {
 	k := newKeyMap()
 	in := open(t, Options{}, 100, 30).expect("list_roots")
 	in.press(k.tabs.roots, k.roots.add).typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data")
-	in.press(k.roots.close).keys("6").expectEvery("roots offered", "R adds or removes", "  file:///zz/data")
+	in.press(k.roots.close).keys("6").expectAll("roots offered", "R adds or removes", "  file:///zz/data")
 }
 
 // The roots layer, at each size.
@@ -86,7 +86,7 @@ func TestRootsOutliveAReconnection(t *testing.T) {
 	in.typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data").press(k.roots.close)
 	in.press(k.tabs.reconnect)
 	conn := <-connected
-	in.selectTool("list_roots").keys("enter").expectEvery("1 roots: ", "file:///zz/data")
+	in.selectTool("list_roots").keys("enter").expectAll("1 roots: ", "file:///zz/data")
 	in.screen()
 	if roots := conn.Roots(); len(roots) != 1 || roots[0].URI != "file:///zz/data" {
 		t.Errorf("the new connection offers %v, want file:///zz/data alone", roots)

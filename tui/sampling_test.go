@@ -3,7 +3,6 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -34,21 +33,6 @@ func (in *inspector) graceOver() *inspector {
 	return in
 }
 
-// expectEvery waits for texts that may come in one frame (expect consumes
-// what it read).
-func (in *inspector) expectEvery(texts ...string) *inspector {
-	in.t.Helper()
-	teatest.WaitFor(in.t, in.tm.Output(), func(b []byte) bool {
-		for _, text := range texts {
-			if !bytes.Contains(b, []byte(text)) {
-				return false
-			}
-		}
-		return true
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-	return in
-}
-
 // typeText types text into what has the keys, one key per character.
 func (in *inspector) typeText(s string) *inspector {
 	in.tm.Type(s)
@@ -65,7 +49,7 @@ func TestAnswerSamplingInTheInspector(t *testing.T) {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 100, 30).expect("ask_model")
-			in.selectTool("ask_model").keys("enter").expectEvery("asks for a model's reply", fixture.SampleQuestion).graceOver()
+			in.selectTool("ask_model").keys("enter").expectAll("asks for a model's reply", fixture.SampleQuestion).graceOver()
 			in.typeText("It is about logins.").keys("tab", "ctrl+u").typeText("gpt-test").press(newKeyMap().form.submit)
 			in.expect("gpt-test (assistant) replied: It is about logins.")
 			recs := in.m.conn.Records()
@@ -109,7 +93,7 @@ func TestSamplingCountdownExpires(t *testing.T) {
 	t.Parallel()
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy"), ElicitTimeout: 2 * time.Second}, 100, 30).expect("ask_model")
 	in.selectTool("ask_model").keys("enter").expect("cancels in 0:0")
-	in.expectEvery("sampling failed", "within 2s")
+	in.expectAll("sampling failed", "within 2s")
 	view := in.screen()
 	if strings.Contains(view, "asks for a model's reply") || strings.Contains(view, "rejected:") {
 		t.Errorf("the form should be gone, and the request failed, not rejected:\n%s", view)

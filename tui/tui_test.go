@@ -97,6 +97,21 @@ func (in *inspector) expect(text string) *inspector {
 	return in
 }
 
+// expectAll waits for texts that may come in one frame: expect consumes
+// what it read, so that a second expect would miss a text the first read.
+func (in *inspector) expectAll(texts ...string) *inspector {
+	in.t.Helper()
+	teatest.WaitFor(in.t, in.tm.Output(), func(b []byte) bool {
+		for _, text := range texts {
+			if !bytes.Contains(b, []byte(text)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	return in
+}
+
 // keys types keys by name ("enter", "ctrl+s", "x"), one by one, as a
 // person would.
 func (in *inspector) keys(keys ...string) *inspector {
