@@ -72,6 +72,13 @@ var commands = []command{
 		options: newCapsOptions,
 	},
 	{
+		name:     "doctor",
+		usage:    "mcpeek doctor [flags] [--] [SERVER...]",
+		synopsis: "mcpeek doctor [--json] [flags] [--] [SERVER...]",
+		summary:  "check each step of reaching a server; say what failed and how to fix it",
+		options:  newDoctorOptions,
+	},
+	{
 		name:    "servers",
 		usage:   "mcpeek servers [--config FILE] [--json]",
 		summary: "list the servers your MCP configs name (for @NAME)",

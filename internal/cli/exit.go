@@ -72,6 +72,8 @@ func exitCode(ctx context.Context, err error) (code int, say bool) {
 		return exitOK, false
 	case errors.Is(err, errToolError):
 		return exitToolError, false
+	case errors.Is(err, errDoctorFailed): // the report says which step
+		return exitConnection, false
 	case mcpclient.IsSampleRejected(err): // the call cannot go on without the reply
 		return exitToolError, true
 	case errors.Is(err, errAnswersRejected):
