@@ -245,6 +245,7 @@ func (d *doctor) probe(ctx context.Context) outcome {
 		return failed(err.Error(), "")
 	}
 	client := &http.Client{Transport: mcpclient.HTTPTransport(d.cf.tls.config)}
+	defer client.CloseIdleConnections()
 	resp, err := client.Do(req)
 	if err != nil {
 		return failed(fmt.Sprintf("%s %s: %v", req.Method, t.URL, err), "")
@@ -307,6 +308,7 @@ func (d *doctor) endSession(id string) {
 		req.Header[name] = values
 	}
 	client := &http.Client{Transport: mcpclient.HTTPTransport(d.cf.tls.config)}
+	defer client.CloseIdleConnections()
 	if resp, err := client.Do(req); err == nil {
 		_ = resp.Body.Close()
 	}
@@ -430,6 +432,7 @@ func (d *doctor) authorization(ctx context.Context) outcome {
 		return failed(fmt.Sprintf("401 asks for %s, not a Bearer token", challenges[0].Scheme), "MCP authorization is OAuth: a Bearer challenge")
 	}
 	client := &http.Client{Transport: mcpclient.HTTPTransport(d.cf.tls.config), Timeout: d.dialTimeout()}
+	defer client.CloseIdleConnections()
 	var tried []string
 	for _, u := range metadataURLs(bearer["resource_metadata"], d.url.u) {
 		prm, err := oauthex.GetProtectedResourceMetadata(ctx, u, d.cf.target.URL, client)
