@@ -28,6 +28,15 @@ type TaskStatus struct {
 	Elapsed       time.Duration
 }
 
+// TaskEvent is a task's new status, for [Config.OnEvent]: every task
+// CallTask follows reports each status it learns.
+type TaskEvent struct {
+	Tool string
+	TaskStatus
+}
+
+func (TaskEvent) event() {}
+
 // Terminal reports whether the task has ended.
 func (s TaskStatus) Terminal() bool {
 	return s.Status == "completed" || s.Status == "failed" || s.Status == "cancelled"
@@ -137,9 +146,11 @@ func (c *Conn) CallTask(ctx context.Context, tool string, args json.RawMessage, 
 	}
 	st := created.Task.status(start)
 	c.wire.Note(fmt.Sprintf("task %s of %s: %s", st.TaskID, tool, st.Status))
-	res, err := c.followTask(ctx, st, start, onStatus)
+	res, err := c.followTask(ctx, tool, st, start, onStatus)
 	if err != nil && ctx.Err() != nil {
 		c.cancelTask(st.TaskID)
+		st.Status, st.Elapsed = "cancelled", time.Since(start)
+		c.notify.emit(TaskEvent{Tool: tool, TaskStatus: st})
 		return nil, fmt.Errorf("call %s: task %s cancelled: %w", tool, st.TaskID, context.Cause(ctx))
 	}
 	if err != nil {
@@ -150,8 +161,9 @@ func (c *Conn) CallTask(ctx context.Context, tool string, args json.RawMessage, 
 
 // followTask polls the task until it needs input or ends, then fetches
 // its result (tasks/result delivers what it queued meanwhile).
-func (c *Conn) followTask(ctx context.Context, st TaskStatus, start time.Time, onStatus func(TaskStatus)) (*mcp.CallToolResult, error) {
+func (c *Conn) followTask(ctx context.Context, tool string, st TaskStatus, start time.Time, onStatus func(TaskStatus)) (*mcp.CallToolResult, error) {
 	report := func(s TaskStatus) {
+		c.notify.emit(TaskEvent{Tool: tool, TaskStatus: s})
 		if onStatus != nil {
 			onStatus(s)
 		}
@@ -190,9 +202,32 @@ func (c *Conn) followTask(ctx context.Context, st TaskStatus, start time.Time, o
 	if err != nil {
 		return nil, fmt.Errorf("tasks/result: %w", err)
 	}
-	st.Status, st.Elapsed = "completed", time.Since(start)
+	if !st.Terminal() { // it waited for input; tasks/result returned once it ended
+		st.Status = "completed"
+	}
+	st.Elapsed = time.Since(start)
 	report(st)
 	return decodeResult(raw)
+}
+
+// ListTasks lists the server's tasks (tasks/list), as raw task objects.
+func (c *Conn) ListTasks(ctx context.Context) ([]json.RawMessage, error) {
+	if c.ProtocolVersion() >= ProtocolModern {
+		return nil, ErrTasksUnsupported
+	}
+	ctx, done := c.bind(ctx)
+	defer done()
+	raw, err := c.side.call(ctx, "tasks/list", map[string]any{})
+	if err != nil {
+		return nil, err
+	}
+	var page struct {
+		Tasks []json.RawMessage `json:"tasks"`
+	}
+	if err := json.Unmarshal(raw, &page); err != nil {
+		return nil, fmt.Errorf("tasks/list: %w", err)
+	}
+	return page.Tasks, nil
 }
 
 // cancelTask asks the server to cancel a task, briefly: the run is ending.
