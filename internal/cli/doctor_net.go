@@ -155,7 +155,7 @@ func (d *doctor) handshake(ctx context.Context) outcome {
 	state := tc.ConnectionState()
 	leaf := state.PeerCertificates[0]
 	about := fmt.Sprintf("%s, %s issued by %s, valid until %s", tls.VersionName(state.Version), certName(leaf),
-		leaf.Issuer.CommonName, leaf.NotAfter.Format(time.DateOnly))
+		issuerName(leaf), leaf.NotAfter.Format(time.DateOnly))
 	if err := d.verify(state.PeerCertificates); err != nil {
 		o := certFailure(err, leaf, st.host)
 		if d.cf.tls.opts.Insecure {
@@ -195,6 +195,17 @@ func certName(c *x509.Certificate) string {
 	return c.Subject.String()
 }
 
+// issuerName names who issued a certificate, as briefly as it can.
+func issuerName(c *x509.Certificate) string {
+	switch {
+	case c.Issuer.CommonName != "":
+		return c.Issuer.CommonName
+	case len(c.Issuer.Organization) > 0:
+		return c.Issuer.Organization[0]
+	}
+	return c.Issuer.String()
+}
+
 func handshakeFailure(err error, haveCert bool) outcome {
 	msg := err.Error()
 	switch {
@@ -215,7 +226,7 @@ func certFailure(err error, leaf *x509.Certificate, host string) outcome {
 	var name x509.HostnameError
 	switch {
 	case errors.As(err, &unknown):
-		return failed(fmt.Sprintf("signed by an unknown authority (%s)", leaf.Issuer.String()),
+		return failed("signed by an authority mcpeek does not know",
 			"trust the CA that issued it with --ca-file FILE (or skip verification with --insecure, for testing only)")
 	case errors.As(err, &invalid) && invalid.Reason == x509.Expired:
 		if time.Now().Before(leaf.NotBefore) {

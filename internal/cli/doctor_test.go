@@ -77,7 +77,10 @@ func TestDoctorTLS(t *testing.T) {
 	defer srv.Close()
 	url := srv.URL + "/mcp"
 	code, r, _ := doctorJSON(t, url)
-	wantStop(t, code, r, "tls", "signed by an unknown authority", "--ca-file")
+	wantStop(t, code, r, "tls", "issued by Acme Co, valid until", "--ca-file")
+	if !strings.Contains(last(r).Detail, "signed by an authority mcpeek does not know") {
+		t.Errorf("tls detail %q", last(r).Detail)
+	}
 
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
