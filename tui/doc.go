@@ -12,6 +12,11 @@
 // elicitations and sampling requests, roots.go, appcard.go, arguments.go,
 // help.go, quit.go; the save prompt is in clipboard.go).
 //
+// Tool apps: apps.go opens a tool's MCP App when it is called with an
+// app host and hands it the call's outcome; appspanel.go is the Apps panel
+// listing the sessions, applink.go the consent card of a link an app asks
+// to open.
+//
 // remember.go keeps what was asked: each tool's results in this session,
 // and its last arguments, remembered across runs per server in the user's
 // state directory ($XDG_STATE_HOME/mcpeek, else ~/.local/state/mcpeek).
@@ -21,6 +26,10 @@
 // server's log on the Log tab and the level picker, subscribe.go the
 // resources subscribed to and their updates; complete.go asks for the
 // completions an arguments form shows under its fields.
+//
+// login.go shows a URL server's login (OAuth) in a card and takes the
+// address pasted; auth.go says how mcpeek is authorized, in the header
+// and on the Info tab.
 //
 // What is on top of the screen is decided in one place, the overlay
 // stack (overlay.go): the top layer is drawn on top, receives the keys and

@@ -58,6 +58,8 @@ func TestTabGoldens(t *testing.T) {
 // Each layer over the tabs, at each size.
 func TestLayerGoldens(t *testing.T) {
 	appURL := func(key string) (string, bool) { return "http://127.0.0.1:8123/e/" + key + "#TOKEN", true }
+	apps := newFakeApps() // its URLs name no real port or token
+	appsOpts := Options{ToolApps: apps, AppHost: "127.0.0.1:8123", AppSSHHint: "ssh -L 8123:127.0.0.1:8123 user@host"}
 	for _, tc := range []struct {
 		name  string
 		opts  Options
@@ -81,6 +83,20 @@ func TestLayerGoldens(t *testing.T) {
 		}},
 		{"help", Options{}, "choose_option", func(in *inspector) {
 			in.keys("?").expect("closes this")
+		}},
+		{"apps_panel", appsOpts, "notes", func(in *inspector) {
+			in.callNotes("first")
+			app := apps.next(in.t)
+			app.expectTold(in.t, `result notes: 1 notes, the last "first"`)
+			app.app.Peer.Message("ui/message", json.RawMessage(`{"role":"user","content":[{"type":"text","text":"Summarize my notes, please."}]}`))
+			app.app.Peer.Message("ui/update-model-context", json.RawMessage(`{"content":[{"type":"text","text":"1 note: first"}]}`))
+			in.keys("A").expect("from the app (2)")
+		}},
+		{"app_link", appsOpts, "notes", func(in *inspector) {
+			in.callNotes("first")
+			app := apps.next(in.t)
+			go func() { _ = app.app.Peer.OpenLink(in.t.Context(), "https://example.com/notes") }()
+			in.expect("host: example.com")
 		}},
 	} {
 		for _, size := range sizes {

@@ -38,6 +38,7 @@ func (k keyMap) helpSections() []helpSection {
 		{"Forms", k.form},
 		{"URL consent card", k.url},
 		{"Login card (OAuth)", k.login},
+		{"Apps panel (tool apps)", k.apps},
 		{"Arguments as JSON", k.json},
 	}
 }

@@ -28,6 +28,7 @@ type keyMap struct {
 	level  levelKeys
 	roots  rootsKeys
 	login  loginKeys
+	apps   appsKeys
 }
 
 // tabKeys work on the tabs, when nothing is over them.
@@ -47,6 +48,7 @@ type tabKeys struct {
 	reconnect, help      key.Binding
 	roots                key.Binding // the roots offered to the server
 	authorize            key.Binding // the login waiting, or a new one
+	apps                 key.Binding // the Apps panel: the tool apps opened
 	quit                 key.Binding
 }
 
@@ -84,6 +86,12 @@ type rootsKeys struct {
 // pasted.
 type loginKeys struct {
 	copy, send, hide, quit key.Binding // copy: while the field is empty
+}
+
+// appsKeys work on the Apps panel, the tool apps the calls opened.
+type appsKeys struct {
+	up, down, copy, resend, close key.Binding
+	pageUp, pageDown, back, quit  key.Binding
 }
 
 // levelKeys choose the level the server logs at.
@@ -148,6 +156,7 @@ func newKeyMap() keyMap {
 			reconnect:  b("r", "reconnect", "r"),
 			roots:      b("R", "roots offered to the server", "R"),
 			authorize:  b("a", "sign in again (OAuth)", "a"),
+			apps:       b("A", "the Apps panel (tool apps)", "A"),
 			help:       b("?", "these keys", "?"),
 			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
 		},
@@ -210,6 +219,17 @@ func newKeyMap() keyMap {
 			hide: b("esc", "hide it (the login waits)", "esc"),
 			quit: b("ctrl+c", "quit", "ctrl+c"),
 		},
+		apps: appsKeys{
+			up:       b("↑/k", "up", "up", "k"),
+			down:     b("↓/j", "down", "down", "j"),
+			copy:     b("y", "copy the app's URL (to open it again)", "y"),
+			resend:   b("r", "send the app its result again", "r"),
+			close:    b("c", "close the app (ends its session)", "c"),
+			pageUp:   b("pgup", "scroll the app's detail up", "pgup"),
+			pageDown: b("pgdown", "scroll it down", "pgdown"),
+			back:     b("esc/A", "back to the tabs", "esc", "A"),
+			quit:     b("q/ctrl+c", "quit", "q", "ctrl+c"),
+		},
 		roots: rootsKeys{
 			up:      b("↑/k", "up", "up", "k"),
 			down:    b("↓/j", "down", "down", "j"),
@@ -249,6 +269,7 @@ var (
 	_ help.KeyMap = levelKeys{}
 	_ help.KeyMap = rootsKeys{}
 	_ help.KeyMap = loginKeys{}
+	_ help.KeyMap = appsKeys{}
 )
 
 // tabFor is the tab a key jumps to.
@@ -285,7 +306,7 @@ func (k tabKeys) FullHelp() [][]key.Binding {
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
 		hint("y/w", "copy (needs OSC 52), save", k.copy, k.save),
 		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
-		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.authorize, k.help, k.quit,
+		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.authorize, k.apps, k.help, k.quit,
 	}}
 }
 
@@ -378,6 +399,17 @@ func (k loginKeys) ShortHelp() []key.Binding { return []key.Binding{k.copy, k.se
 
 // FullHelp lists the login card's keys.
 func (k loginKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// ShortHelp is the Apps panel's footer.
+func (k appsKeys) ShortHelp() []key.Binding {
+	return []key.Binding{hint("↑↓", "select", k.up, k.down), hint("y", "copy URL", k.copy), hint("r", "resend", k.resend),
+		hint("c", "close app", k.close), hint("pgup/dn", "scroll", k.pageUp, k.pageDown), hint("esc", "back", k.back)}
+}
+
+// FullHelp lists the Apps panel's keys.
+func (k appsKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.up, k.down, k.copy, k.resend, k.close, k.pageUp, k.pageDown, k.back, k.quit}}
+}
 
 // ShortHelp is the footer of the log level picker: every key it takes.
 func (k levelKeys) ShortHelp() []key.Binding {

@@ -17,6 +17,12 @@ type Options struct {
 	Connect func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error)
 	// Target names the server as the person gave it.
 	Target string
+	// Source says which MCP config named the server ("" when the command
+	// line did), shown before the target in the header.
+	Source string
+	// Insecure: URL servers' certificates are not verified (--insecure),
+	// which the header warns of.
+	Insecure bool
 	// AppHost is the app host's address, or "" when it is off.
 	AppHost string
 	// AppURL returns the tab URL of a request answered in its app.
@@ -24,6 +30,9 @@ type Options struct {
 	// AppSSHHint is the port-forwarding command for a person on another
 	// machine, shown with the URLs.
 	AppSSHHint string
+	// ToolApps opens the apps of tools called (the app host), or is nil
+	// when there is none (apps.go).
+	ToolApps mcpclient.ToolAppHost
 	// OpenURL opens a URL in the browser, for URL-mode elicitations.
 	OpenURL func(url string) error
 	// ElicitTimeout cancels a native form nobody answers (0: never).
@@ -97,6 +106,8 @@ type Model struct {
 	login      *login          // the login (OAuth) waiting for the person, if any
 	forgetting bool            // a forgets the stored tokens before reconnecting
 	rootEdits  map[string]bool // the roots the person added (true) or removed, kept across reconnects
+
+	apps appsState // the tool apps the calls opened (apps.go)
 
 	layers   []layer // the overlay stack, bottom first
 	quitting bool
@@ -174,7 +185,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.settleForms()
 	case callDoneMsg:
 		m.callDone(msg)
-		return nil
+		return m.appCallDone(msg)
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
 		return nil

@@ -53,6 +53,42 @@ func (p *picker) matches(s string) bool {
 // when the list could not be had in full, shows under what did arrive, or
 // in place of "(none)".
 func (p *picker) list(c *common, names []string, failure error, width, height int) string {
+	rows := make([]row, len(names))
+	for i, n := range names {
+		rows[i] = row{name: n}
+	}
+	return p.rows(c, rows, failure, width, height)
+}
+
+// row is an entry of a list: its name, and a mark at the row's end (the
+// Tools list marks a tool with an app); a faint row is drawn dim.
+type row struct {
+	name, mark string
+	faint      bool
+}
+
+// text is the row in width cells, the cursor's when selected.
+func (r row) text(c *common, width int, selected bool) string {
+	name, mark := line(r.name, width-2), ""
+	if r.mark != "" {
+		mark = line(r.mark, max(width-6, 1))
+		room := max(width-3-lipgloss.Width(mark), 1)
+		name = line(r.name, room)
+		mark = strings.Repeat(" ", max(width-2-lipgloss.Width(name)-lipgloss.Width(mark), 1)) + mark
+	}
+	switch {
+	case selected:
+		return c.styles.selected.Render("> " + name + mark)
+	case r.faint:
+		return c.styles.dim.Render("  " + name + mark)
+	case mark == "":
+		return "  " + name
+	}
+	return "  " + name + c.styles.dim.Render(mark)
+}
+
+// rows draws a list of rows as list draws names.
+func (p *picker) rows(c *common, names []row, failure error, width, height int) string {
 	var fail string
 	if failure != nil {
 		fail = block(c.styles.err.Render("error: ")+clean(failure.Error()), width, 4)
@@ -77,12 +113,7 @@ func (p *picker) list(c *common, names []string, failure error, width, height in
 		start = p.cursor - height + 1
 	}
 	for i := start; i < len(names) && i < start+height; i++ {
-		row := line(names[i], width-2)
-		if i == p.cursor {
-			b.WriteString(c.styles.selected.Render("> "+row) + "\n")
-		} else {
-			b.WriteString("  " + row + "\n")
-		}
+		b.WriteString(names[i].text(c, width, i == p.cursor) + "\n")
 	}
 	out := strings.TrimRight(b.String(), "\n")
 	if fail != "" {

@@ -159,6 +159,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.openRoots()
 	case key.Matches(msg, k.authorize):
 		return m.authorize()
+	case key.Matches(msg, k.apps):
+		m.openApps()
 	case key.Matches(msg, k.cancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()

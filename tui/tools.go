@@ -73,14 +73,15 @@ func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	track := &callTrack{}
 	m.running, m.runStart, m.cancelCall, m.runTrack, m.progress = tool.Name, time.Now(), cancel, track, nil
 	conn, name, start, emit := m.conn, tool.Name, m.runStart, m.asker.OnEvent
-	return tea.Batch(save, func() tea.Msg {
+	// A tool with an app opens it first (apps.go).
+	return tea.Batch(save, m.withToolApp(tool, args, func() tea.Msg {
 		defer cancel()
 		res, err := callOrTask(ctx, conn, name, args, track, emit)
 		// The context ends only by esc, before the call returns: then
 		// notifications/cancelled (or tasks/cancel) went out.
 		cancelled := err != nil && ctx.Err() != nil
 		return callDoneMsg{tool: name, res: res, err: err, took: time.Since(start), cancelled: cancelled}
-	})
+	}))
 }
 
 // callOrTask calls a tool: as a task when it requires one (2025-11-25),
@@ -138,11 +139,11 @@ func renderCancelled(c *common, took time.Duration, last *mcpclient.ProgressEven
 func (m *Model) toolsView(h int) string {
 	lw := m.listWidth()
 	tools := m.visibleTools()
-	names := make([]string, len(tools))
+	rows := make([]row, len(tools))
 	for i, t := range tools {
-		names[i] = t.Name
+		rows[i] = toolRow(t) // marked when it has an app, or only apps may call it
 	}
-	list := m.pick[tabTools].list(&m.c, names, m.listErr[tabTools], lw, h)
+	list := m.pick[tabTools].rows(&m.c, rows, m.listErr[tabTools], lw, h)
 	return columns(&m.c, list, m.runBanner(m.detailWidth())+m.paneView(m.stepHint()), lw, m.focus[tabTools])
 }
 
@@ -219,6 +220,7 @@ func (m *Model) toolText() string {
 	if ui, ok := t.Meta["ui"]; ok {
 		b.WriteString(s.dim.Render("_meta.ui: ") + s.colourJSON(clean(prettyJSON(ui))) + "\n")
 	}
+	b.WriteString(m.toolAppText(t))
 	b.WriteString(s.dim.Render("enter calls it"))
 	return b.String()
 }

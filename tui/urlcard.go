@@ -63,23 +63,31 @@ func (m *Model) urlView(x *ask) string {
 	b.WriteString(s.title.Render(clean(server)+" asks you to open a page") + "\n")
 	b.WriteString(s.dim.Render("via "+clean(x.req.Connection)) + "\n\n")
 	b.WriteString(block(clean(x.req.Params.Message), m.c.width-6, 6) + "\n\n")
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		b.WriteString(clean(raw) + "\n" + s.err.Render("this is not a URL mcpeek can open") + "\n")
-	} else {
-		if i := strings.Index(raw, u.Host); i >= 0 {
-			b.WriteString(clean(raw[:i]) + s.accent.Render(clean(u.Host)) + clean(raw[i+len(u.Host):]) + "\n")
-		} else {
-			b.WriteString(clean(raw) + "\n")
-		}
-		b.WriteString(s.dim.Render("host: ") + s.accent.Render(clean(u.Hostname())) + "\n")
-		for _, w := range urlWarnings(u) {
-			b.WriteString(s.warn.Render("⚠ "+w) + "\n")
-		}
-	}
+	b.WriteString(m.urlLines(raw))
 	k := m.c.keys.url
 	b.WriteString("\n" + m.c.keyLine(hint(k.open.Help().Key, "open it in the browser (consent)", k.open), k.decline, hint("esc", "cancel", k.cancel)))
 	return s.box.Width(max(m.c.width-4, 20)).Render(b.String())
+}
+
+// urlLines show a URL to consent to: whole, its host highlighted, and
+// warnings about what could mislead, each line ending in a newline.
+func (m *Model) urlLines(raw string) string {
+	s := m.c.styles
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return clean(raw) + "\n" + s.err.Render("this is not a URL mcpeek can open") + "\n"
+	}
+	var b strings.Builder
+	if i := strings.Index(raw, u.Host); i >= 0 {
+		b.WriteString(clean(raw[:i]) + s.accent.Render(clean(u.Host)) + clean(raw[i+len(u.Host):]) + "\n")
+	} else {
+		b.WriteString(clean(raw) + "\n")
+	}
+	b.WriteString(s.dim.Render("host: ") + s.accent.Render(clean(u.Hostname())) + "\n")
+	for _, w := range urlWarnings(u) {
+		b.WriteString(s.warn.Render("⚠ "+w) + "\n")
+	}
+	return b.String()
 }
 
 // urlWarnings are what could mislead in a URL.

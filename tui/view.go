@@ -35,7 +35,16 @@ func (m *Model) header() string {
 	if m.opts.AppHost != "" {
 		app = "app host " + m.opts.AppHost
 	}
+	switch n := m.apps.open(); { // tool apps (A)
+	case n == 1:
+		app = "1 app open · " + app
+	case n > 1:
+		app = fmt.Sprintf("%d apps open · %s", n, app)
+	}
 	right := s.dim.Render(app)
+	if m.opts.Insecure {
+		right = s.warn.Render("TLS unverified") + s.dim.Render(" · ") + right
+	}
 	if m.conn != nil && m.conn.LogLevel() != "" { // the level the server logs at (L)
 		right = s.dim.Render("log "+m.conn.LogLevel()+" · ") + right
 	}
@@ -49,7 +58,7 @@ func (m *Model) header() string {
 	var state string
 	switch m.state {
 	case stateConnecting:
-		state = m.spinner.View() + " connecting to " + line(m.opts.Target, 40)
+		state = m.spinner.View() + " connecting to " + m.targetText(40)
 	case stateConnected:
 		info := m.conn.ServerInfo()
 		name := info.Title
@@ -61,7 +70,7 @@ func (m *Model) header() string {
 			era = "modern"
 		}
 		state = fmt.Sprintf("%s %s · %s (%s) · %s", s.accent.Render(line(name, 30)), line(info.Version, 12),
-			m.conn.ProtocolVersion(), era, line(m.opts.Target, 30))
+			m.conn.ProtocolVersion(), era, m.targetText(30))
 	case stateDisconnected:
 		// One line: what happened and why; the Info tab has the rest.
 		what := s.err.Render(m.failureWhat() + ":")
@@ -69,4 +78,12 @@ func (m *Model) header() string {
 		state = what + " " + line(m.failureReason(), max(width-lipgloss.Width(what+retry)-1, 10)) + retry
 	}
 	return fit(state, width) + " " + right
+}
+
+// targetText is the target cut to n, after the config that named it.
+func (m *Model) targetText(n int) string {
+	if m.opts.Source == "" {
+		return line(m.opts.Target, n)
+	}
+	return line(m.opts.Source, n) + " · " + line(m.opts.Target, n)
 }

@@ -1,0 +1,257 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// appsPanel lists the tool apps this run opened, newest first, over the
+// tabs (A): each with its tool and state, and the one selected in full:
+// its arguments, what became of the call, its tab's URL whole (y copies
+// it, to open it again) with the SSH hint, and the messages the app sent.
+// c closes the selected app, r sends it its call's result again.
+type appsPanel struct {
+	sel    *toolApp // the session selected; nil: the newest
+	detail pane     // the selected session, scrolled with pgup/pgdn
+}
+
+// openApps opens the Apps panel on the newest session.
+func (m *Model) openApps() { m.open(&appsPanel{}) }
+
+// shown are the sessions newest first, and the index of the one selected.
+func (l *appsPanel) shown(m *Model) ([]*toolApp, int) {
+	list := slices.Clone(m.apps.list)
+	slices.Reverse(list)
+	i := max(slices.Index(list, l.sel), 0)
+	if len(list) > 0 {
+		l.sel = list[i]
+	}
+	return list, i
+}
+
+func (l *appsPanel) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	k := m.c.keys.apps
+	m.status = statusMsg{} // the status line stays until the next key
+	list, i := l.shown(m)
+	switch {
+	case key.Matches(msg, k.quit):
+		return m.askQuit()
+	case key.Matches(msg, k.back):
+		m.close(l)
+	case key.Matches(msg, k.up) && i > 0:
+		l.sel = list[i-1]
+	case key.Matches(msg, k.down) && i < len(list)-1:
+		l.sel = list[i+1]
+	case key.Matches(msg, k.pageUp):
+		l.sync(m, m.bodyHeight())
+		l.detail.vp.PageUp()
+	case key.Matches(msg, k.pageDown):
+		l.sync(m, m.bodyHeight())
+		l.detail.vp.PageDown()
+	case l.sel == nil:
+	case key.Matches(msg, k.copy):
+		if l.sel.url == "" {
+			return func() tea.Msg { return statusMsg{"this app has no URL: it did not open", true} }
+		}
+		return copyAppURL(l.sel.url)
+	case key.Matches(msg, k.resend):
+		return m.resendOutcome(l.sel)
+	case key.Matches(msg, k.close):
+		return m.closeApp(l.sel)
+	}
+	return nil
+}
+
+// copyAppURL puts an app's URL on the clipboard with OSC 52, as y does a
+// pane (clipboard.go).
+func copyAppURL(u string) tea.Cmd {
+	return tea.Exec(&osc52Write{seq: osc52(u)}, func(err error) tea.Msg {
+		if err != nil {
+			return statusMsg{"copy failed: " + err.Error(), true}
+		}
+		return statusMsg{"copied the app's URL with OSC 52 (if the terminal supports it)", false}
+	})
+}
+
+// resendOutcome sends the app its call's result (or its cancellation)
+// once more.
+func (m *Model) resendOutcome(a *toolApp) tea.Cmd {
+	switch {
+	case a.state != appOpen:
+		m.status = statusMsg{"this app's session is not open", true}
+	case !a.callDone:
+		m.status = statusMsg{"its call is still running: the app gets the result when it ends", true}
+	default:
+		return m.sendOutcome(a)
+	}
+	return nil
+}
+
+// closeApp tears an app down (ui/resource-teardown) and ends its session;
+// the panel shows it ended once it has.
+func (m *Model) closeApp(a *toolApp) tea.Cmd {
+	if a.state != appOpen || a.closing {
+		m.status = statusMsg{"this app's session is not open", true}
+		return nil
+	}
+	a.closing = true
+	sess := a.sess
+	return func() tea.Msg {
+		sess.Close()
+		return nil
+	}
+}
+
+func (l *appsPanel) footer(m *Model, _ *level) string {
+	if m.status.text != "" {
+		return m.statusLine()
+	}
+	return m.c.keyLine(m.c.keys.apps.ShortHelp()...)
+}
+
+// appsPanelHead is how many lines in a body of h lines are above the
+// selected session's detail, with n sessions listed: the title, the host,
+// the list and a blank line.
+func appsPanelHead(n, h int) int { return 3 + appsListRows(n, h) }
+
+// appsListRows is how many sessions the list shows in a body of h lines.
+func appsListRows(n, h int) int { return min(n, max(h/4, 1)) }
+
+func (l *appsPanel) view(m *Model, h int, _ *level) string {
+	s := m.c.styles
+	list, i := l.shown(m)
+	var b strings.Builder
+	title := "Tool apps"
+	if len(list) > 0 {
+		title += fmt.Sprintf(" · %d opened, %d open", len(list), m.apps.open())
+	}
+	b.WriteString(s.title.Render(line(title, m.c.width)) + "\n")
+	switch {
+	case m.opts.ToolApps == nil:
+		b.WriteString(s.dim.Render(line("The app host is off: with --app-host, calling a tool marked app opens its app in the browser.", m.c.width)) + "\n")
+	default:
+		b.WriteString(s.dim.Render(line("app host "+m.opts.AppHost+" · calling a tool marked app opens its app in the browser", m.c.width)) + "\n")
+	}
+	if len(list) == 0 {
+		b.WriteString("\n" + s.dim.Render(line("No app has opened in this run.", m.c.width)))
+		return b.String()
+	}
+	rows := appsListRows(len(list), h)
+	start := min(max(i-rows+1, 0), len(list)-rows)
+	for j := start; j < start+rows; j++ {
+		a := list[j]
+		name := line(a.tool.Name, 24)
+		text := fit(name+strings.Repeat(" ", 25-ansi.StringWidth(name))+ansi.Strip(m.appStateText(a)), m.c.width-2)
+		if j == i {
+			b.WriteString(s.selected.Render("> "+text) + "\n")
+		} else {
+			b.WriteString("  " + text + "\n")
+		}
+	}
+	l.sync(m, h)
+	return b.String() + "\n" + l.detail.view(&m.c, "")
+}
+
+// sync gives the detail pane the selected session's text and the room
+// left under the list in a body of h lines.
+func (l *appsPanel) sync(m *Model, h int) {
+	list, _ := l.shown(m)
+	if len(list) == 0 {
+		return
+	}
+	l.detail.set(m.appText(l.sel), m.c.width, h-appsPanelHead(len(list), h)-1)
+}
+
+// appText is one session in full: the tool and its arguments, the call's
+// outcome, the tab's URL with the SSH hint, and the app's messages.
+func (m *Model) appText(a *toolApp) string {
+	s := m.c.styles
+	var b strings.Builder
+	b.WriteString(s.title.Render(clean(a.tool.Name)) + s.dim.Render(" · opened "+a.opened.Format("15:04:05")+" · ") + m.appStateText(a) + "\n")
+	args := "{}"
+	if len(a.args) > 0 {
+		args = compactJSON(a.args)
+	}
+	b.WriteString(s.dim.Render("app: ") + clean(mcpclient.ToolAppURI(a.tool)) + "\n")
+	b.WriteString(s.dim.Render("arguments: ") + s.colourJSON(clean(args)) + "\n")
+	b.WriteString(s.dim.Render("the call: ") + m.appOutcome(a) + "\n")
+	if a.url != "" {
+		b.WriteString(s.dim.Render("its tab, to open it again (y copies it):") + "\n" + wrapWhole(a.url, m.c.width) + "\n")
+		if m.opts.AppSSHHint != "" {
+			b.WriteString(s.dim.Render("over SSH, forward the port first:") + "\n" + wrapWhole(m.opts.AppSSHHint, m.c.width) + "\n")
+		}
+	}
+	b.WriteString("\n")
+	if len(a.messages) == 0 {
+		b.WriteString(s.dim.Render("No messages from the app yet: its ui/message and ui/update-model-context show here, what a model would have read."))
+		return b.String()
+	}
+	b.WriteString(s.title.Render(fmt.Sprintf("from the app (%d)", len(a.messages)+a.dropped)) + "\n")
+	if a.dropped > 0 {
+		b.WriteString(s.dim.Render(fmt.Sprintf("(%d earlier not kept)", a.dropped)) + "\n")
+	}
+	for _, msg := range a.messages {
+		head := msg.kind
+		if msg.head != "" {
+			head += " · " + msg.head
+		}
+		b.WriteString(s.dim.Render(msg.at.Format("15:04:05")+" ") + s.accent.Render(clean(head)) + "\n")
+		for _, l := range strings.Split(clean(msg.text), "\n") {
+			b.WriteString("  " + l + "\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// appOutcome says what became of the call of an app: running, its result
+// (how many times the app got it), or why it has none.
+func (m *Model) appOutcome(a *toolApp) string {
+	s := m.c.styles
+	var what string
+	switch {
+	case !a.callDone:
+		return s.dim.Render("running")
+	case a.result != nil && a.result.IsError:
+		what = s.err.Render("isError") + " " + resultBrief(a.result)
+	case a.result != nil:
+		what = s.ok.Render("result") + " " + resultBrief(a.result)
+	default:
+		what = s.warn.Render("cancelled") + " " + clean(a.cancelled)
+	}
+	switch {
+	case a.sent == 1:
+		what += s.dim.Render(" · sent to the app")
+	case a.sent > 1:
+		what += s.dim.Render(fmt.Sprintf(" · sent to the app %d times", a.sent))
+	case a.state == appOpening:
+		what += s.dim.Render(" · the app is opening")
+	case a.sess == nil:
+		what += s.dim.Render(" · not sent: the app did not open")
+	default:
+		what += s.dim.Render(" · not sent: the app had ended")
+	}
+	return what
+}
+
+// resultBrief is a result's first text, or its structured content, on one
+// line.
+func resultBrief(res *mcp.CallToolResult) string {
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			return line(t.Text, 60)
+		}
+	}
+	if res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		return line(string(b), 60)
+	}
+	return ""
+}
