@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -90,12 +91,21 @@ func (q *authQueue) wait(ended <-chan struct{}) tea.Cmd {
 func (a *programAsker) ShowAuth(text string) { a.auth.put(authShownMsg{text}) }
 
 // PasteAuth implements [mcpclient.AuthPrompter]: it waits for the address
-// the person pastes into the login card, until ctx ends.
+// the person pastes into the login card, until ctx ends. The end of ctx
+// is the end of the login's wait, whether an address came or not: the
+// program hears of it either way, to close the card.
 func (a *programAsker) PasteAuth(ctx context.Context) (string, error) {
 	p := &pasteAsk{reply: make(chan string, 1)}
 	a.auth.put(authPasteMsg{p})
 	select {
 	case s := <-p.reply:
+		go func() {
+			select {
+			case <-ctx.Done():
+				a.auth.put(authPasteEndedMsg{p})
+			case <-a.ended:
+			}
+		}()
 		return s, nil
 	case <-ctx.Done():
 		a.auth.put(authPasteEndedMsg{p})
@@ -112,14 +122,18 @@ const (
 	authBrowserPrefix = "authorizing in your browser"
 )
 
+// authURLLine is a line that gives the authorization URL: "… URL …: URL".
+var authURLLine = regexp.MustCompile(`\bURL\b[^:]*:\s+(https?://\S+)\s*$`)
+
 // login is a login waiting for the person.
 type login struct {
-	url   string   // the authorization URL, once the authorizer shows it
-	lines []string // what else it said, in order
-	err   string   // why the address pasted last was refused
-	ask   *pasteAsk
-	held  string // an address sent while the authorizer was not waiting: the next wait gets it
-	sent  bool   // an address went to the authorizer, which has not answered yet
+	url   string    // the authorization URL, once the authorizer shows it
+	lines []string  // what else it said, in order
+	err   string    // why the address pasted last was refused
+	ask   *pasteAsk // the authorizer's wait for an address, while it waits
+	last  *pasteAsk // the wait that got the last address sent
+	held  string    // an address sent while the authorizer was not waiting: the next wait gets it
+	sent  bool      // an address went to the authorizer, which has not answered yet
 	input textinput.Model
 	since time.Time
 }
@@ -138,7 +152,7 @@ func (m *Model) auth(msg authMsgs) tea.Cmd {
 		case authPasteMsg:
 			cmds = append(cmds, m.authPaste(msg.p))
 		case authPasteEndedMsg:
-			if m.login != nil && m.login.ask == msg.p {
+			if m.login != nil && (m.login.ask == msg.p || m.login.last == msg.p) {
 				m.endLogin()
 			}
 		}
@@ -155,9 +169,10 @@ func (m *Model) authShown(text string) {
 		m.startLogin()
 	}
 	l := m.login
+	u := authURLLine.FindStringSubmatch(text)
 	switch {
-	case strings.HasPrefix(text, authOpenPrefix):
-		l.url = strings.TrimSpace(strings.TrimPrefix(text, authOpenPrefix))
+	case u != nil:
+		l.url = u[1]
 	case l.sent:
 		l.err, l.sent = text, false
 	default:
@@ -189,7 +204,7 @@ func (m *Model) authPaste(p *pasteAsk) tea.Cmd {
 	l := m.login
 	if l.held != "" {
 		text := l.held
-		l.held, l.sent = "", true
+		l.held, l.sent, l.last = "", true, p
 		return sendPaste(p, text)
 	}
 	l.ask = p
@@ -277,7 +292,7 @@ func (c *loginCard) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 			return nil
 		}
 		p := l.ask
-		l.ask, l.sent = nil, true
+		l.ask, l.sent, l.last = nil, true, p
 		return sendPaste(p, text)
 	}
 	var cmd tea.Cmd

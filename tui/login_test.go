@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -241,5 +242,106 @@ func TestLoginGoldens(t *testing.T) {
 			in.expect("address: ").paste(p.browse(p.nextURL())).expect("whoami").keys("6").expect("scopes granted")
 			checkGolden(t, maskAuth(in.screen()))
 		})
+	}
+}
+
+// The card takes the authorization URL from whichever line gives it (the
+// browser may have been opened on it), answers the authorizer's wait with
+// the address typed, shows why it was refused, and closes when the
+// authorizer stops waiting, not when an earlier login's wait ends; a line
+// that starts a login anew replaces the one shown.
+func TestLoginSteps(t *testing.T) {
+	t.Parallel()
+	m := New(Options{Target: "https://mcp.example.com/mcp"})
+	m.asker.stop()
+	step := func(msgs ...tea.Msg) tea.Cmd { _, cmd := m.Update(authMsgs{msgs}); return cmd }
+	step(authShownMsg{"authorizing in your browser; waiting for it to come back to http://127.0.0.1:1/callback"},
+		authShownMsg{"if it did not open, open this URL: https://as.example.com/authorize?state=s1"})
+	if _, ok := m.top().layer().(*loginCard); !ok || m.login.url != "https://as.example.com/authorize?state=s1" || len(m.login.lines) != 1 {
+		t.Fatalf("top %T, login %+v", m.top().layer(), m.login)
+	}
+	p := &pasteAsk{reply: make(chan string, 1)}
+	step(authPasteMsg{p})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("http://127.0.0.1:1/callback?x=1"), Paste: true})
+	_, cmd := m.Update(keyMsg("enter"))
+	run(cmd)
+	if got := <-p.reply; got != "http://127.0.0.1:1/callback?x=1" || !m.login.sent {
+		t.Fatalf("the authorizer got %q, sent %v", got, m.login.sent)
+	}
+	step(authShownMsg{"that is not the address (it has no state)"})
+	if m.login.err == "" || m.login.sent || !strings.Contains(m.View(), "refused: that is not the address") {
+		t.Errorf("the refusal is not shown: %+v\n%s", m.login, m.View())
+	}
+	next := &pasteAsk{reply: make(chan string, 1)}
+	step(authPasteMsg{next}, authPasteEndedMsg{&pasteAsk{}}) // the end of an earlier login's wait comes late
+	if m.login == nil {
+		t.Fatal("the end of an earlier login's wait ended this one")
+	}
+	step(authPasteEndedMsg{next})
+	if _, ok := find[*loginCard](m); ok || m.login != nil {
+		t.Errorf("the card outlived the login: %+v", m.login)
+	}
+	step(authShownMsg{authOpenPrefix + "https://as.example.com/authorize?state=s2"})
+	step(authShownMsg{authOpenPrefix + "https://as.example.com/authorize?state=s3"})
+	if m.login == nil || m.login.url != "https://as.example.com/authorize?state=s3" || len(m.layers) != 1 {
+		t.Errorf("login %+v, layers %v: want the newest login alone", m.login, m.layers)
+	}
+}
+
+// An address sent while the authorizer is not waiting goes to its next
+// wait.
+func TestLoginHoldsAnEarlyAddress(t *testing.T) {
+	t.Parallel()
+	m := New(Options{})
+	m.asker.stop()
+	m.Update(authMsgs{[]tea.Msg{authShownMsg{authOpenPrefix + "https://as.example.com/authorize"}}})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("http://127.0.0.1:1/callback?state=s"), Paste: true})
+	m.Update(keyMsg("enter"))
+	p := &pasteAsk{reply: make(chan string, 1)}
+	_, cmd := m.Update(authMsgs{[]tea.Msg{authPasteMsg{p}}})
+	run(cmd)
+	select {
+	case got := <-p.reply:
+		if got != "http://127.0.0.1:1/callback?state=s" {
+			t.Errorf("the authorizer got %q", got)
+		}
+	default:
+		t.Error("the address held was not sent")
+	}
+}
+
+// run runs a command and those it batches, for a model driven without a
+// program whose asker is stopped (so that its waits return at once).
+func run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	if batch, ok := cmd().(tea.BatchMsg); ok {
+		for _, c := range batch {
+			run(c)
+		}
+	}
+}
+
+// A call that needs more scopes (step-up) logs in again while connected:
+// the card shows over the tabs, and once the address is pasted the call
+// ends with the new grant.
+func TestStepUpLoginDuringACall(t *testing.T) {
+	t.Parallel()
+	p := newProtected(t)
+	in := open(t, p.options(), 100, 30)
+	in.expect("address: ").paste(p.browse(p.nextURL())).expect("whoami")
+	in.selectTool("admin").keys("enter")
+	u := p.nextURL()
+	if !strings.Contains(u, "admin") {
+		t.Errorf("the step-up asks for %s, without admin", u)
+	}
+	in.expect("address: ").paste(p.browse(u)).expectAll("admin ok", "admin")
+	in.screen()
+	if _, ok := find[*loginCard](in.m); ok || in.m.login != nil {
+		t.Error("the card outlived the step-up")
+	}
+	if st := in.m.conn.AuthState(); st == nil || !slices.Contains(st.Scopes, "admin") {
+		t.Errorf("auth state %+v, want the admin scope granted", st)
 	}
 }
