@@ -12,6 +12,11 @@
 // elicitations and sampling requests, roots.go, appcard.go, arguments.go,
 // help.go, quit.go; the save prompt is in clipboard.go).
 //
+// Tool apps: apps.go opens a tool's MCP App when it is called with an
+// app host and hands it the call's outcome; appspanel.go is the Apps panel
+// listing the sessions, applink.go the consent card of a link an app asks
+// to open.
+//
 // remember.go keeps what was asked: each tool's results in this session,
 // and its last arguments, remembered across runs per server in the user's
 // state directory ($XDG_STATE_HOME/mcpeek, else ~/.local/state/mcpeek).
