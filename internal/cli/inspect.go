@@ -100,6 +100,7 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 		opts.AppHost = "127.0.0.1:" + strconv.Itoa(e.host.Port())
 		opts.AppURL = e.host.URL
 		opts.AppSSHHint = e.host.SSHHint()
+		opts.ToolApps = e.host
 	}
 	return tui.Run(ctx, opts, os.Stdin, os.Stderr)
 }
