@@ -39,6 +39,7 @@ func (k keyMap) helpSections() []helpSection {
 		{"URL consent card", k.url},
 		{"Login card (OAuth)", k.login},
 		{"Apps panel (tool apps)", k.apps},
+		{"Tasks", k.tasks},
 		{"Arguments as JSON", k.json},
 	}
 }

@@ -29,6 +29,12 @@ type keyMap struct {
 	roots  rootsKeys
 	login  loginKeys
 	apps   appsKeys
+	tasks  tasksKeys
+}
+
+// tasksKeys work on the Tasks layer.
+type tasksKeys struct {
+	up, down, cancel, list, close, quit key.Binding
 }
 
 // tabKeys work on the tabs, when nothing is over them.
@@ -49,6 +55,7 @@ type tabKeys struct {
 	roots                key.Binding // the roots offered to the server
 	authorize            key.Binding // the login waiting, or a new one
 	apps                 key.Binding // the Apps panel: the tool apps opened
+	tasks                key.Binding // the Tasks layer: the tasks followed
 	quit                 key.Binding
 }
 
@@ -157,6 +164,7 @@ func newKeyMap() keyMap {
 			roots:      b("R", "roots offered to the server", "R"),
 			authorize:  b("a", "sign in again (OAuth)", "a"),
 			apps:       b("A", "the Apps panel (tool apps)", "A"),
+			tasks:      b("T", "the tasks followed", "T"),
 			help:       b("?", "these keys", "?"),
 			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
 		},
@@ -230,6 +238,14 @@ func newKeyMap() keyMap {
 			back:     b("esc/A", "back to the tabs", "esc", "A"),
 			quit:     b("q/ctrl+c", "quit", "q", "ctrl+c"),
 		},
+		tasks: tasksKeys{
+			up:     b("↑/k", "up", "up", "k"),
+			down:   b("↓/j", "down", "down", "j"),
+			cancel: b("c", "cancel the running task", "c"),
+			list:   b("l", "the server's tasks (tasks/list)", "l"),
+			close:  b("esc/T", "close", "esc", "T"),
+			quit:   b("ctrl+c", "quit", "ctrl+c"),
+		},
 		roots: rootsKeys{
 			up:      b("↑/k", "up", "up", "k"),
 			down:    b("↓/j", "down", "down", "j"),
@@ -270,6 +286,7 @@ var (
 	_ help.KeyMap = rootsKeys{}
 	_ help.KeyMap = loginKeys{}
 	_ help.KeyMap = appsKeys{}
+	_ help.KeyMap = tasksKeys{}
 )
 
 // tabFor is the tab a key jumps to.
@@ -306,7 +323,7 @@ func (k tabKeys) FullHelp() [][]key.Binding {
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
 		hint("y/w", "copy (needs OSC 52), save", k.copy, k.save),
 		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
-		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.authorize, k.apps, k.help, k.quit,
+		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.authorize, k.apps, k.tasks, k.help, k.quit,
 	}}
 }
 
@@ -399,6 +416,14 @@ func (k loginKeys) ShortHelp() []key.Binding { return []key.Binding{k.copy, k.se
 
 // FullHelp lists the login card's keys.
 func (k loginKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// ShortHelp is the Tasks layer's keys.
+func (k tasksKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.up, k.down, k.cancel, k.list, k.close, k.quit}
+}
+
+// FullHelp lists the Tasks layer's keys.
+func (k tasksKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // ShortHelp is the Apps panel's footer.
 func (k appsKeys) ShortHelp() []key.Binding {

@@ -101,6 +101,7 @@ type Model struct {
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
 	updated       map[string]time.Time     // resources the server said changed, and when
 	droppedEvents int                      // notifications dropped because they came too fast
+	tasks         []*taskRow               // the tasks followed, oldest first
 	subs          subscriptions            // resources subscribed to, and their updates
 
 	login      *login          // the login (OAuth) waiting for the person, if any

@@ -93,6 +93,8 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 			m.onLog(e)
 		case mcpclient.ProgressEvent:
 			m.onProgress(e)
+		case mcpclient.TaskEvent:
+			m.onTask(e)
 		case mcpclient.ResourceUpdatedEvent:
 			cmds = append(cmds, m.onResourceUpdated(e))
 		}

@@ -161,6 +161,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		return m.authorize()
 	case key.Matches(msg, k.apps):
 		m.openApps()
+	case key.Matches(msg, k.tasks):
+		m.openTasks()
 	case key.Matches(msg, k.cancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()

@@ -36,6 +36,8 @@ func TestTaskClarifiedInTheInspector(t *testing.T) {
 	time.Sleep(450 * time.Millisecond) // the form's grace period
 	in.keys("ctrl+d")
 	in.expect("Research Report: go (User declined")
+	// The Tasks layer lists it, ended, with the request it made.
+	in.keys("T").expectAll("Tasks", "simulate-research-query", "completed", "e-1 elicitation decline")
 	recs := in.m.conn.Records()
 	if len(recs) != 1 || recs[0].Action != "decline" || recs[0].TaskID == "" {
 		t.Errorf("records %+v, want one declined elicitation with its task id", recs)

@@ -1,0 +1,156 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// taskRow is one task the inspector followed: the last status it learned.
+type taskRow struct {
+	tool string
+	st   mcpclient.TaskStatus
+	seen time.Time
+}
+
+// maxTasks bounds the tasks the inspector remembers.
+const maxTasks = 100
+
+// onTask keeps a task's latest status.
+func (m *Model) onTask(e mcpclient.TaskEvent) {
+	for _, t := range m.tasks {
+		if t.st.TaskID == e.TaskID {
+			t.st, t.seen = e.TaskStatus, time.Now()
+			return
+		}
+	}
+	m.tasks = append(m.tasks, &taskRow{tool: e.Tool, st: e.TaskStatus, seen: time.Now()})
+	if len(m.tasks) > maxTasks {
+		m.tasks = m.tasks[len(m.tasks)-maxTasks:]
+	}
+}
+
+// tasksLayer lists the tasks of this session (docs/architecture.md,
+// "Tasks"): tool, status, message, elapsed time, poll interval, and the
+// requests each made; c cancels the running one; l asks the server for
+// its list (tasks/list).
+type tasksLayer struct {
+	cursor int
+	listed string // what tasks/list answered, once asked
+}
+
+// tasksListedMsg is tasks/list's answer.
+type tasksListedMsg struct{ text string }
+
+func (m *Model) openTasks() { m.open(&tasksLayer{}) }
+
+func (l *tasksLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	k := m.c.keys.tasks
+	switch {
+	case key.Matches(msg, k.quit):
+		return m.askQuit()
+	case key.Matches(msg, k.close):
+		m.close(l)
+	case key.Matches(msg, k.up):
+		l.cursor = max(l.cursor-1, 0)
+	case key.Matches(msg, k.down):
+		l.cursor = min(l.cursor+1, max(len(m.tasks)-1, 0))
+	case key.Matches(msg, k.cancel):
+		if m.cancelCall != nil && strings.HasPrefix(m.progressToken(), "task ") {
+			m.cancelCall() // the call's context ends: tasks/cancel goes out
+		}
+	case key.Matches(msg, k.list):
+		if m.conn == nil {
+			return nil
+		}
+		conn := m.conn
+		l.listed = "asking the server…"
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(conn.Context(), 10*time.Second)
+			defer cancel()
+			tasks, err := conn.ListTasks(ctx)
+			if err != nil {
+				return tasksListedMsg{"tasks/list: " + err.Error()}
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "the server lists %d tasks", len(tasks))
+			for _, t := range tasks {
+				var w struct{ TaskID, Status, StatusMessage string }
+				_ = json.Unmarshal(t, &w)
+				fmt.Fprintf(&b, "\n  %s %s %s", w.TaskID, w.Status, w.StatusMessage)
+			}
+			return tasksListedMsg{b.String()}
+		}
+	}
+	return nil
+}
+
+// progressToken is the running call's progress token, "" when none.
+func (m *Model) progressToken() string {
+	if m.runTrack == nil {
+		return ""
+	}
+	if p := m.runTrack.token.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+func (l *tasksLayer) view(m *Model, h int, _ *level) string {
+	s := m.c.styles
+	width := max(m.c.width-4, 20)
+	var b strings.Builder
+	b.WriteString(s.title.Render("Tasks") + "\n")
+	b.WriteString(s.dim.Render(line("Tools that require a task are called as one (2025-11-25); each task's latest status.", width-4)) + "\n\n")
+	if len(m.tasks) == 0 {
+		b.WriteString(s.dim.Render("(no task yet)") + "\n")
+	}
+	rows := max(h-12, 1)
+	start := max(l.cursor-rows+1, 0)
+	for i := start; i < len(m.tasks) && i < start+rows; i++ {
+		t := m.tasks[i]
+		text := fmt.Sprintf("%s  %s  %s  %s  poll %s", t.tool, short(t.st.TaskID), t.st.Status,
+			t.st.Elapsed.Round(100*time.Millisecond), t.st.PollInterval)
+		text = line(clean(text), width-6)
+		if i == l.cursor {
+			b.WriteString(s.selected.Render("> "+text) + "\n")
+		} else {
+			b.WriteString("  " + text + "\n")
+		}
+	}
+	if l.cursor < len(m.tasks) {
+		t := m.tasks[l.cursor]
+		b.WriteString("\n" + s.dim.Render("task ") + clean(t.st.TaskID) + "\n")
+		if t.st.StatusMessage != "" {
+			b.WriteString(block(clean(t.st.StatusMessage), width-4, 3) + "\n")
+		}
+		for _, r := range m.records {
+			if r.TaskID == t.st.TaskID {
+				b.WriteString(line(clean(fmt.Sprintf("  %s %s %s: %s", r.Key, r.Kind, r.Action, r.Message)), width-4) + "\n")
+			}
+		}
+	}
+	if l.listed != "" {
+		b.WriteString("\n" + block(clean(l.listed), width-4, 8) + "\n")
+	}
+	return s.box.Width(width).Render(strings.TrimRight(b.String(), "\n"))
+}
+
+func (l *tasksLayer) footer(m *Model, _ *level) string {
+	k := m.c.keys.tasks
+	return m.c.keyLine(hint("↑↓", "select", k.up, k.down), k.cancel, k.list, k.close)
+}
+
+// short is a task id cut for a list.
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12] + "…"
+	}
+	return id
+}
