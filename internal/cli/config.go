@@ -271,6 +271,15 @@ func (sel *selection) source() *sourceReport {
 	return &sourceReport{Server: sel.entry.Name, File: file, Format: string(sel.entry.Format), Client: sel.client, Scope: sel.entry.Scope}
 }
 
+// sourceText says in a few words which config named the target ("" when
+// the command line did): `@notes in ./.mcp.json`.
+func (sel *selection) sourceText() string {
+	if sel.entry == nil {
+		return ""
+	}
+	return "@" + sel.entry.Name + " in " + displayPath(sel.entry.File)
+}
+
 // displayPath shows a path short: relative to the working directory when
 // inside it, else from ~ when in the home directory.
 func displayPath(path string) string {

@@ -75,8 +75,14 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 		return err
 	}
 	defer e.close()
+	if o.conn.tls.opts.Insecure {
+		// Still on the terminal once the inspector's screen is gone.
+		fmt.Fprintln(os.Stderr, insecureWarning)
+	}
 	opts := tui.Options{
 		Target:        o.conn.target.String(),
+		Source:        o.conn.selection.sourceText(),
+		Insecure:      o.conn.tls.opts.Insecure,
 		Wire:          e.wire, // the server's stderr, for a connection that failed
 		ElicitTimeout: o.elicitTimeout,
 		OpenURL:       apphost.SystemBrowser(o.conn.noBrowser),
