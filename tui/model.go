@@ -30,6 +30,9 @@ type Options struct {
 	// AppSSHHint is the port-forwarding command for a person on another
 	// machine, shown with the URLs.
 	AppSSHHint string
+	// ToolApps opens the apps of tools called (the app host), or is nil
+	// when there is none (apps.go).
+	ToolApps mcpclient.ToolAppHost
 	// OpenURL opens a URL in the browser, for URL-mode elicitations.
 	OpenURL func(url string) error
 	// ElicitTimeout cancels a native form nobody answers (0: never).
@@ -98,11 +101,14 @@ type Model struct {
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
 	updated       map[string]time.Time     // resources the server said changed, and when
 	droppedEvents int                      // notifications dropped because they came too fast
+	tasks         []*taskRow               // the tasks followed, oldest first
 	subs          subscriptions            // resources subscribed to, and their updates
 
 	login      *login          // the login (OAuth) waiting for the person, if any
 	forgetting bool            // a forgets the stored tokens before reconnecting
 	rootEdits  map[string]bool // the roots the person added (true) or removed, kept across reconnects
+
+	apps appsState // the tool apps the calls opened (apps.go)
 
 	layers   []layer // the overlay stack, bottom first
 	quitting bool
@@ -180,7 +186,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.settleForms()
 	case callDoneMsg:
 		m.callDone(msg)
-		return nil
+		return m.appCallDone(msg)
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
 		return nil

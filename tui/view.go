@@ -35,6 +35,12 @@ func (m *Model) header() string {
 	if m.opts.AppHost != "" {
 		app = "app host " + m.opts.AppHost
 	}
+	switch n := m.apps.open(); { // tool apps (A)
+	case n == 1:
+		app = "1 app open · " + app
+	case n > 1:
+		app = fmt.Sprintf("%d apps open · %s", n, app)
+	}
 	right := s.dim.Render(app)
 	if m.opts.Insecure {
 		right = s.warn.Render("TLS unverified") + s.dim.Render(" · ") + right
