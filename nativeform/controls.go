@@ -45,6 +45,15 @@ var ControlKeys = ControlKeyMap{
 	Clear:      key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("backspace", "no answer")),
 }
 
+// ShortHelp is every control key, in a line.
+func (k ControlKeyMap) ShortHelp() []key.Binding {
+	var out []key.Binding
+	for _, col := range k.FullHelp() {
+		out = append(out, col...)
+	}
+	return out
+}
+
 // FullHelp lists the controls' keys, a control a column.
 func (k ControlKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{

@@ -36,6 +36,7 @@ func (k keyMap) helpSections() []helpSection {
 		{"Tabs", k.tabs},
 		{"App card (answering in the browser)", k.app},
 		{"Forms", k.form},
+		{"Form controls (date, slider, choice)", k.controls},
 		{"URL consent card", k.url},
 		{"Login card (OAuth)", k.login},
 		{"Apps panel (tool apps)", k.apps},

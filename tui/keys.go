@@ -30,6 +30,9 @@ type keyMap struct {
 	login  loginKeys
 	apps   appsKeys
 	tasks  tasksKeys
+	// controls are the native form's own controls (date, slider,
+	// choice), which the form handles; here for the help screen.
+	controls nativeform.ControlKeyMap
 }
 
 // tasksKeys work on the Tasks layer.
@@ -238,6 +241,7 @@ func newKeyMap() keyMap {
 			back:     b("esc/A", "back to the tabs", "esc", "A"),
 			quit:     b("q/ctrl+c", "quit", "q", "ctrl+c"),
 		},
+		controls: nativeform.ControlKeys,
 		tasks: tasksKeys{
 			up:     b("↑/k", "up", "up", "k"),
 			down:   b("↓/j", "down", "down", "j"),
