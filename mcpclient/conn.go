@@ -242,9 +242,17 @@ func (c *Conn) connect(ctx context.Context) error {
 	}
 	parent := ctx
 	if c.cfg.ConnectTimeout > 0 {
+		// The connect timeout does not count the time a person takes to
+		// log in (the authorizer pauses it while it waits for them).
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.cfg.ConnectTimeout)
+		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
+		clock := newPausableTimer(c.cfg.ConnectTimeout, cancel)
+		defer clock.stop()
+		if w, ok := c.cfg.Auth.(interface{ OnWaiting(func(bool)) }); ok {
+			w.OnWaiting(clock.pause)
+			defer w.OnWaiting(nil)
+		}
 	}
 	transport, err := c.transport(ctx)
 	if err != nil {
@@ -285,6 +293,45 @@ func (c *Conn) connect(ctx context.Context) error {
 		return fmt.Errorf("the server does not speak protocol revision %s (it negotiated %s)", version, got)
 	}
 	return nil
+}
+
+// pausableTimer calls f once d has run, not counting the time it was
+// paused.
+type pausableTimer struct {
+	mu     sync.Mutex
+	timer  *time.Timer
+	left   time.Duration
+	since  time.Time
+	paused int
+}
+
+func newPausableTimer(d time.Duration, f func()) *pausableTimer {
+	return &pausableTimer{timer: time.AfterFunc(d, f), left: d, since: time.Now()}
+}
+
+// pause stops the clock (true) or starts it again (false); pauses nest.
+func (p *pausableTimer) pause(on bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case on:
+		p.paused++
+		if p.paused == 1 && p.timer.Stop() {
+			p.left -= time.Since(p.since)
+		}
+	case p.paused > 0:
+		p.paused--
+		if p.paused == 0 {
+			p.since = time.Now()
+			p.timer.Reset(max(p.left, 0))
+		}
+	}
+}
+
+func (p *pausableTimer) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.timer.Stop()
 }
 
 // CheckProtocol reports whether p is a --protocol value mcpeek accepts.

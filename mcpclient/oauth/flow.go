@@ -86,13 +86,15 @@ type Authorizer struct {
 	server   *http.Server
 	redirect string
 
-	mu      sync.Mutex
-	state   State
-	waiting chan callbackResult // non-nil while a login waits for its redirect
-	expect  string              // the state parameter the redirect must carry
-	seen    observed
+	mu         sync.Mutex
+	state      State
+	waitingFor chan callbackResult // non-nil while a login waits for its redirect
+	expect     string              // the state parameter the redirect must carry
+	seen       observed
 	// priorScopes were granted to the stored token this run started with.
 	priorScopes []string
+	// waiting hears when a login starts and stops waiting for the person.
+	waiting func(bool)
 }
 
 type callbackResult struct {
@@ -180,6 +182,14 @@ func New(opts Options) (*Authorizer, error) {
 
 // Close stops listening for the redirect.
 func (a *Authorizer) Close() error { return a.server.Close() }
+
+// OnWaiting sets what hears a login start (true) and stop (false)
+// waiting for the person: the connection pauses its connect timeout.
+func (a *Authorizer) OnWaiting(f func(bool)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.waiting = f
+}
 
 // RedirectURL is the loopback callback registered with the server.
 func (a *Authorizer) RedirectURL() string { return a.redirect }
@@ -418,15 +428,20 @@ func (a *Authorizer) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*
 	state := u.Query().Get("state")
 	results := make(chan callbackResult, 1)
 	a.mu.Lock()
-	if a.waiting != nil {
+	if a.waitingFor != nil {
 		a.mu.Unlock()
 		return nil, errors.New("another authorization is already waiting")
 	}
-	a.waiting, a.expect = results, state
+	a.waitingFor, a.expect = results, state
+	hook := a.waiting
 	a.mu.Unlock()
+	if hook != nil {
+		hook(true)
+		defer hook(false)
+	}
 	defer func() {
 		a.mu.Lock()
-		a.waiting, a.expect = nil, ""
+		a.waitingFor, a.expect = nil, ""
 		a.mu.Unlock()
 	}()
 
@@ -463,6 +478,7 @@ func (a *Authorizer) show(opened bool, authURL string) {
 	switch {
 	case opened:
 		a.opts.Show(fmt.Sprintf("authorizing in your browser; waiting for it to come back to %s", a.redirect))
+		a.opts.Show("if it did not open, open this URL: " + authURL)
 	default:
 		a.opts.Show("open this URL to authorize: " + authURL)
 		if a.opts.Paste != nil {
@@ -509,11 +525,11 @@ func (a *Authorizer) showf(format string, args ...any) {
 func (a *Authorizer) claim(state string) chan<- callbackResult {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.waiting == nil || state != a.expect {
+	if a.waitingFor == nil || state != a.expect {
 		return nil
 	}
-	results := a.waiting
-	a.waiting, a.expect = nil, ""
+	results := a.waitingFor
+	a.waitingFor, a.expect = nil, ""
 	return results
 }
 

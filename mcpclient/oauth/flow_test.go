@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +24,7 @@ import (
 // followed to mcpeek's callback, as the test's edit says.
 type person struct {
 	t      *testing.T
+	delay  time.Duration // how long the person takes to approve
 	mu     sync.Mutex
 	opened []string
 	edit   func(loc string) []string // the redirects to request, in order
@@ -34,6 +36,7 @@ func (p *person) open(ctx context.Context, authURL string) error {
 	p.opened = append(p.opened, authURL)
 	p.mu.Unlock()
 	go func() {
+		time.Sleep(p.delay)
 		loc, err := oauthtest.Browser(context.Background(), authURL)
 		if err != nil {
 			p.t.Errorf("browser: %v", err)
@@ -81,6 +84,11 @@ func newSetup(t *testing.T) *setup {
 
 // connect connects with the options edit sets.
 func (s *setup) connect(edit func(*oauth.Options)) (*mcpclient.Conn, *oauth.Authorizer, error) {
+	return s.connectWithin(0, edit)
+}
+
+// connectWithin connects with a connect timeout (0: none).
+func (s *setup) connectWithin(timeout time.Duration, edit func(*oauth.Options)) (*mcpclient.Conn, *oauth.Authorizer, error) {
 	s.t.Helper()
 	opts := oauth.Options{Resource: s.as.URL, Store: s.store, Secret: s.wire.Secret,
 		Logf: func(format string, args ...any) { s.wire.Note(fmt.Sprintf(format, args...)) }}
@@ -95,7 +103,7 @@ func (s *setup) connect(edit func(*oauth.Options)) (*mcpclient.Conn, *oauth.Auth
 	defer cancel()
 	conn, err := mcpclient.Connect(ctx, mcpclient.Config{
 		Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: s.as.URL},
-		Auth:   a, Wire: s.wire,
+		Auth:   a, Wire: s.wire, ConnectTimeout: timeout,
 	})
 	if err != nil {
 		a.Close()
@@ -125,7 +133,7 @@ func TestLoginThenReuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := call(t, conn, "whoami"); got != "scopes: read offline_access" {
+	if got := call(t, conn, "whoami"); !sameScopes(got, "read", "offline_access") {
 		t.Errorf("whoami = %q", got)
 	}
 	st := a.State()
@@ -153,13 +161,36 @@ func TestLoginThenReuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := call(t, conn2, "whoami"); got != "scopes: read offline_access" {
+	if got := call(t, conn2, "whoami"); !sameScopes(got, "read", "offline_access") {
 		t.Errorf("second run: whoami = %q", got)
 	}
 	if p2.opens() != 0 || s.as.Issued != 1 || !a2.State().FromStore {
 		t.Errorf("second run opened %d times, %d tokens issued, state %+v", p2.opens(), s.as.Issued, a2.State())
 	}
 	checkNoSecrets(t, s)
+}
+
+// The connect timeout does not count the time the person takes to log
+// in: a login slower than it still connects.
+func TestLoginOutlastsTheConnectTimeout(t *testing.T) {
+	s := newSetup(t)
+	p := &person{t: t, delay: 1500 * time.Millisecond}
+	conn, _, err := s.connectWithin(500*time.Millisecond, func(o *oauth.Options) { o.Open = p.open })
+	if err != nil {
+		t.Fatalf("a slow login failed: %v", err)
+	}
+	if got := call(t, conn, "whoami"); !sameScopes(got, "read", "offline_access") {
+		t.Errorf("whoami = %q", got)
+	}
+}
+
+// sameScopes reports whether whoami's answer names exactly these scopes,
+// in any order (the order a grant lists them in is the server's).
+func sameScopes(whoami string, want ...string) bool {
+	got := strings.Fields(strings.TrimPrefix(whoami, "scopes: "))
+	slices.Sort(got)
+	slices.Sort(want)
+	return slices.Equal(got, want)
 }
 
 // An expired stored token is refreshed without a browser.
@@ -275,7 +306,7 @@ func TestPastedRedirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := call(t, conn, "whoami"); !strings.HasPrefix(got, "scopes: read") {
+	if got := call(t, conn, "whoami"); !sameScopes(got, "read", "offline_access") {
 		t.Errorf("whoami = %q", got)
 	}
 	mu.Lock()
