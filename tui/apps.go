@@ -156,7 +156,7 @@ func (m *Model) withToolApp(tool *mcp.Tool, args json.RawMessage, call tea.Cmd) 
 	m.apps.calling = a
 	var wait tea.Cmd
 	if m.apps.queue == nil {
-		m.apps.queue = &appQueue{ready: make(chan struct{}, 1), dropped: map[*toolApp]int{}}
+		m.apps.queue = &appQueue{ready: newWakeup(), dropped: map[*toolApp]int{}}
 		wait = m.apps.queue.wait(m.asker.ended)
 	}
 	conn, host, q, browse, ended := m.conn, m.opts.ToolApps, m.apps.queue, m.opts.OpenURL, m.asker.ended
@@ -337,7 +337,7 @@ type appQueue struct {
 	msgs     []modelMsg
 	messages int // appMessageMsgs among msgs
 	dropped  map[*toolApp]int
-	ready    chan struct{} // holds a token while reports wait
+	ready    wakeup // set while reports wait
 }
 
 func (q *appQueue) put(msg modelMsg) {
@@ -352,27 +352,19 @@ func (q *appQueue) put(msg modelMsg) {
 	}
 	q.msgs = append(q.msgs, msg)
 	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
+	q.ready.notify()
 }
 
 // wait delivers what is queued once something is; the model issues it
 // again after each delivery.
 func (q *appQueue) wait(ended <-chan struct{}) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case <-q.ready:
-		case <-ended:
-			return nil
-		}
+	return q.ready.wait(ended, func() tea.Msg {
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		out := appReportsMsg{msgs: q.msgs, dropped: q.dropped}
 		q.msgs, q.messages, q.dropped = nil, 0, map[*toolApp]int{}
 		return out
-	}
+	})
 }
 
 // readableAppMessage is a message of an app's as a person reads it: the

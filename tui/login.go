@@ -47,10 +47,10 @@ type pasteAsk struct{ reply chan string }
 type authQueue struct {
 	mu    sync.Mutex
 	msgs  []tea.Msg
-	ready chan struct{} // holds a token while steps wait
+	ready wakeup // set while steps wait
 }
 
-func newAuthQueue() *authQueue { return &authQueue{ready: make(chan struct{}, 1)} }
+func newAuthQueue() *authQueue { return &authQueue{ready: newWakeup()} }
 
 // maxAuthSteps bounds the steps waiting for the program; beyond it the
 // oldest go (the authorizer says little, so only a flood reaches it).
@@ -63,27 +63,19 @@ func (q *authQueue) put(msg tea.Msg) {
 	}
 	q.msgs = append(q.msgs, msg)
 	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
+	q.ready.notify()
 }
 
 // wait delivers what is queued once something is; the model issues it
 // again after each delivery.
 func (q *authQueue) wait(ended <-chan struct{}) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case <-q.ready:
-		case <-ended:
-			return nil
-		}
+	return q.ready.wait(ended, func() tea.Msg {
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		msgs := q.msgs
 		q.msgs = nil
 		return authMsgs{msgs}
-	}
+	})
 }
 
 // ShowAuth implements [mcpclient.AuthPrompter]: the line reaches the

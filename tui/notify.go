@@ -81,6 +81,32 @@ func (q *eventQueue) wait(ended <-chan struct{}) tea.Cmd {
 	}
 }
 
+// wakeup is the signal of a queue that the program drains: whoever
+// queues notifies it, never waiting, and wait's command delivers what
+// take returns once it has been notified (or nothing, once the program
+// has ended).
+type wakeup chan struct{}
+
+func newWakeup() wakeup { return make(chan struct{}, 1) }
+
+func (w wakeup) notify() {
+	select {
+	case w <- struct{}{}:
+	default:
+	}
+}
+
+func (w wakeup) wait(ended <-chan struct{}, take func() tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-w:
+		case <-ended:
+			return nil
+		}
+		return take()
+	}
+}
+
 // events takes in a batch of the server's notifications.
 func (m *Model) events(msg eventsMsg) tea.Cmd {
 	cmds := []tea.Cmd{m.asker.queue.wait(m.asker.ended)}
