@@ -386,12 +386,12 @@ func snippet(r io.Reader) string {
 // jsonRPCAnswer checks that a body holds a JSON-RPC response: the JSON
 // itself, or the first data of an event stream.
 func jsonRPCAnswer(body io.Reader, media string) error {
-	data, err := io.ReadAll(io.LimitReader(body, 1<<20))
+	var data []byte
+	var err error
 	if media == "text/event-stream" {
-		data = firstEventData(data)
-		err = nil
-	}
-	if err != nil && len(data) == 0 {
+		// The stream may stay open: read up to its first event only.
+		data = firstEventData(io.LimitReader(body, 1<<20))
+	} else if data, err = io.ReadAll(io.LimitReader(body, 1<<20)); err != nil && len(data) == 0 {
 		return err
 	}
 	var m struct {
@@ -405,10 +405,11 @@ func jsonRPCAnswer(body io.Reader, media string) error {
 	return nil
 }
 
-// firstEventData is the data of the first event in a stream.
-func firstEventData(stream []byte) []byte {
+// firstEventData is the data of the first event in a stream that has
+// data.
+func firstEventData(stream io.Reader) []byte {
 	var data []string
-	sc := bufio.NewScanner(bytes.NewReader(stream))
+	sc := bufio.NewScanner(stream)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()

@@ -34,46 +34,54 @@ func (d *doctor) stdioSteps(ctx context.Context) {
 // PATH its environment gives it, or relative to its directory.
 func findCommand(t mcpclient.Target) (string, outcome) {
 	name := t.Command[0]
-	if strings.ContainsRune(name, filepath.Separator) {
+	if strings.ContainsAny(name, `/\`) {
 		path := name
 		if !filepath.IsAbs(path) && t.Dir != "" {
 			path = filepath.Join(t.Dir, path)
 		}
-		if err := executable(path); err != nil {
-			return "", failed(fmt.Sprintf("%s: %v", path, err), "give the path of an executable file")
+		found, err := exec.LookPath(path)
+		if err != nil {
+			return "", failed(fmt.Sprintf("%s: %v", path, lookWord(err)), "give the path of an executable file")
 		}
-		return path, passed("%s", path)
+		return found, passed("%s", found)
 	}
-	pathList := os.Getenv("PATH")
 	for _, kv := range t.Env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			pathList = v
+		if dirs, ok := strings.CutPrefix(kv, "PATH="); ok {
+			// The server's own PATH, which LookPath does not take.
+			for _, dir := range filepath.SplitList(dirs) {
+				if found, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
+					return found, passed("%s (on the server's PATH)", found)
+				}
+			}
+			return "", notOnPath(name)
 		}
 	}
-	for _, dir := range filepath.SplitList(pathList) {
-		if dir == "" {
-			dir = "."
-		}
-		path := filepath.Join(dir, name)
-		if executable(path) == nil {
-			return path, passed("%s", path)
-		}
+	found, err := exec.LookPath(name)
+	if err != nil {
+		return "", notOnPath(name)
 	}
-	return "", failed(fmt.Sprintf("%s is not on the PATH", name),
+	return found, passed("%s", found)
+}
+
+func notOnPath(name string) outcome {
+	return failed(fmt.Sprintf("%s is not on the PATH", name),
 		"install it, or give its full path (the PATH searched is mcpeek's, or the server's env PATH)")
 }
 
-func executable(path string) error {
-	info, err := os.Stat(path)
+// lookWord words why a path is no program.
+func lookWord(err error) string {
+	var pe *os.PathError
 	switch {
-	case err != nil:
-		return errors.New("no such file")
-	case info.IsDir():
-		return errors.New("a directory")
-	case info.Mode()&0o111 == 0:
-		return errors.New("not executable")
+	case errors.As(err, &pe) && errors.Is(pe.Err, os.ErrNotExist):
+		return "no such file"
+	case errors.As(err, &pe):
+		return pe.Err.Error()
 	}
-	return nil
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		return ee.Err.Error()
+	}
+	return err.Error()
 }
 
 // stdoutLine is one line the server wrote on stdout.

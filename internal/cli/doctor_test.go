@@ -219,3 +219,35 @@ func TestDoctorText(t *testing.T) {
 		t.Errorf("embedded: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestDoctorStreamStaysOpen: a server that answers the probe on an event
+// stream and keeps it open passes the http step at its first event, not
+// at a timeout.
+func TestDoctorStreamStaysOpen(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "no", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	_, r, _ := doctorJSON(t, "--connect-timeout", "3s", srv.URL)
+	if len(r.Steps) < 3 || r.Steps[2].Step != "http" || r.Steps[2].Status != stepOK || r.Steps[2].Ms > 2000 {
+		t.Errorf("steps %+v", r.Steps)
+	}
+}
+
+// TestDoctorCommandPath: a relative command is looked for in the server's
+// folder; a file that is not executable says so.
+func TestDoctorCommandPath(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "server.sh"), "#!/bin/sh\n")
+	cfg := filepath.Join(dir, ".mcp.json")
+	writeFile(t, cfg, `{"mcpServers": {"s": {"command": "./server.sh"}}}`)
+	code, r, _ := doctorJSON(t, "--config", cfg)
+	wantStop(t, code, r, "command", filepath.Join(dir, "server.sh"), "give the path of an executable file")
+}
