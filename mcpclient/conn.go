@@ -244,10 +244,10 @@ func (c *Conn) connect(ctx context.Context) error {
 	if c.cfg.ConnectTimeout > 0 {
 		// The connect timeout does not count the time a person takes to
 		// log in (the authorizer pauses it while it waits for them).
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		clock := newPausableTimer(c.cfg.ConnectTimeout, cancel)
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		clock := newPausableTimer(c.cfg.ConnectTimeout, func() { cancel(context.DeadlineExceeded) })
 		defer clock.stop()
 		if w, ok := c.cfg.Auth.(interface{ OnWaiting(func(bool)) }); ok {
 			w.OnWaiting(clock.pause)
@@ -283,7 +283,7 @@ func (c *Conn) connect(ctx context.Context) error {
 			return err
 		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("no answer within %s (--connect-timeout): %w", c.cfg.ConnectTimeout, ctx.Err())
+			return fmt.Errorf("no answer within %s (--connect-timeout): %w", c.cfg.ConnectTimeout, context.Cause(ctx))
 		}
 		return err
 	}

@@ -36,7 +36,8 @@ func TestControlGoldens(t *testing.T) {
 		for _, size := range sizes {
 			open := func(t *testing.T) *formDriver {
 				d := openForm(t, request(schemaOf(t, c.schema), "One control."), nativeform.Options{}, size.w, size.h)
-				return d.expect(c.label)
+				// The first field, focused, and the control: both drawn.
+				return d.expect("┃ Note", c.label)
 			}
 			t.Run(c.name+"_unfocused/"+size.name, func(t *testing.T) {
 				golden.RequireEqual(t, []byte(open(t).view()))
