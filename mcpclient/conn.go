@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -362,7 +363,7 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 	t := c.cfg.Target
 	switch t.Kind {
 	case TargetStdio:
-		cmd := exec.Command(t.Command[0], t.Command[1:]...)
+		cmd := exec.Command(commandPath(t.Command[0], t.Env), t.Command[1:]...)
 		cmd.Env = append(os.Environ(), t.Env...)
 		cmd.Dir = t.Dir
 		cmd.Stderr = c.wire.StderrWriter()
@@ -401,6 +402,26 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 	}
 	c.closers = append(c.closers, func() { _ = ss.Close() })
 	return ct, nil
+}
+
+// commandPath is the program a bare command name runs: found on the PATH
+// the server's environment gives, when it gives one (as the doctor looks
+// for it), else left to exec's lookup on mcpeek's own PATH.
+func commandPath(name string, env []string) string {
+	if strings.ContainsAny(name, `/\`) {
+		return name
+	}
+	for _, kv := range slices.Backward(env) {
+		if dirs, ok := strings.CutPrefix(kv, "PATH="); ok {
+			for _, dir := range filepath.SplitList(dirs) {
+				if found, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
+					return found
+				}
+			}
+			break
+		}
+	}
+	return name
 }
 
 // explain adds the server's last stderr line to an error, where there is one.

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -108,11 +109,17 @@ func (s *sideChannel) call(ctx context.Context, method string, params any) (json
 		return nil, err
 	}
 	req := &jsonrpc.Request{ID: rid, Method: method, Params: raw}
-	if s.conn.cfg.Target.Kind == TargetHTTP {
+	if t := s.conn.cfg.Target; t.Kind == TargetHTTP && !t.SSE {
 		go s.post(ctx, req)
 	} else if write == nil {
 		return nil, errors.New("the side channel is not connected")
 	} else if err := write(ctx, req); err != nil {
+		s.mu.Lock()
+		closed := s.closed
+		s.mu.Unlock()
+		if closed != nil {
+			return nil, fmt.Errorf("%w: %v", errSideClosed, closed)
+		}
 		return nil, err
 	}
 	select {
@@ -244,7 +251,11 @@ func (s *sideChannel) answer(ctx context.Context, req *jsonrpc.Request) {
 	default:
 		resp.Error = &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "mcpeek does not answer " + req.Method + " here"}
 	}
-	r, err := s.send(context.WithoutCancel(ctx), resp)
+	// The answer goes even if the stream that asked has ended, but not
+	// after the connection, and not for ever.
+	sendCtx, cancel := context.WithTimeout(s.conn.Context(), 10*time.Second)
+	defer cancel()
+	r, err := s.send(sendCtx, resp)
 	if err != nil {
 		s.conn.wire.Note(fmt.Sprintf("answering %s on a task's stream: %v", req.Method, err))
 		return

@@ -81,7 +81,10 @@ func (a *programAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*
 	case res := <-x.reply:
 		return res, nil
 	case <-ctx.Done():
-		a.events <- withdrawnMsg{req.Key} // buffered; the program drains it
+		select { // buffered; the program drains it, unless it has ended
+		case a.events <- withdrawnMsg{req.Key}:
+		case <-a.ended:
+		}
 		return nil, ctx.Err()
 	}
 }
@@ -98,7 +101,10 @@ func (a *programAsker) Sample(ctx context.Context, req *mcpclient.SampleRequest)
 	case ans := <-x.sampled:
 		return ans.res, ans.err
 	case <-ctx.Done():
-		a.events <- withdrawnMsg{req.Key} // buffered; the program drains it
+		select { // buffered; the program drains it, unless it has ended
+		case a.events <- withdrawnMsg{req.Key}:
+		case <-a.ended:
+		}
 		return nil, ctx.Err()
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
+	"sync"
 )
 
 // Run is mcpeek's whole life: it runs the command that args (the words
@@ -13,7 +15,26 @@ import (
 // to stderr, and returns the exit code. The terminal UI, when there is one,
 // uses the process's own standard input and error.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	// Diagnostics come from several goroutines (notifications, apps,
+	// answers): one write at a time. A file (the terminal) is left as it
+	// is: the system keeps its writes apart, and the forms drawn on it
+	// need the file itself.
+	if _, ok := stderr.(*os.File); !ok {
+		stderr = &syncWriter{w: stderr}
+	}
 	return report(ctx, dispatch(ctx, args, streams{out: stdout, errOut: stderr}), stderr)
+}
+
+// syncWriter serializes writes to w.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 // streams are where a command writes: results to out, diagnostics to

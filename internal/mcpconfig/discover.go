@@ -82,6 +82,9 @@ type Found struct {
 	// Looked are every file discovery looked for, whether or not it was
 	// there.
 	Looked []Candidate
+	// Skipped are files discovery found but did not read: another user
+	// owns them, or others may write them.
+	Skipped []string
 }
 
 // Servers are every server of every file, in discovery order: for a name
@@ -108,6 +111,12 @@ func Discover(p Places) (*Found, error) {
 		if errors.Is(err, fs.ErrNotExist) || err == nil && info.IsDir() {
 			continue
 		}
+		if err == nil && !trusted(info) {
+			// Another user could have put it there (a shared /tmp):
+			// its commands would run as this one.
+			found.Skipped = append(found.Skipped, c.Path)
+			continue
+		}
 		f, err := Load(c.Path, Options{Dir: p.Dir})
 		if err != nil {
 			return nil, err
@@ -115,6 +124,17 @@ func Discover(p Places) (*Found, error) {
 		found.Files = append(found.Files, f)
 	}
 	return found, nil
+}
+
+// trusted reports whether a discovered file is this user's own and
+// nobody else may write it. Where the system does not say who owns a
+// file, it is trusted.
+func trusted(info fs.FileInfo) bool {
+	if info.Mode().Perm()&0o022 != 0 {
+		return false
+	}
+	uid, ok := fileOwner(info)
+	return !ok || uid == os.Getuid()
 }
 
 // Find returns the server name selects: the first exact match in
@@ -164,15 +184,23 @@ func (f *Found) where() string {
 		have[file.Path] = true
 		read = append(read, fmt.Sprintf("%s (%d)", file.Path, len(file.Servers)))
 	}
+	skipped := map[string]bool{}
+	for _, p := range f.Skipped {
+		skipped[p] = true
+	}
 	for _, c := range f.Looked {
-		if !have[c.Path] {
+		if !have[c.Path] && !skipped[c.Path] {
 			absent = append(absent, c.Path)
 		}
 	}
-	if len(read) == 0 {
-		return "found no MCP config; looked for " + strings.Join(absent, ", ")
+	note := ""
+	if len(f.Skipped) > 0 {
+		note = "; not read, as another user owns them or others may write them: " + strings.Join(f.Skipped, ", ")
 	}
-	return "read " + strings.Join(read, ", ") + "; not present: " + strings.Join(absent, ", ")
+	if len(read) == 0 {
+		return "found no MCP config; looked for " + strings.Join(absent, ", ") + note
+	}
+	return "read " + strings.Join(read, ", ") + "; not present: " + strings.Join(absent, ", ") + note
 }
 
 // FindIn returns the server name selects in one file: with name "", its

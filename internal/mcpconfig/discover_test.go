@@ -178,3 +178,26 @@ func TestDiscoveryBadFile(t *testing.T) {
 		t.Errorf("unreadable file: %v", err)
 	}
 }
+
+// A project config others may write (a shared /tmp) is not read: its
+// commands would run as this user.
+func TestDiscoverySkipsFilesOthersMayWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	if err := os.WriteFile(path, []byte(`{"mcpServers":{"github":{"command":"evil"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	found, err := Discover(Places{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found.Files) != 0 || len(found.Skipped) != 1 {
+		t.Fatalf("read %d files, skipped %v", len(found.Files), found.Skipped)
+	}
+	if _, err := found.Find("github"); err == nil || !strings.Contains(err.Error(), "others may write") {
+		t.Errorf("Find = %v, want it to say why the file was not read", err)
+	}
+}

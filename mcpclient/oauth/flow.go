@@ -238,7 +238,9 @@ func (a *Authorizer) Authorize(ctx context.Context, req *http.Request, resp *htt
 		a.fail(err)
 		return err
 	}
-	a.logf("%s answered %s: authorizing", req.URL.Redacted(), resp.Status)
+	where := *req.URL
+	where.RawQuery, where.Fragment = "", ""
+	a.logf("%s answered %s: authorizing", where.Redacted(), resp.Status)
 	if err := a.inner.Authorize(ctx, req, resp); err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("authorization: %w", context.Cause(ctx))
