@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,7 +65,16 @@ func (t Target) String() string {
 	case TargetStdio:
 		return strings.Join(t.Command, " ")
 	case TargetHTTP:
-		return t.URL
+		// Shown on screens and in errors: without the query's values or a
+		// password, which may be keys.
+		u, err := url.Parse(t.URL)
+		if err != nil || u.RawQuery == "" && u.User == nil {
+			return t.URL
+		}
+		if u.RawQuery != "" {
+			u.RawQuery = "…"
+		}
+		return u.Redacted()
 	}
 	return "embedded fixture"
 }

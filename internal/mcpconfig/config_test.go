@@ -320,3 +320,26 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// A key a URL takes from a variable is a secret, like a header's.
+func TestURLQuerySecret(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".mcp.json")
+	if err := os.WriteFile(path, []byte(`{"mcpServers":{"q":{"type":"http","url":"https://q.example.com/mcp?api_key=${QKEY}&region=eu"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path, Options{Dir: filepath.Dir(path)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.FindIn("q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Resolve(Resolver{LookupEnv: func(k string) (string, bool) { return "query-secret-123", k == "QKEY" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.Secrets, []string{"query-secret-123"}) {
+		t.Errorf("secrets %q", r.Secrets)
+	}
+}

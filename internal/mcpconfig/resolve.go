@@ -136,8 +136,23 @@ func (x *expander) http(sse bool) (mcpclient.Target, error) {
 	if err != nil {
 		return mcpclient.Target{}, err
 	}
-	if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return mcpclient.Target{}, x.errorf("url %q is not an http:// or https:// URL", raw)
+	}
+	// A value the URL took from a variable (an API key in the query, a
+	// password in the user info) is redacted like a header's.
+	if raw != x.s.URL {
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				if len(v) >= 8 && !strings.Contains(x.s.URL, v) {
+					x.secrets = append(x.secrets, v)
+				}
+			}
+		}
+		if pw, ok := u.User.Password(); ok && !strings.Contains(x.s.URL, pw) {
+			x.secrets = append(x.secrets, pw)
+		}
 	}
 	h := http.Header{}
 	for _, name := range sortedKeys(x.s.Headers) {
