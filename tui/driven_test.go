@@ -132,7 +132,9 @@ func TestHostileElicitationCannotCorruptTheForm(t *testing.T) {
 }
 
 func TestHostileServerCannotCorruptTheScreen(t *testing.T) {
-	in := open(t, Options{Connect: inMemory(hostileServer, "")}, 80, 24).expect("red")
+	// The tool's row, not the server's title, which says "red" before the
+	// tools are listed.
+	in := open(t, Options{Connect: inMemory(hostileServer, "")}, 80, 24).expect("> ␛[31mred")
 	in.keys("enter").expect("gotcha")
 	view := in.screen()
 	lines := strings.Split(view, "\n")
