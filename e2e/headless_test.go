@@ -299,7 +299,8 @@ func TestDemoSummary(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, want := range []string{"mcpeek fixture (mcpeek-fixture", "protocol 2026-07-28", "choose_option", "call choose_option --answers testdata/answers/choose-option-a.json"} {
+	for _, want := range []string{"mcpeek fixture (mcpeek-fixture", "protocol 2026-07-28", "choose_option", "call choose_option --answers testdata/answers/choose-option-a.json",
+		"add_note               (for its app only)", "call ask_model --answers testdata/answers/sampling.json"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
 		}

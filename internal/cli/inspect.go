@@ -143,6 +143,9 @@ func summarize(ctx context.Context, c *mcpclient.Conn, words []string, out io.Wr
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, t := range tools {
 		desc, _, _ := strings.Cut(t.Description, "\n")
+		if !mcpclient.ModelVisible(t) {
+			desc = "(for its app only) " + desc
+		}
 		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, desc)
 	}
 	tw.Flush()
@@ -159,6 +162,7 @@ func writeTries(w io.Writer, words []string) {
 		fmt.Fprintf(w, "  %s call choose_option --on-elicit decline\n", self)
 		fmt.Fprintf(w, "  %s call all_fields --on-elicit accept-defaults\n", self)
 		fmt.Fprintf(w, "  %s call multi_round --answers testdata/answers/multi-round.json --protocol legacy\n", self)
+		fmt.Fprintf(w, "  %s call ask_model --answers testdata/answers/sampling.json\n", self)
 		fmt.Fprintf(w, "  %s caps -- %s fixture\n", self, self)
 		return
 	}
