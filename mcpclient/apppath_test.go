@@ -93,6 +93,15 @@ func gateServer(uiExtension bool) func() *mcp.Server {
 			caps.AddExtension(UIExtension, map[string]any{"elicitation": map[string]any{}})
 		}
 		s := mcp.NewServer(&mcp.Implementation{Name: "gates", Title: "Gate test", Version: "1"}, &mcp.ServerOptions{Capabilities: caps})
+		// A request the client never answers (a failed test) must not hold
+		// the server's close, and with it the test's cleanup, for ever.
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+				defer cancel()
+				return next(ctx, method, req)
+			}
+		})
 		s.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
 			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				if len(req.Params.InputResponses) == 0 {
