@@ -71,26 +71,13 @@ func (w wireTask) status(start time.Time) TaskStatus {
 
 // TaskSupport is a tool's execution.taskSupport as the server lists it:
 // "required", "optional", or "" (forbidden, or not said). go-sdk drops the
-// member, so the listing is read over the side channel, once until the
-// server says its tools changed.
+// member, so the listing is read over the side channel.
 func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
 	if c.ProtocolVersion() >= ProtocolModern {
 		return "", nil
 	}
-	c.tasksMu.Lock()
-	known, fresh := c.taskSupport[tool], c.taskSupport != nil
-	c.tasksMu.Unlock()
-	if fresh {
-		return known, nil // listed since the tools last changed
-	}
 	ctx, done := c.bind(ctx)
 	defer done()
-	all := map[string]string{}
-	defer func() {
-		c.tasksMu.Lock()
-		c.taskSupport = all
-		c.tasksMu.Unlock()
-	}()
 	cursor := ""
 	for range 100 { // pages
 		params := map[string]any{}
@@ -114,12 +101,15 @@ func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
 			return "", fmt.Errorf("tools/list: %w", err)
 		}
 		for _, t := range page.Tools {
-			if s := t.Execution.TaskSupport; s == "required" || s == "optional" {
-				all[t.Name] = s
+			if t.Name == tool {
+				if s := t.Execution.TaskSupport; s == "required" || s == "optional" {
+					return s, nil
+				}
+				return "", nil
 			}
 		}
 		if page.NextCursor == "" {
-			return all[tool], nil
+			return "", nil
 		}
 		cursor = page.NextCursor
 	}
