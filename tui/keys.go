@@ -17,19 +17,20 @@ import (
 // bubbles' [help.KeyMap]: ShortHelp is the footer, where several bindings
 // may share one entry; FullHelp is the help screen, every key spelled out.
 type keyMap struct {
-	tabs   tabKeys
-	filter filterKeys
-	app    appKeys
-	form   formKeys
-	url    urlKeys
-	json   jsonKeys
-	quit   quitKeys
-	save   saveKeys
-	level  levelKeys
-	roots  rootsKeys
-	login  loginKeys
-	apps   appsKeys
-	tasks  tasksKeys
+	tabs    tabKeys
+	filter  filterKeys
+	app     appKeys
+	form    formKeys
+	url     urlKeys
+	json    jsonKeys
+	quit    quitKeys
+	save    saveKeys
+	level   levelKeys
+	servers levelKeys // the server picker's: the same keys as the level picker's
+	roots   rootsKeys
+	login   loginKeys
+	apps    appsKeys
+	tasks   tasksKeys
 	// controls are the native form's own controls (date, slider,
 	// choice), which the form handles; here for the help screen.
 	controls nativeform.ControlKeyMap
@@ -59,6 +60,7 @@ type tabKeys struct {
 	authorize            key.Binding // the login waiting, or a new one
 	apps                 key.Binding // the Apps panel: the tool apps opened
 	tasks                key.Binding // the Tasks layer: the tasks followed
+	servers              key.Binding // the server picker: the servers the configs name
 	quit                 key.Binding
 }
 
@@ -168,6 +170,7 @@ func newKeyMap() keyMap {
 			authorize:  b("a", "sign in again (OAuth)", "a"),
 			apps:       b("A", "the Apps panel (tool apps)", "A"),
 			tasks:      b("T", "the tasks followed", "T"),
+			servers:    b("S", "another server from your MCP configs", "S"),
 			help:       b("?", "these keys", "?"),
 			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
 		},
@@ -221,6 +224,13 @@ func newKeyMap() keyMap {
 			up:     b("↑/k", "up", "up", "k"),
 			down:   b("↓/j", "down", "down", "j"),
 			choose: b("enter", "set this level", "enter"),
+			back:   b("esc", "back", "esc"),
+			quit:   b("ctrl+c", "quit", "ctrl+c"),
+		},
+		servers: levelKeys{
+			up:     b("↑/k", "up", "up", "k"),
+			down:   b("↓/j", "down", "down", "j"),
+			choose: b("enter", "connect to this server", "enter"),
 			back:   b("esc", "back", "esc"),
 			quit:   b("ctrl+c", "quit", "ctrl+c"),
 		},
@@ -327,7 +337,7 @@ func (k tabKeys) FullHelp() [][]key.Binding {
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
 		hint("y/w", "copy (needs OSC 52), save", k.copy, k.save),
 		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
-		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.authorize, k.apps, k.tasks, k.help, k.quit,
+		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.authorize, k.apps, k.tasks, k.servers, k.help, k.quit,
 	}}
 }
 

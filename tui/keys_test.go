@@ -53,7 +53,7 @@ func TestKeyMapDocumentsEveryKeyAndOnlyThose(t *testing.T) {
 	km := newKeyMap()
 	groups := map[string]help.KeyMap{
 		"tabs": km.tabs, "filter": km.filter, "app": km.app, "form": km.form,
-		"url": km.url, "json": km.json, "quit": km.quit, "save": km.save, "level": km.level, "roots": km.roots,
+		"url": km.url, "json": km.json, "quit": km.quit, "save": km.save, "level": km.level, "servers": km.servers, "roots": km.roots,
 		"login": km.login, "apps": km.apps, "tasks": km.tasks, "controls": km.controls,
 	}
 	onHelp := map[string]bool{}

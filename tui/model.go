@@ -40,6 +40,9 @@ type Options struct {
 	// ForgetAuth forgets the server's stored OAuth tokens, so that the
 	// next connection logs in afresh (nil: the server is not a URL).
 	ForgetAuth func() error
+	// Servers lists the servers the person's MCP configs name, for the
+	// server picker (S); nil: there is no picker.
+	Servers func() ([]ServerEntry, error)
 	// Wire is the wire log the connections write to, if they share one:
 	// it still holds the server's stderr when a connection could not be
 	// made.

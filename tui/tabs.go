@@ -163,6 +163,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.openApps()
 	case key.Matches(msg, k.tasks):
 		m.openTasks()
+	case key.Matches(msg, k.servers):
+		return m.openServers()
 	case key.Matches(msg, k.cancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()

@@ -90,18 +90,8 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 			return e.connect(ctx, asker, mcpclient.NewRecorder(nil))
 		},
 	}
-	if o.conn.target.Kind == mcpclient.TargetHTTP {
-		// Re-authorizing forgets the server's stored tokens; the
-		// reconnection then logs in afresh.
-		opts.ForgetAuth = func() error {
-			store, err := o.conn.auth.store()
-			if err != nil || store == nil {
-				return err
-			}
-			_, err = store.Remove(o.conn.target.URL)
-			return err
-		}
-	}
+	opts.ForgetAuth = forgetAuth(&o.conn)
+	opts.Servers = o.serverEntries(e)
 	if e.host != nil {
 		opts.AppHost = "127.0.0.1:" + strconv.Itoa(e.host.Port())
 		opts.AppURL = e.host.URL
@@ -109,6 +99,22 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 		opts.ToolApps = e.host
 	}
 	return tui.Run(ctx, opts, os.Stdin, os.Stderr)
+}
+
+// forgetAuth forgets a URL server's stored tokens, so that the
+// reconnection logs in afresh (nil for other servers).
+func forgetAuth(cf *connFlags) func() error {
+	if cf.target.Kind != mcpclient.TargetHTTP {
+		return nil
+	}
+	return func() error {
+		store, err := cf.auth.store()
+		if err != nil || store == nil {
+			return err
+		}
+		_, err = store.Remove(cf.target.URL)
+		return err
+	}
 }
 
 // summarize prints what the server is and offers, and commands to try.

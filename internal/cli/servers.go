@@ -11,7 +11,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // serversOptions are `mcpeek servers`'s: every server the configs name.
@@ -237,4 +241,88 @@ func commandLine(words []string) string {
 		out[i] = w
 	}
 	return strings.Join(out, " ")
+}
+
+// serverEntries lists, for the inspector's server picker, the demo fixture
+// and every server the configs name (--config's alone when given); each
+// is connected to through e, so the wire log and app host stay.
+func (o *inspectOptions) serverEntries(e *endpoint) func() ([]tui.ServerEntry, error) {
+	return func() ([]tui.ServerEntry, error) {
+		so := serversOptions{configPath: o.conn.selection.configPath}
+		servers, looked, err := so.discover()
+		if err != nil {
+			return nil, err
+		}
+		clients := map[string]string{}
+		for _, l := range looked {
+			clients[l.Path] = l.Client
+		}
+		fixtureTarget := mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: func() *mcp.Server { return fixture.New(fixture.Options{}) }}
+		entries := []tui.ServerEntry{{
+			Name: "fixture", Transport: "memory", What: fixtureTarget.String(), Source: "mcpeek (the demo)",
+			Choose: func() (tui.Switch, error) { return o.switchTo(e, fixtureTarget, selection{}), nil },
+		}}
+		seen := map[string]bool{}
+		for _, srv := range servers {
+			l := listing(srv, clients[srv.File], seen[srv.Name])
+			seen[srv.Name] = true
+			sel := selection{configPath: o.conn.selection.configPath, entry: srv, client: clients[srv.File]}
+			entry := tui.ServerEntry{
+				Name: srv.Name, Transport: l.Transport, What: l.URL, Source: displayPath(l.File),
+				Note: notes(l), Key: sel.sourceText(),
+			}
+			if l.Transport == mcpconfig.TransportStdio {
+				entry.What = commandLine(append([]string{l.Command}, l.Args...))
+			}
+			if l.Client != "" {
+				entry.Source += " (" + l.Client + ")"
+			}
+			if l.Error == "" {
+				entry.Choose = func() (tui.Switch, error) { return o.chooseEntry(e, sel) }
+			}
+			entries = append(entries, entry)
+		}
+		return entries, nil
+	}
+}
+
+// chooseEntry resolves a config's entry for the inspector. The command
+// line's -H and -e were for the server it named, so they are left out;
+// VS Code inputs are asked on the terminal, which the inspector holds, so
+// an entry that needs them is started with mcpeek @NAME instead.
+func (o *inspectOptions) chooseEntry(e *endpoint, sel selection) (tui.Switch, error) {
+	cf := o.conn
+	cf.headers, cf.env = nil, nil
+	cf.selection = sel
+	if err := cf.resolve(nil); err != nil {
+		return tui.Switch{}, err
+	}
+	if cf.selection.needsInput {
+		return tui.Switch{}, fmt.Errorf("it asks for VS Code inputs, which mcpeek asks on the terminal before the inspector opens: run %s @%s", selfName(), sel.entry.Name)
+	}
+	for _, secret := range cf.selection.secrets {
+		e.wire.Secret(secret)
+	}
+	return o.switchTo(e, cf.target, cf.selection), nil
+}
+
+// switchTo is the connection to target through e, with the flags given
+// for the inspector otherwise.
+func (o *inspectOptions) switchTo(e *endpoint, target mcpclient.Target, sel selection) tui.Switch {
+	cf := o.conn
+	cf.target, cf.selection = target, sel
+	if target.Kind != o.conn.target.Kind || target.URL != o.conn.target.URL {
+		// A pre-registered OAuth client and its scopes are the server's
+		// named at start; another server's authorization server has its own.
+		cf.auth.clientID, cf.auth.clientSecret, cf.auth.scope = "", "", ""
+	}
+	next := *e
+	next.cf = &cf
+	return tui.Switch{
+		Target: target.String(), Source: sel.sourceText(),
+		Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+			return next.connect(ctx, asker, mcpclient.NewRecorder(nil))
+		},
+		ForgetAuth: forgetAuth(&cf),
+	}
 }

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui"
+)
+
+// The inspector's server picker lists the demo fixture and every server
+// the configs name, each as the config writes it; choosing one connects to
+// it with the config's headers (its secrets kept out of the wire log),
+// while an entry that needs VS Code inputs, or is not valid, says why it
+// cannot be chosen there.
+func TestServerPickerEntries(t *testing.T) {
+	_, project := home(t)
+	var mu sync.Mutex
+	var gotAuth []string
+	fix := fixture.HTTPHandler(fixture.Options{}, false)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		gotAuth = append(gotAuth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		fix.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	writeFile(t, filepath.Join(project, ".mcp.json"), fmt.Sprintf(`{"mcpServers": {
+		"fix": {"type": "http", "url": %q, "headers": {"Authorization": "Bearer ${FIX_TOKEN}"}},
+		"both": {"command": "x", "url": "https://example.com/mcp"}}}`, srv.URL))
+	writeFile(t, filepath.Join(project, ".vscode", "mcp.json"), `{"inputs": [{"id": "key", "type": "promptString", "password": true}],
+		"servers": {"asks": {"type": "http", "url": "https://example.com/mcp", "headers": {"X-Key": "${input:key}"}}}}`)
+	t.Setenv("FIX_TOKEN", "tok-picked-123")
+
+	back, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(filepath.Join(project, "cmd")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chdir(back) })
+
+	fs := inspector().flagSet(io.Discard)
+	o := newInspectOptions(fs).(*inspectOptions)
+	wire := filepath.Join(t.TempDir(), "wire.jsonl")
+	if err := o.parse(fs, []string{"--wire-log", wire}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := o.conn.open(func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.close()
+	entries, err := o.serverEntries(e)()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]tui.ServerEntry{}
+	var names []string
+	for _, en := range entries {
+		byName[en.Name] = en
+		names = append(names, en.Name)
+	}
+	if strings.Join(names, " ") != "fixture fix both asks" {
+		t.Fatalf("entries %q, want the fixture, then the project's .mcp.json, then .vscode/mcp.json", names)
+	}
+	if f := byName["fixture"]; f.Key != "" || f.What != "embedded fixture" {
+		t.Errorf("the fixture's entry %+v does not match the inspector started without a server", f)
+	}
+	if b := byName["both"]; b.Choose != nil || !strings.Contains(b.Note, "invalid") {
+		t.Errorf("an entry with both command and url: %+v", b)
+	}
+	if f := byName["fix"]; f.What != srv.URL || !strings.HasPrefix(f.Key, "@fix in ") || !strings.HasSuffix(f.Key, ".mcp.json") {
+		t.Errorf("fix's entry: %+v", f)
+	}
+
+	_, err = byName["asks"].Choose()
+	if err == nil || !strings.Contains(err.Error(), "@asks") {
+		t.Errorf("an entry with inputs: %v, want it started with @asks", err)
+	}
+
+	sw, err := byName["fix"].Choose()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sw.Target != srv.URL || !strings.HasPrefix(sw.Source, "@fix in ") || sw.ForgetAuth == nil {
+		t.Errorf("switch %+v", sw)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20e9)
+	defer cancel()
+	conn, err := sw.Connect(ctx, &mcpclient.HeadlessAsker{Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.List(ctx, "tools"); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.Close()
+	mu.Lock()
+	first := gotAuth[0]
+	mu.Unlock()
+	if first != "Bearer tok-picked-123" {
+		t.Errorf("Authorization sent %q", first)
+	}
+	e.close()
+	log, err := os.ReadFile(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(log), "tok-picked-123") {
+		t.Error("the wire log holds the picked server's token")
+	}
+	if !strings.Contains(string(log), "initialize") {
+		t.Error("the picked server's traffic is not in the inspector's wire log")
+	}
+}

@@ -1,0 +1,225 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// The server picker (S): the servers the person's MCP configs name, read
+// afresh each time it opens; enter connects to the one selected in place
+// of the current server, through the same wire log and app host.
+
+// ServerEntry is one server the configs name, as the picker lists it.
+type ServerEntry struct {
+	Name      string
+	Transport string // stdio, http or sse; "" when the entry is not valid
+	What      string // its command line or URL as the config writes it (nothing expanded)
+	Source    string // the config file, and whose it is
+	Note      string // shadowed, disabled, or why it cannot be used
+	// Key is what Options.Source says while connected to it ("" for the
+	// demo fixture), so the picker marks the current server.
+	Key string
+	// Choose makes the connection to it ready, or says why it cannot be
+	// made from the inspector (nil: it cannot, and Note says why).
+	Choose func() (Switch, error)
+}
+
+// Switch is how the inspector reaches the server the person picked.
+type Switch struct {
+	Target     string // as Options.Target
+	Source     string // as Options.Source
+	Connect    func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error)
+	ForgetAuth func() error // nil: the server is not a URL
+}
+
+type (
+	// serversMsg brings the servers the configs name.
+	serversMsg struct {
+		entries []ServerEntry
+		err     error
+	}
+	// switchMsg says whether the server picked can be connected to.
+	switchMsg struct {
+		name string
+		sw   Switch
+		err  error
+	}
+)
+
+// serverPicker lists the servers; the cursor starts on the current one.
+type serverPicker struct {
+	entries []ServerEntry
+	cursor  int
+}
+
+// openServers reads the configs, in a command; the picker opens with what
+// they name.
+func (m *Model) openServers() tea.Cmd {
+	if m.opts.Servers == nil {
+		m.status = statusMsg{"no server picker: the inspector was started without configs to read", true}
+		return nil
+	}
+	list := m.opts.Servers
+	m.status = statusMsg{"reading the MCP configs…", false}
+	return func() tea.Msg {
+		entries, err := list()
+		return serversMsg{entries, err}
+	}
+}
+
+func (msg serversMsg) update(m *Model) tea.Cmd {
+	switch {
+	case msg.err != nil:
+		m.status = statusMsg{"reading the MCP configs failed: " + clean(msg.err.Error()), true}
+		return nil
+	case len(msg.entries) == 0:
+		m.status = statusMsg{"no MCP config names a server (mcpeek servers says where it looks)", true}
+		return nil
+	}
+	m.status = statusMsg{}
+	p := &serverPicker{entries: msg.entries}
+	for i, e := range msg.entries {
+		if m.isCurrent(e) {
+			p.cursor = i
+		}
+	}
+	m.open(p)
+	return nil
+}
+
+// isCurrent reports whether an entry is the server the inspector is for.
+func (m *Model) isCurrent(e ServerEntry) bool {
+	if e.Key == "" {
+		return m.opts.Source == "" && e.What == m.opts.Target
+	}
+	return e.Key == m.opts.Source
+}
+
+func (p *serverPicker) view(m *Model, h int, _ *level) string {
+	s := m.c.styles
+	var b strings.Builder
+	b.WriteString(s.title.Render("Servers") + "\n")
+	note := "The servers your MCP configs name. Enter connects to the one selected instead of the current server; the wire log, roots and log level stay."
+	b.WriteString(block(s.dim.Render(note), m.c.width, 3) + "\n\n")
+	nameW := 4
+	for _, e := range p.entries {
+		nameW = min(max(nameW, lipgloss.Width(line(e.Name, 24))), 24)
+	}
+	rows := max(h-lipgloss.Height(b.String())-3, 1)
+	first := min(max(p.cursor-rows+1, 0), max(len(p.entries)-rows, 0))
+	for i := first; i < min(first+rows, len(p.entries)); i++ {
+		e := p.entries[i]
+		transport := e.Transport
+		if transport == "" {
+			transport = "invalid"
+		}
+		row := fmt.Sprintf("%-*s  %-7s  %s", nameW, line(e.Name, nameW), line(transport, 7), line(e.What, m.c.width))
+		if m.isCurrent(e) {
+			row += "  (current)"
+		}
+		row = fit(row, max(m.c.width-2, 10))
+		switch {
+		case i == p.cursor:
+			b.WriteString(s.selected.Render("> "+row) + "\n")
+		case e.Choose == nil:
+			b.WriteString("  " + s.dim.Render(row) + "\n")
+		default:
+			b.WriteString("  " + row + "\n")
+		}
+	}
+	if len(p.entries) > 0 {
+		e := p.entries[p.cursor]
+		b.WriteString("\n" + s.dim.Render(line("from "+clean(e.Source), m.c.width)))
+		if e.Note != "" {
+			b.WriteString("\n" + s.warn.Render(line(clean(e.Note), m.c.width)))
+		}
+	}
+	return block(strings.TrimRight(b.String(), "\n"), m.c.width, h)
+}
+
+func (p *serverPicker) footer(m *Model, _ *level) string {
+	if m.status.text != "" {
+		return m.statusLine()
+	}
+	return m.c.keyLine(m.c.keys.servers.ShortHelp()...)
+}
+
+func (p *serverPicker) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	k := m.c.keys.servers
+	m.status = statusMsg{}
+	switch {
+	case key.Matches(msg, k.up):
+		p.cursor = max(p.cursor-1, 0)
+	case key.Matches(msg, k.down):
+		p.cursor = min(p.cursor+1, len(p.entries)-1)
+	case key.Matches(msg, k.back):
+		m.close(p)
+	case key.Matches(msg, k.quit):
+		return m.askQuit()
+	case key.Matches(msg, k.choose):
+		e := p.entries[p.cursor]
+		switch {
+		case e.Choose == nil:
+			m.status = statusMsg{"cannot connect to " + clean(e.Name) + ": " + clean(e.Note), true}
+		case m.isCurrent(e):
+			m.close(p)
+			m.status = statusMsg{"already connected to " + clean(e.Name) + " (r reconnects)", false}
+		default:
+			m.close(p)
+			m.status = statusMsg{"connecting to " + clean(e.Name) + "…", false}
+			choose, name := e.Choose, e.Name
+			return func() tea.Msg {
+				sw, err := choose()
+				return switchMsg{name, sw, err}
+			}
+		}
+	}
+	return nil
+}
+
+func (msg switchMsg) update(m *Model) tea.Cmd {
+	if msg.err != nil {
+		m.status = statusMsg{"cannot connect to " + clean(msg.name) + ": " + clean(msg.err.Error()), true}
+		return nil
+	}
+	return m.switchServer(msg.sw)
+}
+
+// switchServer leaves the current server for another: its call is
+// cancelled, its apps closed, what was shown of it cleared; the person's
+// roots, log level, wire log and request history stay.
+func (m *Model) switchServer(sw Switch) tea.Cmd {
+	if m.state == stateConnecting {
+		m.status = statusMsg{"still connecting: switch once the connection is made or has failed", true}
+		return nil
+	}
+	var cmds []tea.Cmd
+	if m.cancelCall != nil {
+		m.cancelCall()
+	}
+	for _, a := range m.apps.list {
+		if a.state == appOpen && !a.closing {
+			cmds = append(cmds, m.closeApp(a))
+		}
+	}
+	m.opts.Target, m.opts.Source = sw.Target, sw.Source
+	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
+	m.detail = [tabCount]string{}
+	m.expanded = [tabCount]int{-1, -1, -1, -1, -1, -1}
+	m.pick = [tabCount]picker{}
+	m.panes = [tabCount]pane{}
+	m.focus = [tabCount]bool{}
+	m.reads, m.updated = nil, nil
+	m.serverLog, m.progress, m.tasks = nil, nil, nil
+	m.status = statusMsg{}
+	if m.conn == nil { // the last attempt failed: nothing to close
+		m.state = stateDisconnected
+	}
+	return tea.Batch(append(cmds, m.reconnect())...)
+}

@@ -1,0 +1,71 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// pickerEntries are three servers: the fixture (where the inspector
+// starts), the mortal server, and one that cannot be chosen.
+func pickerEntries(era string) func() ([]ServerEntry, error) {
+	return func() ([]ServerEntry, error) {
+		return []ServerEntry{
+			{Name: "fixture", Transport: "memory", What: "embedded fixture", Source: "mcpeek (the demo)",
+				Choose: func() (Switch, error) {
+					return Switch{Target: "embedded fixture", Connect: inMemory(fixtureServer, era)}, nil
+				}},
+			{Name: "mortal", Transport: "stdio", What: "mortal --serve", Source: "./.mcp.json (Claude Code project)", Key: "@mortal in ./.mcp.json",
+				Choose: func() (Switch, error) {
+					return Switch{Target: "mortal --serve", Source: "@mortal in ./.mcp.json", Connect: inMemory(mortalServer, era)}, nil
+				}},
+			{Name: "asks", Transport: "http", What: "https://example.com/mcp", Source: "./.vscode/mcp.json (VS Code project)", Key: "@asks in ./.vscode/mcp.json",
+				Choose: func() (Switch, error) { return Switch{}, errors.New("it asks for VS Code inputs") }},
+			{Name: "both", What: "x", Source: "./.mcp.json", Note: "invalid: has both command and url"},
+		}, nil
+	}
+}
+
+// S lists the configs' servers with the current one marked; enter on
+// another connects to it in place of the current server, whose tools and
+// results go; the way back is the same. A server that cannot be chosen
+// says why, and the inspector stays where it was.
+func TestSwitchServers(t *testing.T) {
+	k := newKeyMap()
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			in := open(t, Options{Connect: inMemory(fixtureServer, era), Servers: pickerEntries(era)}, 120, 30).expect("list_roots")
+			in.selectTool("list_roots").keys("enter").expect("0 roots")
+			in.press(k.tabs.servers).expectAll("Servers", "> fixture", "(current)")
+			in.press(k.servers.down, k.servers.down, k.servers.down).expect("invalid: has both command and url")
+			in.press(k.servers.choose).expect("cannot connect to both: invalid")
+			in.press(k.servers.up).press(k.servers.choose).expect("cannot connect to asks: it asks for VS Code inputs")
+			// The current server is still the fixture; mortal is chosen next.
+			in.press(k.tabs.servers).expectAll("> fixture", "(current)").press(k.servers.down).press(k.servers.choose).expect("exit")
+			in.press(k.tabs.servers).expectAll("> mortal", "(current)").press(k.servers.up, k.servers.choose).expect("list_roots")
+			view := in.screen()
+			if strings.Contains(view, "@mortal") || strings.Contains(view, "0 roots") || !strings.Contains(view, "embedded fixture") {
+				t.Errorf("after switching back, the header should name the fixture alone and no earlier result show:\n%s", view)
+			}
+		})
+	}
+}
+
+// Without a list of servers (no configs to read), S says so.
+func TestNoServerPicker(t *testing.T) {
+	t.Parallel()
+	in := open(t, Options{}, 100, 30).expect("list_roots")
+	in.press(newKeyMap().tabs.servers).expect("no server picker")
+}
+
+// The picker, at each size.
+func TestServerPickerGoldens(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			in := open(t, Options{Servers: pickerEntries("")}, size.w, size.h).expect("list_roots")
+			in.press(newKeyMap().tabs.servers).expect("(current)").press(newKeyMap().servers.down).expect("Claude Code project")
+			checkGolden(t, in.screen())
+		})
+	}
+}
