@@ -595,10 +595,12 @@ func (p *peer) onRequest(m rpc) error {
 	p.awaitingInit = true
 	p.appModes = nil
 	_ = json.Unmarshal(params.AppCapabilities["availableDisplayModes"], &p.appModes)
-	p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
 	if s.tool != nil {
+		s.tool.restarted(isObject(params.AppCapabilities["tools"]))
+		p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
 		return nil
 	}
+	p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
 	if e, ok := params.AppCapabilities["elicitation"]; !ok || !isObject(e) {
 		return appErr(mcpclient.FallbackAppNoElicitation, "appCapabilities has no elicitation")
 	}
@@ -682,6 +684,15 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 		}
 		_ = json.Unmarshal(m.Params, &size)
 		p.send(control{Kind: "size", Width: size.Width, Height: size.Height})
+	case "notifications/tools/list_changed":
+		switch t := s.tool; {
+		case t == nil || !p.ready:
+			s.h.opts.Logf("app host: %s: ignored %s", s.key, m.Method)
+		case !t.limiter.Allow():
+			s.h.opts.Logf("app host: %s: ignored %s: too many notifications", s.key, m.Method)
+		default:
+			t.app.Peer.AppToolsChanged()
+		}
 	case "ui/notifications/request-teardown":
 		if s.tool != nil {
 			return mcpclient.ErrAppClosed
@@ -697,6 +708,9 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 // anything else are logged and ignored.
 func (p *peer) onResponse(m rpc, st *exchangeState) (*mcpclient.AppAnswer, error) {
 	s := p.s
+	if s.tool != nil && s.tool.answered(m) {
+		return nil, nil
+	}
 	if s.tool != nil || string(m.ID) != `"`+elicitID+`"` || st.answerTimer == nil {
 		s.h.opts.Logf("app host: %s: ignored a response to unknown id %s", s.key, m.ID)
 		return nil, nil
@@ -732,8 +746,16 @@ func (p *peer) initializeResult(appVersion string) map[string]any {
 		p.displayMode = "inline"
 	}
 	caps := map[string]any{"elicitation": map[string]any{}, "logging": map[string]any{}}
+	theme := p.s.h.opts.Theme
+	if t := p.s.tool; t != nil {
+		t.mu.Lock()
+		if t.theme != "" {
+			theme = t.theme
+		}
+		t.mu.Unlock()
+	}
 	hostContext := map[string]any{
-		"theme":                 p.s.h.opts.Theme,
+		"theme":                 theme,
 		"displayMode":           p.displayMode,
 		"availableDisplayModes": hostDisplayModes,
 		"platform":              "web",

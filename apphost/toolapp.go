@@ -45,6 +45,16 @@ type toolState struct {
 	result    json.RawMessage
 	cancelled *string
 	sent      bool // input (and what followed) went to the current app
+	// live: the app has initialized and not begun again since; only then
+	// may the host send it requests. appTools: it declared tools of its
+	// own. theme: set by SetTheme, the theme it is told from then on.
+	live     bool
+	appTools bool
+	theme    string
+	livePeer *peer // the page the live app is on
+	// The host's requests to the app, by id, each awaiting its answer.
+	asked  map[string]chan rpc
+	askSeq int
 
 	end     chan struct{} // closed when the session has ended
 	endErr  error
@@ -91,6 +101,146 @@ func (h toolHandle) Cancelled(reason string) {
 	t.mu.Unlock()
 	if p != nil && sent {
 		p.sendRaw(notifyFrame("ui/notifications/tool-cancelled", mustJSON(map[string]any{"reason": reason})))
+	}
+}
+
+// hostAskTimeout bounds how long the app may take to answer the host's
+// request (the MCP Apps draft suggests 30 seconds for its tools).
+const hostAskTimeout = 30 * time.Second
+
+// ask sends the app a request of the host's and waits for its answer.
+// Only an initialized app is asked, and tools/* only of an app that
+// declared tools.
+func (t *toolState) ask(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	p := t.livePeer
+	switch {
+	case p == nil || !t.live:
+		t.mu.Unlock()
+		return nil, errors.New("the app has not initialized (yet)")
+	case strings.HasPrefix(method, "tools/") && !t.appTools:
+		t.mu.Unlock()
+		return nil, mcpclient.ErrNoAppTools
+	}
+	t.askSeq++
+	id := fmt.Sprintf("mcpeek-host-%d", t.askSeq)
+	answer := make(chan rpc, 1)
+	if t.asked == nil {
+		t.asked = map[string]chan rpc{}
+	}
+	t.asked[id] = answer
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		delete(t.asked, id)
+		t.mu.Unlock()
+	}()
+	p.sendRaw(append(append([]byte(`{"jsonrpc":"2.0","id":"`+id+`","method":"`+method+`","params":`), b...), '}'))
+	ctx, cancel := context.WithTimeout(ctx, hostAskTimeout)
+	defer cancel()
+	select {
+	case m := <-answer:
+		if m.Error != nil {
+			return nil, fmt.Errorf("the app answered %s with error %d: %s", method, m.Error.Code, clip(m.Error.Message, 300))
+		}
+		return m.Result, nil
+	case <-t.end:
+		return nil, errors.New("the app's session ended before it answered")
+	case <-ctx.Done():
+		return nil, fmt.Errorf("the app did not answer %s: %w", method, ctx.Err())
+	}
+}
+
+// answered hands the app's response to the request of the host's that
+// awaits it; false when none does.
+func (t *toolState) answered(m rpc) bool {
+	var id string
+	if json.Unmarshal(m.ID, &id) != nil {
+		return false
+	}
+	t.mu.Lock()
+	answer, ok := t.asked[id]
+	delete(t.asked, id)
+	t.mu.Unlock()
+	if ok {
+		answer <- m
+	}
+	return ok
+}
+
+// restarted is called when the app initializes (again): requests the
+// app before it was asked will not be answered, and it is not live until
+// it says initialized.
+func (t *toolState) restarted(appTools bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.live, t.appTools = false, appTools
+	for id, answer := range t.asked {
+		answer <- rpc{Error: &rpcError{Code: -32000, Message: "the app started again before it answered"}}
+		delete(t.asked, id)
+	}
+}
+
+func (h toolHandle) AppTools(ctx context.Context) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	for cursor, pages := "", 0; ; pages++ {
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		raw, err := h.t.ask(ctx, "tools/list", params)
+		if err != nil {
+			return nil, err
+		}
+		var page struct {
+			Tools      []*mcp.Tool `json:"tools"`
+			NextCursor string      `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return nil, fmt.Errorf("the app's tools/list result: %v", err)
+		}
+		tools = append(tools, page.Tools...)
+		if page.NextCursor == "" || pages >= 9 || len(tools) >= maxAppTools {
+			if len(tools) > maxAppTools {
+				tools = tools[:maxAppTools]
+			}
+			return tools, nil
+		}
+		cursor = page.NextCursor
+	}
+}
+
+// maxAppTools bounds the app's own tools listed (the draft suggests
+// hosts keep to 50).
+const maxAppTools = 50
+
+func (h toolHandle) CallAppTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if len(args) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	raw, err := h.t.ask(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
+	if err != nil {
+		return nil, err
+	}
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("the app's tools/call result: %v", err)
+	}
+	return &res, nil
+}
+
+func (h toolHandle) SetTheme(theme string) {
+	t := h.t
+	t.mu.Lock()
+	t.theme = theme
+	p, live := t.livePeer, t.live
+	t.mu.Unlock()
+	if p != nil && live {
+		p.sendRaw(notifyFrame("ui/notifications/host-context-changed", mustJSON(map[string]any{"theme": theme})))
 	}
 }
 
@@ -176,6 +326,9 @@ func (p *peer) toolInitialized() {
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
+	t.mu.Lock()
+	t.live, t.livePeer = true, p // the host may ask it from now on
+	t.mu.Unlock()
 	p.status("The app of " + toolName(t.app.Tool) + ".")
 	p.sendRaw(notifyFrame("ui/notifications/tool-input", append(append([]byte(`{"arguments":`), args...), '}')))
 	t.mu.Lock()

@@ -58,6 +58,12 @@ func (f *fakePeer) Message(kind string, params json.RawMessage) {
 	f.messages = append(f.messages, kind+" "+string(params))
 }
 
+func (f *fakePeer) AppToolsChanged() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.messages = append(f.messages, "tools changed")
+}
+
 func toolAppFor(key string, peer mcpclient.ToolAppPeer) *mcpclient.ToolApp {
 	req := sampleRequest(key)
 	req.Params = nil
@@ -68,6 +74,12 @@ func toolAppFor(key string, peer mcpclient.ToolAppPeer) *mcpclient.ToolApp {
 // bootTool opens a tool app and plays its page up to initialized; the
 // app's ui/initialize result is returned.
 func bootTool(t *testing.T, e *env, peer mcpclient.ToolAppPeer) (mcpclient.ToolAppSession, *page, inFrame) {
+	t.Helper()
+	return bootToolWith(t, e, peer, "{}")
+}
+
+// bootToolWith is bootTool for an app that declares appCapabilities.
+func bootToolWith(t *testing.T, e *env, peer mcpclient.ToolAppPeer, appCapabilities string) (mcpclient.ToolAppSession, *page, inFrame) {
 	t.Helper()
 	app := toolAppFor("t-1", peer)
 	s, err := e.h.OpenToolApp(context.Background(), app)
@@ -90,7 +102,7 @@ func bootTool(t *testing.T, e *env, peer mcpclient.ToolAppPeer) (mcpclient.ToolA
 	}
 	p.send(notification("ui/notifications/sandbox-proxy-ready", map[string]any{}))
 	p.expectNotification("ui/notifications/sandbox-resource-ready")
-	p.sendText(`{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26","appInfo":{"name":"a","version":"0"},"appCapabilities":{}}}`)
+	p.sendText(`{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26","appInfo":{"name":"a","version":"0"},"appCapabilities":` + appCapabilities + `}}`)
 	init := p.expectResponse("1")
 	return s, p, init
 }
@@ -239,4 +251,122 @@ func TestToolAppEnds(t *testing.T) {
 func jsonID(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// askAsync runs a request of the host's to the app beside the page's
+// play.
+func askAsync[T any](f func(context.Context) (T, error)) <-chan struct {
+	v   T
+	err error
+} {
+	out := make(chan struct {
+		v   T
+		err error
+	}, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*patience)
+		defer cancel()
+		v, err := f(ctx)
+		out <- struct {
+			v   T
+			err error
+		}{v, err}
+	}()
+	return out
+}
+
+// The app's own tools: listed and called through tools/list and
+// tools/call sent to the app once it has initialized, only when it
+// declared tools; its error answers are errors; its list_changed reaches
+// the peer. A theme change is a host-context-changed notification, and
+// the theme a remounted app is told in its hostContext.
+func TestToolAppOwnTools(t *testing.T) {
+	t.Run("declared none", func(t *testing.T) {
+		e := newEnv(t, nil)
+		s, p, _ := bootTool(t, e, &fakePeer{})
+		p.send(notification("ui/notifications/initialized", map[string]any{}))
+		p.expectNotification("ui/notifications/tool-input")
+		if _, err := s.AppTools(context.Background()); !errors.Is(err, mcpclient.ErrNoAppTools) {
+			t.Errorf("AppTools of an app without tools: %v", err)
+		}
+		if _, err := s.CallAppTool(context.Background(), "x", nil); !errors.Is(err, mcpclient.ErrNoAppTools) {
+			t.Errorf("CallAppTool of an app without tools: %v", err)
+		}
+		p.quiet(100 * time.Millisecond) // nothing was sent to the app
+	})
+	t.Run("declared", func(t *testing.T) {
+		e := newEnv(t, nil)
+		peer := &fakePeer{}
+		s, p, _ := bootToolWith(t, e, peer, `{"tools":{"listChanged":true}}`)
+		if _, err := s.AppTools(context.Background()); err == nil || !strings.Contains(err.Error(), "not initialized") {
+			t.Errorf("AppTools before initialized: %v", err)
+		}
+		p.send(notification("ui/notifications/initialized", map[string]any{}))
+		p.expectNotification("ui/notifications/tool-input")
+
+		listed := askAsync(s.AppTools)
+		req := p.expectRequest("tools/list")
+		p.sendText(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"tools":[{"name":"app_echo","description":"echo","inputSchema":{"type":"object"}}]}}`)
+		if got := <-listed; got.err != nil || len(got.v) != 1 || got.v[0].Name != "app_echo" {
+			t.Errorf("AppTools = %v, %v", got.v, got.err)
+		}
+
+		called := askAsync(func(ctx context.Context) (*mcp.CallToolResult, error) {
+			return s.CallAppTool(ctx, "app_echo", json.RawMessage(`{"x":1}`))
+		})
+		req = p.expectRequest("tools/call")
+		if string(req.Params) != `{"arguments":{"x":1},"name":"app_echo"}` {
+			t.Errorf("tools/call params %s", req.Params)
+		}
+		p.sendText(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"content":[{"type":"text","text":"echoed 1"}]}}`)
+		if got := <-called; got.err != nil || got.v.Content[0].(*mcp.TextContent).Text != "echoed 1" {
+			t.Errorf("CallAppTool = %v, %v", got.v, got.err)
+		}
+
+		called = askAsync(func(ctx context.Context) (*mcp.CallToolResult, error) { return s.CallAppTool(ctx, "gone", nil) })
+		req = p.expectRequest("tools/call")
+		p.sendText(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32602,"message":"Tool gone not found"}}`)
+		if got := <-called; got.err == nil || !strings.Contains(got.err.Error(), "Tool gone not found") {
+			t.Errorf("a tool the app refuses: %v", got.err)
+		}
+
+		p.send(notification("notifications/tools/list_changed", map[string]any{}))
+		s.SetTheme("dark")
+		n := p.expectNotification("ui/notifications/host-context-changed")
+		if string(n.Params) != `{"theme":"dark"}` {
+			t.Errorf("host-context-changed params %s", n.Params)
+		}
+		var msgs string
+		for deadline := time.Now().Add(patience); msgs == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			peer.mu.Lock()
+			msgs = strings.Join(peer.messages, "|")
+			peer.mu.Unlock()
+		}
+		if msgs != "tools changed" {
+			t.Errorf("the peer heard %q, want the tools changed", msgs)
+		}
+
+		// A request the app leaves unanswered fails when it starts again,
+		// and the remounted app is told the theme chosen.
+		pending := askAsync(s.AppTools)
+		p.expectRequest("tools/list")
+		p.sendText(`{"jsonrpc":"2.0","id":2,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26","appInfo":{"name":"a","version":"0"},"appCapabilities":{"tools":{}}}}`)
+		init := p.expectResponse("2")
+		if !strings.Contains(string(init.Result), `"theme":"dark"`) {
+			t.Errorf("the remounted app was not told the theme: %s", init.Result)
+		}
+		if got := <-pending; got.err == nil || !strings.Contains(got.err.Error(), "started again") {
+			t.Errorf("a request outliving the app's restart: %v", got.err)
+		}
+		p.send(notification("ui/notifications/initialized", map[string]any{}))
+		p.expectNotification("ui/notifications/tool-input")
+
+		// One outliving the session fails when it ends.
+		pending = askAsync(s.AppTools)
+		p.expectRequest("tools/list")
+		s.Close()
+		if got := <-pending; got.err == nil || !strings.Contains(got.err.Error(), "ended") {
+			t.Errorf("a request outliving the session: %v", got.err)
+		}
+	})
 }

@@ -37,6 +37,9 @@ type ToolAppPeer interface {
 	OpenLink(ctx context.Context, url string) error
 	// Message records ui/message or ui/update-model-context (kind).
 	Message(kind string, params json.RawMessage)
+	// AppToolsChanged says the app's own tools changed
+	// (notifications/tools/list_changed from the app).
+	AppToolsChanged()
 }
 
 // ToolAppHost opens tool apps; the app host implements it.
@@ -58,7 +61,20 @@ type ToolAppSession interface {
 	URL() string
 	// Close tears the app down and ends the session.
 	Close()
+	// AppTools lists the tools the app itself registered (tools/list to
+	// the app, a draft feature of MCP Apps); [ErrNoAppTools] when it
+	// declared none.
+	AppTools(ctx context.Context) ([]*mcp.Tool, error)
+	// CallAppTool calls one of the app's own tools (tools/call to the app).
+	CallAppTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error)
+	// SetTheme tells the app the host's theme is now "light" or "dark"
+	// (ui/notifications/host-context-changed), now or when it initializes.
+	SetTheme(theme string)
 }
+
+// ErrNoAppTools is AppTools' error for an app that declared no tools of
+// its own.
+var ErrNoAppTools = errors.New("the app declared no tools of its own (appCapabilities.tools)")
 
 // ErrAppClosed is a session's end when the app asked to close.
 var ErrAppClosed = errors.New("the app asked to close")
@@ -120,6 +136,8 @@ type ToolAppOptions struct {
 	OpenLink func(ctx context.Context, url string) error
 	// Message receives ui/message and ui/update-model-context.
 	Message func(kind string, params json.RawMessage)
+	// AppToolsChanged hears that the app's own tools changed.
+	AppToolsChanged func()
 }
 
 // OpenToolApp opens the app of tool for a call with args in host, when
@@ -203,5 +221,12 @@ func (p *toolPeer) Message(kind string, params json.RawMessage) {
 	p.c.wire.Note(fmt.Sprintf("app %s: %s", kind, truncate(params, 500)))
 	if p.opts.Message != nil {
 		p.opts.Message(kind, params)
+	}
+}
+
+func (p *toolPeer) AppToolsChanged() {
+	p.c.wire.Note("app: its own tools changed (notifications/tools/list_changed)")
+	if p.opts.AppToolsChanged != nil {
+		p.opts.AppToolsChanged()
 	}
 }

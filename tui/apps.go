@@ -55,6 +55,7 @@ type toolApp struct {
 
 	messages []appMessage // what the app sent, oldest first, bounded
 	dropped  int          // older messages no longer kept
+	theme    string       // the theme the app was last told of ("": Options.Theme)
 }
 
 // appMessage is a message of the app's, readable: ui/message,
@@ -167,6 +168,7 @@ func (m *Model) withToolApp(tool *mcp.Tool, args json.RawMessage, call tea.Cmd) 
 			Message: func(kind string, params json.RawMessage) {
 				q.put(appMessageMsg{a, readableAppMessage(kind, params, time.Now())})
 			},
+			AppToolsChanged: func() { q.put(appToolsChangedMsg{a}) },
 		})
 		return appOpenedMsg{a, sess, err}
 	}

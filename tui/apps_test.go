@@ -41,13 +41,14 @@ func (h *fakeApps) next(t *testing.T) *fakeApp {
 
 // fakeApp is one session of fakeApps.
 type fakeApp struct {
-	app  *mcpclient.ToolApp
-	url  string
-	told chan string // "result TEXT", "cancelled REASON", "close", in order
-	done chan struct{}
-	end  sync.Once
-	mu   sync.Mutex
-	err  error
+	app   *mcpclient.ToolApp
+	url   string
+	told  chan string // "result TEXT", "cancelled REASON", "close", in order
+	done  chan struct{}
+	end   sync.Once
+	mu    sync.Mutex
+	err   error
+	tools []*mcp.Tool // the app's own tools; nil: it declared none
 }
 
 func (s *fakeApp) Result(res *mcp.CallToolResult) {
@@ -60,8 +61,24 @@ func (s *fakeApp) Result(res *mcp.CallToolResult) {
 	s.told <- "result " + text
 }
 func (s *fakeApp) Cancelled(reason string) { s.told <- "cancelled " + reason }
-func (s *fakeApp) Done() <-chan struct{}   { return s.done }
-func (s *fakeApp) URL() string             { return s.url }
+func (s *fakeApp) SetTheme(theme string)   { s.told <- "theme " + theme }
+
+// AppTools lists the app's own tools: tools, or none declared.
+func (s *fakeApp) AppTools(context.Context) ([]*mcp.Tool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tools == nil {
+		return nil, mcpclient.ErrNoAppTools
+	}
+	return s.tools, nil
+}
+
+func (s *fakeApp) CallAppTool(_ context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	s.told <- "app tool " + name + " " + string(args)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: name + " ran in the app"}}}, nil
+}
+func (s *fakeApp) Done() <-chan struct{} { return s.done }
+func (s *fakeApp) URL() string           { return s.url }
 func (s *fakeApp) Close() {
 	s.told <- "close"
 	s.finish(nil)
@@ -394,4 +411,36 @@ func TestAppMessagesBounded(t *testing.T) {
 	if len(a.messages) != maxAppMessages || a.dropped != 5 {
 		t.Errorf("%d kept, %d dropped", len(a.messages), a.dropped)
 	}
+}
+
+// d tells the selected app the theme is now the other one; t lists the
+// app's own tools (saying so when it declared none), lists them again
+// when the app says they changed, and calls the one selected with the
+// arguments typed, which must be a JSON object; the call is recorded
+// with the app's messages.
+func TestToolAppOwnToolsAndTheme(t *testing.T) {
+	host := newFakeApps()
+	k := newKeyMap()
+	in := withApps(t, host, Options{Theme: "light"}, 100, 30).expect("slow_board")
+	in.keys("enter").expect("the board is drawn")
+	app := host.next(t)
+	app.expectTold(t, "result the board is drawn")
+	in.press(k.tabs.apps).expect("theme: light")
+	in.press(k.apps.theme).expect("the app's theme is now dark")
+	app.expectTold(t, "theme dark")
+	in.press(k.apps.theme).expect("the app's theme is now light")
+	app.expectTold(t, "theme light")
+
+	in.press(k.apps.tools).expect("declared no tools of its own")
+	app.mu.Lock()
+	app.tools = []*mcp.Tool{{Name: "app_first", Description: "The first"}, {Name: "app_echo", Description: "Echoes in the app"}}
+	app.mu.Unlock()
+	app.app.Peer.AppToolsChanged()
+	in.expectAll("app_first", "Echoes in the app")
+	in.press(k.appTools.down).typeText("nope").press(k.appTools.call).expect("must be a JSON object")
+	in.keys("ctrl+u").typeText(`{"x":1}`).press(k.appTools.call)
+	app.expectTold(t, `app tool app_echo {"x":1}`)
+	in.expect("app_echo ran in the app")
+	in.press(k.appTools.back)
+	wantOnScreen(t, in.screen(), "app tool · app_echo", "tools changed", "the theme is now dark")
 }

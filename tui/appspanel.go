@@ -66,6 +66,10 @@ func (l *appsPanel) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		return m.resendOutcome(l.sel)
 	case key.Matches(msg, k.close):
 		return m.closeApp(l.sel)
+	case key.Matches(msg, k.tools):
+		return m.openAppTools(l.sel)
+	case key.Matches(msg, k.theme):
+		return m.toggleTheme(l.sel)
 	}
 	return nil
 }
@@ -183,6 +187,17 @@ func (m *Model) appText(a *toolApp) string {
 	b.WriteString(s.dim.Render("app: ") + clean(mcpclient.ToolAppURI(a.tool)) + "\n")
 	b.WriteString(s.dim.Render("arguments: ") + s.colourJSON(clean(args)) + "\n")
 	b.WriteString(s.dim.Render("the call: ") + m.appOutcome(a) + "\n")
+	if a.state == appOpen {
+		theme := a.theme
+		if theme == "" {
+			theme = m.opts.Theme
+		}
+		if theme == "" {
+			theme = "the terminal's"
+		}
+		k := m.c.keys.apps
+		b.WriteString(s.dim.Render(fmt.Sprintf("theme: %s (%s switches) · %s: the app's own tools", theme, k.theme.Help().Key, k.tools.Help().Key)) + "\n")
+	}
 	if a.url != "" {
 		b.WriteString(s.dim.Render("its tab, to open it again (y copies it):") + "\n" + wrapWhole(a.url, m.c.width) + "\n")
 		if m.opts.AppSSHHint != "" {

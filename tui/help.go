@@ -40,6 +40,7 @@ func (k keyMap) helpSections() []helpSection {
 		{"URL consent card", k.url},
 		{"Login card (OAuth)", k.login},
 		{"Apps panel (tool apps)", k.apps},
+		{"An app's own tools (t on the Apps panel)", k.appTools},
 		{"Tasks", k.tasks},
 		{"Arguments as JSON", k.json},
 	}

@@ -30,7 +30,9 @@ type keyMap struct {
 	roots   rootsKeys
 	login   loginKeys
 	apps    appsKeys
-	tasks   tasksKeys
+	// appTools are the keys of an app's own tools (the Apps panel's t).
+	appTools appToolKeys
+	tasks    tasksKeys
 	// controls are the native form's own controls (date, slider,
 	// choice), which the form handles; here for the help screen.
 	controls nativeform.ControlKeyMap
@@ -103,7 +105,15 @@ type loginKeys struct {
 // appsKeys work on the Apps panel, the tool apps the calls opened.
 type appsKeys struct {
 	up, down, copy, resend, close key.Binding
+	tools, theme                  key.Binding // the app's own tools; the theme it is told of
 	pageUp, pageDown, back, quit  key.Binding
+}
+
+// appToolKeys work on the layer of an app's own tools; other keys are the
+// arguments typed.
+type appToolKeys struct {
+	up, down, call, relist       key.Binding
+	pageUp, pageDown, back, quit key.Binding
 }
 
 // levelKeys choose the level the server logs at.
@@ -246,10 +256,22 @@ func newKeyMap() keyMap {
 			copy:     b("y", "copy the app's URL (to open it again)", "y"),
 			resend:   b("r", "send the app its result again", "r"),
 			close:    b("c", "close the app (ends its session)", "c"),
+			tools:    b("t", "the app's own tools (call one)", "t"),
+			theme:    b("d", "tell the app the theme is dark, or light", "d"),
 			pageUp:   b("pgup", "scroll the app's detail up", "pgup"),
 			pageDown: b("pgdown", "scroll it down", "pgdown"),
 			back:     b("esc/A", "back to the tabs", "esc", "A"),
 			quit:     b("q/ctrl+c", "quit", "q", "ctrl+c"),
+		},
+		appTools: appToolKeys{
+			up:       b("↑", "up", "up"),
+			down:     b("↓", "down", "down"),
+			call:     b("enter", "call it with the arguments typed", "enter"),
+			relist:   b("ctrl+l", "ask the app for its tools again", "ctrl+l"),
+			pageUp:   b("pgup", "scroll the result up", "pgup"),
+			pageDown: b("pgdown", "scroll it down", "pgdown"),
+			back:     b("esc", "back to the Apps panel", "esc"),
+			quit:     b("ctrl+c", "quit", "ctrl+c"),
 		},
 		controls: nativeform.ControlKeys,
 		tasks: tasksKeys{
@@ -300,6 +322,7 @@ var (
 	_ help.KeyMap = rootsKeys{}
 	_ help.KeyMap = loginKeys{}
 	_ help.KeyMap = appsKeys{}
+	_ help.KeyMap = appToolKeys{}
 	_ help.KeyMap = tasksKeys{}
 )
 
@@ -442,12 +465,24 @@ func (k tasksKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHe
 // ShortHelp is the Apps panel's footer.
 func (k appsKeys) ShortHelp() []key.Binding {
 	return []key.Binding{hint("↑↓", "select", k.up, k.down), hint("y", "copy URL", k.copy), hint("r", "resend", k.resend),
-		hint("c", "close app", k.close), hint("pgup/dn", "scroll", k.pageUp, k.pageDown), hint("esc", "back", k.back)}
+		hint("c", "close app", k.close), hint("t", "app's tools", k.tools), hint("d", "theme", k.theme),
+		hint("pgup/dn", "scroll", k.pageUp, k.pageDown), hint("esc", "back", k.back)}
 }
 
 // FullHelp lists the Apps panel's keys.
 func (k appsKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.up, k.down, k.copy, k.resend, k.close, k.pageUp, k.pageDown, k.back, k.quit}}
+	return [][]key.Binding{{k.up, k.down, k.copy, k.resend, k.close, k.tools, k.theme, k.pageUp, k.pageDown, k.back, k.quit}}
+}
+
+// ShortHelp is the footer of an app's own tools.
+func (k appToolKeys) ShortHelp() []key.Binding {
+	return []key.Binding{hint("↑↓", "select", k.up, k.down), hint("enter", "call", k.call), hint("ctrl+l", "list again", k.relist),
+		hint("pgup/dn", "scroll", k.pageUp, k.pageDown), hint("esc", "back", k.back), k.quit}
+}
+
+// FullHelp lists the keys of an app's own tools.
+func (k appToolKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.up, k.down, k.call, k.relist, k.pageUp, k.pageDown, k.back, k.quit}}
 }
 
 // ShortHelp is the footer of the log level picker: every key it takes.

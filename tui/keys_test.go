@@ -54,7 +54,7 @@ func TestKeyMapDocumentsEveryKeyAndOnlyThose(t *testing.T) {
 	groups := map[string]help.KeyMap{
 		"tabs": km.tabs, "filter": km.filter, "app": km.app, "form": km.form,
 		"url": km.url, "json": km.json, "quit": km.quit, "save": km.save, "level": km.level, "servers": km.servers, "roots": km.roots,
-		"login": km.login, "apps": km.apps, "tasks": km.tasks, "controls": km.controls,
+		"login": km.login, "apps": km.apps, "appTools": km.appTools, "tasks": km.tasks, "controls": km.controls,
 	}
 	onHelp := map[string]bool{}
 	for _, sec := range km.helpSections() {

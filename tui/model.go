@@ -33,6 +33,9 @@ type Options struct {
 	// ToolApps opens the apps of tools called (the app host), or is nil
 	// when there is none (apps.go).
 	ToolApps mcpclient.ToolAppHost
+	// Theme is the theme tool apps are first told of ("light" or "dark");
+	// the Apps panel's d switches an app to the other.
+	Theme string
 	// OpenURL opens a URL in the browser, for URL-mode elicitations.
 	OpenURL func(url string) error
 	// ElicitTimeout cancels a native form nobody answers (0: never).
