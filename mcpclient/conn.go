@@ -183,10 +183,14 @@ type Conn struct {
 	rootsMu    sync.Mutex
 	roots      []*mcp.Root
 	logLevel   atomic.Pointer[string]
-	router     *router
-	records    *Recorder
-	wire       *WireLog
-	closers    []func()
+	// taskSupport is each tool's execution.taskSupport as last listed;
+	// nil until listed, and again once the tools change.
+	tasksMu     sync.Mutex
+	taskSupport map[string]string
+	router      *router
+	records     *Recorder
+	wire        *WireLog
+	closers     []func()
 	// sentWire is the capabilities JSON as it went on the wire.
 	sentWire json.RawMessage
 	// life ends when Close begins: it aborts the calls in flight, because

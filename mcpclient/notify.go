@@ -104,7 +104,12 @@ func (n *notifier) options(o *mcp.ClientOptions) {
 			n.emit(ResourceUpdatedEvent{URI: r.Params.URI})
 		}
 	}
-	o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) { n.emit(ListChangedEvent{List: "tools"}) }
+	o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
+		n.conn.tasksMu.Lock()
+		n.conn.taskSupport = nil // listed again when next asked
+		n.conn.tasksMu.Unlock()
+		n.emit(ListChangedEvent{List: "tools"})
+	}
 	o.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {
 		n.emit(ListChangedEvent{List: "resources"})
 	}

@@ -71,13 +71,26 @@ func (w wireTask) status(start time.Time) TaskStatus {
 
 // TaskSupport is a tool's execution.taskSupport as the server lists it:
 // "required", "optional", or "" (forbidden, or not said). go-sdk drops the
-// member, so the listing is read over the side channel.
+// member, so the listing is read over the side channel, once until the
+// server says its tools changed.
 func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
 	if c.ProtocolVersion() >= ProtocolModern {
 		return "", nil
 	}
+	c.tasksMu.Lock()
+	known, fresh := c.taskSupport[tool], c.taskSupport != nil
+	c.tasksMu.Unlock()
+	if fresh {
+		return known, nil // listed since the tools last changed
+	}
 	ctx, done := c.bind(ctx)
 	defer done()
+	all := map[string]string{}
+	defer func() {
+		c.tasksMu.Lock()
+		c.taskSupport = all
+		c.tasksMu.Unlock()
+	}()
 	cursor := ""
 	for range 100 { // pages
 		params := map[string]any{}
@@ -101,15 +114,12 @@ func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
 			return "", fmt.Errorf("tools/list: %w", err)
 		}
 		for _, t := range page.Tools {
-			if t.Name == tool {
-				if s := t.Execution.TaskSupport; s == "required" || s == "optional" {
-					return s, nil
-				}
-				return "", nil
+			if s := t.Execution.TaskSupport; s == "required" || s == "optional" {
+				all[t.Name] = s
 			}
 		}
 		if page.NextCursor == "" {
-			return "", nil
+			return all[tool], nil
 		}
 		cursor = page.NextCursor
 	}
