@@ -187,6 +187,7 @@ type Conn struct {
 	// nil until listed, and again once the tools change.
 	tasksMu     sync.Mutex
 	taskSupport map[string]string
+	toolsGen    int // how many times the server said its tools changed
 	router      *router
 	records     *Recorder
 	wire        *WireLog

@@ -107,6 +107,7 @@ func (n *notifier) options(o *mcp.ClientOptions) {
 	o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
 		n.conn.tasksMu.Lock()
 		n.conn.taskSupport = nil // listed again when next asked
+		n.conn.toolsGen++
 		n.conn.tasksMu.Unlock()
 		n.emit(ListChangedEvent{List: "tools"})
 	}

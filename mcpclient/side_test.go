@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,5 +154,57 @@ func TestTaskPollClamped(t *testing.T) {
 		if got := (wireTask{PollInterval: tc.poll}).status(time.Now()).PollInterval; got != tc.want {
 			t.Errorf("pollInterval %v → %v, want %v", tc.poll, got, tc.want)
 		}
+	}
+}
+
+// A tool's task support is listed once per connection, and again after
+// the server says its tools changed.
+func TestTaskSupportListedOnceUntilToolsChange(t *testing.T) {
+	var lists atomic.Int32 // tools/list requests the server answered
+	count := func() int { return int(lists.Load()) }
+	srv := sideServer()
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				lists.Add(1)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	changed := make(chan struct{}, 4)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := Connect(ctx, Config{Target: Target{Kind: TargetEmbedded, Embedded: func() *mcp.Server { return srv }}, Protocol: "legacy",
+		OnEvent: func(e Event) {
+			if l, ok := e.(ListChangedEvent); ok && l.List == "tools" {
+				changed <- struct{}{}
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for range 3 {
+		if s, err := c.TaskSupport(ctx, "wait"); err != nil || s != "" {
+			t.Fatalf("TaskSupport(wait) = %q, %v", s, err)
+		}
+	}
+	if n := count(); n != 1 {
+		t.Errorf("three calls listed the tools %d times, want once", n)
+	}
+	srv.AddTool(&mcp.Tool{Name: "later", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	select {
+	case <-changed:
+	case <-ctx.Done():
+		t.Fatal("the server's tools/list_changed never arrived")
+	}
+	if _, err := c.TaskSupport(ctx, "later"); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 2 {
+		t.Errorf("after the tools changed, listed %d times in all, want twice", n)
 	}
 }

@@ -78,19 +78,29 @@ func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
 		return "", nil
 	}
 	c.tasksMu.Lock()
-	known, fresh := c.taskSupport[tool], c.taskSupport != nil
+	known, fresh, gen := c.taskSupport[tool], c.taskSupport != nil, c.toolsGen
 	c.tasksMu.Unlock()
 	if fresh {
 		return known, nil // listed since the tools last changed
 	}
+	all, err := c.listTaskSupport(ctx)
+	if err != nil {
+		return "", err
+	}
+	c.tasksMu.Lock()
+	if c.toolsGen == gen { // not changed while listing: the listing holds
+		c.taskSupport = all
+	}
+	c.tasksMu.Unlock()
+	return all[tool], nil
+}
+
+// listTaskSupport lists the tools that may or must run as tasks, every
+// page of them.
+func (c *Conn) listTaskSupport(ctx context.Context) (map[string]string, error) {
 	ctx, done := c.bind(ctx)
 	defer done()
 	all := map[string]string{}
-	defer func() {
-		c.tasksMu.Lock()
-		c.taskSupport = all
-		c.tasksMu.Unlock()
-	}()
 	cursor := ""
 	for range 100 { // pages
 		params := map[string]any{}
@@ -99,7 +109,7 @@ func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
 		}
 		raw, err := c.side.call(ctx, "tools/list", params)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		var page struct {
 			Tools []struct {
@@ -111,7 +121,7 @@ func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
 			NextCursor string `json:"nextCursor"`
 		}
 		if err := json.Unmarshal(raw, &page); err != nil {
-			return "", fmt.Errorf("tools/list: %w", err)
+			return nil, fmt.Errorf("tools/list: %w", err)
 		}
 		for _, t := range page.Tools {
 			if s := t.Execution.TaskSupport; s == "required" || s == "optional" {
@@ -119,11 +129,11 @@ func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
 			}
 		}
 		if page.NextCursor == "" {
-			return all[tool], nil
+			break
 		}
 		cursor = page.NextCursor
 	}
-	return "", nil
+	return all, nil
 }
 
 // ErrTasksUnsupported is the answer to a task call in the 2026-07-28 era.
