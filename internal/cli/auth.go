@@ -70,14 +70,16 @@ func (af *authFlags) store() (*oauth.Store, error) {
 	return oauth.OpenStore(path), nil
 }
 
-// authorizer prepares OAuth for a connection to an HTTP server: show tells
-// the person what to do, paste (nil: none) reads a pasted redirect URL.
-func (cf *connFlags) authorizer(wire *mcpclient.WireLog, show func(string), paste func(context.Context) (string, error)) (*oauth.Authorizer, error) {
+// authorizer prepares OAuth for a connection to an HTTP server, within
+// ctx: show tells the person what to do, paste (nil: none) reads a pasted
+// redirect URL.
+func (cf *connFlags) authorizer(ctx context.Context, wire *mcpclient.WireLog, show func(string), paste func(context.Context) (string, error)) (*oauth.Authorizer, error) {
 	store, err := cf.auth.store()
 	if err != nil {
 		return nil, err
 	}
 	opts := oauth.Options{
+		Context:           ctx, // the run's --timeout bounds a stored token's refresh
 		Resource:          cf.target.URL,
 		ClientMetadataURL: cf.auth.clientMetadataURL,
 		ClientID:          cf.auth.clientID,

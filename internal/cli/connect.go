@@ -216,7 +216,7 @@ func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, rec
 		if p, ok := asker.(mcpclient.AuthPrompter); ok {
 			show, paste = p.ShowAuth, p.PasteAuth
 		}
-		a, err := e.cf.authorizer(e.wire, show, paste)
+		a, err := e.cf.authorizer(ctx, e.wire, show, paste)
 		if err != nil {
 			return nil, err
 		}

@@ -22,6 +22,9 @@ import (
 type Options struct {
 	// Resource is the MCP server's URL.
 	Resource string
+	// Context bounds what New does on the network: refreshing an expired
+	// stored token (nil: no bound but the HTTP client's).
+	Context context.Context
 	// Registration, tried in the specification's order: a client ID
 	// metadata document URL, a pre-registered client, then dynamic
 	// client registration (always on).
@@ -299,13 +302,22 @@ func (a *Authorizer) stored() oauth2.TokenSource {
 		a.secret(e.ClientSecret)
 		cfg := &oauth2.Config{ClientID: e.ClientID, ClientSecret: e.ClientSecret,
 			Endpoint: oauth2.Endpoint{TokenURL: e.TokenURL, AuthStyle: oauth2.AuthStyle(e.AuthStyle)}, Scopes: e.Scopes}
-		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, a.refreshClient())
-		ts := &saving{a: a, cfg: cfg, issuer: e.Issuer, base: cfg.TokenSource(ctx, e.Token()), last: e.AccessToken}
-		tok, err := ts.Token() // refreshes an expired one now, so that a failure means a new login
+		client := a.refreshClient()
+		// An expired token is refreshed now, within the run's time, so
+		// that a failure means a new login; later refreshes belong to the
+		// connection.
+		now := a.opts.Context
+		if now == nil {
+			now = context.Background()
+		}
+		tok, err := cfg.TokenSource(context.WithValue(now, oauth2.HTTPClient, client), e.Token()).Token()
 		if err != nil {
 			a.logf("the stored token for %s could not be refreshed (%s); a new login is needed", e.Issuer, a.redact(err.Error()))
 			continue
 		}
+		later := context.WithValue(context.Background(), oauth2.HTTPClient, client)
+		ts := &saving{a: a, cfg: cfg, issuer: e.Issuer, base: cfg.TokenSource(later, tok), last: e.AccessToken}
+		ts.keep(tok, true)
 		a.mu.Lock()
 		a.state.Issuer, a.state.ClientID, a.state.Registration = e.Issuer, e.ClientID, "stored"
 		a.state.SignedIn, a.state.FromStore = true, true

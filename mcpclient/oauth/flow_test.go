@@ -220,6 +220,33 @@ func TestStoredTokenRefreshed(t *testing.T) {
 	checkNoSecrets(t, s)
 }
 
+// Refreshing an expired stored token happens within Options.Context (the
+// run's --timeout): a run whose time is up does not refresh, and logs in
+// afresh instead of waiting on the token endpoint.
+func TestStoredTokenRefreshWithinTheRunsTime(t *testing.T) {
+	s := newSetup(t)
+	s.as.TokenTTL = 2 * time.Second
+	p := &person{t: t}
+	conn, _, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+	if err != nil {
+		t.Fatal(err)
+	}
+	call(t, conn, "whoami")
+	_ = conn.Close()
+	time.Sleep(2100 * time.Millisecond)
+	over, cancel := context.WithCancel(context.Background())
+	cancel()
+	p2 := &person{t: t}
+	conn2, _, err := s.connect(func(o *oauth.Options) { o.Open, o.Context = p2.open, over })
+	if err != nil {
+		t.Fatal(err)
+	}
+	call(t, conn2, "whoami")
+	if p2.opens() != 1 { // the stored token would have spared the login
+		t.Errorf("%d logins, want one", p2.opens())
+	}
+}
+
 // A tool that needs more scope gets 403 insufficient_scope; mcpeek logs in
 // again for the union of scopes and the call goes through.
 func TestStepUp(t *testing.T) {
