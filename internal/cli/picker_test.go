@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -89,23 +90,7 @@ func TestServerPickerEntries(t *testing.T) {
 		t.Errorf("an entry with inputs: %v, want it started with @asks", err)
 	}
 
-	sw, err := byName["fix"].Choose()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sw.Target != srv.URL || !strings.HasPrefix(sw.Source, "@fix in ") || sw.ForgetAuth == nil {
-		t.Errorf("switch %+v", sw)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20e9)
-	defer cancel()
-	conn, err := sw.Connect(ctx, &mcpclient.HeadlessAsker{Stderr: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.List(ctx, "tools"); err != nil {
-		t.Fatal(err)
-	}
-	_ = conn.Close()
+	connectPicked(t, byName["fix"], srv.URL)
 	mu.Lock()
 	first := gotAuth[0]
 	mu.Unlock()
@@ -122,5 +107,28 @@ func TestServerPickerEntries(t *testing.T) {
 	}
 	if !strings.Contains(string(log), "initialize") {
 		t.Error("the picked server's traffic is not in the inspector's wire log")
+	}
+}
+
+// connectPicked chooses an entry, as enter in the picker does, and lists
+// the tools of the server it connects to, which must be at url.
+func connectPicked(t *testing.T, entry tui.ServerEntry, url string) {
+	t.Helper()
+	sw, err := entry.Choose()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sw.Target != url || !strings.HasPrefix(sw.Source, "@"+entry.Name+" in ") || sw.ForgetAuth == nil {
+		t.Errorf("switch %+v", sw)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := sw.Connect(ctx, &mcpclient.HeadlessAsker{Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.List(ctx, "tools"); err != nil {
+		t.Fatal(err)
 	}
 }
