@@ -72,9 +72,10 @@ func (m *Model) argsDone(l *argsForm, r nativeform.Result) tea.Cmd {
 // jsonEditor edits a tool's arguments as JSON, for an input schema a form
 // cannot show (nested objects, arrays of objects…).
 type jsonEditor struct {
-	ed   textarea.Model
-	tool *mcp.Tool
-	err  string // why the last call was refused
+	ed     textarea.Model
+	tool   *mcp.Tool
+	asTask bool   // the call runs as a task
+	err    string // why the last call was refused
 }
 
 func (l *jsonEditor) typesText() bool { return true }
@@ -87,8 +88,8 @@ func (l *jsonEditor) resize(m *Model) tea.Cmd {
 
 // openJSON opens the JSON editor for a tool's arguments: those of its
 // last call, else an empty object with the cursor inside.
-func (m *Model) openJSON(t *mcp.Tool) tea.Cmd {
-	l := &jsonEditor{ed: textarea.New(), tool: t}
+func (m *Model) openJSON(t *mcp.Tool, asTask bool) tea.Cmd {
+	l := &jsonEditor{ed: textarea.New(), tool: t, asTask: asTask}
 	l.resize(m)
 	if last := m.runs.lastArgsJSON(t.Name); last != "" {
 		l.ed.SetValue(last) // the tool's last arguments, the cursor at their end
@@ -137,7 +138,7 @@ func (l *jsonEditor) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 			return nil
 		}
 		m.close(l)
-		return m.call(l.tool, json.RawMessage(text))
+		return m.callAs(l.tool, json.RawMessage(text), l.asTask)
 	}
 	var cmd tea.Cmd
 	l.ed, cmd = l.ed.Update(msg)

@@ -63,6 +63,7 @@ type tabKeys struct {
 	apps                 key.Binding // the Apps panel: the tool apps opened
 	tasks                key.Binding // the Tasks layer: the tasks followed
 	servers              key.Binding // the server picker: the servers the configs name
+	asTask               key.Binding // call the selected tool as a task
 	quit                 key.Binding
 }
 
@@ -181,6 +182,7 @@ func newKeyMap() keyMap {
 			apps:       b("A", "the Apps panel (tool apps)", "A"),
 			tasks:      b("T", "the tasks followed", "T"),
 			servers:    b("S", "another server from your MCP configs", "S"),
+			asTask:     b("t", "call the tool as a task (if it may run as one)", "t"),
 			help:       b("?", "these keys", "?"),
 			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
 		},
@@ -359,7 +361,7 @@ func (k tabKeys) FullHelp() [][]key.Binding {
 		hint("pgup/pgdn", "page the pane", k.pageUp, k.pageDown),
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
 		hint("y/w", "copy (needs OSC 52), save", k.copy, k.save),
-		k.filter, k.open, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
+		k.filter, k.open, k.asTask, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
 		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.authorize, k.apps, k.tasks, k.servers, k.help, k.quit,
 	}}
 }

@@ -134,7 +134,7 @@ func footerOf(view string) string { return view[strings.LastIndex(view, "\n")+1:
 func TestLayersOpenByRank(t *testing.T) {
 	t.Run("an elicitation goes over the JSON editor, which is back as it was once it is answered", func(t *testing.T) {
 		m := New(Options{})
-		m.openJSON(&mcp.Tool{Name: "deep"})
+		m.openJSON(&mcp.Tool{Name: "deep"}, false)
 		x := urlAsk("e-1")
 		m.Update(askMsg{x})
 		pastGrace(m)
@@ -211,7 +211,7 @@ func TestKeysOfTheLayers(t *testing.T) {
 	t.Run("ctrl+c in the JSON editor", func(t *testing.T) {
 		t.Parallel()
 		m := New(Options{})
-		m.openJSON(&mcp.Tool{Name: "deep"})
+		m.openJSON(&mcp.Tool{Name: "deep"}, false)
 		m.Update(keyMsg("ctrl+c"))
 		wantQuitting(true)(t, m)
 	})

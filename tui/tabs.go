@@ -165,6 +165,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.openTasks()
 	case key.Matches(msg, k.servers):
 		return m.openServers()
+	case key.Matches(msg, k.asTask) && m.tab == tabTools:
+		return m.callAsTask()
 	case key.Matches(msg, k.cancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()

@@ -2,6 +2,9 @@ package tui
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -42,4 +45,45 @@ func TestTaskClarifiedInTheInspector(t *testing.T) {
 	if len(recs) != 1 || recs[0].Action != "decline" || recs[0].TaskID == "" {
 		t.Errorf("records %+v, want one declined elicitation with its task id", recs)
 	}
+}
+
+// optionalTaskServer is the command of the TypeScript SDK server whose
+// slow_sum may run as a task ($MCPEEK_TS_SDK names the SDK, as CI sets).
+func optionalTaskServer(t *testing.T) []string {
+	t.Helper()
+	sdk := os.Getenv("MCPEEK_TS_SDK")
+	_, noNode := exec.LookPath("node")
+	if sdk == "" || noNode != nil {
+		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
+			t.Fatal("Node and the TypeScript MCP SDK are required (MCPEEK_REQUIRE_BROWSER=1): set MCPEEK_TS_SDK")
+		}
+		t.Skip("needs Node and the TypeScript MCP SDK: set MCPEEK_TS_SDK to its folder")
+	}
+	server, err := filepath.Abs(filepath.Join("..", "testdata", "tasks", "optional-server.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"node", server}
+}
+
+// t calls a tool whose task support is optional as a task: its status
+// shows in the running call's banner and the Tasks layer lists it; on a
+// tool that cannot run as one, t says so and calls nothing.
+func TestOptionalTaskInTheInspector(t *testing.T) {
+	cmd := optionalTaskServer(t)
+	k := newKeyMap()
+	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+		cfg := mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: cmd}, Protocol: "legacy",
+			Asker: asker, Records: mcpclient.NewRecorder(nil)}
+		if l, ok := asker.(mcpclient.Listener); ok {
+			cfg.OnEvent = l.OnEvent
+		}
+		return mcpclient.Connect(ctx, cfg)
+	}
+	in := open(t, Options{Connect: connect, Target: "optional-tasks"}, 120, 40).expect("slow_sum")
+	in.selectTool("plain_echo").press(k.tabs.asTask).expect("plain_echo does not run as a task")
+	in.selectTool("slow_sum").press(k.tabs.asTask).argsOpen("Arguments for slow_sum (called as a task)")
+	in.keys("2", "tab", "3", "ctrl+s")
+	in.expect("sum 5")
+	in.press(k.tabs.tasks).expectAll("Tasks", "slow_sum", "completed")
 }

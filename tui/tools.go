@@ -28,21 +28,74 @@ func (m *Model) visibleTools() []*mcp.Tool {
 
 // openTool calls a tool, first asking for its arguments with a form when
 // its input schema has fields.
-func (m *Model) openTool(t *mcp.Tool) tea.Cmd {
+func (m *Model) openTool(t *mcp.Tool) tea.Cmd { return m.openToolAs(t, false) }
+
+// openToolAs asks for a tool's arguments and calls it, as a task when
+// asTask (a tool whose task support is optional, called with t).
+func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
 	schema, err := formschema.Parse(t.InputSchema)
+	title := "Arguments for " + t.Name
+	if asTask {
+		title += " (called as a task)"
+	}
 	switch {
 	case err == nil && len(schema.Fields) == 0:
-		return m.call(t, json.RawMessage(`{}`))
+		return m.callAs(t, json.RawMessage(`{}`), asTask)
 	case err == nil:
 		// The form starts from the arguments of the tool's last call.
 		schema = prefill(schema, m.runs.lastArgs(t.Name))
-		return m.openArgs("Arguments for "+t.Name, schema, func(args map[string]any) tea.Cmd {
+		return m.openArgs(title, schema, func(args map[string]any) tea.Cmd {
 			b, _ := json.Marshal(args)
-			return m.call(t, b)
+			return m.callAs(t, b, asTask)
 		})
 	}
 	// A schema a form cannot show: edit the arguments as JSON.
-	return m.openJSON(t)
+	return m.openJSON(t, asTask)
+}
+
+// taskSupportMsg says whether a tool may be called as a task.
+type taskSupportMsg struct {
+	tool    *mcp.Tool
+	support string
+	modern  bool
+	err     error
+}
+
+// callAsTask calls the selected tool as a task (t), once its listing
+// says it may run as one.
+func (m *Model) callAsTask() tea.Cmd {
+	t := m.selectedTool()
+	switch {
+	case t == nil || m.tab != tabTools:
+		return nil
+	case m.conn == nil || m.state != stateConnected:
+		m.status = statusMsg{"not connected", true}
+		return nil
+	case m.running != "":
+		m.status = statusMsg{"a call is running: esc cancels it", true}
+		return nil
+	}
+	conn := m.conn
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
+		defer cancel()
+		support, err := conn.TaskSupport(ctx, t.Name)
+		return taskSupportMsg{t, support, conn.ProtocolVersion() >= mcpclient.ProtocolModern, err}
+	}
+}
+
+func (msg taskSupportMsg) update(m *Model) tea.Cmd {
+	switch {
+	case msg.modern:
+		m.status = statusMsg{clean(mcpclient.ErrTasksUnsupported.Error()), true}
+	case msg.err != nil:
+		m.status = statusMsg{"reading the tool's task support failed: " + clean(msg.err.Error()), true}
+	case msg.support == "":
+		m.status = statusMsg{msg.tool.Name + " does not run as a task (its execution.taskSupport is forbidden or not given)", true}
+	default:
+		return m.openToolAs(msg.tool, true)
+	}
+	return nil
 }
 
 // prefill is a schema whose fields start from values given before, as
@@ -65,6 +118,11 @@ func prefill(schema *formschema.Schema, last map[string]any) *formschema.Schema 
 // tool is selected. The arguments are remembered for its next call, in
 // this run and the next.
 func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
+	return m.callAs(tool, args, false)
+}
+
+// callAs calls a tool, as a task when asTask or when the tool requires it.
+func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cmd {
 	if m.conn == nil || m.running != "" {
 		return nil
 	}
@@ -76,7 +134,7 @@ func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	// A tool with an app opens it first (apps.go).
 	return tea.Batch(save, m.withToolApp(tool, args, func() tea.Msg {
 		defer cancel()
-		res, err := callOrTask(ctx, conn, name, args, track, emit)
+		res, err := callOrTask(ctx, conn, name, args, asTask, track, emit)
 		// The context ends only by esc, before the call returns: then
 		// notifications/cancelled (or tasks/cancel) went out.
 		cancelled := err != nil && ctx.Err() != nil
@@ -84,11 +142,12 @@ func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	}))
 }
 
-// callOrTask calls a tool: as a task when it requires one (2025-11-25),
-// its status shown in the running call's banner as progress without a
-// total (docs/architecture.md, "Tasks"); else as a call with progress.
-func callOrTask(ctx context.Context, conn *mcpclient.Conn, name string, args json.RawMessage, track *callTrack, emit func(mcpclient.Event)) (*mcp.CallToolResult, error) {
-	if support, _ := conn.TaskSupport(ctx, name); support != "required" {
+// callOrTask calls a tool: as a task when asked to or when it requires one
+// (2025-11-25), its status shown in the running call's banner as progress
+// without a total (docs/architecture.md, "Tasks"); else as a call with
+// progress.
+func callOrTask(ctx context.Context, conn *mcpclient.Conn, name string, args json.RawMessage, asTask bool, track *callTrack, emit func(mcpclient.Event)) (*mcp.CallToolResult, error) {
+	if support, _ := conn.TaskSupport(ctx, name); !asTask && support != "required" {
 		return conn.CallWithProgress(ctx, name, args, track.heard)
 	}
 	steps := 0.0

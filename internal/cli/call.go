@@ -184,15 +184,16 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 // callTool calls the tool: as a task when it requires one (or --task),
 // with its status on stderr, else as a plain call with progress.
 func (o *callOptions) callTool(ctx context.Context, conn *mcpclient.Conn, s streams) (*mcp.CallToolResult, error) {
-	asTask := o.task
-	if !asTask {
-		support, err := conn.TaskSupport(ctx, o.tool)
-		if err != nil {
-			conn.Wire().Note("reading the tool's task support: " + err.Error())
-		}
-		asTask = support == "required"
+	support, err := conn.TaskSupport(ctx, o.tool)
+	if err != nil {
+		conn.Wire().Note("reading the tool's task support: " + err.Error())
 	}
-	if !asTask {
+	switch {
+	case o.task && err == nil && support == "" && conn.ProtocolVersion() < mcpclient.ProtocolModern:
+		// Asked of a tool that cannot run as one, the server would answer
+		// with something that is not a task.
+		return nil, usagef("--task: %s does not run as a task (its execution.taskSupport is forbidden or not given)", o.tool)
+	case !o.task && support != "required":
 		return conn.CallWithProgress(ctx, o.tool, o.toolArgs, nil)
 	}
 	last := ""
