@@ -193,8 +193,10 @@ func sameScopes(whoami string, want ...string) bool {
 	return slices.Equal(got, want)
 }
 
-// An expired stored token is refreshed without a browser.
-func TestStoredTokenRefreshed(t *testing.T) {
+// withExpiredToken is a setup whose store holds a token that has expired,
+// with its refresh token, from a first login.
+func withExpiredToken(t *testing.T) *setup {
+	t.Helper()
 	s := newSetup(t)
 	s.as.TokenTTL = 2 * time.Second
 	p := &person{t: t}
@@ -205,6 +207,12 @@ func TestStoredTokenRefreshed(t *testing.T) {
 	call(t, conn, "whoami")
 	_ = conn.Close()
 	time.Sleep(2100 * time.Millisecond) // the token's lifetime, minus the margin the client allows
+	return s
+}
+
+// An expired stored token is refreshed without a browser.
+func TestStoredTokenRefreshed(t *testing.T) {
+	s := withExpiredToken(t)
 	p2 := &person{t: t}
 	conn2, a2, err := s.connect(func(o *oauth.Options) { o.Open = p2.open })
 	if err != nil {
@@ -224,16 +232,7 @@ func TestStoredTokenRefreshed(t *testing.T) {
 // run's --timeout): a run whose time is up does not refresh, and logs in
 // afresh instead of waiting on the token endpoint.
 func TestStoredTokenRefreshWithinTheRunsTime(t *testing.T) {
-	s := newSetup(t)
-	s.as.TokenTTL = 2 * time.Second
-	p := &person{t: t}
-	conn, _, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
-	if err != nil {
-		t.Fatal(err)
-	}
-	call(t, conn, "whoami")
-	_ = conn.Close()
-	time.Sleep(2100 * time.Millisecond)
+	s := withExpiredToken(t)
 	over, cancel := context.WithCancel(context.Background())
 	cancel()
 	p2 := &person{t: t}
