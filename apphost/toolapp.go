@@ -52,6 +52,8 @@ type toolState struct {
 	appTools bool
 	theme    string
 	livePeer *peer // the page the live app is on
+	// themeKick wakes the theme sender (sendThemes).
+	themeKick chan struct{}
 	// The host's requests to the app, by id, each awaiting its answer.
 	asked  map[string]chan rpc
 	askSeq int
@@ -139,6 +141,8 @@ func (t *toolState) ask(ctx context.Context, method string, params any) (json.Ra
 		delete(t.asked, id)
 		t.mu.Unlock()
 	}()
+	// Should the app begin again meanwhile, restarted fails this request
+	// at once: the new app never answers for the old.
 	p.sendRaw(append(append([]byte(`{"jsonrpc":"2.0","id":"`+id+`","method":"`+method+`","params":`), b...), '}'))
 	ctx, cancel := context.WithTimeout(ctx, hostAskTimeout)
 	defer cancel()
@@ -233,14 +237,34 @@ func (h toolHandle) CallAppTool(ctx context.Context, name string, args json.RawM
 	return &res, nil
 }
 
+// SetTheme returns at once: the session's theme sender tells the app the
+// latest theme, so that changes made in quick succession end with the
+// last one, in the app as in the session.
 func (h toolHandle) SetTheme(theme string) {
 	t := h.t
 	t.mu.Lock()
 	t.theme = theme
-	p, live := t.livePeer, t.live
 	t.mu.Unlock()
-	if p != nil && live {
-		p.sendRaw(notifyFrame("ui/notifications/host-context-changed", mustJSON(map[string]any{"theme": theme})))
+	select {
+	case t.themeKick <- struct{}{}:
+	default: // a send is due already, and reads the latest theme
+	}
+}
+
+// sendThemes tells the live app each theme change, until the session ends.
+func (t *toolState) sendThemes() {
+	for {
+		select {
+		case <-t.themeKick:
+		case <-t.end:
+			return
+		}
+		t.mu.Lock()
+		p, live, theme := t.livePeer, t.live, t.theme
+		t.mu.Unlock()
+		if p != nil && live {
+			p.sendRaw(notifyFrame("ui/notifications/host-context-changed", mustJSON(map[string]any{"theme": theme})))
+		}
 	}
 }
 
@@ -259,7 +283,7 @@ func (h *Host) OpenToolApp(ctx context.Context, app *mcpclient.ToolApp) (mcpclie
 		shownAsText: make(chan struct{}), loaded: make(chan struct{}),
 	}
 	t := &toolState{app: app, limiter: rate.NewLimiter(toolAppRate, toolAppRate), inflight: make(chan struct{}, maxToolAppInflight),
-		end: make(chan struct{})}
+		end: make(chan struct{}), themeKick: make(chan struct{}, 1)}
 	s.tool = t
 	h.mu.Lock()
 	if h.closed {
@@ -275,6 +299,7 @@ func (h *Host) OpenToolApp(ctx context.Context, app *mcpclient.ToolApp) (mcpclie
 	t.url = h.BridgeOrigin() + "/e/" + s.key + "#" + s.token
 	runCtx, stop := context.WithCancel(ctx)
 	t.stop = stop
+	go t.sendThemes()
 	go func() {
 		defer close(t.end)
 		defer stop()

@@ -68,7 +68,8 @@ type ToolAppSession interface {
 	// CallAppTool calls one of the app's own tools (tools/call to the app).
 	CallAppTool(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error)
 	// SetTheme tells the app the host's theme is now "light" or "dark"
-	// (ui/notifications/host-context-changed), now or when it initializes.
+	// (ui/notifications/host-context-changed), now or when it initializes;
+	// it returns at once, and the last of quick changes is the one kept.
 	SetTheme(theme string)
 }
 

@@ -258,9 +258,6 @@ func (m *Model) toggleTheme(a *toolApp) tea.Cmd {
 	a.theme = next
 	a.note(appMessage{at: time.Now(), kind: "theme", text: "told the app the theme is now " + next + " (ui/notifications/host-context-changed)"})
 	m.status = statusMsg{"the app's theme is now " + next, false}
-	sess := a.sess
-	return func() tea.Msg {
-		sess.SetTheme(next)
-		return nil
-	}
+	a.sess.SetTheme(next) // at once, so that changes reach the app in order
+	return nil
 }

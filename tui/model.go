@@ -91,7 +91,8 @@ type Model struct {
 	running    string // the tool being called
 	runStart   time.Time
 	cancelCall context.CancelFunc
-	runTrack   *callTrack // which progress notifications are the running call's
+	runTrack   *callTrack      // which progress notifications are the running call's
+	runConn    *mcpclient.Conn // the connection the running call was made on
 
 	queue   []*ask              // elicitations and sampling requests waiting for the person; the head is shown
 	pending []mcpclient.Pending // requests in flight, for the app card
@@ -133,6 +134,7 @@ func New(opts Options) *Model {
 
 type (
 	callDoneMsg struct {
+		conn *mcpclient.Conn // the connection the call was made on
 		tool string
 		res  *mcp.CallToolResult
 		err  error
@@ -191,6 +193,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
 		return m.settleForms()
 	case callDoneMsg:
+		if msg.conn != m.runConn { // a call of a server left since (S)
+			return nil
+		}
 		m.callDone(msg)
 		return m.appCallDone(msg)
 	case argsLoadedMsg:

@@ -192,8 +192,8 @@ func (msg switchMsg) update(m *Model) tea.Cmd {
 }
 
 // switchServer leaves the current server for another: its call is
-// cancelled, its apps closed, what was shown of it cleared; the person's
-// roots, log level, wire log and request history stay.
+// cancelled, its apps closed, what was shown of it cleared (its results
+// too); the person's roots, log level and the wire log stay.
 func (m *Model) switchServer(sw Switch) tea.Cmd {
 	if m.state == stateConnecting {
 		m.status = statusMsg{"still connecting: switch once the connection is made or has failed", true}
@@ -201,11 +201,17 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if m.cancelCall != nil {
-		m.cancelCall()
+		m.cancelCall() // its late result is the old connection's, and dropped
 	}
+	m.running, m.cancelCall, m.runTrack, m.progress, m.runConn, m.apps.calling = "", nil, nil, nil, nil, nil
 	for _, a := range m.apps.list {
 		if a.state == appOpen && !a.closing {
 			cmds = append(cmds, m.closeApp(a))
+		}
+	}
+	for _, l := range m.layers { // a layer of an old server's app
+		if at, ok := l.(*appToolsLayer); ok {
+			m.close(at)
 		}
 	}
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source
@@ -216,6 +222,7 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	m.panes = [tabCount]pane{}
 	m.focus = [tabCount]bool{}
 	m.reads, m.updated = nil, nil
+	m.runs.results, m.runs.shown, m.runs.vars = nil, nil, nil // the last arguments are kept per server
 	m.serverLog, m.progress, m.tasks = nil, nil, nil
 	m.status = statusMsg{}
 	if m.conn == nil { // the last attempt failed: nothing to close

@@ -55,6 +55,7 @@ func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
 
 // taskSupportMsg says whether a tool may be called as a task.
 type taskSupportMsg struct {
+	conn    *mcpclient.Conn
 	tool    *mcp.Tool
 	support string
 	modern  bool
@@ -80,18 +81,19 @@ func (m *Model) callAsTask() tea.Cmd {
 		ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 		defer cancel()
 		support, err := conn.TaskSupport(ctx, t.Name)
-		return taskSupportMsg{t, support, conn.ProtocolVersion() >= mcpclient.ProtocolModern, err}
+		return taskSupportMsg{conn, t, support, conn.ProtocolVersion() >= mcpclient.ProtocolModern, err}
 	}
 }
 
 func (msg taskSupportMsg) update(m *Model) tea.Cmd {
 	switch {
+	case msg.conn != m.conn: // the inspector reconnected or switched servers meanwhile
 	case msg.modern:
 		m.status = statusMsg{clean(mcpclient.ErrTasksUnsupported.Error()), true}
 	case msg.err != nil:
 		m.status = statusMsg{"reading the tool's task support failed: " + clean(msg.err.Error()), true}
 	case msg.support == "":
-		m.status = statusMsg{msg.tool.Name + " does not run as a task (its execution.taskSupport is forbidden or not given)", true}
+		m.status = statusMsg{clean(msg.tool.Name) + " does not run as a task (its execution.taskSupport is forbidden or not given)", true}
 	default:
 		return m.openToolAs(msg.tool, true)
 	}
@@ -129,7 +131,7 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 	save := m.runs.remember(tool.Name, args)
 	ctx, cancel := context.WithCancel(context.Background())
 	track := &callTrack{}
-	m.running, m.runStart, m.cancelCall, m.runTrack, m.progress = tool.Name, time.Now(), cancel, track, nil
+	m.running, m.runStart, m.cancelCall, m.runTrack, m.progress, m.runConn = tool.Name, time.Now(), cancel, track, nil, m.conn
 	conn, name, start, emit := m.conn, tool.Name, m.runStart, m.asker.OnEvent
 	// A tool with an app opens it first (apps.go).
 	return tea.Batch(save, m.withToolApp(tool, args, func() tea.Msg {
@@ -138,7 +140,7 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 		// The context ends only by esc, before the call returns: then
 		// notifications/cancelled (or tasks/cancel) went out.
 		cancelled := err != nil && ctx.Err() != nil
-		return callDoneMsg{tool: name, res: res, err: err, took: time.Since(start), cancelled: cancelled}
+		return callDoneMsg{conn: conn, tool: name, res: res, err: err, took: time.Since(start), cancelled: cancelled}
 	}))
 }
 

@@ -55,6 +55,8 @@ type connFlags struct {
 	// offerRoots advertises roots even when none is given (the inspector,
 	// where the person adds them).
 	offerRoots bool
+	// termTheme is the terminal's theme once asked (theme).
+	termTheme string
 }
 
 // register defines the flags on fs; headless commands also take --timeout.
@@ -176,7 +178,7 @@ func (cf *connFlags) startAppHost(wire *mcpclient.WireLog, notify func(string)) 
 	}
 	host, err := apphost.Start(apphost.Options{
 		Addr: cf.appHostAddr, InitTimeout: cf.appInitTimeout, AnswerTimeout: cf.appTimeout,
-		Launch: launch, Notify: notify, Version: mcpclient.Version, Theme: terminalTheme(),
+		Launch: launch, Notify: notify, Version: mcpclient.Version, Theme: cf.theme(),
 		Logf: func(format string, args ...any) { wire.Note(fmt.Sprintf(format, args...)) },
 	})
 	if err != nil {
@@ -313,6 +315,14 @@ func isTerminal(w io.Writer) bool {
 
 // terminalTheme is "dark" or "light", after the terminal's background,
 // for the apps mcpeek hosts; "light" when stderr is no terminal.
+// theme is the terminal's theme, asked of the terminal once per run.
+func (cf *connFlags) theme() string {
+	if cf.termTheme == "" {
+		cf.termTheme = terminalTheme()
+	}
+	return cf.termTheme
+}
+
 func terminalTheme() string {
 	if !term.IsTerminal(int(os.Stderr.Fd())) {
 		return "light"

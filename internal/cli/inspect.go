@@ -86,7 +86,7 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 		Wire:          e.wire, // the server's stderr, for a connection that failed
 		ElicitTimeout: o.elicitTimeout,
 		OpenURL:       apphost.SystemBrowser(o.conn.noBrowser),
-		Theme:         terminalTheme(),
+		Theme:         o.conn.theme(),
 		Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 			return e.connect(ctx, asker, mcpclient.NewRecorder(nil))
 		},

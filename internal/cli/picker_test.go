@@ -42,14 +42,7 @@ func TestServerPickerEntries(t *testing.T) {
 		"servers": {"asks": {"type": "http", "url": "https://example.com/mcp", "headers": {"X-Key": "${input:key}"}}}}`)
 	t.Setenv("FIX_TOKEN", "tok-picked-123")
 
-	back, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chdir(filepath.Join(project, "cmd")); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.Chdir(back) })
+	t.Chdir(filepath.Join(project, "cmd"))
 
 	fs := inspector().flagSet(io.Discard)
 	o := newInspectOptions(fs).(*inspectOptions)
@@ -97,13 +90,16 @@ func TestServerPickerEntries(t *testing.T) {
 	if first != "Bearer tok-picked-123" {
 		t.Errorf("Authorization sent %q", first)
 	}
+	// Whatever carries the token into the wire log later (a server's
+	// error echoing it, an auth note) finds it redacted.
+	e.wire.Note("the server said: bad token tok-picked-123")
 	e.close()
 	log, err := os.ReadFile(wire)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(log), "tok-picked-123") {
-		t.Error("the wire log holds the picked server's token")
+	if strings.Contains(string(log), "tok-picked-123") || !strings.Contains(string(log), "bad token [redacted]") {
+		t.Error("the wire log holds the picked server's token, or lost the note that carried it")
 	}
 	if !strings.Contains(string(log), "initialize") {
 		t.Error("the picked server's traffic is not in the inspector's wire log")

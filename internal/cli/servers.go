@@ -75,6 +75,19 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	listed := listings(servers, looked)
+	if o.json {
+		return writeJSON(s.out, struct {
+			Servers []serverListing `json:"servers"`
+			Files   []lookedFor     `json:"files"`
+		}{listed, looked})
+	}
+	return writeServers(s.out, listed, looked)
+}
+
+// listings describe the servers found, each with whose config it is in
+// and whether an earlier one has its name.
+func listings(servers []*mcpconfig.Server, looked []lookedFor) []serverListing {
 	clients := map[string]string{}
 	for _, l := range looked {
 		clients[l.Path] = l.Client
@@ -85,13 +98,15 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 		listed = append(listed, listing(srv, clients[srv.File], seen[srv.Name]))
 		seen[srv.Name] = true
 	}
-	if o.json {
-		return writeJSON(s.out, struct {
-			Servers []serverListing `json:"servers"`
-			Files   []lookedFor     `json:"files"`
-		}{listed, looked})
+	return listed
+}
+
+// commandOrURL is what a listing runs or reaches, as a table shows it.
+func (l serverListing) commandOrURL() string {
+	if l.Transport == mcpconfig.TransportStdio {
+		return commandLine(append([]string{l.Command}, l.Args...))
 	}
-	return writeServers(s.out, listed, looked)
+	return l.URL
 }
 
 // discover reads --config, or every config discovery finds.
@@ -177,10 +192,7 @@ func writeServers(w io.Writer, listed []serverListing, looked []lookedFor) error
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTRANSPORT\tCOMMAND OR URL\tSOURCE\tNOTES")
 	for _, l := range listed {
-		what := l.URL
-		if l.Transport == mcpconfig.TransportStdio {
-			what = commandLine(append([]string{l.Command}, l.Args...))
-		}
+		what := l.commandOrURL()
 		transport := l.Transport
 		if l.Error != "" {
 			transport = "invalid"
@@ -253,26 +265,16 @@ func (o *inspectOptions) serverEntries(e *endpoint) func() ([]tui.ServerEntry, e
 		if err != nil {
 			return nil, err
 		}
-		clients := map[string]string{}
-		for _, l := range looked {
-			clients[l.Path] = l.Client
-		}
 		fixtureTarget := mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: func() *mcp.Server { return fixture.New(fixture.Options{}) }}
 		entries := []tui.ServerEntry{{
 			Name: "fixture", Transport: "memory", What: fixtureTarget.String(), Source: "mcpeek (the demo)",
 			Choose: func() (tui.Switch, error) { return o.switchTo(e, fixtureTarget, selection{}), nil },
 		}}
-		seen := map[string]bool{}
-		for _, srv := range servers {
-			l := listing(srv, clients[srv.File], seen[srv.Name])
-			seen[srv.Name] = true
-			sel := selection{configPath: o.conn.selection.configPath, entry: srv, client: clients[srv.File]}
+		for i, l := range listings(servers, looked) {
+			sel := selection{configPath: o.conn.selection.configPath, entry: servers[i], client: l.Client}
 			entry := tui.ServerEntry{
-				Name: srv.Name, Transport: l.Transport, What: l.URL, Source: displayPath(l.File),
+				Name: l.Name, Transport: l.Transport, What: l.commandOrURL(), Source: displayPath(l.File),
 				Note: notes(l), Key: sel.sourceText(),
-			}
-			if l.Transport == mcpconfig.TransportStdio {
-				entry.What = commandLine(append([]string{l.Command}, l.Args...))
 			}
 			if l.Client != "" {
 				entry.Source += " (" + l.Client + ")"

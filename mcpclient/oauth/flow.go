@@ -311,6 +311,10 @@ func (a *Authorizer) stored() oauth2.TokenSource {
 			now = context.Background()
 		}
 		tok, err := cfg.TokenSource(context.WithValue(now, oauth2.HTTPClient, client), e.Token()).Token()
+		if err != nil && now.Err() != nil {
+			a.logf("the run's time ran out before the stored token for %s could be refreshed", e.Issuer)
+			return nil
+		}
 		if err != nil {
 			a.logf("the stored token for %s could not be refreshed (%s); a new login is needed", e.Issuer, a.redact(err.Error()))
 			continue
