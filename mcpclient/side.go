@@ -179,6 +179,19 @@ func (s *sideChannel) send(ctx context.Context, msg jsonrpc.Message) (*http.Resp
 		r.Header.Set("Mcp-Session-Id", id)
 	}
 	r.Header.Set("Mcp-Protocol-Version", c.ProtocolVersion())
+	if req, ok := msg.(*jsonrpc.Request); ok && c.ProtocolVersion() >= ProtocolModern {
+		// The 2026-07-28 transport names each request's method and target
+		// in headers, as the SDK's own requests do.
+		r.Header.Set("Mcp-Method", req.Method)
+		var p struct {
+			Name   string `json:"name"`
+			TaskID string `json:"taskId"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		if name := p.Name + p.TaskID; name != "" && (req.Method == "tools/call" || strings.HasPrefix(req.Method, "tasks/")) {
+			r.Header.Set("Mcp-Name", name)
+		}
+	}
 	if c.cfg.Auth != nil {
 		if ts, err := c.cfg.Auth.TokenSource(ctx); err == nil && ts != nil {
 			if tok, err := ts.Token(); err == nil {

@@ -16,8 +16,8 @@ import (
 // delivers the requests the task queued for the client (an elicitation
 // with _meta["io.modelcontextprotocol/related-task"]), answered through
 // the router as any other. go-sdk v1.8.0 has no task methods: they go over
-// the side channel (side.go). The 2026-07-28 tasks extension is not
-// spoken.
+// the side channel (side.go). The 2026-07-28 tasks extension is in
+// tasksext.go.
 
 // TaskStatus is what the client knows of a task.
 type TaskStatus struct {
@@ -129,22 +129,53 @@ func (c *Conn) listTaskSupport(ctx context.Context) (map[string]string, error) {
 			}
 		}
 		if page.NextCursor == "" {
-			break
+			return all, nil
 		}
 		cursor = page.NextCursor
 	}
-	return all, nil
+	return nil, errors.New("tools/list: more than 100 pages")
 }
 
-// ErrTasksUnsupported is the answer to a task call in the 2026-07-28 era.
-var ErrTasksUnsupported = errors.New("tasks are spoken in the 2025-11-25 era only (the 2026-07-28 tasks extension is not supported): connect with --protocol legacy")
+// CallOrTask calls a tool: as a task when asTask, when its listing says it
+// requires one (2025-11-25), or when a 2026-07-28 server answers the plain
+// call that it runs only as a task of the tasks extension; else as a call
+// whose progress reaches progress. onStatus hears a task's statuses.
+func (c *Conn) CallOrTask(ctx context.Context, tool string, args json.RawMessage, asTask bool, progress func(ProgressEvent), onStatus func(TaskStatus)) (*mcp.CallToolResult, error) {
+	if !asTask {
+		support, err := c.TaskSupport(ctx, tool)
+		if err != nil {
+			c.wire.Note("reading the tool's task support: " + err.Error())
+		}
+		asTask = support == "required"
+	}
+	if asTask {
+		return c.CallTask(ctx, tool, args, onStatus)
+	}
+	res, err := c.CallWithProgress(ctx, tool, args, progress)
+	if err != nil && NeedsTasksExtension(err) && c.OffersTasksExtension() {
+		c.wire.Note("the server runs " + tool + " only as a task: calling it as one")
+		return c.CallTask(ctx, tool, args, onStatus)
+	}
+	return res, err
+}
+
+// ErrTasksUnsupported is the answer to a task call in the 2026-07-28 era
+// when the server does not offer the tasks extension.
+var ErrTasksUnsupported = errors.New("the server does not offer the 2026-07-28 tasks extension (" + TasksExtension + "), so no call runs as a task in this era")
 
 // CallTask calls a tool as a task and follows it to its result, which it
 // returns as a call would. onStatus (may be nil) hears each status. When
 // ctx ends the task is cancelled (tasks/cancel).
+//
+// In the 2026-07-28 era it speaks the tasks extension when the server
+// offers it (tasksext.go), where the server decides whether the call
+// becomes a task.
 func (c *Conn) CallTask(ctx context.Context, tool string, args json.RawMessage, onStatus func(TaskStatus)) (*mcp.CallToolResult, error) {
 	if c.ProtocolVersion() >= ProtocolModern {
-		return nil, ErrTasksUnsupported
+		if !c.OffersTasksExtension() {
+			return nil, ErrTasksUnsupported
+		}
+		return c.callTaskExt(ctx, tool, args, onStatus)
 	}
 	ctx, done := c.bind(ctx)
 	defer done()
@@ -233,7 +264,7 @@ func (c *Conn) followTask(ctx context.Context, tool string, st TaskStatus, start
 // ListTasks lists the server's tasks (tasks/list), as raw task objects.
 func (c *Conn) ListTasks(ctx context.Context) ([]json.RawMessage, error) {
 	if c.ProtocolVersion() >= ProtocolModern {
-		return nil, ErrTasksUnsupported
+		return nil, errNoTaskList
 	}
 	ctx, done := c.bind(ctx)
 	defer done()
@@ -249,6 +280,9 @@ func (c *Conn) ListTasks(ctx context.Context) ([]json.RawMessage, error) {
 	}
 	return page.Tasks, nil
 }
+
+// errNoTaskList: the 2026-07-28 tasks extension has no tasks/list.
+var errNoTaskList = errors.New("the 2026-07-28 tasks extension has no tasks/list: a client follows only the tasks it started")
 
 // cancelTask asks the server to cancel a task, briefly: the run is ending.
 func (c *Conn) cancelTask(id string) {

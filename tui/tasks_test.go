@@ -87,3 +87,47 @@ func TestOptionalTaskInTheInspector(t *testing.T) {
 	in.expect("sum 5")
 	in.press(k.tabs.tasks).expectAll("Tasks", "slow_sum", "completed")
 }
+
+// tasksExtServer is the command of a 2026-07-28 server offering the tasks
+// extension ($MCPEEK_TS_SERVER names the TypeScript SDK's v2 server
+// package, as CI sets).
+func tasksExtServer(t *testing.T) []string {
+	t.Helper()
+	dir := os.Getenv("MCPEEK_TS_SERVER")
+	_, noNode := exec.LookPath("node")
+	if dir == "" || noNode != nil {
+		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
+			t.Fatal("Node and @modelcontextprotocol/server are required (MCPEEK_REQUIRE_BROWSER=1): set MCPEEK_TS_SERVER")
+		}
+		t.Skip("needs Node and @modelcontextprotocol/server: set MCPEEK_TS_SERVER to its folder")
+	}
+	server, err := filepath.Abs(filepath.Join("..", "testdata", "tasks", "ext-server.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"node", server}
+}
+
+// A tool a 2026-07-28 server runs only as a task of the tasks extension
+// is called as one on enter: its question mid-task comes as a native form,
+// and the answer reaches the server, whose result says so.
+func TestTasksExtensionInTheInspector(t *testing.T) {
+	cmd := tasksExtServer(t)
+	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+		cfg := mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: cmd},
+			Capabilities: mcpclient.CapabilityOptions{FormElicitation: true}, Asker: asker, Records: mcpclient.NewRecorder(nil)}
+		if l, ok := asker.(mcpclient.Listener); ok {
+			cfg.OnEvent = l.OnEvent
+		}
+		return mcpclient.Connect(ctx, cfg)
+	}
+	in := open(t, Options{Connect: connect, Target: "tasks-ext"}, 120, 40).expect("confirm_delete")
+	in.selectTool("confirm_delete").keys("enter").argsOpen("Arguments for confirm_delete")
+	in.tm.Type("/x")
+	in.keys("ctrl+s")
+	in.expect("Delete /x?")
+	time.Sleep(450 * time.Millisecond) // the form's grace period
+	in.keys("right", "ctrl+s") // Yes, on the segmented choice
+	in.expect("deleted /x")
+	in.keys("T").expectAll("Tasks", "confirm_delete", "completed")
+}

@@ -88,8 +88,10 @@ func (m *Model) callAsTask() tea.Cmd {
 func (msg taskSupportMsg) update(m *Model) tea.Cmd {
 	switch {
 	case msg.conn != m.conn: // the inspector reconnected or switched servers meanwhile
-	case msg.modern:
+	case msg.modern && !msg.conn.OffersTasksExtension():
 		m.status = statusMsg{clean(mcpclient.ErrTasksUnsupported.Error()), true}
+	case msg.modern: // the server decides whether the call becomes a task
+		return m.openToolAs(msg.tool, true)
 	case msg.err != nil:
 		m.status = statusMsg{"reading the tool's task support failed: " + clean(msg.err.Error()), true}
 	case msg.support == "":
@@ -144,16 +146,12 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 	}))
 }
 
-// callOrTask calls a tool: as a task when asked to or when it requires one
-// (2025-11-25), its status shown in the running call's banner as progress
-// without a total (docs/architecture.md, "Tasks"); else as a call with
-// progress.
+// callOrTask calls a tool as a call or as a task ([mcpclient.Conn.CallOrTask]);
+// a task's status shows in the running call's banner as progress without
+// a total (docs/architecture.md, "Tasks").
 func callOrTask(ctx context.Context, conn *mcpclient.Conn, name string, args json.RawMessage, asTask bool, track *callTrack, emit func(mcpclient.Event)) (*mcp.CallToolResult, error) {
-	if support, _ := conn.TaskSupport(ctx, name); !asTask && support != "required" {
-		return conn.CallWithProgress(ctx, name, args, track.heard)
-	}
 	steps := 0.0
-	return conn.CallTask(ctx, name, args, func(st mcpclient.TaskStatus) {
+	return conn.CallOrTask(ctx, name, args, asTask, track.heard, func(st mcpclient.TaskStatus) {
 		steps++
 		e := mcpclient.ProgressEvent{Time: time.Now(), Token: "task " + st.TaskID, Progress: steps,
 			Message: "task " + st.Status + ": " + st.StatusMessage}

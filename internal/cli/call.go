@@ -181,23 +181,19 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 	})
 }
 
-// callTool calls the tool: as a task when it requires one (or --task),
-// with its status on stderr, else as a plain call with progress.
+// callTool calls the tool: as a task when it requires one (or --task, or
+// a 2026-07-28 server says it runs only as one), with its status on
+// stderr, else as a plain call with progress.
 func (o *callOptions) callTool(ctx context.Context, conn *mcpclient.Conn, s streams) (*mcp.CallToolResult, error) {
-	support, err := conn.TaskSupport(ctx, o.tool)
-	if err != nil {
-		conn.Wire().Note("reading the tool's task support: " + err.Error())
-	}
-	switch {
-	case o.task && err == nil && support == "" && conn.ProtocolVersion() < mcpclient.ProtocolModern:
-		// Asked of a tool that cannot run as one, the server would answer
-		// with something that is not a task.
-		return nil, usagef("--task: %s does not run as a task (its execution.taskSupport is forbidden or not given)", o.tool)
-	case !o.task && support != "required":
-		return conn.CallWithProgress(ctx, o.tool, o.toolArgs, nil)
+	if o.task {
+		// Asked of a tool that cannot run as one, a 2025-11-25 server would
+		// answer with something that is not a task.
+		if support, err := conn.TaskSupport(ctx, o.tool); err == nil && support == "" && conn.ProtocolVersion() < mcpclient.ProtocolModern {
+			return nil, usagef("--task: %s does not run as a task (its execution.taskSupport is forbidden or not given)", o.tool)
+		}
 	}
 	last := ""
-	return conn.CallTask(ctx, o.tool, o.toolArgs, func(st mcpclient.TaskStatus) {
+	return conn.CallOrTask(ctx, o.tool, o.toolArgs, o.task, nil, func(st mcpclient.TaskStatus) {
 		line := fmt.Sprintf("mcpeek: task %s %s", st.TaskID, st.Status)
 		if st.StatusMessage != "" {
 			line += ": " + st.StatusMessage

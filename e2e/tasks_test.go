@@ -1,0 +1,111 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// optionalTaskServer is the command of a server built on the TypeScript
+// SDK whose slow_sum may run as a task and whose plain_echo may not.
+func optionalTaskServer(t *testing.T) []string {
+	t.Helper()
+	t.Setenv("MCPEEK_TS_SDK", tsSDK(t))
+	server, err := filepath.Abs(filepath.Join("testdata", "tasks", "optional-server.mjs")) // the tests run at the repository root
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--", "node", server}
+}
+
+// A tool whose task support is optional runs as a task with --task (its
+// status on stderr, the result on stdout as a call's), and as a plain
+// call without; --task on a tool that cannot run as one is a usage error
+// saying why, not the server's confusion.
+func TestOptionalTaskHeadless(t *testing.T) {
+	server := optionalTaskServer(t)
+	r := mcpeek(t, append([]string{"call", "slow_sum", "--args", `{"a":2,"b":3}`, "--task", "--protocol", "legacy"}, server...)...)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text": "sum 5"`) || !strings.Contains(r.stderr, "completed") || !strings.Contains(r.stderr, "mcpeek: task ") {
+		t.Errorf("--task: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = mcpeek(t, append([]string{"call", "slow_sum", "--args", `{"a":2,"b":3}`, "--protocol", "legacy"}, server...)...)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text": "sum 5"`) || strings.Contains(r.stderr, "mcpeek: task ") {
+		t.Errorf("without --task: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = mcpeek(t, append([]string{"call", "plain_echo", "--args", `{"text":"hi"}`, "--task", "--protocol", "legacy"}, server...)...)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "plain_echo does not run as a task") {
+		t.Errorf("--task on a tool without task support: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// tasksExtServer is the command of a 2026-07-28 server, built on the
+// TypeScript SDK's v2 server package, that offers the tasks extension.
+func tasksExtServer(t *testing.T) []string {
+	t.Helper()
+	dir := os.Getenv("MCPEEK_TS_SERVER")
+	_, noNode := exec.LookPath("node")
+	if dir == "" || noNode != nil {
+		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
+			t.Fatal("Node and @modelcontextprotocol/server are required (MCPEEK_REQUIRE_BROWSER=1): set MCPEEK_TS_SERVER to its folder")
+		}
+		t.Skip("needs Node and @modelcontextprotocol/server: set MCPEEK_TS_SERVER to its folder")
+	}
+	server, err := filepath.Abs(filepath.Join("testdata", "tasks", "ext-server.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--", "node", server}
+}
+
+// Against a server offering the 2026-07-28 tasks extension: a tool that
+// runs only as a task is called as one without asking (its question
+// answered from the answers file and recorded with the task's id, or
+// declined); input asked before the task exists is answered and the call
+// retried; --timeout cancels a task (tasks/cancel); --task on a tool the
+// server runs at once gets its result; and a server without the extension
+// is told apart.
+func TestTasksExtensionHeadless(t *testing.T) {
+	server := tasksExtServer(t)
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.json")
+	if err := os.WriteFile(answers, []byte(`[{"match":{"message":"Delete"},"action":"accept","content":{"ok":true}},
+		{"match":{"message":"Your name"},"action":"accept","content":{"name":"Ada"}}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) result { return mcpeek(t, append(args, server...)...) }
+
+	log := filepath.Join(dir, "requests.jsonl")
+	r := run("call", "confirm_delete", "--args", `{"path":"/x"}`, "--answers", answers, "--elicit-log", log)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text": "deleted /x"`) || !strings.Contains(r.stderr, "input_required") || !strings.Contains(r.stderr, "completed") {
+		t.Errorf("confirm_delete: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if recs := readRecords(t, log); len(recs) != 1 || recs[0]["action"] != "accept" || recs[0]["taskId"] == nil || recs[0]["taskId"] == "" {
+		t.Errorf("records %v, want the accepted question with its task id", recs)
+	}
+	r = run("call", "confirm_delete", "--args", `{"path":"/y"}`, "--on-elicit", "decline")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text": "kept /y (decline)"`) {
+		t.Errorf("declined: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = run("call", "ask_first", "--task", "--answers", answers)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text": "hello Ada, in a task"`) {
+		t.Errorf("ask_first: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	wire := filepath.Join(dir, "wire.jsonl")
+	r = run("call", "slow_count", "--args", `{"to":100}`, "--timeout", "1500ms", "--wire-log", wire)
+	if r.code != exitTimeout || !strings.Contains(r.stderr, "counted 1 of 100") {
+		t.Errorf("slow_count: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if b, err := os.ReadFile(wire); err != nil || !strings.Contains(string(b), `"method":"tasks/cancel"`) {
+		t.Errorf("no tasks/cancel went out when the time was up (%v)", err)
+	}
+	r = run("call", "greet", "--args", `{"name":"Bo"}`, "--task")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text": "hello Bo"`) || strings.Contains(r.stderr, "mcpeek: task ") {
+		t.Errorf("greet --task: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = mcpeek(t, "call", "list_roots", "--task")
+	if r.code == exitOK || !strings.Contains(r.stderr, "does not offer the 2026-07-28 tasks extension") {
+		t.Errorf("--task on the fixture: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
