@@ -153,18 +153,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.tab = (m.tab + 1) % tabCount
 	case key.Matches(msg, k.prev):
 		m.tab = (m.tab + tabCount - 1) % tabCount
-	case key.Matches(msg, k.reconnect):
-		return m.reconnect()
-	case key.Matches(msg, k.roots):
-		m.openRoots()
-	case key.Matches(msg, k.authorize):
-		return m.authorize()
-	case key.Matches(msg, k.apps):
-		m.openApps()
-	case key.Matches(msg, k.tasks):
-		m.openTasks()
-	case key.Matches(msg, k.servers):
-		return m.openServers()
+	case key.Matches(msg, k.reconnect, k.roots, k.authorize, k.apps, k.tasks, k.servers):
+		return m.connectionKey(msg)
 	case key.Matches(msg, k.asTask) && m.tab == tabTools:
 		return m.callAsTask()
 	case key.Matches(msg, k.cancelCall):
@@ -188,6 +178,27 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 	case m.paneKey(msg):
 	default:
 		m.pick[m.tab].update(msg, &m.c, m.listLen())
+	}
+	return nil
+}
+
+// connectionKey takes the keys about the connection rather than a tab:
+// reconnect, roots, sign in, the apps and tasks it opened, another server.
+func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.keys.tabs
+	switch {
+	case key.Matches(msg, k.reconnect):
+		return m.reconnect()
+	case key.Matches(msg, k.roots):
+		m.openRoots()
+	case key.Matches(msg, k.authorize):
+		return m.authorize()
+	case key.Matches(msg, k.apps):
+		m.openApps()
+	case key.Matches(msg, k.tasks):
+		m.openTasks()
+	case key.Matches(msg, k.servers):
+		return m.openServers()
 	}
 	return nil
 }

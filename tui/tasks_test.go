@@ -127,7 +127,7 @@ func TestTasksExtensionInTheInspector(t *testing.T) {
 	in.keys("ctrl+s")
 	in.expect("Delete /x?")
 	time.Sleep(450 * time.Millisecond) // the form's grace period
-	in.keys("right", "ctrl+s") // Yes, on the segmented choice
+	in.keys("right", "ctrl+s")         // Yes, on the segmented choice
 	in.expect("deleted /x")
 	in.keys("T").expectAll("Tasks", "confirm_delete", "completed")
 }

@@ -118,14 +118,10 @@ func prefill(schema *formschema.Schema, last map[string]any) *formschema.Schema 
 	return &own
 }
 
-// call calls a tool; its result shows in the Tools tab's pane while that
-// tool is selected. The arguments are remembered for its next call, in
-// this run and the next.
-func (m *Model) call(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
-	return m.callAs(tool, args, false)
-}
-
-// callAs calls a tool, as a task when asTask or when the tool requires it.
+// callAs calls a tool, as a task when asTask or when the tool requires it;
+// its result shows in the Tools tab's pane while that tool is selected.
+// The arguments are remembered for its next call, in this run and the
+// next.
 func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cmd {
 	if m.conn == nil || m.running != "" {
 		return nil
