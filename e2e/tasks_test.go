@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // optionalTaskServer is the command of a server built on the TypeScript
@@ -57,6 +60,59 @@ func tasksExtServer(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return []string{"--", "node", server}
+}
+
+// tasksExtHTTP starts the tasks extension server over streamable HTTP and
+// returns its URL.
+func tasksExtHTTP(t *testing.T) string {
+	t.Helper()
+	cmd := tasksExtServer(t)
+	proc := exec.Command(cmd[1], append(cmd[2:], "--http")...)
+	out, err := proc.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc.Stderr = os.Stderr
+	if err := proc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = proc.Process.Kill(); _ = proc.Wait() })
+	urls := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(out).ReadString('\n')
+		urls <- strings.TrimSpace(line)
+		_, _ = io.Copy(io.Discard, out)
+	}()
+	select {
+	case u := <-urls:
+		if !strings.HasPrefix(u, "http://127.0.0.1:") {
+			t.Fatalf("the server said %q, not its URL", u)
+		}
+		return u
+	case <-time.After(20 * time.Second):
+		t.Fatal("the tasks extension server did not start")
+		return ""
+	}
+}
+
+// Over streamable HTTP too, the side channel's requests (with the
+// 2026-07-28 transport's Mcp-Method and Mcp-Name headers, which the
+// server checks against the body) carry a task from its call to its
+// answer and its cancellation.
+func TestTasksExtensionOverHTTP(t *testing.T) {
+	url := tasksExtHTTP(t)
+	answers := filepath.Join(t.TempDir(), "answers.json")
+	if err := os.WriteFile(answers, []byte(`[{"match":{"message":"Delete"},"action":"accept","content":{"ok":true}}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := mcpeek(t, "call", "confirm_delete", "--args", `{"path":"/h"}`, "--answers", answers, url)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text": "deleted /h"`) || !strings.Contains(r.stderr, "completed") {
+		t.Errorf("confirm_delete: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = mcpeek(t, "call", "slow_count", "--args", `{"to":100}`, "--timeout", "1500ms", url)
+	if r.code != exitTimeout || !strings.Contains(r.stderr, "counted 1 of 100") {
+		t.Errorf("slow_count: exit %d, stderr %s", r.code, r.stderr)
+	}
 }
 
 // Against a server offering the 2026-07-28 tasks extension: a tool that

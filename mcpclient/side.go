@@ -144,6 +144,14 @@ func (s *sideChannel) post(ctx context.Context, req *jsonrpc.Request) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
+		// The server's own words, when it gave a JSON-RPC error.
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<10))
+		if msg, err := jsonrpc.DecodeMessage(body); err == nil {
+			if r, ok := msg.(*jsonrpc.Response); ok && r.Error != nil {
+				fail(fmt.Errorf("%s %s: %w", req.Method, resp.Status, r.Error))
+				return
+			}
+		}
 		fail(fmt.Errorf("%s %s", req.Method, resp.Status))
 		return
 	}

@@ -12,7 +12,8 @@
 //   ask_first       asks a name before any task exists (input_required with
 //                   a requestState), then greets in a task
 //
-// Run with the @modelcontextprotocol/server folder in $MCPEEK_TS_SERVER.
+// Run with the @modelcontextprotocol/server folder in $MCPEEK_TS_SERVER;
+// --http serves it over streamable HTTP.
 import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -161,4 +162,29 @@ function build() {
   return server;
 }
 
-serveStdio(() => build());
+// --http serves streamable HTTP on a free loopback port instead, and
+// prints the endpoint's URL as its first line.
+if (process.argv.includes("--http")) {
+  const { createServer } = await import("node:http");
+  const { createMcpHandler } = await load("@modelcontextprotocol/server");
+  const handler = createMcpHandler(() => build());
+  const http = createServer(async (req, res) => {
+    try {
+      const chunks = [];
+      for await (const chunk of req) chunks.push(chunk);
+      const body = ["GET", "HEAD"].includes(req.method) ? undefined : Buffer.concat(chunks);
+      const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers: req.headers, body });
+      const response = await handler.fetch(request);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (response.body) {
+        for await (const chunk of response.body) res.write(chunk);
+      }
+      res.end();
+    } catch (err) {
+      res.writeHead(500).end(String(err));
+    }
+  });
+  http.listen(0, "127.0.0.1", () => console.log(`http://127.0.0.1:${http.address().port}/mcp`));
+} else {
+  serveStdio(() => build());
+}
