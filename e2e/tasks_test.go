@@ -2,13 +2,19 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
 // optionalTaskServer is the command of a server built on the TypeScript
@@ -62,9 +68,27 @@ func tasksExtServer(t *testing.T) []string {
 	return []string{"--", "node", server}
 }
 
+// lockedBuffer is a buffer a process writes while a test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // tasksExtHTTP starts the tasks extension server over streamable HTTP and
-// returns its URL.
-func tasksExtHTTP(t *testing.T) string {
+// returns its URL and what it says on stderr.
+func tasksExtHTTP(t *testing.T) (string, *lockedBuffer) {
 	t.Helper()
 	cmd := tasksExtServer(t)
 	proc := exec.Command(cmd[1], append(cmd[2:], "--http")...)
@@ -72,7 +96,8 @@ func tasksExtHTTP(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proc.Stderr = os.Stderr
+	stderr := &lockedBuffer{}
+	proc.Stderr = stderr
 	if err := proc.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -86,12 +111,12 @@ func tasksExtHTTP(t *testing.T) string {
 	select {
 	case u := <-urls:
 		if !strings.HasPrefix(u, "http://127.0.0.1:") {
-			t.Fatalf("the server said %q, not its URL", u)
+			t.Fatalf("the server said %q, not its URL (stderr: %s)", u, stderr)
 		}
-		return u
+		return u, stderr
 	case <-time.After(20 * time.Second):
-		t.Fatal("the tasks extension server did not start")
-		return ""
+		t.Fatalf("the tasks extension server did not start (stderr: %s)", stderr)
+		return "", nil
 	}
 }
 
@@ -100,7 +125,7 @@ func tasksExtHTTP(t *testing.T) string {
 // server checks against the body) carry a task from its call to its
 // answer and its cancellation.
 func TestTasksExtensionOverHTTP(t *testing.T) {
-	url := tasksExtHTTP(t)
+	url, stderr := tasksExtHTTP(t)
 	answers := filepath.Join(t.TempDir(), "answers.json")
 	if err := os.WriteFile(answers, []byte(`[{"match":{"message":"Delete"},"action":"accept","content":{"ok":true}}]`), 0o600); err != nil {
 		t.Fatal(err)
@@ -112,6 +137,9 @@ func TestTasksExtensionOverHTTP(t *testing.T) {
 	r = mcpeek(t, "call", "slow_count", "--args", `{"to":100}`, "--timeout", "1500ms", url)
 	if r.code != exitTimeout || !strings.Contains(r.stderr, "counted 1 of 100") {
 		t.Errorf("slow_count: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if !strings.Contains(stderr.String(), " cancelled") {
+		t.Errorf("the server never cancelled the task: %s", stderr)
 	}
 }
 
@@ -160,8 +188,95 @@ func TestTasksExtensionHeadless(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, `"text": "hello Bo"`) || strings.Contains(r.stderr, "mcpeek: task ") {
 		t.Errorf("greet --task: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
+	// Servers mcpeek cannot follow, or answer: the task is cancelled, not
+	// left running, and the error says why.
+	for _, tc := range []struct {
+		tool, want string
+		code       int
+	}{
+		{"reuse_key", `the server reused the input key "q" for another request (mcpeek cancelled it)`, exitConnection},
+		{"needs_sampling", "the user rejected the sampling request (mcpeek cancelled it)", exitToolError},
+	} {
+		wire := filepath.Join(dir, tc.tool+".jsonl")
+		r = run("call", tc.tool, "--on-elicit", "decline", "--wire-log", wire)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %s", tc.tool, r.code, r.stderr)
+		}
+		if b, _ := os.ReadFile(wire); !strings.Contains(string(b), "ext-server: task ") || !strings.Contains(string(b), " cancelled") {
+			t.Errorf("%s: the server never cancelled the task", tc.tool)
+		}
+	}
+	r = run("call", "fail_job")
+	if r.code != exitConnection || !strings.Contains(r.stderr, "failed: the job broke (-32603)") {
+		t.Errorf("fail_job: exit %d, stderr %s", r.code, r.stderr)
+	}
 	r = mcpeek(t, "call", "list_roots", "--task")
 	if r.code == exitOK || !strings.Contains(r.stderr, "does not offer the 2026-07-28 tasks extension") {
 		t.Errorf("--task on the fixture: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// Closing the connection while a task runs (the person quits the
+// inspector, or switches servers) cancels the task first: the server hears
+// tasks/cancel and answers it before the connection goes.
+func TestTasksExtensionCancelledOnClose(t *testing.T) {
+	server := tasksExtServer(t)[1:]
+	wirePath := filepath.Join(t.TempDir(), "wire.jsonl")
+	f, err := os.Create(wirePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := mcpclient.Connect(ctx, mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: server},
+		Wire: mcpclient.NewWireLog(0, f)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	working := make(chan struct{}, 1)
+	done := make(chan error, 1)
+	go func() {
+		_, err := conn.CallTask(ctx, "slow_count", json.RawMessage(`{"to":100}`), func(st mcpclient.TaskStatus) {
+			if st.Status == "working" {
+				select {
+				case working <- struct{}{}:
+				default:
+				}
+			}
+		})
+		done <- err
+	}()
+	select {
+	case <-working:
+	case <-ctx.Done():
+		t.Fatal("the task never started")
+	}
+	_ = conn.Close()
+	if err := <-done; err == nil {
+		t.Error("the call of a task cut short by Close returned no error")
+	}
+	log, err := os.ReadFile(wirePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent, answered bool
+	for _, line := range strings.Split(string(log), "\n") {
+		var e struct {
+			Dir, Method string
+			ID          any
+		}
+		if json.Unmarshal([]byte(line), &e) != nil {
+			continue
+		}
+		if e.Dir == "send" && e.Method == "tasks/cancel" {
+			sent = true
+		}
+		if sent && e.Dir == "recv" && e.ID != nil && strings.Contains(line, `"result"`) && strings.Contains(line, "mcpeek-side-") {
+			answered = true
+		}
+	}
+	if !sent || !answered {
+		t.Errorf("tasks/cancel sent %v, answered %v, before the connection closed", sent, answered)
 	}
 }

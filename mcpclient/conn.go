@@ -187,7 +187,8 @@ type Conn struct {
 	// nil until listed, and again once the tools change.
 	tasksMu     sync.Mutex
 	taskSupport map[string]string
-	toolsGen    int // how many times the server said its tools changed
+	toolsGen    int             // how many times the server said its tools changed
+	liveTasks   map[string]bool // the tasks followed now (trackTask)
 	router      *router
 	records     *Recorder
 	wire        *WireLog
@@ -479,6 +480,7 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func (c *Conn) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
+		c.cancelLiveTasks() // while the side channel still works
 		c.endLife()
 		c.router.cancelAll(errClosing)
 		c.side.closeAll(errClosing)

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -196,6 +199,7 @@ func (c *Conn) CallTask(ctx context.Context, tool string, args json.RawMessage, 
 		return decodeResult(raw)
 	}
 	st := created.Task.status(start)
+	defer c.trackTask(st.TaskID)()
 	c.wire.Note(fmt.Sprintf("task %s of %s: %s", st.TaskID, tool, st.Status))
 	res, err := c.followTask(ctx, tool, st, start, onStatus)
 	if err != nil && ctx.Err() != nil {
@@ -205,6 +209,7 @@ func (c *Conn) CallTask(ctx context.Context, tool string, args json.RawMessage, 
 		return nil, fmt.Errorf("call %s: task %s cancelled: %w", tool, st.TaskID, context.Cause(ctx))
 	}
 	if err != nil {
+		c.cancelTask(st.TaskID) // mcpeek follows it no further: it must not run on
 		return nil, fmt.Errorf("call %s: task %s: %w", tool, st.TaskID, err)
 	}
 	return res, nil
@@ -283,6 +288,42 @@ func (c *Conn) ListTasks(ctx context.Context) ([]json.RawMessage, error) {
 
 // errNoTaskList: the 2026-07-28 tasks extension has no tasks/list.
 var errNoTaskList = errors.New("the 2026-07-28 tasks extension has no tasks/list: a client follows only the tasks it started")
+
+// trackTask counts a task as live until the returned function is called:
+// closing the connection cancels the live ones first.
+func (c *Conn) trackTask(id string) func() {
+	c.tasksMu.Lock()
+	if c.liveTasks == nil {
+		c.liveTasks = map[string]bool{}
+	}
+	c.liveTasks[id] = true
+	c.tasksMu.Unlock()
+	return func() {
+		c.tasksMu.Lock()
+		delete(c.liveTasks, id)
+		c.tasksMu.Unlock()
+	}
+}
+
+// cancelLiveTasks asks the server to cancel every task still followed,
+// at once and briefly: the connection is closing (the person quit, or
+// switched servers), and its calls' own cancels would find it closed.
+func (c *Conn) cancelLiveTasks() {
+	c.tasksMu.Lock()
+	ids := slices.Collect(maps.Keys(c.liveTasks))
+	c.tasksMu.Unlock()
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Go(func() {
+			if c.ProtocolVersion() >= ProtocolModern {
+				_ = c.cancelTaskExt(id)
+			} else {
+				c.cancelTask(id)
+			}
+		})
+	}
+	wg.Wait()
+}
 
 // cancelTask asks the server to cancel a task, briefly: the run is ending.
 func (c *Conn) cancelTask(id string) {

@@ -3,6 +3,7 @@
 package mcpclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -134,7 +135,7 @@ func (c *Conn) callTaskExt(ctx context.Context, tool string, args json.RawMessag
 		case "", "complete": // the server ran it at once
 			return decodeResult(raw)
 		case "input_required":
-			answers, err := c.answerInputs(ctx, "", t.InputRequests, nil)
+			answers, err := c.answerInputs(ctx, "", t.InputRequests)
 			if err != nil {
 				return nil, fmt.Errorf("call %s: %w", tool, err)
 			}
@@ -160,13 +161,14 @@ func (c *Conn) callTaskExt(ctx context.Context, tool string, args json.RawMessag
 // each input request once (tasks/update); when ctx ends it cancels it.
 func (c *Conn) followTaskExt(ctx context.Context, tool string, t *extTask, start time.Time, onStatus func(TaskStatus)) (*mcp.CallToolResult, error) {
 	id := t.TaskID
+	defer c.trackTask(id)()
 	report := func(s TaskStatus) {
 		c.notify.emit(TaskEvent{Tool: tool, TaskStatus: s})
 		if onStatus != nil {
 			onStatus(s)
 		}
 	}
-	answered := map[string]bool{}
+	asked := inputLedger{}
 	last := TaskStatus{}
 	for {
 		st := t.status(start)
@@ -191,12 +193,12 @@ func (c *Conn) followTaskExt(ctx context.Context, tool string, t *extTask, start
 		case "cancelled":
 			return nil, fmt.Errorf("call %s: task %s was cancelled by the server", tool, id)
 		case "input_required":
-			if err := c.updateTask(ctx, id, t.InputRequests, answered); err != nil {
+			if err := c.updateTask(ctx, id, t.InputRequests, asked); err != nil {
 				return nil, c.endTaskExt(ctx, tool, st, report, err)
 			}
 		case "working":
 		default:
-			return nil, fmt.Errorf("call %s: task %s: the server reported the unknown status %q", tool, id, cutRunes(t.Status, 40))
+			return nil, c.endTaskExt(ctx, tool, st, report, fmt.Errorf("the server reported the unknown status %q", cutRunes(t.Status, 40)))
 		}
 		select {
 		case <-time.After(st.PollInterval):
@@ -209,26 +211,44 @@ func (c *Conn) followTaskExt(ctx context.Context, tool string, t *extTask, start
 		}
 		var next extTask
 		if err := json.Unmarshal(raw, &next); err != nil {
-			return nil, fmt.Errorf("call %s: task %s: tasks/get: %w", tool, id, err)
+			return nil, c.endTaskExt(ctx, tool, st, report, fmt.Errorf("tasks/get: %w", err))
+		}
+		if next.TaskID != "" && next.TaskID != id {
+			return nil, c.endTaskExt(ctx, tool, st, report, fmt.Errorf("tasks/get answered for another task, %q", cutRunes(next.TaskID, 60)))
 		}
 		t = &next
 	}
 }
 
-// endTaskExt is the error of a task followed no further: when the call's
-// context ended, the task is cancelled and says so.
-func (c *Conn) endTaskExt(ctx context.Context, tool string, st TaskStatus, report func(TaskStatus), err error) error {
-	if ctx.Err() == nil {
-		return fmt.Errorf("call %s: task %s: %w", tool, st.TaskID, err)
-	}
-	cctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	if _, err := c.side.call(cctx, "tasks/cancel", c.taskParams(st.TaskID, nil)); err != nil {
-		c.wire.Note(fmt.Sprintf("tasks/cancel %s: %v", st.TaskID, err))
-	}
+// endTaskExt ends a task mcpeek follows no further, before it ended:
+// because the call's context ended, or for a reason of mcpeek's own (an
+// answer it could not give, a server it cannot follow). Either way the task
+// is cancelled (tasks/cancel), so that it does not run on at the server,
+// and the error says whether the server confirmed it.
+func (c *Conn) endTaskExt(ctx context.Context, tool string, st TaskStatus, report func(TaskStatus), why error) error {
+	confirmed := c.cancelTaskExt(st.TaskID)
 	st.Status = "cancelled"
 	report(st)
-	return fmt.Errorf("call %s: task %s cancelled: %w", tool, st.TaskID, context.Cause(ctx))
+	cancelled := "mcpeek cancelled it"
+	if confirmed != nil {
+		cancelled = "mcpeek could not cancel it: " + confirmed.Error()
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("call %s: task %s cancelled (%s): %w", tool, st.TaskID, cancelled, context.Cause(ctx))
+	}
+	return fmt.Errorf("call %s: task %s: %w (%s)", tool, st.TaskID, why, cancelled)
+}
+
+// cancelTaskExt asks the server to cancel a task, briefly: the call is
+// ending.
+func (c *Conn) cancelTaskExt(id string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err := c.side.call(ctx, "tasks/cancel", c.taskParams(id, nil))
+	if err != nil {
+		c.wire.Note(fmt.Sprintf("tasks/cancel %s: %v", id, err))
+	}
+	return err
 }
 
 // taskParams are a tasks/* request's params.
@@ -238,26 +258,53 @@ func (c *Conn) taskParams(id string, extra map[string]any) map[string]any {
 	return p
 }
 
+// inputLedger is what a task asked, by key: each key is answered once,
+// and a key asked again must ask the same.
+type inputLedger map[string]string
+
+// maxTaskInputs bounds the input requests one task may ask.
+const maxTaskInputs = 256
+
 // updateTask answers the input requests not answered yet, and sends the
-// answers (tasks/update).
-func (c *Conn) updateTask(ctx context.Context, id string, requests map[string]json.RawMessage, answered map[string]bool) error {
+// answers (tasks/update). A key reused for another request, or a task
+// asking without end, is an error.
+func (c *Conn) updateTask(ctx context.Context, id string, requests map[string]json.RawMessage, asked inputLedger) error {
 	fresh := map[string]json.RawMessage{}
 	for k, v := range requests {
-		if !answered[k] {
+		before, seen := asked[k]
+		switch {
+		case !seen:
 			fresh[k] = v
+		case before != compactRaw(v):
+			return fmt.Errorf("the server reused the input key %q for another request", cutRunes(k, 40))
 		}
 	}
 	if len(fresh) == 0 {
 		return nil
 	}
-	answers, err := c.answerInputs(ctx, id, fresh, answered)
+	if len(asked)+len(fresh) > maxTaskInputs {
+		return fmt.Errorf("the task asked more than %d questions", maxTaskInputs)
+	}
+	answers, err := c.answerInputs(ctx, id, fresh)
 	if err != nil {
 		return err
+	}
+	for k, v := range fresh {
+		asked[k] = compactRaw(v)
 	}
 	if _, err := c.side.call(ctx, "tasks/update", c.taskParams(id, map[string]any{"inputResponses": answers})); err != nil {
 		return fmt.Errorf("tasks/update: %w", err)
 	}
 	return nil
+}
+
+// compactRaw is raw JSON without insignificant space, to compare requests.
+func compactRaw(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
 }
 
 // maxInputRequests bounds the input requests answered in one round.
@@ -266,8 +313,8 @@ const maxInputRequests = 32
 // answerInputs answers input requests ({method, params} by key) as the
 // connection answers the same requests made directly: elicitations and
 // sampling through the router, roots from the roots offered. Those of a
-// task are recorded with its id. Each key answered is marked in answered.
-func (c *Conn) answerInputs(ctx context.Context, taskID string, requests map[string]json.RawMessage, answered map[string]bool) (map[string]any, error) {
+// task are recorded with its id.
+func (c *Conn) answerInputs(ctx context.Context, taskID string, requests map[string]json.RawMessage) (map[string]any, error) {
 	if len(requests) > maxInputRequests {
 		return nil, fmt.Errorf("the server asked %d questions at once (mcpeek answers at most %d)", len(requests), maxInputRequests)
 	}
@@ -285,9 +332,6 @@ func (c *Conn) answerInputs(ctx context.Context, taskID string, requests map[str
 			return nil, fmt.Errorf("input request %q (%s): %w", cutRunes(key, 40), cutRunes(req.Method, 40), err)
 		}
 		out[key] = res
-		if answered != nil {
-			answered[key] = true
-		}
 	}
 	return out, nil
 }

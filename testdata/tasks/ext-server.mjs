@@ -11,6 +11,12 @@
 //                   it ends or is cancelled
 //   ask_first       asks a name before any task exists (input_required with
 //                   a requestState), then greets in a task
+//   reuse_key       a task that asks under the key "q" twice, for two
+//                   different questions (a server mcpeek must not follow)
+//   fail_job        a task that fails with an error
+//   needs_sampling  a task that asks for a model's reply (sampling)
+//
+// Each task cancelled is said on stderr ("ext-server: task … cancelled").
 //
 // Run with the @modelcontextprotocol/server folder in $MCPEEK_TS_SERVER;
 // --http serves it over streamable HTTP.
@@ -72,7 +78,12 @@ const tools = [
   { name: "confirm_delete", description: "Deletes a path once you confirm (a task)", inputSchema: object({ path: { type: "string" } }, ["path"]) },
   { name: "slow_count", description: "Counts slowly (a task)", inputSchema: object({ to: { type: "integer" } }) },
   { name: "ask_first", description: "Asks your name, then greets in a task", inputSchema: object({}) },
+  { name: "reuse_key", description: "Asks two questions under one key (a task)", inputSchema: object({}) },
+  { name: "fail_job", description: "Fails (a task)", inputSchema: object({}) },
+  { name: "needs_sampling", description: "Asks a model (a task)", inputSchema: object({}) },
 ];
+
+const yesNo = (message) => ({ method: "elicitation/create", params: { mode: "form", message, requestedSchema: object({ ok: { type: "boolean" } }, ["ok"]) } });
 
 function build() {
   const server = new Server({ name: "tasks-ext", version: "1.0.0" }, { capabilities: { tools: {}, extensions: { [EXT]: {} } } });
@@ -102,6 +113,25 @@ function build() {
             say(`counted ${i} of ${to}`);
           }
           return text(`counted to ${to}`);
+        });
+      case "reuse_key":
+        mustDeclare(ctx);
+        return begin(async ({ ask }) => {
+          await ask("q", yesNo("First?"));
+          await ask("q", yesNo("Second, under the same key?"));
+          return text("asked twice");
+        });
+      case "fail_job":
+        mustDeclare(ctx);
+        return begin(async () => {
+          await sleep(100);
+          throw new Error("the job broke");
+        });
+      case "needs_sampling":
+        mustDeclare(ctx);
+        return begin(async ({ ask }) => {
+          const reply = await ask("model", { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 10 } });
+          return text(`the model said ${reply?.content?.text}`);
         });
       case "ask_first": {
         const name = ctx?.mcpReq?.inputResponses?.name;
