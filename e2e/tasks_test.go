@@ -188,8 +188,19 @@ func TestTasksExtensionHeadless(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, `"text": "hello Bo"`) || strings.Contains(r.stderr, "mcpeek: task ") {
 		t.Errorf("greet --task: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
-	// Servers mcpeek cannot follow, or answer: the task is cancelled, not
-	// left running, and the error says why.
+	r = mcpeek(t, "call", "list_roots", "--task")
+	if r.code == exitOK || !strings.Contains(r.stderr, "does not offer the 2026-07-28 tasks extension") {
+		t.Errorf("--task on the fixture: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// Tasks mcpeek cannot follow, or answer, are cancelled, not left running,
+// and the error says why; a task that fails says how.
+func TestTasksExtensionRefusals(t *testing.T) {
+	server := tasksExtServer(t)
+	dir := t.TempDir()
+	run := func(args ...string) result { return mcpeek(t, append(args, server...)...) }
+	var r result
 	for _, tc := range []struct {
 		tool, want string
 		code       int
@@ -209,10 +220,6 @@ func TestTasksExtensionHeadless(t *testing.T) {
 	r = run("call", "fail_job")
 	if r.code != exitConnection || !strings.Contains(r.stderr, "failed: the job broke (-32603)") {
 		t.Errorf("fail_job: exit %d, stderr %s", r.code, r.stderr)
-	}
-	r = mcpeek(t, "call", "list_roots", "--task")
-	if r.code == exitOK || !strings.Contains(r.stderr, "does not offer the 2026-07-28 tasks extension") {
-		t.Errorf("--task on the fixture: exit %d, stderr %s", r.code, r.stderr)
 	}
 }
 
