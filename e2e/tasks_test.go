@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/tsservers"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -21,12 +22,8 @@ import (
 // SDK whose slow_sum may run as a task and whose plain_echo may not.
 func optionalTaskServer(t *testing.T) []string {
 	t.Helper()
-	t.Setenv("MCPEEK_TS_SDK", tsSDK(t))
-	server, err := filepath.Abs(filepath.Join("testdata", "tasks", "optional-server.mjs")) // the tests run at the repository root
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []string{"--", "node", server}
+	t.Setenv("MCPEEK_TS_SDK", tsSDK(t)) // installed when not given
+	return append([]string{"--"}, tsservers.OptionalTasks(t)...)
 }
 
 // A tool whose task support is optional runs as a task with --task (its
@@ -52,20 +49,7 @@ func TestOptionalTaskHeadless(t *testing.T) {
 // tasksExtServer is the command of a 2026-07-28 server, built on the
 // TypeScript SDK's v2 server package, that offers the tasks extension.
 func tasksExtServer(t *testing.T) []string {
-	t.Helper()
-	dir := os.Getenv("MCPEEK_TS_SERVER")
-	_, noNode := exec.LookPath("node")
-	if dir == "" || noNode != nil {
-		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
-			t.Fatal("Node and @modelcontextprotocol/server are required (MCPEEK_REQUIRE_BROWSER=1): set MCPEEK_TS_SERVER to its folder")
-		}
-		t.Skip("needs Node and @modelcontextprotocol/server: set MCPEEK_TS_SERVER to its folder")
-	}
-	server, err := filepath.Abs(filepath.Join("testdata", "tasks", "ext-server.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []string{"--", "node", server}
+	return append([]string{"--"}, tsservers.TasksExtension(t)...)
 }
 
 // lockedBuffer is a buffer a process writes while a test reads it.

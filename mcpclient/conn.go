@@ -424,20 +424,31 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 // the server's environment gives, when it gives one (as the doctor looks
 // for it), else left to exec's lookup on mcpeek's own PATH.
 func commandPath(name string, env []string) string {
+	if found, _ := ServerPathLookup(name, env); found != "" {
+		return found
+	}
+	return name
+}
+
+// ServerPathLookup finds a bare command name on the PATH a server's
+// environment gives (its last PATH=, the one its process gets). given
+// reports whether the environment gives a PATH; found is "" when the name
+// is not on it, or is a path itself.
+func ServerPathLookup(name string, env []string) (found string, given bool) {
 	if strings.ContainsAny(name, `/\`) {
-		return name
+		return "", false
 	}
 	for _, kv := range slices.Backward(env) {
 		if dirs, ok := strings.CutPrefix(kv, "PATH="); ok {
 			for _, dir := range filepath.SplitList(dirs) {
 				if found, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
-					return found
+					return found, true
 				}
 			}
-			break
+			return "", true
 		}
 	}
-	return name
+	return "", false
 }
 
 // explain adds the server's last stderr line to an error, where there is one.

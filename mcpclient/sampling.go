@@ -103,6 +103,7 @@ func (r *router) sample(ctx context.Context, req *mcp.CreateMessageWithToolsRequ
 	if p != nil {
 		rec.Message = SampleSummary(p, 200)
 		rec.Request, _ = json.Marshal(p)
+		rec.TaskID = relatedTask(p.Meta)
 	}
 	pr := &pendingRequest{key: key, message: rec.Message, path: PathNative, started: rec.ReceivedAt, cancel: cancel, kind: KindSampling}
 	if !r.add(pr) {

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The side channel speaks requests go-sdk v1.8.0 has no method for (the
@@ -255,20 +254,16 @@ func (s *sideChannel) receive(ctx context.Context, data []byte) {
 func (s *sideChannel) answer(ctx context.Context, req *jsonrpc.Request) {
 	resp := &jsonrpc.Response{ID: req.ID}
 	switch req.Method {
-	case "elicitation/create":
-		var p mcp.ElicitParams
-		if err := json.Unmarshal(req.Params, &p); err != nil {
-			resp.Error = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
-			break
-		}
-		res, err := s.conn.router.handle(ctx, &mcp.ElicitRequest{Params: &p})
+	case "ping":
+		resp.Result = json.RawMessage(`{}`)
+	case "elicitation/create", "sampling/createMessage", "roots/list":
+		// As the same requests of a task of the tasks extension are.
+		res, err := s.conn.answerInput(ctx, "", req.Method, req.Params)
 		if err != nil {
 			resp.Error = err
 		} else {
 			resp.Result, _ = json.Marshal(res)
 		}
-	case "ping":
-		resp.Result = json.RawMessage(`{}`)
 	default:
 		resp.Error = &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "mcpeek does not answer " + req.Method + " here"}
 	}

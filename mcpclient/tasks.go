@@ -202,17 +202,16 @@ func (c *Conn) CallTask(ctx context.Context, tool string, args json.RawMessage, 
 	defer c.trackTask(st.TaskID)()
 	c.wire.Note(fmt.Sprintf("task %s of %s: %s", st.TaskID, tool, st.Status))
 	res, err := c.followTask(ctx, tool, st, start, onStatus)
-	if err != nil && ctx.Err() != nil {
-		c.cancelTask(st.TaskID)
+	if err == nil {
+		return res, nil
+	}
+	_ = c.cancelTask(st.TaskID) // mcpeek follows it no further: it must not run on
+	if ctx.Err() != nil {
 		st.Status, st.Elapsed = "cancelled", time.Since(start)
 		c.notify.emit(TaskEvent{Tool: tool, TaskStatus: st})
 		return nil, fmt.Errorf("call %s: task %s cancelled: %w", tool, st.TaskID, context.Cause(ctx))
 	}
-	if err != nil {
-		c.cancelTask(st.TaskID) // mcpeek follows it no further: it must not run on
-		return nil, fmt.Errorf("call %s: task %s: %w", tool, st.TaskID, err)
-	}
-	return res, nil
+	return nil, fmt.Errorf("call %s: task %s: %w", tool, st.TaskID, err)
 }
 
 // followTask polls the task until it needs input or ends, then fetches
@@ -314,24 +313,25 @@ func (c *Conn) cancelLiveTasks() {
 	c.tasksMu.Unlock()
 	var wg sync.WaitGroup
 	for _, id := range ids {
-		wg.Go(func() {
-			if c.ProtocolVersion() >= ProtocolModern {
-				_ = c.cancelTaskExt(id)
-			} else {
-				c.cancelTask(id)
-			}
-		})
+		wg.Go(func() { _ = c.cancelTask(id) })
 	}
 	wg.Wait()
 }
 
-// cancelTask asks the server to cancel a task, briefly: the run is ending.
-func (c *Conn) cancelTask(id string) {
+// cancelTask asks the server to cancel a task, briefly: the call is
+// ending. In the 2026-07-28 era the request declares the tasks extension.
+func (c *Conn) cancelTask(id string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	if _, err := c.side.call(ctx, "tasks/cancel", map[string]any{"taskId": id}); err != nil {
+	params := map[string]any{"taskId": id}
+	if c.ProtocolVersion() >= ProtocolModern {
+		params = c.taskParams(id, nil)
+	}
+	_, err := c.side.call(ctx, "tasks/cancel", params)
+	if err != nil {
 		c.wire.Note(fmt.Sprintf("tasks/cancel %s: %v", id, err))
 	}
+	return err
 }
 
 func decodeResult(raw json.RawMessage) (*mcp.CallToolResult, error) {

@@ -226,7 +226,7 @@ func (c *Conn) followTaskExt(ctx context.Context, tool string, t *extTask, start
 // is cancelled (tasks/cancel), so that it does not run on at the server,
 // and the error says whether the server confirmed it.
 func (c *Conn) endTaskExt(ctx context.Context, tool string, st TaskStatus, report func(TaskStatus), why error) error {
-	confirmed := c.cancelTaskExt(st.TaskID)
+	confirmed := c.cancelTask(st.TaskID)
 	st.Status = "cancelled"
 	report(st)
 	cancelled := "mcpeek cancelled it"
@@ -237,18 +237,6 @@ func (c *Conn) endTaskExt(ctx context.Context, tool string, st TaskStatus, repor
 		return fmt.Errorf("call %s: task %s cancelled (%s): %w", tool, st.TaskID, cancelled, context.Cause(ctx))
 	}
 	return fmt.Errorf("call %s: task %s: %w (%s)", tool, st.TaskID, why, cancelled)
-}
-
-// cancelTaskExt asks the server to cancel a task, briefly: the call is
-// ending.
-func (c *Conn) cancelTaskExt(id string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	_, err := c.side.call(ctx, "tasks/cancel", c.taskParams(id, nil))
-	if err != nil {
-		c.wire.Note(fmt.Sprintf("tasks/cancel %s: %v", id, err))
-	}
-	return err
 }
 
 // taskParams are a tasks/* request's params.

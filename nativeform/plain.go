@@ -77,21 +77,36 @@ func (p *plain) ask(req Request) (Result, error) {
 		fmt.Fprintln(p.out, req.Note)
 	}
 	fmt.Fprintf(p.out, "Message from the server:\n  %s\n", strings.ReplaceAll(formschema.Clean(req.Message), "\n", "\n  "))
+	choice, err := p.action("Answer, decline or cancel? [a/d/c] (a): ", "answer", "decline", "cancel")
+	switch {
+	case err == errEOF:
+		return Result{Action: Cancel}, nil
+	case err != nil:
+		return Result{}, err
+	case choice == "answer":
+		return p.fill(req)
+	case choice == "decline":
+		return Result{Action: Decline}, nil
+	}
+	return Result{Action: Cancel}, nil
+}
+
+// action asks until the answer is one of words, or its first letter; an
+// empty answer is the first word.
+func (p *plain) action(prompt string, words ...string) (string, error) {
 	for {
-		choice, err := p.read("Answer, decline or cancel? [a/d/c] (a): ")
-		if err == errEOF {
-			return Result{Action: Cancel}, nil
-		}
+		answer, err := p.read(prompt)
 		if err != nil {
-			return Result{}, err
+			return "", err
 		}
-		switch strings.ToLower(choice) {
-		case "", "a", "answer":
-			return p.fill(req)
-		case "d", "decline":
-			return Result{Action: Decline}, nil
-		case "c", "cancel":
-			return Result{Action: Cancel}, nil
+		answer = strings.ToLower(answer)
+		if answer == "" {
+			return words[0], nil
+		}
+		for _, w := range words {
+			if answer == w || answer == w[:1] {
+				return w, nil
+			}
 		}
 	}
 }

@@ -39,20 +39,16 @@ func (p *plain) askSample(req SampleRequest) (SampleResult, error) {
 		transcript = cutBytes(transcript, maxTranscript) + "\n…"
 	}
 	fmt.Fprintf(p.out, "The request:\n  %s\n", strings.ReplaceAll(transcript, "\n", "\n  "))
-	for {
-		choice, err := p.read("Answer, reject or cancel? [a/r/c] (a): ")
-		if err != nil {
-			return SampleResult{}, err
-		}
-		switch strings.ToLower(choice) {
-		case "", "a", "answer":
-			return p.reply(req)
-		case "r", "reject":
-			return SampleResult{Action: Reject}, nil
-		case "c", "cancel":
-			return SampleResult{Action: Cancel}, nil
-		}
+	choice, err := p.action("Answer, reject or cancel? [a/r/c] (a): ", "answer", "reject", "cancel")
+	switch {
+	case err != nil:
+		return SampleResult{}, err
+	case choice == "answer":
+		return p.reply(req)
+	case choice == "reject":
+		return SampleResult{Action: Reject}, nil
 	}
+	return SampleResult{Action: Cancel}, nil
 }
 
 // reply reads the reply's text, model and stop reason.

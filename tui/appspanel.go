@@ -61,7 +61,7 @@ func (l *appsPanel) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		if l.sel.url == "" {
 			return func() tea.Msg { return statusMsg{"this app has no URL: it did not open", true} }
 		}
-		return copyAppURL(l.sel.url)
+		return copyText(l.sel.url, "the app's URL")
 	case key.Matches(msg, k.resend):
 		return m.resendOutcome(l.sel)
 	case key.Matches(msg, k.close):
@@ -72,17 +72,6 @@ func (l *appsPanel) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		return m.toggleTheme(l.sel)
 	}
 	return nil
-}
-
-// copyAppURL puts an app's URL on the clipboard with OSC 52, as y does a
-// pane (clipboard.go).
-func copyAppURL(u string) tea.Cmd {
-	return tea.Exec(&osc52Write{seq: osc52(u)}, func(err error) tea.Msg {
-		if err != nil {
-			return statusMsg{"copy failed: " + err.Error(), true}
-		}
-		return statusMsg{"copied the app's URL with OSC 52 (if the terminal supports it)", false}
-	})
 }
 
 // resendOutcome sends the app its call's result (or its cancellation)

@@ -20,17 +20,18 @@ func TestCopyWritesOSC52(t *testing.T) {
 		name  string
 		keys  []string
 		ready string
+		then  []string // keys once ready, before y
 		want  []string
 	}{
-		{"tool result", []string{"enter"}, "result of alpha", []string{"result of alpha", "Describes tool A."}},
-		// The Log tab follows new lines: the entry copied is the newest, which
-		// a late notification may be.
-		{"log message", []string{"5"}, "← tools/list #3 result", []string{"← ", `"jsonrpc": "2.0"`}},
+		{"tool result", []string{"enter"}, "result of alpha", nil, []string{"result of alpha", "Describes tool A."}},
+		// The Log tab follows new lines, and a notification may come last:
+		// g pauses it on the first entry, the one copied.
+		{"log message", []string{"5"}, "← tools/list #3 result", []string{"g"}, []string{"→ server/discover #1", `"jsonrpc": "2.0"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
-			in.keys(tc.keys...).expect(tc.ready).keys("y")
+			in.keys(tc.keys...).expect(tc.ready).keys(tc.then...).keys("y")
 			text := copied(t, in)
 			for _, w := range tc.want {
 				if !strings.Contains(text, w) {

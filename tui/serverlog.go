@@ -76,6 +76,15 @@ func (m *Model) serverPlace() (cursor, expanded *int) {
 	return &m.log.away.pick.cursor, &m.log.away.expanded
 }
 
+// clearServerLog forgets the server's log (another server's begins), and
+// the lines drawn of it; the messages' ids go on from where they were.
+func (m *Model) clearServerLog() {
+	m.log.srvGone += len(m.serverLog)
+	m.serverLog, m.log.srvRows = nil, nil
+	m.log.openID, m.log.openText, m.log.unseen = 0, "", 0
+	m.log.away = logPlace{}
+}
+
 // trimServerLog drops the oldest log messages beyond maxServerLog, once a
 // batch; the server view's cursor and open entry stay on their messages.
 func (m *Model) trimServerLog() {

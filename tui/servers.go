@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -209,11 +210,10 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 			cmds = append(cmds, m.closeApp(a))
 		}
 	}
-	for _, l := range m.layers { // a layer of an old server's app
-		if at, ok := l.(*appToolsLayer); ok {
-			m.close(at)
-		}
-	}
+	m.layers = slices.DeleteFunc(m.layers, func(l layer) bool { // a layer of an old server's app
+		_, ok := l.(*appToolsLayer)
+		return ok
+	})
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source
 	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
 	m.detail = [tabCount]string{}
@@ -223,7 +223,8 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	m.focus = [tabCount]bool{}
 	m.reads, m.updated = nil, nil
 	m.runs.results, m.runs.shown, m.runs.vars = nil, nil, nil // the last arguments are kept per server
-	m.serverLog, m.progress, m.tasks = nil, nil, nil
+	m.clearServerLog()
+	m.progress, m.tasks = nil, nil
 	m.status = statusMsg{}
 	if m.conn == nil { // the last attempt failed: nothing to close
 		m.state = stateDisconnected

@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
 // pickerEntries are three servers: the fixture (where the inspector
@@ -70,5 +73,23 @@ func TestServerPickerGoldens(t *testing.T) {
 			in.press(newKeyMap().tabs.servers).expect("(current)").press(newKeyMap().servers.down).expect("Claude Code project")
 			checkGolden(t, in.screen())
 		})
+	}
+}
+
+// After a switch the server log starts afresh: a line drawn of the old
+// server's log is not what the new server's first message shows.
+func TestSwitchForgetsTheServerLog(t *testing.T) {
+	t.Parallel()
+	m := New(Options{Target: "embedded fixture"})
+	m.asker.stop()
+	m.state = stateConnected
+	m.Update(eventsMsg{events: []mcpclient.Event{mcpclient.LogEvent{Time: time.Now(), Level: "info", Data: json.RawMessage(`"OLD-SERVER"`)}}})
+	if row := m.serverRow(0); !strings.Contains(row, "OLD-SERVER") {
+		t.Fatalf("the old server's row is %q", row)
+	}
+	m.switchServer(Switch{Target: "other", Connect: inMemory(mortalServer, "")})
+	m.Update(eventsMsg{events: []mcpclient.Event{mcpclient.LogEvent{Time: time.Now(), Level: "info", Data: json.RawMessage(`"NEW-SERVER"`)}}})
+	if row := m.serverRow(0); !strings.Contains(row, "NEW-SERVER") || len(m.serverLog) != 1 {
+		t.Errorf("after the switch the first row is %q, of %d messages", row, len(m.serverLog))
 	}
 }

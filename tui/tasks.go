@@ -48,6 +48,13 @@ type tasksLayer struct {
 // tasksListedMsg is tasks/list's answer.
 type tasksListedMsg struct{ text string }
 
+func (msg tasksListedMsg) update(m *Model) tea.Cmd {
+	if l, ok := find[*tasksLayer](m); ok {
+		l.listed = msg.text
+	}
+	return nil
+}
+
 func (m *Model) openTasks() { m.open(&tasksLayer{}) }
 
 func (l *tasksLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {

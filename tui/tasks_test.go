@@ -2,12 +2,10 @@ package tui
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/tsservers"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -47,30 +45,11 @@ func TestTaskClarifiedInTheInspector(t *testing.T) {
 	}
 }
 
-// optionalTaskServer is the command of the TypeScript SDK server whose
-// slow_sum may run as a task ($MCPEEK_TS_SDK names the SDK, as CI sets).
-func optionalTaskServer(t *testing.T) []string {
-	t.Helper()
-	sdk := os.Getenv("MCPEEK_TS_SDK")
-	_, noNode := exec.LookPath("node")
-	if sdk == "" || noNode != nil {
-		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
-			t.Fatal("Node and the TypeScript MCP SDK are required (MCPEEK_REQUIRE_BROWSER=1): set MCPEEK_TS_SDK")
-		}
-		t.Skip("needs Node and the TypeScript MCP SDK: set MCPEEK_TS_SDK to its folder")
-	}
-	server, err := filepath.Abs(filepath.Join("..", "testdata", "tasks", "optional-server.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []string{"node", server}
-}
-
 // t calls a tool whose task support is optional as a task: its status
 // shows in the running call's banner and the Tasks layer lists it; on a
 // tool that cannot run as one, t says so and calls nothing.
 func TestOptionalTaskInTheInspector(t *testing.T) {
-	cmd := optionalTaskServer(t)
+	cmd := tsservers.OptionalTasks(t)
 	k := newKeyMap()
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 		cfg := mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: cmd}, Protocol: "legacy",
@@ -86,33 +65,14 @@ func TestOptionalTaskInTheInspector(t *testing.T) {
 	in.keys("2", "tab", "3", "ctrl+s")
 	in.expect("sum 5")
 	in.press(k.tabs.tasks).expectAll("Tasks", "slow_sum", "completed")
-}
-
-// tasksExtServer is the command of a 2026-07-28 server offering the tasks
-// extension ($MCPEEK_TS_SERVER names the TypeScript SDK's v2 server
-// package, as CI sets).
-func tasksExtServer(t *testing.T) []string {
-	t.Helper()
-	dir := os.Getenv("MCPEEK_TS_SERVER")
-	_, noNode := exec.LookPath("node")
-	if dir == "" || noNode != nil {
-		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
-			t.Fatal("Node and @modelcontextprotocol/server are required (MCPEEK_REQUIRE_BROWSER=1): set MCPEEK_TS_SERVER")
-		}
-		t.Skip("needs Node and @modelcontextprotocol/server: set MCPEEK_TS_SERVER to its folder")
-	}
-	server, err := filepath.Abs(filepath.Join("..", "testdata", "tasks", "ext-server.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []string{"node", server}
+	in.press(k.tasks.list).expect("the server lists 1 tasks")
 }
 
 // A tool a 2026-07-28 server runs only as a task of the tasks extension
 // is called as one on enter: its question mid-task comes as a native form,
 // and the answer reaches the server, whose result says so.
 func TestTasksExtensionInTheInspector(t *testing.T) {
-	cmd := tasksExtServer(t)
+	cmd := tsservers.TasksExtension(t)
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 		cfg := mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: cmd},
 			Capabilities: mcpclient.CapabilityOptions{FormElicitation: true}, Asker: asker, Records: mcpclient.NewRecorder(nil)}

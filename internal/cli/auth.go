@@ -220,6 +220,9 @@ func (o *authOptions) run(ctx context.Context, s streams) error {
 
 func (o *authOptions) status(out io.Writer, store *oauth.Store) error {
 	entries, err := store.Entries()
+	if o.conn.target.URL != "" {
+		entries, err = store.Find(o.conn.target.URL) // as the authorizer matches them
+	}
 	if err != nil {
 		return err
 	}
@@ -227,9 +230,6 @@ func (o *authOptions) status(out io.Writer, store *oauth.Store) error {
 	fmt.Fprintln(tw, "SERVER\tAUTHORIZATION SERVER\tCLIENT\tSCOPES\tEXPIRES\tREFRESH")
 	shown := 0
 	for _, e := range entries {
-		if o.conn.target.URL != "" && !strings.EqualFold(strings.TrimSuffix(e.Resource, "/"), strings.TrimSuffix(o.conn.target.URL, "/")) {
-			continue
-		}
 		refresh := "no"
 		if e.RefreshToken != "" {
 			refresh = "yes"

@@ -313,8 +313,6 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// terminalTheme is "dark" or "light", after the terminal's background,
-// for the apps mcpeek hosts; "light" when stderr is no terminal.
 // theme is the terminal's theme, asked of the terminal once per run.
 func (cf *connFlags) theme() string {
 	if cf.termTheme == "" {
@@ -323,6 +321,8 @@ func (cf *connFlags) theme() string {
 	return cf.termTheme
 }
 
+// terminalTheme is "dark" or "light", after the terminal's background,
+// for the apps mcpeek hosts; "light" when stderr is no terminal.
 func terminalTheme() string {
 	if !term.IsTerminal(int(os.Stderr.Fd())) {
 		return "light"

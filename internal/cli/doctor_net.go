@@ -489,15 +489,13 @@ func (d *doctor) storedToken(about string) outcome {
 	if store == nil {
 		return failed(about+"; --no-stored-auth: no token to use", login)
 	}
-	entries, err := store.Entries()
+	// The entries the authorizer would look at, by its own rules.
+	entries, err := store.Find(d.cf.target.URL)
 	if err != nil {
 		return failed(about+"; the token store: "+err.Error(), "")
 	}
 	for _, e := range entries {
-		if !strings.EqualFold(strings.TrimSuffix(e.Resource, "/"), strings.TrimSuffix(d.cf.target.URL, "/")) {
-			continue
-		}
-		if e.RefreshToken != "" || e.Expiry.IsZero() || time.Until(e.Expiry) > 0 {
+		if e.Usable(time.Now()) {
 			return passed("%s; a stored token from %s will be used (expires %s)", about, e.Issuer, untilText(e.Expiry))
 		}
 	}

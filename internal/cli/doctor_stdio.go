@@ -45,16 +45,11 @@ func findCommand(t mcpclient.Target) (string, outcome) {
 		}
 		return found, passed("%s", found)
 	}
-	for _, kv := range t.Env {
-		if dirs, ok := strings.CutPrefix(kv, "PATH="); ok {
-			// The server's own PATH, which LookPath does not take.
-			for _, dir := range filepath.SplitList(dirs) {
-				if found, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
-					return found, passed("%s (on the server's PATH)", found)
-				}
-			}
-			return "", notOnPath(name)
-		}
+	// The server's own PATH, which LookPath does not take.
+	if found, given := mcpclient.ServerPathLookup(name, t.Env); found != "" {
+		return found, passed("%s (on the server's PATH)", found)
+	} else if given {
+		return "", notOnPath(name)
 	}
 	found, err := exec.LookPath(name)
 	if err != nil {

@@ -86,7 +86,6 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 		Wire:          e.wire, // the server's stderr, for a connection that failed
 		ElicitTimeout: o.elicitTimeout,
 		OpenURL:       apphost.SystemBrowser(o.conn.noBrowser),
-		Theme:         o.conn.theme(),
 		Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 			return e.connect(ctx, asker, mcpclient.NewRecorder(nil))
 		},
@@ -98,6 +97,7 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 		opts.AppURL = e.host.URL
 		opts.AppSSHHint = e.host.SSHHint()
 		opts.ToolApps = e.host
+		opts.Theme = o.conn.theme() // asked of the terminal once, as the app host did
 	}
 	return tui.Run(ctx, opts, os.Stdin, os.Stderr)
 }
