@@ -380,8 +380,9 @@ func TestBadSamplingRequests(t *testing.T) {
 			}
 		})
 	}
-	t.Run("unknown content type", func(t *testing.T) {
-		// Written to the wire by hand: the server SDK would not encode it.
+	t.Run("a well-formed request is answered", func(t *testing.T) {
+		// Beside the refusals above (an unknown content type, which the
+		// server SDK would not encode, is in e2e's hostile server tests).
 		s := &sampler{}
 		conn := connectHostile(t, mcpclient.Config{Sampler: s}, func(ctx context.Context, ss *mcp.ServerSession) string {
 			_, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{

@@ -183,9 +183,12 @@ type Conn struct {
 	rootsMu    sync.Mutex
 	roots      []*mcp.Root
 	logLevel   atomic.Pointer[string]
-	// taskSupport is each tool's execution.taskSupport as last listed;
-	// nil until listed, and again once the tools change.
-	tasksMu     sync.Mutex
+	// What is known of the server's tools until it says they changed
+	// (toolsGen counts that): toolList as the SDK listed them, taskSupport
+	// each one's execution.taskSupport as the side channel listed it; nil
+	// until listed.
+	toolsMu     sync.Mutex
+	toolList    []*mcp.Tool
 	taskSupport map[string]string
 	toolsGen    int             // how many times the server said its tools changed
 	liveTasks   map[string]bool // the tasks followed now (trackTask)

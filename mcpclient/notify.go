@@ -105,10 +105,10 @@ func (n *notifier) options(o *mcp.ClientOptions) {
 		}
 	}
 	o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
-		n.conn.tasksMu.Lock()
-		n.conn.taskSupport = nil // listed again when next asked
+		n.conn.toolsMu.Lock()
+		n.conn.taskSupport, n.conn.toolList = nil, nil // listed again when next asked
 		n.conn.toolsGen++
-		n.conn.tasksMu.Unlock()
+		n.conn.toolsMu.Unlock()
 		n.emit(ListChangedEvent{List: "tools"})
 	}
 	o.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {

@@ -157,8 +157,9 @@ func TestTaskPollClamped(t *testing.T) {
 	}
 }
 
-// A tool's task support is listed once per connection, and again after
-// the server says its tools changed.
+// A tool's task support, and the SDK's listing of the tools, are each
+// listed once per connection, and again after the server says its tools
+// changed.
 func TestTaskSupportListedOnceUntilToolsChange(t *testing.T) {
 	var lists atomic.Int32 // tools/list requests the server answered
 	count := func() int { return int(lists.Load()) }
@@ -192,6 +193,14 @@ func TestTaskSupportListedOnceUntilToolsChange(t *testing.T) {
 	if n := count(); n != 1 {
 		t.Errorf("three calls listed the tools %d times, want once", n)
 	}
+	for range 3 { // the SDK's listing (a tool's app, what it may call), once too
+		if tool, err := c.Tool(ctx, "wait"); err != nil || tool == nil {
+			t.Fatalf("Tool(wait) = %v, %v", tool, err)
+		}
+	}
+	if n := count(); n != 2 {
+		t.Errorf("three Tool calls made %d listings in all, want two", n)
+	}
 	srv.AddTool(&mcp.Tool{Name: "later", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{}, nil
@@ -204,7 +213,10 @@ func TestTaskSupportListedOnceUntilToolsChange(t *testing.T) {
 	if _, err := c.TaskSupport(ctx, "later"); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(); n != 2 {
-		t.Errorf("after the tools changed, listed %d times in all, want twice", n)
+	if tool, err := c.Tool(ctx, "later"); err != nil || tool == nil {
+		t.Fatalf("Tool(later) after the change = %v, %v", tool, err)
+	}
+	if n := count(); n != 4 {
+		t.Errorf("after the tools changed, listed %d times in all, want four", n)
 	}
 }

@@ -80,9 +80,9 @@ func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
 	if c.ProtocolVersion() >= ProtocolModern {
 		return "", nil
 	}
-	c.tasksMu.Lock()
+	c.toolsMu.Lock()
 	known, fresh, gen := c.taskSupport[tool], c.taskSupport != nil, c.toolsGen
-	c.tasksMu.Unlock()
+	c.toolsMu.Unlock()
 	if fresh {
 		return known, nil // listed since the tools last changed
 	}
@@ -90,11 +90,11 @@ func (c *Conn) TaskSupport(ctx context.Context, tool string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	c.tasksMu.Lock()
+	c.toolsMu.Lock()
 	if c.toolsGen == gen { // not changed while listing: the listing holds
 		c.taskSupport = all
 	}
-	c.tasksMu.Unlock()
+	c.toolsMu.Unlock()
 	return all[tool], nil
 }
 
@@ -291,16 +291,16 @@ var errNoTaskList = errors.New("the 2026-07-28 tasks extension has no tasks/list
 // trackTask counts a task as live until the returned function is called:
 // closing the connection cancels the live ones first.
 func (c *Conn) trackTask(id string) func() {
-	c.tasksMu.Lock()
+	c.toolsMu.Lock()
 	if c.liveTasks == nil {
 		c.liveTasks = map[string]bool{}
 	}
 	c.liveTasks[id] = true
-	c.tasksMu.Unlock()
+	c.toolsMu.Unlock()
 	return func() {
-		c.tasksMu.Lock()
+		c.toolsMu.Lock()
 		delete(c.liveTasks, id)
-		c.tasksMu.Unlock()
+		c.toolsMu.Unlock()
 	}
 }
 
@@ -308,9 +308,9 @@ func (c *Conn) trackTask(id string) func() {
 // at once and briefly: the connection is closing (the person quit, or
 // switched servers), and its calls' own cancels would find it closed.
 func (c *Conn) cancelLiveTasks() {
-	c.tasksMu.Lock()
+	c.toolsMu.Lock()
 	ids := slices.Collect(maps.Keys(c.liveTasks))
-	c.tasksMu.Unlock()
+	c.toolsMu.Unlock()
 	var wg sync.WaitGroup
 	for _, id := range ids {
 		wg.Go(func() { _ = c.cancelTask(id) })

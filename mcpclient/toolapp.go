@@ -116,19 +116,52 @@ func AppVisible(t *mcp.Tool) bool { return slices.Contains(ToolVisibility(t), "a
 // ModelVisible reports whether the tool is offered as the model's.
 func ModelVisible(t *mcp.Tool) bool { return slices.Contains(ToolVisibility(t), "model") }
 
-// Tool finds a tool by name in the server's listing.
+// Tool finds a tool by name in the server's listing; nil when it lists
+// none of that name.
 func (c *Conn) Tool(ctx context.Context, name string) (*mcp.Tool, error) {
-	ctx, done := c.bind(ctx)
-	defer done()
-	for t, err := range c.session.Tools(ctx, nil) {
-		if err != nil {
-			return nil, err
-		}
+	tools, err := c.listedTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tools {
 		if t.Name == name {
 			return t, nil
 		}
 	}
 	return nil, nil
+}
+
+// listedTools is the server's tools, every page, listed through the SDK
+// once until the server says they changed (a listing overtaken by such a
+// change is not kept).
+func (c *Conn) listedTools(ctx context.Context) ([]*mcp.Tool, error) {
+	c.toolsMu.Lock()
+	tools, gen := c.toolList, c.toolsGen
+	c.toolsMu.Unlock()
+	if tools != nil {
+		return tools, nil
+	}
+	ctx, done := c.bind(ctx)
+	defer done()
+	tools, err := collect(c.session.Tools(ctx, nil))
+	if err != nil {
+		return nil, err
+	}
+	tools = orNone(tools)
+	c.toolsMu.Lock()
+	if c.toolsGen == gen {
+		c.toolList = tools
+	}
+	c.toolsMu.Unlock()
+	return tools, nil
+}
+
+// orNone is s, or an empty (not nil) slice.
+func orNone[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // ToolAppOptions are what the person side of a tool app does.
@@ -193,10 +226,8 @@ func (p *toolPeer) CallTool(ctx context.Context, name string, args json.RawMessa
 }
 
 func (p *toolPeer) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
-	ctx, done := p.c.bind(ctx)
-	defer done()
-	tools, err := collect(p.c.session.Tools(ctx, nil))
-	return slices.DeleteFunc(tools, func(t *mcp.Tool) bool { return !AppVisible(t) }), err
+	tools, err := p.c.listedTools(ctx)
+	return slices.DeleteFunc(slices.Clone(tools), func(t *mcp.Tool) bool { return !AppVisible(t) }), err
 }
 
 func (p *toolPeer) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {

@@ -66,16 +66,6 @@ func (w *WireLog) Secret(s string) {
 	}
 }
 
-// Redact replaces the secrets the log knows in s.
-func (w *WireLog) Redact(s string) string {
-	if w == nil {
-		return s
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.redact(s)
-}
-
 // redact replaces the known secrets in s; w.mu must be held.
 func (w *WireLog) redact(s string) string {
 	for _, sec := range w.secrets {

@@ -72,40 +72,37 @@ func (a *programAsker) stop() { a.end.Do(func() { close(a.ended) }) }
 // Ask implements [mcpclient.NativeAsker].
 func (a *programAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp.ElicitResult, error) {
 	x := &ask{req: req, reply: make(chan *mcp.ElicitResult, 1)}
-	select {
-	case a.events <- askMsg{x}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	select {
-	case res := <-x.reply:
-		return res, nil
-	case <-ctx.Done():
-		select { // buffered; the program drains it, unless it has ended
-		case a.events <- withdrawnMsg{req.Key}:
-		case <-a.ended:
-		}
-		return nil, ctx.Err()
-	}
+	return await(a, ctx, x, req.Key, x.reply)
 }
 
 // Sample implements [mcpclient.Sampler], as Ask does for elicitations.
 func (a *programAsker) Sample(ctx context.Context, req *mcpclient.SampleRequest) (*mcp.CreateMessageWithToolsResult, error) {
 	x := &ask{sample: req, sampled: make(chan sampleAnswer, 1)}
+	ans, err := await(a, ctx, x, req.Key, x.sampled)
+	if err != nil {
+		return nil, err
+	}
+	return ans.res, ans.err
+}
+
+// await hands the program a request and waits for its answer on reply;
+// when ctx ends first, the request is withdrawn from the program.
+func await[T any](a *programAsker, ctx context.Context, x *ask, key string, reply <-chan T) (T, error) {
+	var zero T
 	select {
 	case a.events <- askMsg{x}:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return zero, ctx.Err()
 	}
 	select {
-	case ans := <-x.sampled:
-		return ans.res, ans.err
+	case v := <-reply:
+		return v, nil
 	case <-ctx.Done():
 		select { // buffered; the program drains it, unless it has ended
-		case a.events <- withdrawnMsg{req.Key}:
+		case a.events <- withdrawnMsg{key}:
 		case <-a.ended:
 		}
-		return nil, ctx.Err()
+		return zero, ctx.Err()
 	}
 }
 

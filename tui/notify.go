@@ -33,10 +33,10 @@ type eventQueue struct {
 	mu      sync.Mutex
 	events  []mcpclient.Event
 	dropped int
-	ready   chan struct{} // holds a token while events wait
+	ready   wakeup // notified while events wait
 }
 
-func newEventQueue() *eventQueue { return &eventQueue{ready: make(chan struct{}, 1)} }
+func newEventQueue() *eventQueue { return &eventQueue{ready: newWakeup()} }
 
 // OnEvent queues an event; it never blocks.
 func (q *eventQueue) OnEvent(e mcpclient.Event) {
@@ -48,10 +48,7 @@ func (q *eventQueue) OnEvent(e mcpclient.Event) {
 	}
 	q.events = append(q.events, e)
 	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
+	q.ready.notify()
 }
 
 func (q *eventQueue) take() eventsMsg {

@@ -87,6 +87,18 @@ func (r row) text(c *common, width int, selected bool) string {
 	return "  " + name + c.styles.dim.Render(mark)
 }
 
+// head is the line above a list: its filter, or how to start one.
+func (p *picker) head(c *common, width int) string {
+	head := "/ filter"
+	if p.filtering || p.filter != "" {
+		head = "filter: " + p.filter
+		if p.filtering {
+			head += "▏"
+		}
+	}
+	return c.styles.dim.Render(line(head, width))
+}
+
 // rows draws a list of rows as list draws names.
 func (p *picker) rows(c *common, names []row, failure error, width, height int) string {
 	var fail string
@@ -95,14 +107,7 @@ func (p *picker) rows(c *common, names []row, failure error, width, height int) 
 		height -= lipgloss.Height(fail)
 	}
 	var b strings.Builder
-	head := "/ filter"
-	if p.filtering || p.filter != "" {
-		head = "filter: " + p.filter
-		if p.filtering {
-			head += "▏"
-		}
-	}
-	b.WriteString(c.styles.dim.Render(line(head, width)) + "\n")
+	b.WriteString(p.head(c, width) + "\n")
 	height--
 	if len(names) == 0 && fail == "" {
 		b.WriteString(c.styles.dim.Render("(none)"))

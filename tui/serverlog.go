@@ -236,14 +236,7 @@ func (m *Model) serverLogView(h int) string {
 	p := &m.pick[tabLog]
 	width := m.c.width
 	var b strings.Builder
-	head := "/ filter"
-	if p.filtering || p.filter != "" {
-		head = "filter: " + p.filter
-		if p.filtering {
-			head += "▏"
-		}
-	}
-	b.WriteString(m.c.styles.dim.Render(line(head, width)))
+	b.WriteString(p.head(&m.c, width))
 	height := max(h-2, 1)
 	switch {
 	case len(rows) == 0 && len(m.serverLog) == 0:

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -108,11 +109,15 @@ func (s *Server) logf(format string, args ...any) {
 func (s *Server) AccessTokens() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []string
-	for t := range s.tokens {
-		out = append(out, t)
-	}
-	return out
+	return slices.Collect(maps.Keys(s.tokens))
+}
+
+// Secrets are every access and refresh token issued so far: what a client
+// must keep out of its logs.
+func (s *Server) Secrets() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append(slices.Collect(maps.Keys(s.tokens)), slices.Collect(maps.Keys(s.refresh))...)
 }
 
 func (s *Server) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {

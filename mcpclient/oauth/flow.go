@@ -88,6 +88,9 @@ type Authorizer struct {
 	listener net.Listener
 	server   *http.Server
 	redirect string
+	// hc is the observed HTTP client of every request the authorization
+	// makes: the handler's, and the refresh of a stored token.
+	hc *http.Client
 
 	mu         sync.Mutex
 	state      State
@@ -140,6 +143,7 @@ func New(opts Options) (*Authorizer, error) {
 			}
 			return nil
 		}}
+	a.hc = hc
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              a.redirect,
 		AuthorizationCodeFetcher: a.fetch,
@@ -302,7 +306,7 @@ func (a *Authorizer) stored() oauth2.TokenSource {
 		a.secret(e.ClientSecret)
 		cfg := &oauth2.Config{ClientID: e.ClientID, ClientSecret: e.ClientSecret,
 			Endpoint: oauth2.Endpoint{TokenURL: e.TokenURL, AuthStyle: oauth2.AuthStyle(e.AuthStyle)}, Scopes: e.Scopes}
-		client := a.refreshClient()
+		client := a.hc
 		// An expired token is refreshed now, within the run's time, so
 		// that a failure means a new login; later refreshes belong to the
 		// connection.
@@ -332,16 +336,6 @@ func (a *Authorizer) stored() oauth2.TokenSource {
 		return ts
 	}
 	return nil
-}
-
-// refreshClient is the client that refreshes stored tokens, before the
-// handler exists: the same observed one the handler will use.
-func (a *Authorizer) refreshClient() *http.Client {
-	hc := a.opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
-	}
-	return &http.Client{Timeout: hc.Timeout, Transport: &observer{base: hc.Transport, a: a}}
 }
 
 // newTokenSource is called by the handler once a code became a token: the

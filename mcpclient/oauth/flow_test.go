@@ -442,9 +442,9 @@ func checkNoSecrets(t *testing.T, s *setup) {
 		all.Write(b)
 	}
 	all.Write(s.sink.Bytes())
-	for _, tok := range s.as.AccessTokens() {
+	for _, tok := range s.as.Secrets() {
 		if strings.Contains(all.String(), tok) {
-			t.Errorf("the wire log holds an access token")
+			t.Errorf("the wire log holds a token (%.3s…)", tok)
 		}
 	}
 	if !strings.Contains(all.String(), "auth: ") {

@@ -11,9 +11,8 @@ import (
 // observed is what the authorization requests revealed: the narration's
 // facts, and the secrets to redact.
 type observed struct {
-	issuer      string
-	metadataURL string
-	secrets     []string
+	issuer  string
+	secrets []string
 }
 
 // observer watches the authorization requests go by, to narrate them
@@ -83,8 +82,7 @@ func (o *observer) learn(r *http.Request, body []byte) {
 	path := r.URL.Path
 	switch {
 	case len(doc.AuthorizationServers) > 0: // protected resource metadata, wherever it was found
-		a.seen.metadataURL = r.URL.Redacted()
-		a.state.MetadataURL = a.seen.metadataURL
+		a.state.MetadataURL = r.URL.Redacted()
 	case (strings.Contains(path, "/.well-known/oauth-authorization-server") || strings.Contains(path, "/.well-known/openid-configuration")) && doc.Issuer != "":
 		a.seen.issuer = doc.Issuer
 		a.state.Issuer = doc.Issuer
