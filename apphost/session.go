@@ -70,26 +70,35 @@ func (s *session) abort(err error) {
 // Render implements [mcpclient.AppRenderer]: it opens a tab for the request
 // and runs the Apps host protocol with the app in it until it answers.
 func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclient.AppAnswer, error) {
+	s, err := h.register(req, nil)
+	if err != nil {
+		return nil, &mcpclient.AppError{Reason: mcpclient.FallbackBridgeUnavailable, Err: err}
+	}
+	// Read the app while the tab opens (serve returns only after the read
+	// has); a read that fails at once opens no tab, a slow one does not
+	// hold the tab back.
+	return s.serve(ctx, h.BridgeOrigin()+"/e/"+s.key+"#"+s.token)
+}
+
+// register makes a session for the request (of a tool app when tool is
+// set) under a key no live session has, with its own token.
+func (h *Host) register(req *mcpclient.AppRequest, tool *toolState) (*session, error) {
 	s := &session{
-		h: h, token: newToken(), sandboxID: newToken(), req: req,
+		h: h, token: newToken(), sandboxID: newToken(), req: req, tool: tool,
 		connected: make(chan *websocket.Conn, 1), done: make(chan struct{}), aborted: make(chan struct{}),
 		shownAsText: make(chan struct{}), loaded: make(chan struct{}),
 	}
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.closed {
-		h.mu.Unlock()
-		return nil, &mcpclient.AppError{Reason: mcpclient.FallbackBridgeUnavailable, Err: errHostClosed}
+		return nil, errHostClosed
 	}
 	s.key = req.Key
 	for n := 2; h.sessions[s.key] != nil; n++ {
 		s.key = fmt.Sprintf("%s-%d", req.Key, n)
 	}
 	h.sessions[s.key] = s
-	h.mu.Unlock()
-	// Read the app while the tab opens (serve returns only after the read
-	// has); a read that fails at once opens no tab, a slow one does not
-	// hold the tab back.
-	return s.serve(ctx, h.BridgeOrigin()+"/e/"+s.key+"#"+s.token)
+	return s, nil
 }
 
 // load reads the app and prepares what the sandbox needs from it: its

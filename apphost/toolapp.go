@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/time/rate"
@@ -41,10 +40,9 @@ type toolState struct {
 	url      string
 
 	mu        sync.Mutex
-	peer      *peer // once the app has initialized
+	peer      *peer // once the app has initialized and been given the input
 	result    json.RawMessage
 	cancelled *string
-	sent      bool // input (and what followed) went to the current app
 	// live: the app has initialized and not begun again since; only then
 	// may the host send it requests. appTools: it declared tools of its
 	// own. theme: set by SetTheme, the theme it is told from then on.
@@ -88,9 +86,9 @@ func (h toolHandle) Result(res *mcp.CallToolResult) {
 	t := h.t
 	t.mu.Lock()
 	t.result = b
-	p, sent := t.peer, t.sent
+	p := t.peer
 	t.mu.Unlock()
-	if p != nil && sent {
+	if p != nil {
 		p.sendRaw(notifyFrame("ui/notifications/tool-result", b))
 	}
 }
@@ -99,9 +97,9 @@ func (h toolHandle) Cancelled(reason string) {
 	t := h.t
 	t.mu.Lock()
 	t.cancelled = &reason
-	p, sent := t.peer, t.sent
+	p := t.peer
 	t.mu.Unlock()
-	if p != nil && sent {
+	if p != nil {
 		p.sendRaw(notifyFrame("ui/notifications/tool-cancelled", mustJSON(map[string]any{"reason": reason})))
 	}
 }
@@ -276,26 +274,12 @@ func notifyFrame(method string, params json.RawMessage) []byte {
 // tool's app and runs its session in the background until the tab closes,
 // the app asks to close, ctx ends or the session is closed.
 func (h *Host) OpenToolApp(ctx context.Context, app *mcpclient.ToolApp) (mcpclient.ToolAppSession, error) {
-	req := app.Request
-	s := &session{
-		h: h, token: newToken(), sandboxID: newToken(), req: req,
-		connected: make(chan *websocket.Conn, 1), done: make(chan struct{}), aborted: make(chan struct{}),
-		shownAsText: make(chan struct{}), loaded: make(chan struct{}),
-	}
 	t := &toolState{app: app, limiter: rate.NewLimiter(toolAppRate, toolAppRate), inflight: make(chan struct{}, maxToolAppInflight),
 		end: make(chan struct{}), themeKick: make(chan struct{}, 1)}
-	s.tool = t
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return nil, errHostClosed
+	s, err := h.register(app.Request, t)
+	if err != nil {
+		return nil, err
 	}
-	s.key = req.Key
-	for n := 2; h.sessions[s.key] != nil; n++ {
-		s.key = fmt.Sprintf("%s-%d", req.Key, n)
-	}
-	h.sessions[s.key] = s
-	h.mu.Unlock()
 	t.url = h.BridgeOrigin() + "/e/" + s.key + "#" + s.token
 	runCtx, stop := context.WithCancel(ctx)
 	t.stop = stop
@@ -357,7 +341,7 @@ func (p *peer) toolInitialized() {
 	p.status("The app of " + toolName(t.app.Tool) + ".")
 	p.sendRaw(notifyFrame("ui/notifications/tool-input", append(append([]byte(`{"arguments":`), args...), '}')))
 	t.mu.Lock()
-	t.peer, t.sent = p, true
+	t.peer = p
 	result, cancelled := t.result, t.cancelled
 	t.mu.Unlock()
 	switch {

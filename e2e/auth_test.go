@@ -22,36 +22,13 @@ const tsSDKVersion = "1.32.2"
 // installed with npm into the user cache.
 func tsSDK(t *testing.T) string {
 	t.Helper()
-	need := func(why string) {
-		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("Node and the TypeScript MCP SDK are required (MCPEEK_REQUIRE_BROWSER=1): %s", why)
-		}
-		t.Skipf("needs Node and @modelcontextprotocol/sdk (or $MCPEEK_TS_SDK): %s", why)
-	}
 	if _, err := exec.LookPath("node"); err != nil {
-		need("node is not on PATH")
+		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
+			t.Fatal("Node and the TypeScript MCP SDK are required (MCPEEK_REQUIRE_BROWSER=1): node is not on PATH")
+		}
+		t.Skip("needs Node and @modelcontextprotocol/sdk (or $MCPEEK_TS_SDK): node is not on PATH")
 	}
-	dir := os.Getenv("MCPEEK_TS_SDK")
-	if dir == "" {
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			need("npm is not on PATH")
-		}
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		prefix := filepath.Join(cache, "mcpeek-test", "npm")
-		dir = filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "sdk")
-		if _, err := os.Stat(filepath.Join(dir, "package.json")); err != nil {
-			out, err := exec.Command(npm, "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error",
-				"@modelcontextprotocol/sdk@"+tsSDKVersion).CombinedOutput()
-			if err != nil {
-				t.Fatalf("npm install @modelcontextprotocol/sdk@%s: %v\n%s", tsSDKVersion, err, out)
-			}
-		}
-	}
-	return dir
+	return npmPackage(t, "MCPEEK_TS_SDK", "@modelcontextprotocol/sdk", tsSDKVersion, "package.json")
 }
 
 // browserServer is this test binary as mcpeek's browser (--open-with): it

@@ -23,34 +23,44 @@ const extAppsVersion = "2.0.4"
 // folder, as CI provides), else installed with npm into the user cache.
 func extAppsBundle(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("MCPEEK_EXT_APPS")
-	if dir == "" {
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
-				t.Fatal("the MCP Apps SDK is required (MCPEEK_REQUIRE_BROWSER=1) but neither $MCPEEK_EXT_APPS nor npm is available")
-			}
-			t.Skip("needs npm to install @modelcontextprotocol/ext-apps, or $MCPEEK_EXT_APPS")
-		}
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		prefix := filepath.Join(cache, "mcpeek-test", "npm")
-		dir = filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "ext-apps")
-		if _, err := os.Stat(filepath.Join(dir, "dist", "src", "app-with-deps.js")); err != nil {
-			out, err := exec.Command(npm, "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error",
-				"@modelcontextprotocol/ext-apps@"+extAppsVersion).CombinedOutput()
-			if err != nil {
-				t.Fatalf("npm install @modelcontextprotocol/ext-apps@%s: %v\n%s", extAppsVersion, err, out)
-			}
-		}
-	}
+	dir := npmPackage(t, "MCPEEK_EXT_APPS", "@modelcontextprotocol/ext-apps", extAppsVersion, filepath.Join("dist", "src", "app-with-deps.js"))
 	b, err := os.ReadFile(filepath.Join(dir, "dist", "src", "app-with-deps.js"))
 	if err != nil {
 		t.Fatalf("the MCP Apps SDK bundle: %v", err)
 	}
 	return string(b)
+}
+
+// npmPackage is the folder of a pinned npm package: $env when set (CI
+// sets it), else the package installed with npm into the user cache once
+// (probe, a file in it, says whether it is there). Without npm the test
+// skips, or fails under MCPEEK_REQUIRE_BROWSER=1.
+func npmPackage(t *testing.T, env, pkg, version, probe string) string {
+	t.Helper()
+	if dir := os.Getenv(env); dir != "" {
+		return dir
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
+			t.Fatalf("%s is required (MCPEEK_REQUIRE_BROWSER=1) but neither $%s nor npm is available", pkg, env)
+		}
+		t.Skipf("needs npm to install %s, or $%s", pkg, env)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	prefix := filepath.Join(cache, "mcpeek-test", "npm")
+	dir := filepath.Join(prefix, "node_modules", filepath.FromSlash(pkg))
+	if _, err := os.Stat(filepath.Join(dir, probe)); err != nil {
+		out, err := exec.Command(npm, "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error",
+			pkg+"@"+version).CombinedOutput()
+		if err != nil {
+			t.Fatalf("npm install %s@%s: %v\n%s", pkg, version, err, out)
+		}
+	}
+	return dir
 }
 
 // sdkAppHTML is an MCP App built with the official SDK: the ES module

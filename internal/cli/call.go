@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/apphost"
-	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -200,7 +199,7 @@ func (o *callOptions) callTool(ctx context.Context, conn *mcpclient.Conn, s stre
 		}
 		if line != last {
 			last = line
-			fmt.Fprintln(s.errOut, strings.Join(strings.Fields(formschema.Clean(line)), " "))
+			fmt.Fprintln(s.errOut, oneLine(line))
 		}
 	})
 }
@@ -217,7 +216,7 @@ func (o *callOptions) openApp(ctx context.Context, conn *mcpclient.Conn, s strea
 		return nil
 	}
 	say := func(format string, args ...any) {
-		fmt.Fprintln(s.errOut, strings.Join(strings.Fields(formschema.Clean(fmt.Sprintf("mcpeek: "+format, args...))), " "))
+		fmt.Fprintln(s.errOut, oneLine(fmt.Sprintf("mcpeek: "+format, args...)))
 	}
 	app, err := conn.OpenToolApp(ctx, o.conn.host, tool, o.toolArgs, mcpclient.ToolAppOptions{
 		OpenLink: func(_ context.Context, link string) error {
@@ -263,11 +262,7 @@ func (o *callOptions) awaitApp(ctx context.Context, app mcpclient.ToolAppSession
 
 // clipJSON is raw JSON on one line, at most n bytes.
 func clipJSON(raw json.RawMessage, n int) string {
-	s := strings.Join(strings.Fields(string(raw)), " ")
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return s
+	return cutLine(strings.Join(strings.Fields(string(raw)), " "), n)
 }
 
 // openRecords returns the recorder of a call's elicitations, writing to

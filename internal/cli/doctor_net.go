@@ -373,10 +373,7 @@ func orWord(s, instead string) string {
 // snippet is the start of a body, for a person to recognise.
 func snippet(r io.Reader) string {
 	b, _ := io.ReadAll(io.LimitReader(r, 200))
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) > 120 {
-		s = s[:120] + "…"
-	}
+	s := cutLine(strings.Join(strings.Fields(string(b)), " "), 120)
 	if s == "" {
 		return "(empty body)"
 	}

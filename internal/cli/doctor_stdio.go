@@ -179,7 +179,7 @@ func (d *doctor) awaitAnswer(ctx context.Context, p *stdioProbe) outcome {
 			}
 			n++
 			if !isJSONRPC(l.text) {
-				return failed(fmt.Sprintf("stdout line %d is not JSON-RPC: %q", n, cut(l.text, 100)),
+				return failed(fmt.Sprintf("stdout line %d is not JSON-RPC: %q", n, cutLine(l.text, 100)),
 					"a stdio server must write only JSON-RPC messages on stdout: send logs and banners to stderr")
 			}
 			if answersInit(l.text) {
@@ -250,13 +250,6 @@ func answersInit(line string) bool {
 		Method string          `json:"method"`
 	}
 	return json.Unmarshal([]byte(line), &m) == nil && m.Method == "" && string(m.ID) == "0"
-}
-
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // tailBuffer keeps the last lines written to it (a server's stderr).

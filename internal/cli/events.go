@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -72,7 +71,7 @@ func (e *stderrEvents) OnEvent(ev mcpclient.Event) {
 		}
 		line = logLine(ev)
 	case mcpclient.ResourceUpdatedEvent:
-		line = cutLine(strings.Join(strings.Fields(formschema.Clean("mcpeek: resource updated: "+ev.URI)), " "), 500)
+		line = cutLine(oneLine("mcpeek: resource updated: "+ev.URI), 500)
 		select {
 		case e.updated <- struct{}{}:
 		default:
@@ -138,7 +137,7 @@ func logLine(ev mcpclient.LogEvent) string {
 		logger = " [" + ev.Logger + "]"
 	}
 	line := fmt.Sprintf("mcpeek: server log %s%s: %s", ev.Level, logger, data)
-	return cutLine(strings.Join(strings.Fields(formschema.Clean(line)), " "), maxDataRunes)
+	return cutLine(oneLine(line), maxDataRunes)
 }
 
 func progressLine(ev mcpclient.ProgressEvent) string {
@@ -152,7 +151,7 @@ func progressLine(ev mcpclient.ProgressEvent) string {
 	if ev.Message != "" {
 		b.WriteString(" " + ev.Message)
 	}
-	return cutLine(strings.Join(strings.Fields(formschema.Clean(b.String())), " "), 200)
+	return cutLine(oneLine(b.String()), 200)
 }
 
 // cutLine cuts s to n runes.
