@@ -50,11 +50,9 @@ func (l *appsPanel) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		l.sel = list[i-1]
 	case key.Matches(msg, k.down) && i < len(list)-1:
 		l.sel = list[i+1]
-	case key.Matches(msg, k.pageUp):
-		l.sync(m, m.bodyHeight())
+	case key.Matches(msg, k.pageUp): // the pane is synced after every message
 		l.detail.vp.PageUp()
 	case key.Matches(msg, k.pageDown):
-		l.sync(m, m.bodyHeight())
 		l.detail.vp.PageDown()
 	case l.sel == nil:
 	case key.Matches(msg, k.copy):
@@ -149,8 +147,7 @@ func (l *appsPanel) view(m *Model, h int, _ *level) string {
 			b.WriteString("  " + text + "\n")
 		}
 	}
-	l.sync(m, h)
-	return b.String() + "\n" + l.detail.view(&m.c, "")
+	return b.String() + "\n" + l.detail.view(&m.c, "") // synced in Update
 }
 
 // sync gives the detail pane the selected session's text and the room

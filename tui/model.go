@@ -153,6 +153,10 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.connect(), m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.asker.auth.wait(m.asker.ended), m.spinner.Tick, poll())
 }
 
+// paneLayer is a layer with a scrollable pane of its own, which Update
+// gives its text and size as syncPane does the tabs'.
+type paneLayer interface{ sync(m *Model, h int) }
+
 // Update changes the model's state for a message: keys go to the top of
 // the overlay stack, the connection's events to the connection, the
 // elicitations to their queue. Then the current tab's pane takes the text
@@ -161,6 +165,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.syncLog()
 	m.syncPane()
+	if l, ok := m.top().layer().(paneLayer); ok { // a layer's own pane, likewise
+		l.sync(m, m.bodyHeight())
+	}
 	if c := m.syncCompletion(); c != nil {
 		cmd = tea.Batch(cmd, c)
 	}
