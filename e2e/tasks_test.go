@@ -122,8 +122,12 @@ func TestTasksExtensionOverHTTP(t *testing.T) {
 	if r.code != exitTimeout || !strings.Contains(r.stderr, "counted 1 of 100") {
 		t.Errorf("slow_count: exit %d, stderr %s", r.code, r.stderr)
 	}
-	if !strings.Contains(stderr.String(), " cancelled") {
-		t.Errorf("the server never cancelled the task: %s", stderr)
+	// Node writes stderr to a pipe asynchronously: the line may follow the
+	// answer to tasks/cancel.
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(stderr.String(), " cancelled"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never cancelled the task: %s", stderr)
+		}
 	}
 }
 
@@ -197,8 +201,8 @@ func TestTasksExtensionRefusals(t *testing.T) {
 		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%s: exit %d, stderr %s", tc.tool, r.code, r.stderr)
 		}
-		if b, _ := os.ReadFile(wire); !strings.Contains(string(b), "ext-server: task ") || !strings.Contains(string(b), " cancelled") {
-			t.Errorf("%s: the server never cancelled the task", tc.tool)
+		if b, _ := os.ReadFile(wire); !cancelAnswered(b) {
+			t.Errorf("%s: the task was not cancelled (no tasks/cancel answered in the wire log)", tc.tool)
 		}
 	}
 	r = run("call", "fail_job")
@@ -251,23 +255,32 @@ func TestTasksExtensionCancelledOnClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sent, answered bool
+	if !cancelAnswered(log) {
+		t.Error("no tasks/cancel was sent and answered before the connection closed")
+	}
+}
+
+// cancelAnswered reports whether a wire log shows a tasks/cancel sent and
+// the server's result for that very request.
+func cancelAnswered(log []byte) bool {
+	var id any
 	for _, line := range strings.Split(string(log), "\n") {
 		var e struct {
 			Dir, Method string
 			ID          any
+			Message     struct {
+				Result json.RawMessage
+			}
 		}
 		if json.Unmarshal([]byte(line), &e) != nil {
 			continue
 		}
-		if e.Dir == "send" && e.Method == "tasks/cancel" {
-			sent = true
-		}
-		if sent && e.Dir == "recv" && e.ID != nil && strings.Contains(line, `"result"`) && strings.Contains(line, "mcpeek-side-") {
-			answered = true
+		switch {
+		case e.Dir == "send" && e.Method == "tasks/cancel":
+			id = e.ID
+		case id != nil && e.Dir == "recv" && e.ID == id && e.Message.Result != nil:
+			return true
 		}
 	}
-	if !sent || !answered {
-		t.Errorf("tasks/cancel sent %v, answered %v, before the connection closed", sent, answered)
-	}
+	return false
 }
