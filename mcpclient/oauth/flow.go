@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -578,13 +579,19 @@ func (a *Authorizer) callback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := a.parse(r.URL.Query())
-	results <- callbackResult{res, err} // buffered, and claimed once
+	// The page goes whole before the login hears of it: a login that then
+	// ends at once closes this server, which must not cut the page short.
+	status, body := http.StatusOK, page("mcpeek is authorized", "You can close this tab and go back to the terminal.")
 	if err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		fmt.Fprint(w, page("Authorization failed", err.Error()))
-		return
+		status, body = http.StatusBadRequest, page("Authorization failed", err.Error())
 	}
-	fmt.Fprint(w, page("mcpeek is authorized", "You can close this tab and go back to the terminal."))
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	fmt.Fprint(w, body)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	results <- callbackResult{res, err} // buffered, and claimed once
 }
 
 func page(title, text string) string {
