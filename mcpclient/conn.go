@@ -192,6 +192,7 @@ type Conn struct {
 	taskSupport map[string]string
 	toolsGen    int             // how many times the server said its tools changed
 	liveTasks   map[string]bool // the tasks followed now (trackTask)
+	acks        subscriptionAcks
 	router      *router
 	records     *Recorder
 	wire        *WireLog

@@ -280,6 +280,10 @@ func (c *Conn) rootsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 // requests of a 2026-07-28 result, which the SDK answers from the roots
 // without a handler mcpeek could wrap.
 func (c *Conn) observe(data []byte) {
+	if strings.Contains(string(data), `"notifications/subscriptions/acknowledged"`) {
+		c.acks.heard(data)
+		return
+	}
 	if !strings.Contains(string(data), `"roots/list"`) {
 		return
 	}
@@ -375,7 +379,71 @@ func (c *Conn) Subscribe(ctx context.Context, uri string) error {
 	}
 	ctx, done := c.bind(ctx)
 	defer done()
-	return c.session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+	if c.ProtocolVersion() < ProtocolModern {
+		return c.session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+	}
+	// In the 2026-07-28 era the SDK returns once subscriptions/listen is
+	// sent; the subscription holds once the server acknowledges it, and a
+	// call made before could change the resource unseen.
+	acked := c.acks.expect(uri)
+	if err := c.session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+		return err
+	}
+	select {
+	case <-acked:
+	case <-time.After(subscribeAckWait):
+		c.wire.Note(fmt.Sprintf("subscribing to %s: the server did not acknowledge it within %s", uri, subscribeAckWait))
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// subscribeAckWait bounds the wait for a subscription's acknowledgement.
+const subscribeAckWait = 5 * time.Second
+
+// subscriptionAcks tells a Subscribe when the server acknowledged its
+// resource (notifications/subscriptions/acknowledged).
+type subscriptionAcks struct {
+	mu      sync.Mutex
+	waiting map[string]chan struct{}
+}
+
+// expect is closed once uri is acknowledged.
+func (a *subscriptionAcks) expect(uri string) <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.waiting == nil {
+		a.waiting = map[string]chan struct{}{}
+	}
+	ch, ok := a.waiting[uri]
+	if !ok {
+		ch = make(chan struct{})
+		a.waiting[uri] = ch
+	}
+	return ch
+}
+
+// heard takes in an acknowledgement.
+func (a *subscriptionAcks) heard(data []byte) {
+	var m struct {
+		Params struct {
+			Notifications struct {
+				ResourceSubscriptions []string `json:"resourceSubscriptions"`
+			} `json:"notifications"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, uri := range m.Params.Notifications.ResourceSubscriptions {
+		if ch, ok := a.waiting[uri]; ok {
+			close(ch)
+			delete(a.waiting, uri)
+		}
+	}
 }
 
 // Unsubscribe stops the notifications Subscribe asked for.
