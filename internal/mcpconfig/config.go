@@ -62,6 +62,12 @@ type Server struct {
 	EnvHeaders        map[string]string
 	// Disabled: the client that owns the file does not start it.
 	Disabled bool
+	// FromProject: the entry is in a project's config that discovery
+	// found in the working directory or a parent (.mcp.json,
+	// .vscode/mcp.json, .cursor/mcp.json) — a repository's file, not the
+	// person's own — so it is used only once the person approves it
+	// ([TrustStore]).
+	FromProject bool
 
 	// Problem is why the entry cannot be used (a value of the wrong kind),
 	// found while reading it; the other entries of the file still can.
@@ -189,11 +195,20 @@ type Options struct {
 // comments and trailing commas, as VS Code and Cursor allow) holding
 // `mcpServers`, `servers` (or `mcp.servers`) or `projects`, or TOML holding
 // `mcp_servers`. Syntax errors name the file and line.
+//
+// Load follows links and reads whatever path names: the person named it.
+// Discovery reads the files it finds more carefully ([Discover]).
 func Load(path string, opts Options) (*File, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, readError(path, err)
 	}
+	return parse(path, data, opts)
+}
+
+// parse reads a config file's text, data, read from path.
+func parse(path string, data []byte, opts Options) (*File, error) {
+	var err error
 	if opts.Workspace == "" {
 		opts.Workspace = projectOf(path)
 	}

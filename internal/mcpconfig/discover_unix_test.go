@@ -1,0 +1,207 @@
+//go:build unix
+
+package mcpconfig
+
+import (
+	"cmp"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// otherUser is the user id the tests give files to, standing for another
+// person on the machine.
+const otherUser = 4242
+
+// asRoot skips a test that plays another user: only root can give files
+// away.
+func asRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("playing another user needs root: files are given to another user id with chown")
+	}
+}
+
+// sharedFolder is a folder like /tmp: anyone may create files in it, and
+// only a file's owner may rename or remove it.
+func sharedFolder(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// mkdir makes a folder owned by uid (-1: this user).
+func mkdir(t *testing.T, path string, uid int) {
+	t.Helper()
+	if err := os.Mkdir(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, uid, -1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeAs writes a file owned by uid (-1: this user).
+func writeAs(t *testing.T, path, text string, uid int) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, uid, -1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// symlinkAs plants a symbolic link owned by uid.
+func symlinkAs(t *testing.T, target, path string, uid int) {
+	t.Helper()
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(path, uid, -1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// yours is a config of this user's, elsewhere (their ~/.cursor/mcp.json):
+// what another user points a link at to pass an owner check.
+func yours(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	writeAs(t, path, `{"mcpServers": {"github": {"command": "yours"}}}`, -1)
+	return path
+}
+
+// commands are the commands of the servers discovery found.
+func commands(f *Found) []string {
+	var out []string
+	for _, s := range f.Servers() {
+		out = append(out, s.Command)
+	}
+	return out
+}
+
+// TestDiscoveryRaceWithAnotherUser: working under a shared folder, another
+// user swaps a config there, between discovery's checks and its read, from
+// a link to one of this user's files to her own config — in a .vscode
+// folder she owns, or in the shared folder itself. Her config is never
+// read: its command would run as this user.
+func TestDiscoveryRaceWithAnotherUser(t *testing.T) {
+	asRoot(t)
+	for _, sub := range []string{".vscode", ""} {
+		t.Run("in "+cmp.Or(sub, "the shared folder"), func(t *testing.T) {
+			shared := sharedFolder(t)
+			work := filepath.Join(shared, "work")
+			mkdir(t, work, -1)
+			name := ".mcp.json"
+			if sub != "" {
+				mkdir(t, filepath.Join(shared, sub), otherUser)
+				name = "mcp.json"
+			}
+			hers := filepath.Join(shared, sub, "hers.json")
+			writeAs(t, hers, `{"mcpServers": {"github": {"command": "hers"}}, "servers": {"github": {"command": "hers"}}}`, otherUser)
+			planted := filepath.Join(shared, sub, name)
+			symlinkAs(t, yours(t), planted, otherUser)
+			beforeOpen = func(path string) {
+				if path == planted {
+					if err := os.Rename(hers, planted); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+			t.Cleanup(func() { beforeOpen = nil })
+
+			found, err := Discover(Places{Dir: work})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cmds := commands(found); slices.Contains(cmds, "hers") {
+				t.Errorf("discovery read the other user's config (servers run %q)", cmds)
+			}
+			if !slices.Contains(found.Skipped, planted) {
+				t.Errorf("skipped %q, want %s among them", found.Skipped, planted)
+			}
+		})
+	}
+}
+
+// TestDiscoveryDoesNotFollowLinksInSharedFolders: a link another user
+// plants in a shared folder, pointing at one of this user's configs, is
+// not followed; the person hears that it was not read.
+func TestDiscoveryDoesNotFollowLinksInSharedFolders(t *testing.T) {
+	asRoot(t)
+	shared := sharedFolder(t)
+	work := filepath.Join(shared, "work")
+	mkdir(t, work, -1)
+	planted := filepath.Join(shared, ".mcp.json")
+	symlinkAs(t, yours(t), planted, otherUser)
+
+	found, err := Discover(Places{Dir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found.Files) != 0 || !slices.Contains(found.Skipped, planted) {
+		t.Fatalf("read %d files (servers %q), skipped %q; want the link skipped", len(found.Files), commands(found), found.Skipped)
+	}
+	if _, err := found.Find("github"); err == nil || !strings.Contains(err.Error(), planted) {
+		t.Errorf("Find = %v, want it to name the link not read", err)
+	}
+}
+
+// TestDiscoveryStopsAtAFolderNotYours: walking up stops at a folder
+// another user owns: a config in it or above is not read, even one that
+// is this user's file, and is not among the places looked.
+func TestDiscoveryStopsAtAFolderNotYours(t *testing.T) {
+	asRoot(t)
+	shared := sharedFolder(t)
+	theirs := filepath.Join(shared, "theirs")
+	mkdir(t, theirs, otherUser)
+	work := filepath.Join(theirs, "work")
+	mkdir(t, work, -1)
+	writeAs(t, filepath.Join(work, ".mcp.json"), `{"mcpServers": {"here": {"command": "here"}}}`, -1)
+	above := filepath.Join(theirs, ".mcp.json")
+	writeAs(t, above, `{"mcpServers": {"github": {"command": "above"}}}`, -1)
+	writeAs(t, filepath.Join(shared, ".mcp.json"), `{"mcpServers": {"github": {"command": "higher"}}}`, -1)
+
+	found, err := Discover(Places{Dir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmds := commands(found); !slices.Equal(cmds, []string{"here"}) {
+		t.Errorf("servers run %q, want only the working folder's", cmds)
+	}
+	for _, c := range found.Looked {
+		if !strings.HasPrefix(c.Path, work+string(filepath.Separator)) {
+			t.Errorf("looked for %s, above the folder another user owns", c.Path)
+		}
+	}
+}
+
+// TestDiscoveryDoesNotHangOnAFIFO: a named pipe where a config would be
+// (another user's in /tmp, or a mistake) does not block discovery.
+func TestDiscoveryDoesNotHangOnAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, ".mcp.json"), 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Discover(Places{Dir: dir, Home: filepath.Dir(dir)})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("Discover = %v, want it to say the config is not a regular file", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("discovery blocked opening a named pipe")
+	}
+}
