@@ -17,8 +17,12 @@ import (
 // selection is how a server is named from a config file: --config,
 // --server, or the words "@NAME" (docs/architecture.md, "Server configs").
 type selection struct {
-	configPath string
-	serverName string
+	configPath   string
+	serverName   string
+	trustProject bool // --trust-project: use a project's servers without approval
+	// approver asks whether to use a project's server (nil: on the
+	// terminal).
+	approver approver
 
 	// Set by choose: the entry chosen, its place among the configs, and
 	// the secrets it resolved to (redacted from the wire log).
@@ -28,11 +32,19 @@ type selection struct {
 	// needsInput: the entry refers to VS Code inputs, asked when the run
 	// starts (never while parsing).
 	needsInput bool
+	// needsApproval: the entry is a project's the person has not approved;
+	// it is asked about, then resolved, when the run starts (approve).
+	needsApproval bool
+	// hides are the person's own entries of the same name the project's
+	// entry hides, said on stderr when the run starts (warned once done).
+	hides  []*mcpconfig.Server
+	warned bool
 }
 
 func (sel *selection) register(fs *flagSet) {
 	fs.StringVar(&sel.configPath, "config", "", "read the server from this MCP config `FILE` (Claude Desktop, Claude Code, Cursor, Windsurf, VS Code or Codex)")
 	fs.StringVar(&sel.serverName, "server", "", "connect to the server of this `NAME` in --config, or in the configs found from here (see mcpeek servers); @NAME as SERVER says the same")
+	fs.BoolVar(&sel.trustProject, "trust-project", false, "use a server of a project's config found from here (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) without asking for approval; "+trustProjectEnv+"=1 says the same")
 }
 
 // tlsFlags are the TLS flags of URL servers.
@@ -68,7 +80,8 @@ func (sel *selection) selects(words []string) bool {
 }
 
 // choose finds the server the selection names and resolves it into cf's
-// target, with -H and -e added. Inputs are left for askInputs.
+// target, with -H and -e added. Inputs are left for askInputs; a project's
+// entry the person has not approved is left as it is written, for approve.
 func (cf *connFlags) choose(words []string) error {
 	sel := &cf.selection
 	name := sel.serverName
@@ -83,47 +96,79 @@ func (cf *connFlags) choose(words []string) error {
 	if name == "" && sel.configPath == "" {
 		return usagef("@ needs a server's name: @NAME")
 	}
-	entry, client, err := findServer(sel.configPath, name)
-	if err != nil {
+	if err := sel.find(name); err != nil {
 		return usagef("%v", err)
 	}
-	sel.entry, sel.client = entry, client
+	if err := cf.checkExtras(); err != nil {
+		return err
+	}
+	if !sel.trustsProjects() {
+		ok, err := approved(sel.entry)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if !ok {
+			sel.needsApproval = true
+			cf.target = placeholder(sel.entry)
+			return nil
+		}
+	}
 	return cf.resolve(nil)
 }
 
-// findServer finds the server name in the config file path, or by
-// discovery when path is "".
-func findServer(path, name string) (*mcpconfig.Server, string, error) {
+// find finds the server name in --config's file, or by discovery without
+// it: the entry, whose config it is, and the person's own entries it
+// hides. A file named with --config is the person's choice: none of its
+// entries is a project's.
+func (sel *selection) find(name string) error {
 	dir, err := os.Getwd()
 	if err != nil {
-		return nil, "", err
+		return err
 	}
-	if path != "" {
-		f, err := mcpconfig.Load(path, mcpconfig.Options{Dir: dir})
+	if sel.configPath != "" {
+		f, err := mcpconfig.Load(sel.configPath, mcpconfig.Options{Dir: dir})
 		if err != nil {
-			return nil, "", err
+			return err
 		}
-		s, err := f.FindIn(name)
-		return s, "", err
+		sel.entry, err = f.FindIn(name)
+		return err
 	}
 	places, err := mcpconfig.DefaultPlaces()
 	if err != nil {
-		return nil, "", err
+		return err
 	}
 	found, err := mcpconfig.Discover(places)
 	if err != nil {
-		return nil, "", err
+		return err
 	}
-	s, err := found.Find(name)
-	if err != nil {
-		return nil, "", err
+	if sel.entry, err = found.Find(name); err != nil {
+		return err
+	}
+	if sel.entry.FromProject {
+		sel.hides = found.Shadowed(sel.entry.Name)
 	}
 	for _, c := range found.Looked {
-		if c.Path == s.File {
-			return s, c.Client, nil
+		if c.Path == sel.entry.File {
+			sel.client = c.Client
 		}
 	}
-	return s, "", nil
+	return nil
+}
+
+// checkExtras refuses -H for a command and -e for a URL, from the entry as
+// written.
+func (cf *connFlags) checkExtras() error {
+	name := cf.selection.entry.Name
+	transport, err := cf.selection.entry.Transport()
+	switch {
+	case err != nil:
+		return usagef("%v", err)
+	case transport == mcpconfig.TransportStdio && len(cf.headers) > 0:
+		return usagef("-H applies to a URL; server %q is a command", name)
+	case transport != mcpconfig.TransportStdio && len(cf.env) > 0:
+		return usagef("-e applies to a command; server %q is a URL", name)
+	}
+	return nil
 }
 
 // resolve resolves the chosen entry into the target; ask (nil: none yet)
@@ -142,9 +187,6 @@ func (cf *connFlags) resolve(ask func(mcpconfig.Input) (string, error)) error {
 	t := r.Target
 	switch t.Kind {
 	case mcpclient.TargetHTTP:
-		if len(cf.env) > 0 {
-			return usagef("-e applies to a command; server %q is a URL", sel.entry.Name)
-		}
 		extra, err := mcpclient.ParseTarget([]string{t.URL}, cf.headers, nil, nil)
 		if err != nil {
 			return usagef("%v", err)
@@ -153,9 +195,6 @@ func (cf *connFlags) resolve(ask func(mcpconfig.Input) (string, error)) error {
 			t.Headers[name] = values
 		}
 	case mcpclient.TargetStdio:
-		if len(cf.headers) > 0 {
-			return usagef("-H applies to a URL; server %q is a command", sel.entry.Name)
-		}
 		extra, err := mcpclient.ParseTarget(t.Command, nil, cf.env, nil)
 		if err != nil {
 			return usagef("%v", err)
@@ -170,6 +209,9 @@ func (cf *connFlags) resolve(ask func(mcpconfig.Input) (string, error)) error {
 // askInputs asks, on the terminal, for the VS Code inputs the chosen entry
 // refers to, each once, and finishes its target. Nothing asked is kept.
 func (cf *connFlags) askInputs() error {
+	if cf.selection.needsApproval { // approve was not called: nothing runs
+		return notApproved(cf.selection.entry, errors.New("not asked"))
+	}
 	if !cf.selection.needsInput {
 		return nil
 	}

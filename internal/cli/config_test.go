@@ -193,8 +193,9 @@ func TestConfigBadInput(t *testing.T) {
 }
 
 // TestConfigConnects: a URL server named in a config is reached with the
-// config's headers; caps says where it came from; the header's token,
-// expanded from the environment, never reaches the wire log.
+// config's headers (the project's config trusted with --trust-project);
+// caps says where it came from; the header's token, expanded from the
+// environment, never reaches the wire log.
 func TestConfigConnects(t *testing.T) {
 	_, project := home(t)
 	var gotAuth []string
@@ -207,7 +208,7 @@ func TestConfigConnects(t *testing.T) {
 	writeFile(t, filepath.Join(project, ".mcp.json"), fmt.Sprintf(`{"mcpServers": {"fix": {"type": "http", "url": %q, "headers": {"Authorization": "Bearer ${FIX_TOKEN}"}}}}`, srv.URL))
 	t.Setenv("FIX_TOKEN", "tok-123456")
 	wire := filepath.Join(t.TempDir(), "wire.jsonl")
-	code, stdout, stderr := runIn(t, project, "caps", "--wire-log", wire, "@fix")
+	code, stdout, stderr := runIn(t, project, "caps", "--trust-project", "--wire-log", wire, "@fix")
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -233,7 +234,7 @@ func TestConfigConnects(t *testing.T) {
 		t.Error("the wire log holds the token")
 	}
 	// The same with --config and --server, and -H adding to the config's
-	// headers.
+	// headers: a file named with --config needs no approval.
 	code, _, stderr = runIn(t, project, "list", "tools", "-H", "Authorization: Bearer other-token", "--config", filepath.Join(project, ".mcp.json"), "--server", "fix")
 	if code != exitOK || gotAuth[len(gotAuth)-1] != "Bearer other-token" {
 		t.Errorf("exit %d, stderr %q, last Authorization %q", code, stderr, gotAuth[len(gotAuth)-1])

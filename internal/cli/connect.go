@@ -244,6 +244,9 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	do func(context.Context, *mcpclient.Conn) error) error {
 	ctx, cancel := withTimeout(ctx, cf.timeout)
 	defer cancel()
+	if err := cf.approve(s.errOut); err != nil {
+		return err
+	}
 	e, err := cf.open(func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
 	if err != nil {
 		return err

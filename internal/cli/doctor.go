@@ -128,6 +128,9 @@ func (d *doctor) step(name string, f func() outcome) bool {
 func (o *doctorOptions) run(ctx context.Context, s streams) error {
 	ctx, cancel := withTimeout(ctx, o.conn.timeout)
 	defer cancel()
+	if err := o.conn.approve(s.errOut); err != nil {
+		return err
+	}
 	t := o.conn.target
 	d := &doctor{cf: &o.conn, report: doctorReport{Target: t.String(), Transport: transportName(t), Source: o.conn.selection.source(), OK: true}}
 	if !o.json {

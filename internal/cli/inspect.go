@@ -69,6 +69,10 @@ func interactiveTerminal() bool {
 func (o *inspectOptions) inspect(ctx context.Context) error {
 	// The person adds and removes roots in the inspector.
 	o.conn.offerRoots = true
+	// Still on the terminal once the inspector's screen is gone.
+	if err := o.conn.approve(os.Stderr); err != nil {
+		return err
+	}
 	// The inspector's app card shows each tab's URL, so nothing to notify.
 	e, err := o.conn.open(func(string) {})
 	if err != nil {

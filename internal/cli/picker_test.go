@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
 )
@@ -22,7 +23,8 @@ import (
 // the configs name, each as the config writes it; choosing one connects to
 // it with the config's headers (its secrets kept out of the wire log),
 // while an entry that needs VS Code inputs, or is not valid, says why it
-// cannot be chosen there.
+// cannot be chosen there. (The project's servers are trusted with
+// --trust-project here; TestServerPickerNeedsApproval without it.)
 func TestServerPickerEntries(t *testing.T) {
 	_, project := home(t)
 	var mu sync.Mutex
@@ -47,7 +49,7 @@ func TestServerPickerEntries(t *testing.T) {
 	fs := inspector().flagSet(io.Discard)
 	o := newInspectOptions(fs).(*inspectOptions)
 	wire := filepath.Join(t.TempDir(), "wire.jsonl")
-	if err := o.parse(fs, []string{"--wire-log", wire}); err != nil {
+	if err := o.parse(fs, []string{"--trust-project", "--wire-log", wire}); err != nil {
 		t.Fatal(err)
 	}
 	e, err := o.conn.open(func(string) {})
@@ -126,5 +128,89 @@ func connectPicked(t *testing.T, entry tui.ServerEntry, url string) {
 	defer conn.Close()
 	if _, err := conn.List(ctx, "tools"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestServerPickerNeedsApproval: the picker does not connect to a
+// project's server the person has not approved: it says how to approve it
+// (and which of their own it hides), and nothing reaches the server; once
+// approved, the entry can be chosen. The person's own servers need no
+// approval.
+func TestServerPickerNeedsApproval(t *testing.T) {
+	h, project := home(t)
+	var mu sync.Mutex
+	requests := 0
+	fix := fixture.HTTPHandler(fixture.Options{}, false)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests++
+		mu.Unlock()
+		fix.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	writeFile(t, filepath.Join(project, ".mcp.json"), fmt.Sprintf(`{"mcpServers": {"github": {"type": "http", "url": %q, "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}}}}`, srv.URL))
+	writeFile(t, filepath.Join(h, ".cursor", "mcp.json"), `{"mcpServers": {"github": {"command": "gh-mcp"}, "mine": {"command": "mine"}}}`)
+	t.Setenv("GITHUB_TOKEN", "tok-not-for-them")
+	t.Chdir(filepath.Join(project, "cmd"))
+
+	entries := func() map[string]tui.ServerEntry {
+		fs := inspector().flagSet(io.Discard)
+		o := newInspectOptions(fs).(*inspectOptions)
+		if err := o.parse(fs, nil); err != nil {
+			t.Fatal(err)
+		}
+		e, err := o.conn.open(func(string) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(e.close)
+		list, err := o.serverEntries(e)()
+		if err != nil {
+			t.Fatal(err)
+		}
+		byKey := map[string]tui.ServerEntry{}
+		for _, en := range list {
+			byKey[en.Key] = en
+		}
+		return byKey
+	}
+	projectKey := "@github in ~/src/app/.mcp.json"
+	byKey := entries()
+	gh, ok := byKey[projectKey]
+	if !ok {
+		t.Fatalf("no entry %q in %v", projectKey, byKey)
+	}
+	if gh.Choose != nil || !strings.Contains(gh.Note, "not approved") || !strings.Contains(gh.Note, "@github") ||
+		!strings.Contains(gh.Note, "--trust-project") || !strings.Contains(gh.Note, "hides yours in ~/.cursor/mcp.json") {
+		t.Errorf("the project's entry: choosable %v, note %q", gh.Choose != nil, gh.Note)
+	}
+	if mine := byKey["@mine in ~/.cursor/mcp.json"]; mine.Choose == nil {
+		t.Errorf("the person's own entry cannot be chosen: %q", mine.Note)
+	}
+	mu.Lock()
+	if requests != 0 {
+		t.Errorf("the project's server got %d requests before approval", requests)
+	}
+	mu.Unlock()
+
+	found, err := mcpconfig.Discover(mcpconfig.Places{Dir: filepath.Join(project, "cmd"), Home: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry, err := found.Find("github")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := trustStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Approve(entry); err != nil {
+		t.Fatal(err)
+	}
+	if gh := entries()[projectKey]; gh.Choose == nil {
+		t.Errorf("the approved entry cannot be chosen: %q", gh.Note)
+	} else {
+		connectPicked(t, gh, srv.URL)
 	}
 }

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -58,9 +60,17 @@ type serverListing struct {
 	Scope     string   `json:"scope,omitempty"`
 	// Shadowed: an earlier config names a server the same; that one is
 	// the one @NAME reaches.
-	Shadowed bool   `json:"shadowed,omitempty"`
-	Disabled bool   `json:"disabled,omitempty"`
-	Error    string `json:"error,omitempty"`
+	Shadowed bool `json:"shadowed,omitempty"`
+	// Project: a project's config names it (one found from the working
+	// directory up), so it is used only once approved; NeedsApproval: the
+	// person has not approved it as it is now.
+	Project       bool `json:"project,omitempty"`
+	NeedsApproval bool `json:"needsApproval,omitempty"`
+	// Hides are the person's own configs naming a server the same, which
+	// @NAME does not reach while the project's is there.
+	Hides    []string `json:"hides,omitempty"`
+	Disabled bool     `json:"disabled,omitempty"`
+	Error    string   `json:"error,omitempty"`
 }
 
 // lookedFor is a config file discovery looked for.
@@ -75,7 +85,10 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	listed := listings(servers, looked)
+	listed, err := listings(servers, looked)
+	if err != nil {
+		return usagef("%v", err)
+	}
 	if o.json {
 		return writeJSON(s.out, struct {
 			Servers []serverListing `json:"servers"`
@@ -85,9 +98,10 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 	return writeServers(s.out, listed, looked)
 }
 
-// listings describe the servers found, each with whose config it is in
-// and whether an earlier one has its name.
-func listings(servers []*mcpconfig.Server, looked []lookedFor) []serverListing {
+// listings describe the servers found, each with whose config it is in,
+// whether an earlier one has its name, and, for a project's, whether the
+// person approved it and which of their own it hides.
+func listings(servers []*mcpconfig.Server, looked []lookedFor) ([]serverListing, error) {
 	clients := map[string]string{}
 	for _, l := range looked {
 		clients[l.Path] = l.Client
@@ -95,10 +109,23 @@ func listings(servers []*mcpconfig.Server, looked []lookedFor) []serverListing {
 	listed := make([]serverListing, 0, len(servers))
 	seen := map[string]bool{}
 	for _, srv := range servers {
-		listed = append(listed, listing(srv, clients[srv.File], seen[srv.Name]))
+		l := listing(srv, clients[srv.File], seen[srv.Name])
 		seen[srv.Name] = true
+		if srv.FromProject {
+			ok, err := approved(srv)
+			if err != nil {
+				return nil, err
+			}
+			l.Project, l.NeedsApproval = true, !ok
+			for _, other := range servers {
+				if !l.Shadowed && other.Name == srv.Name && !other.FromProject {
+					l.Hides = append(l.Hides, absPath(other.File))
+				}
+			}
+		}
+		listed = append(listed, l)
 	}
-	return listed
+	return listed, nil
 }
 
 // commandOrURL is what a listing runs or reaches, as a table shows it.
@@ -228,6 +255,12 @@ func notes(l serverListing) string {
 		}
 		n = append(n, "invalid: "+msg)
 	}
+	if l.NeedsApproval {
+		n = append(n, "a project's, not approved yet")
+	}
+	for _, own := range l.Hides {
+		n = append(n, "hides yours in "+displayPath(own))
+	}
 	if l.Shadowed {
 		n = append(n, "shadowed by an earlier one")
 	}
@@ -270,22 +303,40 @@ func (o *inspectOptions) serverEntries(e *endpoint) func() ([]tui.ServerEntry, e
 			Name: "fixture", Transport: "memory", What: fixtureTarget.String(), Source: "mcpeek (the demo)",
 			Choose: func() (tui.Switch, error) { return o.switchTo(e, fixtureTarget, selection{}), nil },
 		}}
-		for i, l := range listings(servers, looked) {
-			sel := selection{configPath: o.conn.selection.configPath, entry: servers[i], client: l.Client}
-			entry := tui.ServerEntry{
-				Name: l.Name, Transport: l.Transport, What: l.commandOrURL(), Source: displayPath(l.File),
-				Note: notes(l), Key: sel.sourceText(),
-			}
-			if l.Client != "" {
-				entry.Source += " (" + l.Client + ")"
-			}
-			if l.Error == "" {
-				entry.Choose = func() (tui.Switch, error) { return o.chooseEntry(e, sel) }
-			}
-			entries = append(entries, entry)
+		listed, err := listings(servers, looked)
+		if err != nil {
+			return nil, err
+		}
+		for i, l := range listed {
+			entries = append(entries, o.pickerEntry(e, servers[i], l))
 		}
 		return entries, nil
 	}
+}
+
+// pickerEntry is one config's entry in the picker. A project's entry the
+// person has not approved cannot be chosen there (the inspector holds the
+// terminal): the note says how to approve it.
+func (o *inspectOptions) pickerEntry(e *endpoint, srv *mcpconfig.Server, l serverListing) tui.ServerEntry {
+	sel := selection{configPath: o.conn.selection.configPath, entry: srv, client: l.Client}
+	entry := tui.ServerEntry{
+		Name: l.Name, Transport: l.Transport, What: l.commandOrURL(), Source: displayPath(l.File),
+		Note: notes(l), Key: sel.sourceText(),
+	}
+	if l.Client != "" {
+		entry.Source += " (" + l.Client + ")"
+	}
+	switch {
+	case l.Error != "":
+	case l.NeedsApproval && !o.conn.selection.trustsProjects():
+		entry.Note = fmt.Sprintf("a project's server, not approved yet: run %s @%s once on a terminal to approve it, or start the inspector with --trust-project", selfName(), oneLine(l.Name))
+		if len(l.Hides) > 0 {
+			entry.Note += "; it hides yours in " + displayPath(l.Hides[0])
+		}
+	default:
+		entry.Choose = func() (tui.Switch, error) { return o.chooseEntry(e, sel) }
+	}
+	return entry
 }
 
 // chooseEntry resolves a config's entry for the inspector. The command
@@ -295,6 +346,10 @@ func (o *inspectOptions) serverEntries(e *endpoint) func() ([]tui.ServerEntry, e
 func (o *inspectOptions) chooseEntry(e *endpoint, sel selection) (tui.Switch, error) {
 	cf := o.conn
 	cf.headers, cf.env = nil, nil
+	if ok, err := approved(sel.entry); !o.conn.selection.trustsProjects() && (err != nil || !ok) {
+		return tui.Switch{}, notApproved(sel.entry, cmp.Or(err, errors.New("the inspector does not ask")))
+	}
+	sel.trustProject, sel.warned = o.conn.selection.trustProject, true
 	cf.selection = sel
 	if err := cf.resolve(nil); err != nil {
 		return tui.Switch{}, err

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"golang.org/x/term"
+)
+
+// A project's config (a .mcp.json, .vscode/mcp.json or .cursor/mcp.json
+// found from the working directory up) is a repository's file: its
+// servers run as the person and read their environment. As Claude Code
+// and VS Code do, mcpeek uses one only once the person approves it, and
+// remembers the approval until the entry changes (docs/architecture.md,
+// "Server configs").
+
+// trustProjectEnv, set to a true value, is --trust-project (for CI).
+const trustProjectEnv = "MCPEEK_TRUST_PROJECT"
+
+// approver asks the person whether to use a project's server; an error
+// says it could not ask.
+type approver func(s *mcpconfig.Server, client string) (bool, error)
+
+// errNoTerminal is asking without a terminal to ask on.
+var errNoTerminal = errors.New("standard input is not a terminal to ask on")
+
+// trustsProjects reports whether the run uses projects' servers without
+// asking: --trust-project, or MCPEEK_TRUST_PROJECT.
+func (sel *selection) trustsProjects() bool {
+	env, _ := strconv.ParseBool(os.Getenv(trustProjectEnv))
+	return sel.trustProject || env
+}
+
+// trustStore is the store of approved project servers.
+func trustStore() (*mcpconfig.TrustStore, error) {
+	path, err := mcpconfig.DefaultTrustPath()
+	if err != nil {
+		return nil, err
+	}
+	return mcpconfig.OpenTrustStore(path), nil
+}
+
+// approved reports whether the person approved a project's entry as it is
+// now; the user's own entries need no approval.
+func approved(s *mcpconfig.Server) (bool, error) {
+	if !s.FromProject {
+		return true, nil
+	}
+	store, err := trustStore()
+	if err != nil {
+		return false, err
+	}
+	return store.Approved(s)
+}
+
+// approve makes the chosen entry ready as the run starts: it says when a
+// project's entry hides one of the person's own, and asks the person to
+// approve a project's entry not approved yet, remembering the answer.
+// Nothing of the entry is expanded, run or reached before.
+func (cf *connFlags) approve(errOut io.Writer) error {
+	sel := &cf.selection
+	if sel.entry == nil {
+		return nil
+	}
+	if !sel.warned {
+		sel.warned = true
+		for _, own := range sel.hides {
+			fmt.Fprintln(errOut, hidesWarning(sel.entry, own))
+		}
+	}
+	if !sel.needsApproval {
+		return nil
+	}
+	ask := sel.approver
+	if ask == nil {
+		ask = func(s *mcpconfig.Server, client string) (bool, error) {
+			return askApproval(s, client, os.Stdin, errOut)
+		}
+	}
+	ok, err := ask(sel.entry, sel.client)
+	switch {
+	case err != nil:
+		return notApproved(sel.entry, err)
+	case !ok:
+		return usagef("you did not approve server %q of %s: nothing was run", oneLine(sel.entry.Name), displayPath(sel.entry.File))
+	}
+	store, err := trustStore()
+	if err == nil {
+		err = store.Approve(sel.entry)
+	}
+	if err != nil {
+		fmt.Fprintf(errOut, "mcpeek: warning: approved for this run only: %v\n", oneLine(err.Error()))
+	}
+	sel.needsApproval = false
+	return cf.resolve(nil)
+}
+
+// notApproved is the refusal of a project's entry that was not approved
+// and could not be asked about: it says how to approve it, and how CI
+// uses a project's servers.
+func notApproved(s *mcpconfig.Server, why error) error {
+	name := oneLine(s.Name)
+	return usagef("server %q comes from a project's config, %s, and you have not approved it (%v): run %s @%s on a terminal to review and approve it, or give --trust-project (%s=1 in CI) to use the project's servers without asking",
+		name, displayPath(s.File), why, selfName(), name, trustProjectEnv)
+}
+
+// hidesWarning says that the project's entry s hides the person's own
+// entry own of the same name.
+func hidesWarning(s, own *mcpconfig.Server) string {
+	name := oneLine(s.Name)
+	return fmt.Sprintf("mcpeek: warning: @%s is the project's server in %s, which hides your own %q in %s (yours: --config %s --server %s)",
+		name, displayPath(s.File), name, displayPath(own.File), displayPath(own.File), name)
+}
+
+// askApproval shows a project's entry on the terminal — its file, name,
+// command or URL as written, the names of its environment and headers,
+// and the environment variables it reads — and asks whether to use it.
+// Only "y" or "yes" approves.
+func askApproval(s *mcpconfig.Server, client string, stdin *os.File, w io.Writer) (bool, error) {
+	if !term.IsTerminal(int(stdin.Fd())) {
+		return false, errNoTerminal
+	}
+	describeEntry(w, s, client)
+	fmt.Fprintf(w, "Use this server? mcpeek remembers your answer until the entry changes. [y/N] ")
+	line, err := readLine(stdin)
+	if err != nil {
+		return false, err
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
+}
+
+// describeEntry shows what approving a project's entry lets it do.
+func describeEntry(w io.Writer, s *mcpconfig.Server, client string) {
+	l := listing(s, client, false)
+	source := displayPath(s.File)
+	if client != "" {
+		source += " (" + client + ")"
+	}
+	fmt.Fprintf(w, "mcpeek: a project's config, not yours, names server %q:\n", oneLine(s.Name))
+	row := func(label, value string) {
+		if value != "" {
+			fmt.Fprintf(w, "  %-8s %s\n", label, oneLine(value))
+		}
+	}
+	row("file", source)
+	switch {
+	case l.Error != "":
+		row("invalid", l.Error)
+	case l.Transport == mcpconfig.TransportStdio:
+		row("command", l.commandOrURL())
+		row("cwd", s.Cwd)
+		row("envFile", s.EnvFile)
+		row("env", strings.Join(l.Env, ", "))
+	default:
+		row("url", l.commandOrURL())
+		row("headers", strings.Join(l.Headers, ", "))
+	}
+	if reads := s.EnvReads(); len(reads) > 0 {
+		row("reads", strings.Join(reads, ", ")+" from your environment, for the server")
+	}
+	if l.Transport == mcpconfig.TransportStdio {
+		fmt.Fprintln(w, "  It runs as you, with your environment.")
+	} else {
+		fmt.Fprintln(w, "  mcpeek sends it your requests, with these headers.")
+	}
+}
+
+// placeholder is the target of an entry waiting for approval: only its
+// kind, which the command line is checked against.
+func placeholder(s *mcpconfig.Server) mcpclient.Target {
+	if t, _ := s.Transport(); t == mcpconfig.TransportStdio {
+		return mcpclient.Target{Kind: mcpclient.TargetStdio}
+	}
+	return mcpclient.Target{Kind: mcpclient.TargetHTTP}
+}
