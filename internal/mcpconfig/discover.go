@@ -389,7 +389,7 @@ func (f *Found) where() string {
 		note = "; not read, as another user owns them or others may write them (or they are links there): " + strings.Join(f.Skipped, ", ")
 	}
 	if f.Stopped != "" {
-		note += "; looked no higher than " + f.Stopped + ", which another user owns"
+		note += "; did not look in " + f.Stopped + " or above, as another user owns it"
 	}
 	if len(read) == 0 {
 		return "found no MCP config; looked for " + strings.Join(absent, ", ") + note

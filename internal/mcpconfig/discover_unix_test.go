@@ -182,6 +182,9 @@ func TestDiscoveryStopsAtAFolderNotYours(t *testing.T) {
 			t.Errorf("looked for %s, above the folder another user owns", c.Path)
 		}
 	}
+	if _, err := found.Find("github"); found.Stopped != theirs || err == nil || !strings.Contains(err.Error(), "did not look in "+theirs+" or above") {
+		t.Errorf("stopped at %q; Find = %v, want it to say where discovery stopped", found.Stopped, err)
+	}
 }
 
 // TestDiscoveryDoesNotHangOnAFIFO: a named pipe where a config would be
