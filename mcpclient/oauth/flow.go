@@ -137,13 +137,12 @@ func New(opts Options) (*Authorizer, error) {
 	if hc == nil {
 		hc = &http.Client{Timeout: 30 * time.Second}
 	}
-	hc = &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &observer{base: hc.Transport, a: a},
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("too many redirects")
-			}
-			return nil
-		}}
+	// Every authorization request goes through the guard (guard.go),
+	// whatever transport the caller gave: go-sdk drops its own checks for
+	// a client with a transport or redirect policy of its own.
+	g := newGuard(opts.Resource)
+	hc = &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &observer{base: g.transport(hc.Transport), a: a},
+		CheckRedirect: g.checkRedirect}
 	a.hc = hc
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              a.redirect,

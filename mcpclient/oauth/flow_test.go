@@ -4,13 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -449,5 +454,71 @@ func checkNoSecrets(t *testing.T, s *setup) {
 	}
 	if !strings.Contains(all.String(), "auth: ") {
 		t.Error("the wire log does not narrate the authorization")
+	}
+}
+
+// recorder is an authorization HTTP transport that forwards requests to
+// loopback and records, without sending, any other.
+type recorder struct {
+	mu        sync.Mutex
+	elsewhere []string
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	if ip := net.ParseIP(req.URL.Hostname()); ip == nil || !ip.IsLoopback() {
+		r.mu.Lock()
+		r.elsewhere = append(r.elsewhere, req.URL.String())
+		r.mu.Unlock()
+		return nil, errors.New("test: not sent")
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// A server's metadata that redirects into a private address, or to
+// another port of the loopback interface, gets no request there: the
+// redirect is refused before anything is sent, and the login fails saying
+// so. Nothing here leaves the loopback interface.
+func TestMetadataRedirectsIntoPrivateAddressesRefused(t *testing.T) {
+	var other atomic.Int32
+	second := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { other.Add(1) }))
+	defer second.Close()
+	for _, tc := range []struct{ name, target string }{
+		{"cloud metadata", "http://10.55.0.1/latest/meta-data/iam"},
+		{"another loopback port", second.URL + "/.well-known/oauth-protected-resource"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var srv *httptest.Server
+			srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.URL.Path, "/.well-known/") {
+					http.Redirect(w, r, tc.target, http.StatusFound)
+					return
+				}
+				w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource"`)
+				w.WriteHeader(http.StatusUnauthorized)
+			}))
+			defer srv.Close()
+			rec := &recorder{}
+			p := &person{t: t}
+			a, err := oauth.New(oauth.Options{Resource: srv.URL + "/mcp", Open: p.open, HTTPClient: &http.Client{Transport: rec}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			conn, err := mcpclient.Connect(ctx, mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: srv.URL + "/mcp"}, Auth: a})
+			if err == nil {
+				conn.Close()
+				t.Fatal("connected")
+			}
+			a.Close()
+			if !strings.Contains(a.State().Err, "refused a redirect") {
+				t.Errorf("the failure does not say the redirect was refused: %v", a.State().Err)
+			}
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			if len(rec.elsewhere) > 0 || other.Load() > 0 || p.opens() > 0 {
+				t.Errorf("requests elsewhere %q, %d at the other port, %d logins", rec.elsewhere, other.Load(), p.opens())
+			}
+		})
 	}
 }
