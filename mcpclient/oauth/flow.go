@@ -102,6 +102,10 @@ type Authorizer struct {
 	priorScopes []string
 	// waiting hears when a login starts and stops waiting for the person.
 	waiting func(bool)
+	// connecting is true while the connection is being made; failed is
+	// why authorization failed then, which ends the attempt.
+	connecting bool
+	failed     error
 }
 
 type callbackResult struct {
@@ -198,6 +202,18 @@ func (a *Authorizer) OnWaiting(f func(bool)) {
 	a.waiting = f
 }
 
+// Connecting says whether the connection is being made (true) or made,
+// or given up (false). While it is, a failed authorization is final: go-sdk
+// falls back from server/discover to initialize on any failure, and the
+// fallback's 401 must not start a second login the person did not ask
+// for. Later failures (a step-up refused) leave the next request free to
+// try again.
+func (a *Authorizer) Connecting(on bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.connecting, a.failed = on, nil
+}
+
 // RedirectURL is the loopback callback registered with the server.
 func (a *Authorizer) RedirectURL() string { return a.redirect }
 
@@ -245,6 +261,13 @@ func (a *Authorizer) Authorize(ctx context.Context, req *http.Request, resp *htt
 		a.fail(err)
 		return err
 	}
+	a.mu.Lock()
+	failed := a.failed
+	a.mu.Unlock()
+	if failed != nil {
+		resp.Body.Close()
+		return failed
+	}
 	where := *req.URL
 	where.RawQuery, where.Fragment = "", ""
 	a.logf("%s answered %s: authorizing", where.Redacted(), resp.Status)
@@ -255,6 +278,11 @@ func (a *Authorizer) Authorize(ctx context.Context, req *http.Request, resp *htt
 			err = errors.New("authorization failed: " + a.redact(err.Error()))
 		}
 		a.fail(err)
+		a.mu.Lock()
+		if a.connecting {
+			a.failed = err
+		}
+		a.mu.Unlock()
 		return err
 	}
 	return nil

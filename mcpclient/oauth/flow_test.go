@@ -357,18 +357,21 @@ func TestStoredOnlyWithoutToken(t *testing.T) {
 }
 
 // What an authorization server can do wrong ends the connection with one
-// clear line, and stores nothing.
+// clear line, and stores nothing. A failed login ends the connection
+// attempt: the browser opened once is not opened again for the fallback
+// from server/discover to initialize (--protocol auto).
 func TestBadAuthorizationServers(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		set  func(*oauthtest.Server)
-		want string
+		name  string
+		set   func(*oauthtest.Server)
+		want  string
+		opens int
 	}{
-		{"iss mismatch", func(s *oauthtest.Server) { s.BadIss = true }, "issuer"},
-		{"token endpoint answers HTML", func(s *oauthtest.Server) { s.HTMLToken = true }, "token exchange failed"},
-		{"the person says no", func(s *oauthtest.Server) { s.DenyAuthorize = true }, "refused: access_denied: the person said no"},
-		{"metadata that is not JSON", func(s *oauthtest.Server) { s.HTMLMetadata = true }, "authorization failed"},
-		{"a redirect loop", func(s *oauthtest.Server) { s.LoopMetadata = true }, "authorization failed"},
+		{"iss mismatch", func(s *oauthtest.Server) { s.BadIss = true }, "issuer", 1},
+		{"token endpoint answers HTML", func(s *oauthtest.Server) { s.HTMLToken = true }, "token exchange failed", 1},
+		{"the person says no", func(s *oauthtest.Server) { s.DenyAuthorize = true }, "refused: access_denied: the person said no", 1},
+		{"metadata that is not JSON", func(s *oauthtest.Server) { s.HTMLMetadata = true }, "authorization failed", 0},
+		{"a redirect loop", func(s *oauthtest.Server) { s.LoopMetadata = true }, "authorization failed", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSetup(t)
@@ -383,6 +386,9 @@ func TestBadAuthorizationServers(t *testing.T) {
 			}
 			if _, statErr := os.Stat(s.store.Path()); statErr == nil {
 				t.Error("something was stored")
+			}
+			if p.opens() != tc.opens {
+				t.Errorf("the browser was opened %d times, want %d", p.opens(), tc.opens)
 			}
 		})
 	}
