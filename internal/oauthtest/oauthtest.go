@@ -40,6 +40,11 @@ type Server struct {
 	DenyAuthorize bool          // the authorization endpoint redirects with error=access_denied
 	HTMLMetadata  bool          // every metadata document is an HTML page
 	LoopMetadata  bool          // the authorization server's metadata redirects to itself
+	// Hostile puts terminal escape sequences in every string the
+	// authorization server chooses: the client id, the scopes granted,
+	// the token type, the error description, and (as C1 controls, which a
+	// URL may hold) the issuer. Set it with [Server.MakeHostile].
+	Hostile bool
 
 	srv *httptest.Server
 
@@ -67,18 +72,18 @@ func New() *Server {
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/mcp"
 	s.Issuer = s.srv.URL
-	prm := auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource: s.URL, AuthorizationServers: []string{s.Issuer}, ScopesSupported: []string{"read"},
-	})
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
 		if s.HTMLMetadata {
 			w.Header().Set("Content-Type", "text/html")
 			fmt.Fprint(w, "<html>not here</html>")
 			return
 		}
-		prm.ServeHTTP(w, r)
+		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+			Resource: s.URL, AuthorizationServers: []string{s.Issuer}, ScopesSupported: []string{"read"},
+		}).ServeHTTP(w, r)
 	})
 	mux.HandleFunc("/.well-known/oauth-authorization-server", s.metadata)
+	mux.HandleFunc("/.well-known/oauth-authorization-server/", s.metadata) // an issuer with a path
 	mux.HandleFunc("/authorize", s.authorize)
 	mux.HandleFunc("/token", s.token)
 	mux.HandleFunc("/register", s.register)
@@ -94,6 +99,21 @@ func New() *Server {
 	protected := auth.RequireBearerToken(s.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: s.srv.URL + "/.well-known/oauth-protected-resource/mcp"})(handler)
 	mux.Handle("/mcp", s.stepUp(protected))
 	return s
+}
+
+// Escapes are what a hostile authorization server puts in its strings:
+// an OSC 52 clipboard write, a title change and a colour (ESC and BEL
+// where JSON carries them, C1 controls in the issuer's URL).
+const (
+	Escapes   = "\x1b]52;c;cHduZWQ=\x07\x1b]0;pwned\x07\x1b[31m"
+	C1Escapes = "\u009b2J\u009d0;pwned\u009c"
+)
+
+// MakeHostile makes the authorization server hostile (see Hostile); call
+// it before use.
+func (s *Server) MakeHostile() {
+	s.Hostile = true
+	s.Issuer = s.srv.URL + "/as" + C1Escapes
 }
 
 // Close stops the servers.
@@ -189,6 +209,9 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := "client-" + rand.Text()[:8]
+	if s.Hostile {
+		id += Escapes
+	}
 	s.mu.Lock()
 	s.clients[id] = md.RedirectURIs[0]
 	s.mu.Unlock()
@@ -217,6 +240,10 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	if s.DenyAuthorize {
 		v.Set("error", "access_denied")
 		v.Set("error_description", "the person said no")
+		if s.Hostile {
+			v.Set("error", "access_denied"+Escapes)
+			v.Set("error_description", "the person said no"+Escapes)
+		}
 	} else {
 		code := "code-" + rand.Text()
 		s.mu.Lock()
@@ -273,8 +300,12 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.tokens[access] = g
 	s.refresh[refresh] = g
 	s.Issued++
-	writeJSON(w, map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(s.TokenTTL.Seconds()),
-		"refresh_token": refresh, "scope": strings.Join(g.scopes, " ")})
+	tokenType, scope := "Bearer", strings.Join(g.scopes, " ")
+	if s.Hostile {
+		tokenType, scope = "Bearer"+Escapes, scope+" "+Escapes
+	}
+	writeJSON(w, map[string]any{"access_token": access, "token_type": tokenType, "expires_in": int(s.TokenTTL.Seconds()),
+		"refresh_token": refresh, "scope": scope})
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

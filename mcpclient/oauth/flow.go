@@ -38,7 +38,9 @@ type Options struct {
 	// port on 127.0.0.1).
 	CallbackAddr string
 	// Open opens the authorization URL in a browser; nil or an error
-	// leaves it to the person (Show says where to go).
+	// leaves it to the person (Show says where to go). Its ctx ends when
+	// the login stops waiting for the browser: what Open left for it (a
+	// launch page) can go then.
 	Open func(ctx context.Context, url string) error
 	// Show tells the person something: the URL to open, what is awaited.
 	Show func(text string)
@@ -78,6 +80,9 @@ type State struct {
 	SignedIn     bool
 	FromStore    bool
 	Err          string // the last failure
+	// NotStored says why the last new token could not be stored ("" when
+	// it was, or when there is no store).
+	NotStored string
 }
 
 // Authorizer is the connection's OAuth handler (auth.OAuthHandler): it
@@ -274,8 +279,8 @@ func (a *Authorizer) Authorize(ctx context.Context, req *http.Request, resp *htt
 	if err := a.inner.Authorize(ctx, req, resp); err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("authorization: %w", context.Cause(ctx))
-		} else { // the message may quote a server's answer: no secret goes on
-			err = errors.New("authorization failed: " + a.redact(err.Error()))
+		} else { // the message may quote a server's answer: no secret goes on, nor more than a line
+			err = errors.New("authorization failed: " + cleanLine(a.redact(err.Error()), maxErrorRunes))
 		}
 		a.fail(err)
 		a.mu.Lock()
@@ -444,7 +449,14 @@ func (s *saving) keep(tok *oauth2.Token, refreshed bool) {
 	e := &Entry{Resource: a.opts.Resource, Issuer: s.issuer, TokenURL: s.cfg.Endpoint.TokenURL, ClientID: s.cfg.ClientID,
 		ClientSecret: s.cfg.ClientSecret, AuthStyle: int(s.cfg.Endpoint.AuthStyle), Scopes: scopes,
 		AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Saved: time.Now()}
-	if err := a.opts.Store.Put(e); err != nil {
+	err := a.opts.Store.Put(e)
+	a.mu.Lock()
+	a.state.NotStored = ""
+	if err != nil {
+		a.state.NotStored = err.Error()
+	}
+	a.mu.Unlock()
+	if err != nil {
 		a.logf("the token was not stored: %v", err)
 		a.fail(err)
 	}
@@ -487,7 +499,9 @@ func (a *Authorizer) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*
 
 	opened := false
 	if a.opts.Open != nil {
-		if err := a.opts.Open(ctx, args.URL); err != nil {
+		octx, done := context.WithCancel(ctx)
+		defer done()
+		if err := a.opts.Open(octx, args.URL); err != nil {
 			a.logf("could not open a browser: %v", err)
 		} else {
 			opened = true
@@ -511,10 +525,14 @@ func (a *Authorizer) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*
 	}
 }
 
+// maxErrorRunes bounds the words of a server that a failure quotes.
+const maxErrorRunes = 500
+
 func (a *Authorizer) show(opened bool, authURL string) {
 	if a.opts.Show == nil {
 		return
 	}
+	authURL = cleanLine(authURL, 16<<10) // the authorization server chose its endpoint
 	switch {
 	case opened:
 		a.opts.Show(fmt.Sprintf("authorizing in your browser; waiting for it to come back to %s", a.redirect))
