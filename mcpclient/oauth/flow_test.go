@@ -528,3 +528,27 @@ func TestMetadataRedirectsIntoPrivateAddressesRefused(t *testing.T) {
 		})
 	}
 }
+
+// Words planted in the callback's error (by whoever learned the state)
+// reach the failure as one clean line of bounded length.
+func TestPlantedCallbackErrorIsCleanAndBounded(t *testing.T) {
+	s := newSetup(t)
+	planted := "\x1b]0;pwned\x07\u009b2J" + strings.Repeat("lies ", 2000)
+	p := &person{t: t, edit: func(loc string) []string {
+		u, _ := url.Parse(loc)
+		q := u.Query()
+		q.Del("code")
+		q.Set("error", "access_denied\x1b[31m")
+		q.Set("error_description", planted)
+		u.RawQuery = q.Encode()
+		return []string{u.String()}
+	}}
+	_, _, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+	if err == nil {
+		t.Fatal("connected")
+	}
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\x1b\x07\n\u009b") || len(msg) > 1000 || !strings.Contains(msg, "refused: access_denied") {
+		t.Errorf("the failure says %d bytes: %.300q", len(msg), msg)
+	}
+}
