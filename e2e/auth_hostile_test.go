@@ -106,8 +106,8 @@ func TestAuthCommandsCleanAHostileServersStrings(t *testing.T) {
 	// line, and the browser opened once.
 	denied := oauthtest.New()
 	defer denied.Close()
-	denied.MakeHostile()
 	denied.DenyAuthorize = true
+	denied.MakeHostile() // after the switch: its lock orders both before the requests
 	d := newAuthRunner(t)
 	r = d.run("auth", "login", denied.URL)
 	wantClean(t, "a refused auth login", r)

@@ -79,7 +79,7 @@ func New() *Server {
 			return
 		}
 		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-			Resource: s.URL, AuthorizationServers: []string{s.Issuer}, ScopesSupported: []string{"read"},
+			Resource: s.URL, AuthorizationServers: []string{s.issuer()}, ScopesSupported: []string{"read"},
 		}).ServeHTTP(w, r)
 	})
 	mux.HandleFunc("/.well-known/oauth-authorization-server", s.metadata)
@@ -112,8 +112,17 @@ const (
 // MakeHostile makes the authorization server hostile (see Hostile); call
 // it before use.
 func (s *Server) MakeHostile() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.Hostile = true
 	s.Issuer = s.srv.URL + "/as" + C1Escapes
+}
+
+// issuer is the Issuer, which MakeHostile may have changed.
+func (s *Server) issuer() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Issuer
 }
 
 // Close stops the servers.
@@ -187,7 +196,7 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, map[string]any{
-		"issuer":                                         s.Issuer,
+		"issuer":                                         s.issuer(),
 		"authorization_endpoint":                         s.srv.URL + "/authorize",
 		"token_endpoint":                                 s.srv.URL + "/token",
 		"registration_endpoint":                          s.srv.URL + "/register",
@@ -209,10 +218,10 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := "client-" + rand.Text()[:8]
+	s.mu.Lock()
 	if s.Hostile {
 		id += Escapes
 	}
-	s.mu.Lock()
 	s.clients[id] = md.RedirectURIs[0]
 	s.mu.Unlock()
 	s.logf("POST /register")
@@ -226,6 +235,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	s.mu.Lock()
 	redirect, known := s.clients[q.Get("client_id")]
+	issuer, hostile := s.Issuer, s.Hostile
 	s.mu.Unlock()
 	s.logf("GET /authorize scope=%s resource=%s", q.Get("scope"), q.Get("resource"))
 	if !known || redirect != q.Get("redirect_uri") || q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" {
@@ -233,14 +243,14 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	back, _ := url.Parse(redirect)
-	v := url.Values{"state": {q.Get("state")}, "iss": {s.Issuer}}
+	v := url.Values{"state": {q.Get("state")}, "iss": {issuer}}
 	if s.BadIss {
 		v.Set("iss", "https://evil.example")
 	}
 	if s.DenyAuthorize {
 		v.Set("error", "access_denied")
 		v.Set("error_description", "the person said no")
-		if s.Hostile {
+		if hostile {
 			v.Set("error", "access_denied"+Escapes)
 			v.Set("error_description", "the person said no"+Escapes)
 		}
