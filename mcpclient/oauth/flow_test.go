@@ -3,6 +3,7 @@ package oauth_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -483,14 +484,22 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 // A server's metadata that redirects into a private address, or to
 // another port of the loopback interface, gets no request there: the
 // redirect is refused before anything is sent, and the login fails saying
-// so. Nothing here leaves the loopback interface.
+// so, whatever transport the TLS flags make. Nothing here leaves the
+// loopback interface: requests elsewhere go to a recorder that sends
+// nothing.
 func TestMetadataRedirectsIntoPrivateAddressesRefused(t *testing.T) {
 	var other atomic.Int32
 	second := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { other.Add(1) }))
 	defer second.Close()
-	for _, tc := range []struct{ name, target string }{
-		{"cloud metadata", "http://10.55.0.1/latest/meta-data/iam"},
-		{"another loopback port", second.URL + "/.well-known/oauth-protected-resource"},
+	rec := &recorder{}
+	insecure := mcpclient.HTTPClient(&tls.Config{InsecureSkipVerify: true}) // --insecure's
+	for _, tc := range []struct {
+		name, target string
+		hc           *http.Client
+	}{
+		{"cloud metadata", "http://10.55.0.1/latest/meta-data/iam", &http.Client{Transport: rec}},
+		{"another loopback port", second.URL + "/.well-known/oauth-protected-resource", &http.Client{Transport: rec}},
+		{"another loopback port, --insecure", second.URL + "/.well-known/oauth-protected-resource", insecure},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var srv *httptest.Server
@@ -503,9 +512,8 @@ func TestMetadataRedirectsIntoPrivateAddressesRefused(t *testing.T) {
 				w.WriteHeader(http.StatusUnauthorized)
 			}))
 			defer srv.Close()
-			rec := &recorder{}
 			p := &person{t: t}
-			a, err := oauth.New(oauth.Options{Resource: srv.URL + "/mcp", Open: p.open, HTTPClient: &http.Client{Transport: rec}})
+			a, err := oauth.New(oauth.Options{Resource: srv.URL + "/mcp", Open: p.open, HTTPClient: tc.hc})
 			if err != nil {
 				t.Fatal(err)
 			}
