@@ -1,6 +1,7 @@
 package apphost
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"html"
@@ -70,9 +71,14 @@ func (h *Host) writeLaunchFile(key, target string) (string, error) {
 		}
 		h.launchDir = dir
 	}
+	return writeLaunchPage(filepath.Join(h.launchDir, key+".html"), target)
+}
+
+// writeLaunchPage writes, at path (a new file in a folder only this user
+// can read), a page that sends the browser on to target, and returns path.
+func writeLaunchPage(path, target string) (string, error) {
 	page := fmt.Sprintf("<!doctype html><meta charset=\"utf-8\"><meta name=\"referrer\" content=\"no-referrer\">"+
 		"<meta http-equiv=\"refresh\" content=\"0;url=%s\"><title>mcpeek</title><p>Opening mcpeek…</p>\n", html.EscapeString(target))
-	path := filepath.Join(h.launchDir, key+".html")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", err
@@ -86,6 +92,36 @@ func (h *Host) writeLaunchFile(key, target string) (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// OpenPrivately opens target through launch (a [SystemBrowser] or an
+// [OpenWith]) without putting it in another process's arguments, which
+// other local users can read: launch is given the file:// URL of a
+// private launch page that sends the browser on to target. The page is
+// removed when ctx ends (the caller's wait for the browser), or at once
+// if launch fails. An authorization URL goes this way: its state would
+// let whoever read it end the login, or answer it with words of theirs.
+func OpenPrivately(ctx context.Context, launch func(fileURL string) error, target string) error {
+	dir, err := os.MkdirTemp("", "mcpeek-launch-")
+	if err != nil {
+		return fmt.Errorf("launch page: %w", err)
+	}
+	remove := func() { _ = os.RemoveAll(dir) }
+	if err := os.Chmod(dir, 0o700); err != nil {
+		remove()
+		return fmt.Errorf("launch page: %w", err)
+	}
+	path, err := writeLaunchPage(filepath.Join(dir, "open.html"), target)
+	if err != nil {
+		remove()
+		return fmt.Errorf("launch page: %w", err)
+	}
+	if err := launch(fileURL(path)); err != nil {
+		remove()
+		return err
+	}
+	context.AfterFunc(ctx, remove)
+	return nil
 }
 
 // fileURL is the file:// URL of an absolute path.

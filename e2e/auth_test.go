@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,12 +33,17 @@ func tsSDK(t *testing.T) string {
 }
 
 // browserServer is this test binary as mcpeek's browser (--open-with): it
-// notes the URL it was given, opens it and follows the redirect to
-// mcpeek's callback.
+// notes its arguments and the URL its launch page sends it to, one line
+// per run (arguments, a tab, the URL), opens it and follows the redirect
+// to mcpeek's callback.
 func browserServer() int {
-	authURL := os.Args[len(os.Args)-1]
+	authURL, err := launchTarget(os.Args[len(os.Args)-1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "browser:", err)
+		return 1
+	}
 	if f, err := os.OpenFile(os.Getenv("MCPEEK_TEST_EVENTS"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-		fmt.Fprintln(f, authURL)
+		fmt.Fprintf(f, "%s\t%s\n", strings.Join(os.Args, " "), authURL)
 		f.Close()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -52,6 +58,24 @@ func browserServer() int {
 		return 1
 	}
 	return 0
+}
+
+// launchTarget is where a browser given u ends: a file:// launch page's
+// refresh target, or u itself.
+func launchTarget(u string) (string, error) {
+	path, ok := strings.CutPrefix(u, "file://")
+	if !ok {
+		return u, nil
+	}
+	page, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	target := between(string(page), `content="0;url=`, `"`)
+	if target == "" {
+		return "", fmt.Errorf("%s is not a launch page", u)
+	}
+	return html.UnescapeString(target), nil
 }
 
 // The TypeScript SDK's example server behind its demo authorization

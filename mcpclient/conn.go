@@ -261,6 +261,12 @@ func (c *Conn) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if a, ok := c.cfg.Auth.(interface{ Connecting(bool) }); ok {
+		// A login that fails ends the attempt (go-sdk's fallback to
+		// initialize would otherwise log in a second time).
+		a.Connecting(true)
+		defer a.Connecting(false)
+	}
 	parent := ctx
 	if c.cfg.ConnectTimeout > 0 {
 		// The connect timeout does not count the time a person takes to

@@ -96,13 +96,14 @@ func (cf *connFlags) authorizer(ctx context.Context, wire *mcpclient.WireLog, sh
 		HTTPClient:        mcpclient.HTTPClient(cf.tls.config),
 	}
 	if !cf.auth.storedAuthOnly {
-		open := apphost.SystemBrowser(cf.noBrowser)
+		launch := apphost.SystemBrowser(cf.noBrowser)
 		if cf.openWith != "" {
-			// The authorization URL carries no secret (PKCE keeps the
-			// verifier here), so the opener gets it as it is.
-			open = apphost.OpenWith(cf.openWith)
+			launch = apphost.OpenWith(cf.openWith)
 		}
-		opts.Open = func(_ context.Context, url string) error { return open(url) }
+		// The opener is another process, whose arguments other local
+		// users can read: it gets a private launch page, never the
+		// authorization URL, whose state would let them end the login.
+		opts.Open = func(ctx context.Context, url string) error { return apphost.OpenPrivately(ctx, launch, url) }
 	}
 	return oauth.New(opts)
 }
@@ -212,11 +213,14 @@ func (o *authOptions) run(ctx context.Context, s streams) error {
 	return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(_ context.Context, conn *mcpclient.Conn) error {
 		st := conn.AuthState()
 		if st == nil || !st.SignedIn {
-			fmt.Fprintf(s.out, "%s did not ask for authorization; nothing stored\n", conn.Target())
+			fmt.Fprintf(s.out, "%s did not ask for authorization; nothing stored\n", oneLine(conn.Target().String()))
 			return nil
 		}
+		if st.NotStored != "" {
+			return fmt.Errorf("signed in to %s at %s, but the token was not stored: %s", conn.Target(), st.Issuer, st.NotStored)
+		}
 		fmt.Fprintf(s.out, "signed in to %s at %s (scopes %q, token expires %s); stored in %s\n",
-			conn.Target(), st.Issuer, strings.Join(st.Scopes, " "), untilText(st.Expiry), store.Path())
+			oneLine(conn.Target().String()), oneLine(st.Issuer), oneLine(strings.Join(st.Scopes, " ")), untilText(st.Expiry), store.Path())
 		return nil
 	})
 }
@@ -237,7 +241,10 @@ func (o *authOptions) status(out io.Writer, store *oauth.Store) error {
 		if e.RefreshToken != "" {
 			refresh = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Resource, e.Issuer, e.ClientID, strings.Join(e.Scopes, " "), untilText(e.Expiry), refresh)
+		// What the servers chose (the issuer, the client id, the scopes)
+		// is cleaned: an escape sequence in auth.json is shown, not obeyed.
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(e.Resource), cell(e.Issuer), cell(e.ClientID),
+			cell(strings.Join(e.Scopes, " ")), untilText(e.Expiry), refresh)
 		shown++
 	}
 	if shown == 0 {
@@ -246,6 +253,13 @@ func (o *authOptions) status(out io.Writer, store *oauth.Store) error {
 	}
 	return tw.Flush()
 }
+
+// cell is a stored string made safe for one cell of the status table:
+// clean, on one line (no tab to shift the columns), at most maxCell runes.
+func cell(s string) string { return cutLine(oneLine(s), maxCell) }
+
+// maxCell bounds a cell of `auth status`.
+const maxCell = 200
 
 func untilText(t time.Time) string {
 	if t.IsZero() {

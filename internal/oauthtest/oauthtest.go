@@ -40,6 +40,11 @@ type Server struct {
 	DenyAuthorize bool          // the authorization endpoint redirects with error=access_denied
 	HTMLMetadata  bool          // every metadata document is an HTML page
 	LoopMetadata  bool          // the authorization server's metadata redirects to itself
+	// Hostile puts terminal escape sequences in every string the
+	// authorization server chooses: the client id, the scopes granted,
+	// the token type, the error description, and (as C1 controls, which a
+	// URL may hold) the issuer. Set it with [Server.MakeHostile].
+	Hostile bool
 
 	srv *httptest.Server
 
@@ -67,18 +72,18 @@ func New() *Server {
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/mcp"
 	s.Issuer = s.srv.URL
-	prm := auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource: s.URL, AuthorizationServers: []string{s.Issuer}, ScopesSupported: []string{"read"},
-	})
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
 		if s.HTMLMetadata {
 			w.Header().Set("Content-Type", "text/html")
 			fmt.Fprint(w, "<html>not here</html>")
 			return
 		}
-		prm.ServeHTTP(w, r)
+		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+			Resource: s.URL, AuthorizationServers: []string{s.issuer()}, ScopesSupported: []string{"read"},
+		}).ServeHTTP(w, r)
 	})
 	mux.HandleFunc("/.well-known/oauth-authorization-server", s.metadata)
+	mux.HandleFunc("/.well-known/oauth-authorization-server/", s.metadata) // an issuer with a path
 	mux.HandleFunc("/authorize", s.authorize)
 	mux.HandleFunc("/token", s.token)
 	mux.HandleFunc("/register", s.register)
@@ -94,6 +99,30 @@ func New() *Server {
 	protected := auth.RequireBearerToken(s.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: s.srv.URL + "/.well-known/oauth-protected-resource/mcp"})(handler)
 	mux.Handle("/mcp", s.stepUp(protected))
 	return s
+}
+
+// Escapes are what a hostile authorization server puts in its strings:
+// an OSC 52 clipboard write, a title change and a colour (ESC and BEL
+// where JSON carries them, C1 controls in the issuer's URL).
+const (
+	Escapes   = "\x1b]52;c;cHduZWQ=\x07\x1b]0;pwned\x07\x1b[31m"
+	C1Escapes = "\u009b2J\u009d0;pwned\u009c"
+)
+
+// MakeHostile makes the authorization server hostile (see Hostile); call
+// it before use.
+func (s *Server) MakeHostile() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Hostile = true
+	s.Issuer = s.srv.URL + "/as" + C1Escapes
+}
+
+// issuer is the Issuer, which MakeHostile may have changed.
+func (s *Server) issuer() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Issuer
 }
 
 // Close stops the servers.
@@ -167,7 +196,7 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, map[string]any{
-		"issuer":                                         s.Issuer,
+		"issuer":                                         s.issuer(),
 		"authorization_endpoint":                         s.srv.URL + "/authorize",
 		"token_endpoint":                                 s.srv.URL + "/token",
 		"registration_endpoint":                          s.srv.URL + "/register",
@@ -190,6 +219,9 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	}
 	id := "client-" + rand.Text()[:8]
 	s.mu.Lock()
+	if s.Hostile {
+		id += Escapes
+	}
 	s.clients[id] = md.RedirectURIs[0]
 	s.mu.Unlock()
 	s.logf("POST /register")
@@ -203,6 +235,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	s.mu.Lock()
 	redirect, known := s.clients[q.Get("client_id")]
+	issuer, hostile := s.Issuer, s.Hostile
 	s.mu.Unlock()
 	s.logf("GET /authorize scope=%s resource=%s", q.Get("scope"), q.Get("resource"))
 	if !known || redirect != q.Get("redirect_uri") || q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" {
@@ -210,13 +243,17 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	back, _ := url.Parse(redirect)
-	v := url.Values{"state": {q.Get("state")}, "iss": {s.Issuer}}
+	v := url.Values{"state": {q.Get("state")}, "iss": {issuer}}
 	if s.BadIss {
 		v.Set("iss", "https://evil.example")
 	}
 	if s.DenyAuthorize {
 		v.Set("error", "access_denied")
 		v.Set("error_description", "the person said no")
+		if hostile {
+			v.Set("error", "access_denied"+Escapes)
+			v.Set("error_description", "the person said no"+Escapes)
+		}
 	} else {
 		code := "code-" + rand.Text()
 		s.mu.Lock()
@@ -273,8 +310,12 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.tokens[access] = g
 	s.refresh[refresh] = g
 	s.Issued++
-	writeJSON(w, map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(s.TokenTTL.Seconds()),
-		"refresh_token": refresh, "scope": strings.Join(g.scopes, " ")})
+	tokenType, scope := "Bearer", strings.Join(g.scopes, " ")
+	if s.Hostile {
+		tokenType, scope = "Bearer"+Escapes, scope+" "+Escapes
+	}
+	writeJSON(w, map[string]any{"access_token": access, "token_type": tokenType, "expires_in": int(s.TokenTTL.Seconds()),
+		"refresh_token": refresh, "scope": scope})
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -38,7 +38,9 @@ type Options struct {
 	// port on 127.0.0.1).
 	CallbackAddr string
 	// Open opens the authorization URL in a browser; nil or an error
-	// leaves it to the person (Show says where to go).
+	// leaves it to the person (Show says where to go). Its ctx ends when
+	// the login stops waiting for the browser: what Open left for it (a
+	// launch page) can go then.
 	Open func(ctx context.Context, url string) error
 	// Show tells the person something: the URL to open, what is awaited.
 	Show func(text string)
@@ -78,6 +80,9 @@ type State struct {
 	SignedIn     bool
 	FromStore    bool
 	Err          string // the last failure
+	// NotStored says why the last new token could not be stored ("" when
+	// it was, or when there is no store).
+	NotStored string
 }
 
 // Authorizer is the connection's OAuth handler (auth.OAuthHandler): it
@@ -102,6 +107,10 @@ type Authorizer struct {
 	priorScopes []string
 	// waiting hears when a login starts and stops waiting for the person.
 	waiting func(bool)
+	// connecting is true while the connection is being made; failed is
+	// why authorization failed then, which ends the attempt.
+	connecting bool
+	failed     error
 }
 
 type callbackResult struct {
@@ -137,13 +146,12 @@ func New(opts Options) (*Authorizer, error) {
 	if hc == nil {
 		hc = &http.Client{Timeout: 30 * time.Second}
 	}
-	hc = &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &observer{base: hc.Transport, a: a},
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("too many redirects")
-			}
-			return nil
-		}}
+	// Every authorization request goes through the guard (guard.go),
+	// whatever transport the caller gave: go-sdk drops its own checks for
+	// a client with a transport or redirect policy of its own.
+	g := newGuard(opts.Resource)
+	hc = &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &observer{base: g.transport(hc.Transport), a: a},
+		CheckRedirect: g.checkRedirect}
 	a.hc = hc
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              a.redirect,
@@ -199,6 +207,18 @@ func (a *Authorizer) OnWaiting(f func(bool)) {
 	a.waiting = f
 }
 
+// Connecting says whether the connection is being made (true) or made,
+// or given up (false). While it is, a failed authorization is final: go-sdk
+// falls back from server/discover to initialize on any failure, and the
+// fallback's 401 must not start a second login the person did not ask
+// for. Later failures (a step-up refused) leave the next request free to
+// try again.
+func (a *Authorizer) Connecting(on bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.connecting, a.failed = on, nil
+}
+
 // RedirectURL is the loopback callback registered with the server.
 func (a *Authorizer) RedirectURL() string { return a.redirect }
 
@@ -246,16 +266,28 @@ func (a *Authorizer) Authorize(ctx context.Context, req *http.Request, resp *htt
 		a.fail(err)
 		return err
 	}
+	a.mu.Lock()
+	failed := a.failed
+	a.mu.Unlock()
+	if failed != nil {
+		resp.Body.Close()
+		return failed
+	}
 	where := *req.URL
 	where.RawQuery, where.Fragment = "", ""
 	a.logf("%s answered %s: authorizing", where.Redacted(), resp.Status)
 	if err := a.inner.Authorize(ctx, req, resp); err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("authorization: %w", context.Cause(ctx))
-		} else { // the message may quote a server's answer: no secret goes on
-			err = errors.New("authorization failed: " + a.redact(err.Error()))
+		} else { // the message may quote a server's answer: no secret goes on, nor more than a line
+			err = errors.New("authorization failed: " + cleanLine(a.redact(err.Error()), maxErrorRunes))
 		}
 		a.fail(err)
+		a.mu.Lock()
+		if a.connecting {
+			a.failed = err
+		}
+		a.mu.Unlock()
 		return err
 	}
 	return nil
@@ -417,7 +449,14 @@ func (s *saving) keep(tok *oauth2.Token, refreshed bool) {
 	e := &Entry{Resource: a.opts.Resource, Issuer: s.issuer, TokenURL: s.cfg.Endpoint.TokenURL, ClientID: s.cfg.ClientID,
 		ClientSecret: s.cfg.ClientSecret, AuthStyle: int(s.cfg.Endpoint.AuthStyle), Scopes: scopes,
 		AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Saved: time.Now()}
-	if err := a.opts.Store.Put(e); err != nil {
+	err := a.opts.Store.Put(e)
+	a.mu.Lock()
+	a.state.NotStored = ""
+	if err != nil {
+		a.state.NotStored = err.Error()
+	}
+	a.mu.Unlock()
+	if err != nil {
 		a.logf("the token was not stored: %v", err)
 		a.fail(err)
 	}
@@ -460,7 +499,9 @@ func (a *Authorizer) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*
 
 	opened := false
 	if a.opts.Open != nil {
-		if err := a.opts.Open(ctx, args.URL); err != nil {
+		octx, done := context.WithCancel(ctx)
+		defer done()
+		if err := a.opts.Open(octx, args.URL); err != nil {
 			a.logf("could not open a browser: %v", err)
 		} else {
 			opened = true
@@ -484,10 +525,14 @@ func (a *Authorizer) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*
 	}
 }
 
+// maxErrorRunes bounds the words of a server that a failure quotes.
+const maxErrorRunes = 500
+
 func (a *Authorizer) show(opened bool, authURL string) {
 	if a.opts.Show == nil {
 		return
 	}
+	authURL = cleanLine(authURL, 16<<10) // the authorization server chose its endpoint
 	switch {
 	case opened:
 		a.opts.Show(fmt.Sprintf("authorizing in your browser; waiting for it to come back to %s", a.redirect))

@@ -3,14 +3,20 @@ package oauth_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -352,18 +358,21 @@ func TestStoredOnlyWithoutToken(t *testing.T) {
 }
 
 // What an authorization server can do wrong ends the connection with one
-// clear line, and stores nothing.
+// clear line, and stores nothing. A failed login ends the connection
+// attempt: the browser opened once is not opened again for the fallback
+// from server/discover to initialize (--protocol auto).
 func TestBadAuthorizationServers(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		set  func(*oauthtest.Server)
-		want string
+		name  string
+		set   func(*oauthtest.Server)
+		want  string
+		opens int
 	}{
-		{"iss mismatch", func(s *oauthtest.Server) { s.BadIss = true }, "issuer"},
-		{"token endpoint answers HTML", func(s *oauthtest.Server) { s.HTMLToken = true }, "token exchange failed"},
-		{"the person says no", func(s *oauthtest.Server) { s.DenyAuthorize = true }, "refused: access_denied: the person said no"},
-		{"metadata that is not JSON", func(s *oauthtest.Server) { s.HTMLMetadata = true }, "authorization failed"},
-		{"a redirect loop", func(s *oauthtest.Server) { s.LoopMetadata = true }, "authorization failed"},
+		{"iss mismatch", func(s *oauthtest.Server) { s.BadIss = true }, "issuer", 1},
+		{"token endpoint answers HTML", func(s *oauthtest.Server) { s.HTMLToken = true }, "token exchange failed", 1},
+		{"the person says no", func(s *oauthtest.Server) { s.DenyAuthorize = true }, "refused: access_denied: the person said no", 1},
+		{"metadata that is not JSON", func(s *oauthtest.Server) { s.HTMLMetadata = true }, "authorization failed", 0},
+		{"a redirect loop", func(s *oauthtest.Server) { s.LoopMetadata = true }, "authorization failed", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSetup(t)
@@ -378,6 +387,9 @@ func TestBadAuthorizationServers(t *testing.T) {
 			}
 			if _, statErr := os.Stat(s.store.Path()); statErr == nil {
 				t.Error("something was stored")
+			}
+			if p.opens() != tc.opens {
+				t.Errorf("the browser was opened %d times, want %d", p.opens(), tc.opens)
 			}
 		})
 	}
@@ -449,5 +461,102 @@ func checkNoSecrets(t *testing.T, s *setup) {
 	}
 	if !strings.Contains(all.String(), "auth: ") {
 		t.Error("the wire log does not narrate the authorization")
+	}
+}
+
+// recorder is an authorization HTTP transport that forwards requests to
+// loopback and records, without sending, any other.
+type recorder struct {
+	mu        sync.Mutex
+	elsewhere []string
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	if ip := net.ParseIP(req.URL.Hostname()); ip == nil || !ip.IsLoopback() {
+		r.mu.Lock()
+		r.elsewhere = append(r.elsewhere, req.URL.String())
+		r.mu.Unlock()
+		return nil, errors.New("test: not sent")
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// A server's metadata that redirects into a private address, or to
+// another port of the loopback interface, gets no request there: the
+// redirect is refused before anything is sent, and the login fails saying
+// so, whatever transport the TLS flags make. Nothing here leaves the
+// loopback interface: requests elsewhere go to a recorder that sends
+// nothing.
+func TestMetadataRedirectsIntoPrivateAddressesRefused(t *testing.T) {
+	var other atomic.Int32
+	second := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { other.Add(1) }))
+	defer second.Close()
+	rec := &recorder{}
+	insecure := mcpclient.HTTPClient(&tls.Config{InsecureSkipVerify: true}) // --insecure's
+	for _, tc := range []struct {
+		name, target string
+		hc           *http.Client
+	}{
+		{"cloud metadata", "http://10.55.0.1/latest/meta-data/iam", &http.Client{Transport: rec}},
+		{"another loopback port", second.URL + "/.well-known/oauth-protected-resource", &http.Client{Transport: rec}},
+		{"another loopback port, --insecure", second.URL + "/.well-known/oauth-protected-resource", insecure},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var srv *httptest.Server
+			srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.URL.Path, "/.well-known/") {
+					http.Redirect(w, r, tc.target, http.StatusFound)
+					return
+				}
+				w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/.well-known/oauth-protected-resource"`)
+				w.WriteHeader(http.StatusUnauthorized)
+			}))
+			defer srv.Close()
+			p := &person{t: t}
+			a, err := oauth.New(oauth.Options{Resource: srv.URL + "/mcp", Open: p.open, HTTPClient: tc.hc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			conn, err := mcpclient.Connect(ctx, mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: srv.URL + "/mcp"}, Auth: a})
+			if err == nil {
+				conn.Close()
+				t.Fatal("connected")
+			}
+			a.Close()
+			if !strings.Contains(a.State().Err, "refused a redirect") {
+				t.Errorf("the failure does not say the redirect was refused: %v", a.State().Err)
+			}
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			if len(rec.elsewhere) > 0 || other.Load() > 0 || p.opens() > 0 {
+				t.Errorf("requests elsewhere %q, %d at the other port, %d logins", rec.elsewhere, other.Load(), p.opens())
+			}
+		})
+	}
+}
+
+// Words planted in the callback's error (by whoever learned the state)
+// reach the failure as one clean line of bounded length.
+func TestPlantedCallbackErrorIsCleanAndBounded(t *testing.T) {
+	s := newSetup(t)
+	planted := "\x1b]0;pwned\x07\u009b2J" + strings.Repeat("lies ", 2000)
+	p := &person{t: t, edit: func(loc string) []string {
+		u, _ := url.Parse(loc)
+		q := u.Query()
+		q.Del("code")
+		q.Set("error", "access_denied\x1b[31m")
+		q.Set("error_description", planted)
+		u.RawQuery = q.Encode()
+		return []string{u.String()}
+	}}
+	_, _, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+	if err == nil {
+		t.Fatal("connected")
+	}
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\x1b\x07\n\u009b") || len(msg) > 1000 || !strings.Contains(msg, "refused: access_denied") {
+		t.Errorf("the failure says %d bytes: %.300q", len(msg), msg)
 	}
 }

@@ -52,7 +52,9 @@ func (e *Entry) Usable(now time.Time) bool {
 }
 
 // Store is auth.json: one entry per (resource, authorization server),
-// readable by its owner only, written whole and atomically.
+// readable by its owner only, written whole and atomically. Updates are
+// read, changed and written under a lock on auth.json.lock, so that
+// mcpeek runs logging in at once all keep their tokens.
 type Store struct {
 	path string
 	mu   sync.Mutex
@@ -90,7 +92,7 @@ func (s *Store) load() ([]*Entry, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("token store %s: %w", s.path, err)
+		return nil, s.openError(err)
 	}
 	defer f.Close()
 	info, err := f.Stat()
@@ -99,6 +101,9 @@ func (s *Store) load() ([]*Entry, error) {
 	}
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("token store %s is not a regular file; refusing to use it", s.path)
+	}
+	if err := s.checkOwner(s.path, info); err != nil {
+		return nil, err
 	}
 	if perm := info.Mode().Perm(); perm&0o077 != 0 {
 		return nil, fmt.Errorf("token store %s is readable or writable by others (mode %04o); refusing to use it: chmod 600 it, or delete it to log in again", s.path, perm)
@@ -114,13 +119,72 @@ func (s *Store) load() ([]*Entry, error) {
 	return slices.DeleteFunc(sf.Entries, func(e *Entry) bool { return e == nil }), nil
 }
 
-// save writes the entries: to a private temporary file in the same 0700
-// folder, then renamed over the store.
-func (s *Store) save(entries []*Entry) error {
+// checkOwner refuses a store file or folder another user owns: one
+// written by a run under sudo, say, which this user could not keep up to
+// date, and whose tokens are not theirs.
+func (s *Store) checkOwner(path string, info fs.FileInfo) error {
+	uid, ok := fileOwner(info)
+	if !ok || uid == os.Geteuid() {
+		return nil
+	}
+	return fmt.Errorf("token store %s belongs to another user (uid %d), perhaps from a run under sudo; refusing to use it: "+
+		"give it back with `sudo chown -R %d %s`, or delete %s to log in again", path, uid, os.Geteuid(), filepath.Dir(s.path), filepath.Dir(s.path))
+}
+
+// openError explains a failure to open the store or its lock: another
+// user's file or folder is named as such rather than as "permission
+// denied".
+func (s *Store) openError(err error) error {
+	if errors.Is(err, fs.ErrPermission) {
+		for _, p := range []string{s.path, filepath.Dir(s.path)} {
+			if info, serr := os.Stat(p); serr == nil {
+				if oerr := s.checkOwner(p, info); oerr != nil {
+					return oerr
+				}
+			}
+		}
+	}
+	return fmt.Errorf("token store %s: %w", s.path, err)
+}
+
+// update reads the entries, changes them with change and writes them back
+// (when change says to), holding the store's lock throughout: in this
+// process, and on unix in every other that updates the same store.
+func (s *Store) update(change func([]*Entry) ([]*Entry, bool)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	dir := filepath.Dir(s.path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}
+	if info, err := os.Stat(dir); err == nil {
+		if err := s.checkOwner(dir, info); err != nil {
+			return err
+		}
+	}
+	lock, err := os.OpenFile(s.path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return s.openError(err)
+	}
+	defer lock.Close() // releases the lock
+	if err := lockFile(lock); err != nil {
+		return fmt.Errorf("token store %s: lock: %w", s.path, err)
+	}
+	entries, err := s.load()
+	if err != nil {
+		return err
+	}
+	entries, changed := change(entries)
+	if !changed {
+		return nil
+	}
+	return s.save(entries)
+}
+
+// save writes the entries: to a private temporary file in the same 0700
+// folder, then renamed over the store.
+func (s *Store) save(entries []*Entry) error {
+	dir := filepath.Dir(s.path)
 	if info, err := os.Stat(dir); err == nil && info.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(dir, 0o700); err != nil {
 			return fmt.Errorf("token store: %w", err)
@@ -181,33 +245,31 @@ func (s *Store) Find(resource string) ([]*Entry, error) {
 
 // Put stores e, replacing the entry of the same resource and issuer.
 func (s *Store) Put(e *Entry) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	entries, err := s.load()
-	if err != nil {
-		return err
-	}
-	entries = slices.DeleteFunc(entries, func(x *Entry) bool {
-		return sameResource(x.Resource, e.Resource) && x.Issuer == e.Issuer
+	return s.update(func(entries []*Entry) ([]*Entry, bool) {
+		entries = slices.DeleteFunc(entries, func(x *Entry) bool {
+			return sameResource(x.Resource, e.Resource) && x.Issuer == e.Issuer
+		})
+		return append(entries, e), true
 	})
-	return s.save(append(entries, e))
 }
 
 // Remove deletes the entries of a resource (every resource when it is
 // empty) and returns how many it deleted.
 func (s *Store) Remove(resource string) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	entries, err := s.load()
+	if _, err := os.Lstat(s.path); errors.Is(err, fs.ErrNotExist) {
+		return 0, nil // nothing to lock, nor a folder to make
+	}
+	removed := 0
+	err := s.update(func(entries []*Entry) ([]*Entry, bool) {
+		n := len(entries)
+		entries = slices.DeleteFunc(entries, func(x *Entry) bool { return resource == "" || sameResource(x.Resource, resource) })
+		removed = n - len(entries)
+		return entries, removed > 0
+	})
 	if err != nil {
 		return 0, err
 	}
-	n := len(entries)
-	entries = slices.DeleteFunc(entries, func(x *Entry) bool { return resource == "" || sameResource(x.Resource, resource) })
-	if len(entries) == n {
-		return 0, nil
-	}
-	return n - len(entries), s.save(entries)
+	return removed, nil
 }
 
 // sameResource compares resource URLs as the specification's canonical
