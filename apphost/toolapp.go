@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -414,7 +413,7 @@ func (p *peer) toolRequest(m rpc) {
 			URL string `json:"url"`
 		}
 		_ = json.Unmarshal(m.Params, &params)
-		if u, err := url.Parse(params.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		if _, err := mcpclient.WebURL(params.URL); err != nil {
 			refuse(-32602, "only http and https links are opened, not %q", clip(params.URL, 100))
 			return
 		}
