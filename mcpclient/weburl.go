@@ -20,7 +20,7 @@ func WebURL(raw string) (*url.URL, error) {
 		if u.Scheme == "" {
 			return nil, errors.New("not an absolute URL: only http and https pages are opened")
 		}
-		return nil, fmt.Errorf("only http and https pages are opened, not %s:", u.Scheme)
+		return nil, fmt.Errorf("only http and https pages are opened, not %s URLs", u.Scheme)
 	}
 	if u.Host == "" {
 		return nil, errors.New("the URL names no host")

@@ -101,24 +101,42 @@ func TestLogFileRefusesWhatOthersPlant(t *testing.T) {
 				t.Error("a file was created through the link")
 			}
 			if untouched != "" {
-				b, _ := os.ReadFile(untouched)
-				after, _ := os.Stat(untouched)
-				if string(b) != "keep me" || after.Mode() != before.Mode() {
-					t.Errorf("%s now holds %q, mode %v (was %v)", untouched, b, after.Mode(), before.Mode())
-				}
+				wantUntouched(t, untouched, before)
 			}
-			if err != nil || tc.name == "a link of yours to a device" {
-				return
-			}
-			if _, err := f.WriteString("{}\n"); err != nil {
-				t.Fatal(err)
-			}
-			info, err := os.Stat(log)
-			b, _ := os.ReadFile(log)
-			if err != nil || info.Mode().Perm() != 0o600 || string(b) != "{}\n" {
-				t.Errorf("the log is %v (%v), holding %q; want 0600 holding only the new line", info.Mode().Perm(), err, b)
+			if err == nil && tc.name != "a link of yours to a device" {
+				wantPrivateLog(t, f, log)
 			}
 		})
+	}
+}
+
+// wantUntouched checks that a file planted for mcpeek to overwrite holds
+// what it held, with the mode it had.
+func wantUntouched(t *testing.T, path string, before os.FileInfo) {
+	t.Helper()
+	b, _ := os.ReadFile(path)
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != "keep me" || after.Mode() != before.Mode() {
+		t.Errorf("%s now holds %q, mode %v (was %v)", path, b, after.Mode(), before.Mode())
+	}
+}
+
+// wantPrivateLog checks that the log opened is 0600 and holds only what
+// is written to it.
+func wantPrivateLog(t *testing.T, f *os.File, log string) {
+	t.Helper()
+	if _, err := f.WriteString("{}\n"); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(log); info.Mode().Perm() != 0o600 || string(b) != "{}\n" {
+		t.Errorf("the log is %v, holding %q; want 0600 holding only the new line", info.Mode().Perm(), b)
 	}
 }
 
