@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/pkg/browser"
 )
 
@@ -29,6 +30,20 @@ func SystemBrowser(noBrowser bool) func(url string) error {
 		}
 		quietBrowser.Do(func() { browser.Stdout, browser.Stderr = io.Discard, io.Discard })
 		return browser.OpenURL(url)
+	}
+}
+
+// WebOnly is open for web pages alone: it opens an http(s) URL
+// ([mcpclient.WebURL]) and refuses anything else without calling open.
+// It wraps every opener of a page a server or an app names; launch files
+// (file: URLs mcpeek writes itself) go to the opener unwrapped.
+func WebOnly(open func(url string) error) func(url string) error {
+	return func(raw string) error {
+		u, err := mcpclient.WebURL(raw)
+		if err != nil {
+			return fmt.Errorf("not opened: %w", err)
+		}
+		return open(u.String())
 	}
 }
 

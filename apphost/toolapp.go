@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -362,16 +361,24 @@ func toolName(t *mcp.Tool) string {
 	return t.Name
 }
 
-// toolRequest answers what a tool app asks of its host. What reaches the
-// server or the person runs beside the exchange, bounded in number and
-// rate; a refusal is a JSON-RPC error and a log line, and the session goes
-// on.
+// toolRequest answers what a tool app asks of its host. Whatever reaches
+// the server or the person is bounded in rate, ui/message and
+// ui/update-model-context included; what waits on them runs beside the
+// exchange, bounded in number too. A refusal is a JSON-RPC error and a log
+// line, and the session goes on.
 func (p *peer) toolRequest(m rpc) {
 	s, t := p.s, p.s.tool
 	refuse := func(code int, format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
 		s.h.opts.Logf("app host: %s: refused %s: %s", s.key, clip(m.Method, 60), clip(msg, 200))
 		p.refuse(m.ID, code, msg)
+	}
+	limited := func() bool { // what would reach the server or the person counts
+		if t.limiter.Allow() {
+			return false
+		}
+		refuse(-32000, "too many requests: at most %d a second", toolAppRate)
+		return true
 	}
 	var work func(ctx context.Context) (any, error)
 	switch m.Method {
@@ -414,7 +421,7 @@ func (p *peer) toolRequest(m rpc) {
 			URL string `json:"url"`
 		}
 		_ = json.Unmarshal(m.Params, &params)
-		if u, err := url.Parse(params.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		if _, err := mcpclient.WebURL(params.URL); err != nil {
 			refuse(-32602, "only http and https links are opened, not %q", clip(params.URL, 100))
 			return
 		}
@@ -429,6 +436,9 @@ func (p *peer) toolRequest(m rpc) {
 			refuse(-32602, "%s needs params", m.Method)
 			return
 		}
+		if limited() { // answered at once, in order, but no faster than the rest
+			return
+		}
 		t.app.Peer.Message(m.Method, m.Params)
 		p.reply(m.ID, map[string]any{})
 		return
@@ -436,8 +446,7 @@ func (p *peer) toolRequest(m rpc) {
 		refuse(-32601, "method not found: %s", clip(m.Method, 60))
 		return
 	}
-	if !t.limiter.Allow() {
-		refuse(-32000, "too many requests: at most %d a second", toolAppRate)
+	if limited() {
 		return
 	}
 	select {

@@ -370,3 +370,53 @@ func TestToolAppOwnTools(t *testing.T) {
 		}
 	})
 }
+
+// A flood of ui/message and ui/update-model-context is rate-limited as the
+// app's other requests are: of 1,500, at most the burst and the refill of
+// the time they took reach the person, the rest are refused with -32000,
+// and the session still answers.
+func TestToolAppMessagesRateLimited(t *testing.T) {
+	e := newEnv(t, nil)
+	peer := &fakePeer{}
+	s, p, _ := bootTool(t, e, peer)
+	p.send(notification("ui/notifications/initialized", map[string]any{}))
+	p.expectNotification("ui/notifications/tool-input")
+	const n = 1500
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		method := []string{"ui/message", "ui/update-model-context"}[i%2]
+		p.send(request(1000+i, method, map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "spam"}}}))
+	}
+	accepted, refused := 0, 0
+	for i := 0; i < n; i++ {
+		f := p.expect("an answer", func(f inFrame) bool { return f.Result != nil || f.Error != nil })
+		switch {
+		case f.Error == nil:
+			accepted++
+		case f.Error.Code == -32000:
+			refused++
+		default:
+			t.Errorf("refused with %d: %s", f.Error.Code, f.Error.Message)
+		}
+	}
+	elapsed := time.Since(start)
+	if most := toolAppRate + int(float64(toolAppRate)*elapsed.Seconds()); accepted > most || accepted+refused != n {
+		t.Errorf("accepted %d, refused %d of %d in %v; want at most %d accepted", accepted, refused, n, elapsed, most)
+	}
+	peer.mu.Lock()
+	delivered := len(peer.messages)
+	peer.mu.Unlock()
+	if delivered != accepted {
+		t.Errorf("%d messages reached the person, %d were accepted", delivered, accepted)
+	}
+	// The session goes on.
+	p.send(request(9000, "ping", nil))
+	if r := p.expectResponse("9000"); r.Error != nil {
+		t.Errorf("ping after the flood: %s", r)
+	}
+	select {
+	case <-s.Done():
+		t.Errorf("the flood ended the session: %v", s.Err())
+	default:
+	}
+}

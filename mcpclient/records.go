@@ -77,8 +77,8 @@ func (r *Recorder) settle(rec Record) {
 	defer r.mu.Unlock()
 	r.records = append(r.records, rec)
 	if r.sink != nil {
-		if b, err := json.Marshal(rec); err == nil {
-			_, _ = r.sink.Write(append(b, '\n'))
+		if b, err := jsonLine(rec); err == nil {
+			_, _ = r.sink.Write(b)
 		}
 	}
 }

@@ -113,8 +113,8 @@ func (w *WireLog) add(e WireEntry) {
 		}
 	}
 	if w.sink != nil {
-		if b, err := json.Marshal(e); err == nil {
-			_, _ = w.sink.Write(append(b, '\n'))
+		if b, err := jsonLine(e); err == nil {
+			_, _ = w.sink.Write(b)
 		}
 	}
 }

@@ -38,20 +38,18 @@ type (
 )
 
 // askLink is an app's OpenLink, on the host's goroutine: it waits for the
-// person's answer and opens the link with browse on consent, or returns
+// person's answer and opens the link with browse on consent (an http(s)
+// link alone: the app host refuses others before they get here), or returns
 // when ctx ends or the inspector has.
 func (q *appQueue) askLink(ctx context.Context, a *toolApp, link string, browse func(string) error, ended <-chan struct{}) error {
 	l := &linkAsk{app: a, url: link, reply: make(chan bool, 1)}
 	q.put(appLinkMsg{l})
 	select {
 	case ok := <-l.reply:
-		switch {
-		case !ok:
+		if !ok {
 			return errLinkRefused
-		case browse == nil:
-			return errors.New("no browser to open it in")
 		}
-		return browse(link)
+		return openWeb(browse, link)
 	case <-ctx.Done():
 		q.put(appLinkEndedMsg{l})
 		return ctx.Err()

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
@@ -82,7 +83,7 @@ func (l *jsonEditor) typesText() bool { return true }
 
 func (l *jsonEditor) resize(m *Model) tea.Cmd {
 	l.ed.SetWidth(max(m.c.width-4, 20))
-	l.ed.SetHeight(max(m.bodyHeight()-6, 4))
+	l.ed.SetHeight(max(m.bodyHeight()-6-min(len(secretFields(l.tool.InputSchema)), 1), 4)) // the note of secrets
 	return nil
 }
 
@@ -91,7 +92,7 @@ func (l *jsonEditor) resize(m *Model) tea.Cmd {
 func (m *Model) openJSON(t *mcp.Tool, asTask bool) tea.Cmd {
 	l := &jsonEditor{ed: textarea.New(), tool: t, asTask: asTask}
 	l.resize(m)
-	if last := m.runs.lastArgsJSON(t.Name); last != "" {
+	if last := m.runs.lastArgsJSON(t); last != "" {
 		l.ed.SetValue(last) // the tool's last arguments, the cursor at their end
 	} else {
 		l.ed.SetValue("{\n  \n}")
@@ -106,7 +107,11 @@ func (m *Model) openJSON(t *mcp.Tool, asTask bool) tea.Cmd {
 func (l *jsonEditor) view(m *Model, _ int, _ *level) string {
 	s := m.c.styles
 	head := s.title.Render("Arguments for "+clean(l.tool.Name)+" as JSON") + s.dim.Render(" (its input schema is more than a form can show)")
-	out := head + "\n" + l.ed.View()
+	out := head + "\n"
+	if secrets := secretFields(l.tool.InputSchema); len(secrets) > 0 {
+		out += s.dim.Render(line(notRemembered+": "+clean(strings.Join(secrets, ", ")), m.c.width-2)) + "\n"
+	}
+	out += l.ed.View()
 	if l.err != "" {
 		out += "\n" + s.err.Render(line(l.err, m.c.width-2))
 	}

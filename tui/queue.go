@@ -90,7 +90,7 @@ func (l *elicitation) footer(m *Model, _ *level) string {
 		parts = append(parts, q)
 	}
 	if l.form == nil {
-		parts = append(parts, m.c.keyLine(m.c.keys.url.ShortHelp()...))
+		parts = append(parts, m.urlFooter(l.x.req.Params.URL))
 	}
 	return strings.Join(parts, s.dim.Render(" · "))
 }

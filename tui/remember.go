@@ -13,13 +13,15 @@ import (
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // toolRuns is what the inspector keeps of what was asked: each tool's
 // results in this session, which of them its pane shows, and the last
 // arguments used for each tool, which are remembered across runs per
-// server in the user's state directory; and, for this session only, the
-// variables last given to each resource template.
+// server in the user's state directory, never those of a secret field
+// (secret.go); and, for this session only, the variables last given to
+// each resource template.
 type toolRuns struct {
 	results map[string][]string // per tool, oldest first
 	shown   map[string]int      // per tool, the index shown; absent: the latest
@@ -63,20 +65,21 @@ func (r *toolRuns) step(tool string, by int) bool {
 	return true
 }
 
-// remember keeps the arguments a tool is called with, and returns the
-// command that writes them to the state file.
-func (r *toolRuns) remember(tool string, args json.RawMessage) tea.Cmd {
+// remember keeps the arguments a tool is called with, but for its secret
+// fields (secretField), and returns the command that writes them to the
+// state file.
+func (r *toolRuns) remember(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	if r.server == "" {
 		return nil
 	}
-	var b bytes.Buffer
-	if json.Compact(&b, args) != nil {
+	kept, ok := forgetSecrets(tool.InputSchema, args)
+	if !ok {
 		return nil
 	}
 	if r.args == nil {
 		r.args = map[string]json.RawMessage{}
 	}
-	r.args[tool] = json.RawMessage(b.Bytes())
+	r.args[tool.Name] = kept
 	snapshot := make(map[string]json.RawMessage, len(r.args))
 	for k, v := range r.args {
 		snapshot[k] = v
@@ -84,19 +87,27 @@ func (r *toolRuns) remember(tool string, args json.RawMessage) tea.Cmd {
 	return saveArgs(r.server, snapshot)
 }
 
-// lastArgs are the arguments a tool was last called with, or nil.
-func (r *toolRuns) lastArgs(tool string) map[string]any {
+// lastArgs are the arguments a tool was last called with, but for its
+// secret fields, or nil.
+func (r *toolRuns) lastArgs(tool *mcp.Tool) map[string]any {
 	var out map[string]any
-	if raw, ok := r.args[tool]; ok && json.Unmarshal(raw, &out) == nil {
-		return out
+	if raw, ok := r.args[tool.Name]; ok {
+		if kept, ok := forgetSecrets(tool.InputSchema, raw); ok && json.Unmarshal(kept, &out) == nil {
+			return out
+		}
 	}
 	return nil
 }
 
-// lastArgsJSON are a tool's last arguments as indented JSON, or "".
-func (r *toolRuns) lastArgsJSON(tool string) string {
+// lastArgsJSON are a tool's last arguments, but for its secret fields, as
+// indented JSON, or "".
+func (r *toolRuns) lastArgsJSON(tool *mcp.Tool) string {
 	var b bytes.Buffer
-	if raw, ok := r.args[tool]; !ok || json.Indent(&b, raw, "", "  ") != nil {
+	raw, ok := r.args[tool.Name]
+	if !ok {
+		return ""
+	}
+	if kept, ok := forgetSecrets(tool.InputSchema, raw); !ok || json.Indent(&b, kept, "", "  ") != nil {
 		return ""
 	}
 	return b.String()
@@ -145,8 +156,14 @@ func (r *toolRuns) loaded(msg argsLoadedMsg) {
 		r.args = map[string]json.RawMessage{}
 	}
 	for tool, args := range msg.args {
-		if _, ok := r.args[tool]; !ok {
-			r.args[tool] = args
+		if _, ok := r.args[tool]; ok {
+			continue
+		}
+		// A file written before secrets were left out may hold some: those
+		// a name tells are dropped here (the schema tells the others when
+		// the tool is next called).
+		if kept, ok := forgetSecrets(nil, args); ok {
+			r.args[tool] = kept
 		}
 	}
 }

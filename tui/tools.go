@@ -42,8 +42,9 @@ func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
 	case err == nil && len(schema.Fields) == 0:
 		return m.callAs(t, json.RawMessage(`{}`), asTask)
 	case err == nil:
-		// The form starts from the arguments of the tool's last call.
-		schema = prefill(schema, m.runs.lastArgs(t.Name))
+		// The form starts from the arguments of the tool's last call, its
+		// secret fields (secret.go) marked as not remembered.
+		schema = markSecrets(prefill(schema, m.runs.lastArgs(t)), t.InputSchema)
 		return m.openArgs(title, schema, func(args map[string]any) tea.Cmd {
 			b, _ := json.Marshal(args)
 			return m.callAs(t, b, asTask)
@@ -121,12 +122,12 @@ func prefill(schema *formschema.Schema, last map[string]any) *formschema.Schema 
 // callAs calls a tool, as a task when asTask or when the tool requires it;
 // its result shows in the Tools tab's pane while that tool is selected.
 // The arguments are remembered for its next call, in this run and the
-// next.
+// next, but for its secret fields.
 func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cmd {
 	if m.conn == nil || m.running != "" {
 		return nil
 	}
-	save := m.runs.remember(tool.Name, args)
+	save := m.runs.remember(tool, args)
 	ctx, cancel := context.WithCancel(context.Background())
 	track := &callTrack{}
 	m.running, m.runStart, m.cancelCall, m.runTrack, m.progress, m.runConn = tool.Name, time.Now(), cancel, track, nil, m.conn

@@ -1,13 +1,17 @@
 package tui
 
 import (
+	"errors"
+	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,10 +30,12 @@ func (m *Model) urlKey(l *elicitation, msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.open):
 		open, url := m.opts.OpenURL, l.x.req.Params.URL
+		if _, err := mcpclient.WebURL(url); err != nil { // the card says so: d or esc answer it
+			m.status = statusMsg{"not opened: " + clean(err.Error()), true}
+			return nil
+		}
 		return tea.Batch(m.reply(l, &mcp.ElicitResult{Action: "accept"}), func() tea.Msg {
-			if open != nil {
-				_ = open(url)
-			}
+			_ = openWeb(open, url)
 			return nil
 		})
 	case key.Matches(msg, k.decline):
@@ -65,17 +71,46 @@ func (m *Model) urlView(x *ask) string {
 	b.WriteString(block(clean(x.req.Params.Message), m.c.width-6, 6) + "\n\n")
 	b.WriteString(m.urlLines(raw))
 	k := m.c.keys.url
-	b.WriteString("\n" + m.c.keyLine(hint(k.open.Help().Key, "open it in the browser (consent)", k.open), k.decline, hint("esc", "cancel", k.cancel)))
+	keys := []key.Binding{k.decline, hint("esc", "cancel", k.cancel)}
+	if _, err := mcpclient.WebURL(raw); err == nil {
+		keys = append([]key.Binding{hint(k.open.Help().Key, "open it in the browser (consent)", k.open)}, keys...)
+	}
+	b.WriteString("\n" + m.c.keyLine(keys...))
 	return s.box.Width(max(m.c.width-4, 20)).Render(b.String())
+}
+
+// urlFooter is the footer of the URL consent card for raw: without o
+// when raw is not a page mcpeek opens.
+func (m *Model) urlFooter(raw string) string {
+	k := m.c.keys.url
+	keys := k.ShortHelp()
+	if _, err := mcpclient.WebURL(raw); err != nil {
+		keys = slices.DeleteFunc(keys, func(b key.Binding) bool { return slices.Equal(b.Keys(), k.open.Keys()) })
+	}
+	return m.c.keyLine(keys...)
+}
+
+// openWeb opens raw with open, the one way the inspector opens a page (a
+// URL elicitation's, an app's link), when it is an http(s) URL
+// (mcpclient.WebURL), whatever the person consented to.
+func openWeb(open func(string) error, raw string) error {
+	u, err := mcpclient.WebURL(raw)
+	switch {
+	case err != nil:
+		return fmt.Errorf("not opened: %w", err)
+	case open == nil:
+		return errors.New("no browser to open it in")
+	}
+	return open(u.String())
 }
 
 // urlLines show a URL to consent to: whole, its host highlighted, and
 // warnings about what could mislead, each line ending in a newline.
 func (m *Model) urlLines(raw string) string {
 	s := m.c.styles
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return clean(raw) + "\n" + s.err.Render("this is not a URL mcpeek can open") + "\n"
+	u, err := mcpclient.WebURL(raw)
+	if err != nil {
+		return clean(raw) + "\n" + s.err.Render("this is not a URL mcpeek can open: "+clean(err.Error())) + "\n"
 	}
 	var b strings.Builder
 	if i := strings.Index(raw, u.Host); i >= 0 {

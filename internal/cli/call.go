@@ -225,7 +225,7 @@ func (o *callOptions) openApp(ctx context.Context, conn *mcpclient.Conn, s strea
 				return errors.New("not opened")
 			}
 			say("the app opens %s", link)
-			return apphost.SystemBrowser(o.conn.noBrowser)(link)
+			return apphost.WebOnly(apphost.SystemBrowser(o.conn.noBrowser))(link)
 		},
 		Message: func(kind string, params json.RawMessage) { say("the app sent %s: %s", kind, clipJSON(params, 300)) },
 	})

@@ -292,24 +292,6 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 	return context.WithTimeout(ctx, d)
 }
 
-// createPrivate creates (or truncates) a log file only its owner can read:
-// logs hold what servers and people sent, which may be secret.
-func createPrivate(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	// An existing regular file keeps its mode on open: tighten it (a
-	// device such as /dev/stderr is left as it is).
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Mode().Perm() != 0o600 {
-		if err := f.Chmod(0o600); err != nil {
-			f.Close()
-			return nil, err
-		}
-	}
-	return f, nil
-}
-
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)

@@ -89,7 +89,7 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 		Insecure:      o.conn.tls.opts.Insecure,
 		Wire:          e.wire, // the server's stderr, for a connection that failed
 		ElicitTimeout: o.elicitTimeout,
-		OpenURL:       apphost.SystemBrowser(o.conn.noBrowser),
+		OpenURL:       apphost.WebOnly(apphost.SystemBrowser(o.conn.noBrowser)),
 		Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 			return e.connect(ctx, asker, mcpclient.NewRecorder(nil))
 		},
