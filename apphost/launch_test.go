@@ -54,6 +54,7 @@ func TestOpenPrivately(t *testing.T) {
 		t.Errorf("a failed launch: err %v, page %v", err, serr)
 	}
 }
+
 // The opener of pages servers and apps name opens http(s) alone: anything
 // else is refused without reaching the browser.
 func TestWebOnlyOpensOnlyWebPages(t *testing.T) {
