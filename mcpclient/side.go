@@ -123,10 +123,7 @@ func (s *sideChannel) call(ctx context.Context, method string, params any) (json
 	}
 	select {
 	case resp := <-w:
-		if resp.Error != nil {
-			return nil, resp.Error
-		}
-		return resp.Result, nil
+		return answerOf(method, resp)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -277,4 +274,131 @@ func (s *sideChannel) answer(ctx context.Context, req *jsonrpc.Request) {
 		return
 	}
 	r.Body.Close()
+}
+
+// answerOf is a side-channel response's result once its shape is the
+// request's. A broken or forged answer (both a result and an error, or
+// neither; a null result; a tools/call answer that is neither a tool
+// result, a task nor a request for input; a task without its id or
+// status) is refused, saying what was wrong: it is never taken for an
+// empty result.
+func answerOf(method string, resp *jsonrpc.Response) (json.RawMessage, error) {
+	hasResult := len(resp.Result) > 0
+	switch {
+	case resp.Error != nil && hasResult:
+		return nil, errors.New("the server's answer is malformed: it has both a result and an error")
+	case resp.Error != nil:
+		return nil, resp.Error
+	case !hasResult:
+		return nil, errors.New("the server's answer is malformed: it has neither a result nor an error")
+	}
+	if err := checkAnswer(method, resp.Result); err != nil {
+		return nil, fmt.Errorf("the server's answer is malformed: %w", err)
+	}
+	return resp.Result, nil
+}
+
+// checkAnswer checks that a result has the shape of method's answer.
+func checkAnswer(method string, raw json.RawMessage) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return fmt.Errorf("its result is %s, not an object", jsonKind(raw))
+	}
+	switch method {
+	case "tools/call":
+		return checkCallAnswer(obj)
+	case "tasks/get":
+		return checkTask(obj)
+	case "tasks/result":
+		return checkToolResult(obj)
+	case "tasks/list":
+		return needArray(obj, "tasks")
+	case "tools/list":
+		return needArray(obj, "tools")
+	}
+	return nil
+}
+
+// checkCallAnswer checks a tools/call answer: a tool result, a task
+// (2025-11-25: under "task"; the 2026-07-28 extension: resultType "task"),
+// or the extension's request for input.
+func checkCallAnswer(obj map[string]json.RawMessage) error {
+	var kind string
+	if raw, ok := obj["resultType"]; ok && json.Unmarshal(raw, &kind) != nil {
+		return fmt.Errorf("its resultType is %s, not a string", jsonKind(raw))
+	}
+	switch {
+	case kind == "task":
+		return checkTask(obj)
+	case kind == "input_required":
+		var requests map[string]json.RawMessage
+		if json.Unmarshal(obj["inputRequests"], &requests) != nil || requests == nil {
+			return errors.New("it asks for input without inputRequests")
+		}
+		return nil
+	case obj["task"] != nil && kind == "":
+		var task map[string]json.RawMessage
+		if json.Unmarshal(obj["task"], &task) != nil || task == nil {
+			return fmt.Errorf("its task is %s, not an object", jsonKind(obj["task"]))
+		}
+		return checkTask(task)
+	case kind != "" && kind != "complete":
+		return nil // an unknown resultType: the caller says so
+	}
+	return checkToolResult(obj)
+}
+
+// checkTask checks a task: it has its id and status.
+func checkTask(obj map[string]json.RawMessage) error {
+	var task struct {
+		TaskID *string `json:"taskId"`
+		Status *string `json:"status"`
+	}
+	_ = json.Unmarshal(obj["taskId"], &task.TaskID)
+	_ = json.Unmarshal(obj["status"], &task.Status)
+	switch {
+	case task.TaskID == nil || *task.TaskID == "":
+		return errors.New("its task has no taskId")
+	case task.Status == nil || *task.Status == "":
+		return errors.New("its task has no status")
+	}
+	return nil
+}
+
+// checkToolResult checks a tool result: it has its content.
+func checkToolResult(obj map[string]json.RawMessage) error {
+	if err := needArray(obj, "content"); err != nil {
+		return fmt.Errorf("it is not a tool result: %w", err)
+	}
+	return nil
+}
+
+// needArray checks that obj has an array member key.
+func needArray(obj map[string]json.RawMessage, key string) error {
+	var items []json.RawMessage
+	if json.Unmarshal(obj[key], &items) != nil || items == nil {
+		return fmt.Errorf("its %s is %s, not an array", key, jsonKind(obj[key]))
+	}
+	return nil
+}
+
+// jsonKind names the kind of a JSON value, for an error.
+func jsonKind(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "missing"
+	}
+	switch t[0] {
+	case 'n':
+		return "null"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
 }
