@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"strings"
@@ -153,11 +154,14 @@ func (s *sideChannel) post(ctx context.Context, req *jsonrpc.Request) {
 	}
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if media == "text/event-stream" {
-		s.readEvents(ctx, resp.Body)
+		if err := s.readEvents(ctx, resp.Body); err != nil {
+			fail(fmt.Errorf("%s: %w", req.Method, err))
+			return
+		}
 	} else {
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+		body, err := io.ReadAll(resp.Body) // at most a message: the tap bounds it
 		if err != nil {
-			fail(err)
+			fail(fmt.Errorf("%s: %w", req.Method, err))
 			return
 		}
 		s.receive(ctx, body)
@@ -173,7 +177,7 @@ func (s *sideChannel) send(ctx context.Context, msg jsonrpc.Message) (*http.Resp
 	if err != nil {
 		return nil, err
 	}
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.Target.URL, bytes.NewReader(body))
+	r, err := http.NewRequestWithContext(context.WithValue(ctx, sideRequest{}, true), http.MethodPost, c.cfg.Target.URL, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -206,10 +210,12 @@ func (s *sideChannel) send(ctx context.Context, msg jsonrpc.Message) (*http.Resp
 	return c.httpClient.Do(r)
 }
 
-// readEvents reads an event stream's messages until it ends.
-func (s *sideChannel) readEvents(ctx context.Context, body io.Reader) {
+// readEvents reads an event stream's messages until it ends; an event
+// larger than a message may be ends it with an error.
+func (s *sideChannel) readEvents(ctx context.Context, body io.Reader) error {
+	limit := s.conn.maxMessage()
 	sc := bufio.NewScanner(body)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	sc.Buffer(make([]byte, 64<<10), int(min(limit, math.MaxInt32))+2)
 	var data bytes.Buffer
 	for sc.Scan() {
 		line := sc.Text()
@@ -222,10 +228,17 @@ func (s *sideChannel) readEvents(ctx context.Context, body io.Reader) {
 				data.Reset()
 			}
 		}
+		if int64(data.Len()) > limit {
+			return &MessageTooLargeError{Limit: limit}
+		}
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return &MessageTooLargeError{Limit: limit}
 	}
 	if data.Len() > 0 {
 		s.receive(ctx, data.Bytes())
 	}
+	return nil
 }
 
 // receive takes one message from a side-channel answer: a response goes

@@ -34,6 +34,7 @@ type connFlags struct {
 	appTimeout        time.Duration
 	noFormElicitation bool
 	wireLog           string
+	maxMessage        sizeFlag
 	rootArgs          listFlag
 	logLevel          string
 	auth              authFlags
@@ -73,6 +74,8 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 	fs.DurationVar(&cf.appTimeout, "app-timeout", 10*time.Minute, "with --app-host: how long the app may take to answer")
 	fs.BoolVar(&cf.noFormElicitation, "no-form-elicitation", false, "do not advertise form elicitation")
 	fs.StringVar(&cf.wireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
+	cf.maxMessage = mcpclient.DefaultMaxMessageSize
+	fs.Var(&cf.maxMessage, "max-message-size", "the largest message a URL server may send (a response, or one event of a stream): a `SIZE` such as 64MiB (a command's is 16 MiB, go-sdk's)")
 	cf.auth.register(fs)
 	cf.selection.register(fs)
 	cf.tls.register(fs)
@@ -205,6 +208,7 @@ func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, rec
 		OfferRoots:     e.cf.offerRoots,
 		LogLevel:       e.cf.logLevel,
 		TLS:            e.cf.tls.config,
+		MaxMessageSize: int64(e.cf.maxMessage),
 	}
 	if s, ok := asker.(mcpclient.Sampler); ok {
 		cfg.Sampler = s
