@@ -582,6 +582,10 @@ func (c *Conn) Target() Target { return c.cfg.Target }
 // Wire is the connection's wire log.
 func (c *Conn) Wire() *WireLog { return c.wire }
 
+// Secrets are the secrets the connection knows (its wire log's): what
+// shows what the server says redacts them.
+func (c *Conn) Secrets() *Secrets { return c.wire.Secrets() }
+
 // SentCapabilities are the client capabilities mcpeek advertised, as JSON
 // exactly as they went on the wire.
 func (c *Conn) SentCapabilities() json.RawMessage { return c.sentWire }

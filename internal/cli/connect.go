@@ -138,8 +138,9 @@ type endpoint struct {
 	pasteAuth func(context.Context) (string, error)
 }
 
-// open opens the endpoint; notify shows the person a URL to open.
-func (cf *connFlags) open(notify func(string)) (*endpoint, error) {
+// open opens the endpoint; notify shows the person a URL to open. Its
+// wire log redacts secrets, the run's set that its output redacts too.
+func (cf *connFlags) open(secrets *mcpclient.Secrets, notify func(string)) (*endpoint, error) {
 	if err := cf.askInputs(); err != nil {
 		return nil, err
 	}
@@ -154,6 +155,7 @@ func (cf *connFlags) open(notify func(string)) (*endpoint, error) {
 		sink = f
 	}
 	e.wire = mcpclient.NewWireLog(0, sink)
+	e.wire.UseSecrets(secrets)
 	for _, secret := range cf.selection.secrets {
 		e.wire.Secret(secret)
 	}
@@ -248,7 +250,7 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	do func(context.Context, *mcpclient.Conn) error) error {
 	ctx, cancel := withTimeout(ctx, cf.timeout)
 	defer cancel()
-	e, err := cf.open(func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
+	e, err := cf.open(s.secrets, func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
 	if err != nil {
 		return err
 	}
@@ -313,6 +315,9 @@ func createPrivate(path string) (*os.File, error) {
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok { // the redacting writer of streams
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

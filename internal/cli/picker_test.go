@@ -50,7 +50,7 @@ func TestServerPickerEntries(t *testing.T) {
 	if err := o.parse(fs, []string{"--wire-log", wire}); err != nil {
 		t.Fatal(err)
 	}
-	e, err := o.conn.open(func(string) {})
+	e, err := o.conn.open(nil, func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
