@@ -25,7 +25,7 @@ func headerEchoServer(t *testing.T) *httptest.Server {
 }
 
 // A token given with -H that the server quotes back in a tool's error
-// shows as [redacted] in the Tools pane, never itself.
+// shows as [redacted] in the Tools pane, never itself, and is copied so.
 func TestHeaderSecretRedactedInTheToolsPane(t *testing.T) {
 	t.Parallel()
 	const secret = "sk-live-0123456789abcdef"
@@ -40,6 +40,9 @@ func TestHeaderSecretRedactedInTheToolsPane(t *testing.T) {
 	in.expect("echo_auth").keys("enter").expect("refused: Authorization: [redacted]")
 	if view := in.screen(); strings.Contains(view, secret) || strings.Contains(view, secret[:12]) {
 		t.Errorf("the screen shows the token:\n%s", view)
+	}
+	if text, _ := in.m.paneCopy(); strings.Contains(text, secret) || !strings.Contains(text, "[redacted]") {
+		t.Errorf("copying the pane copies %q", text)
 	}
 }
 
