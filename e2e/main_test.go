@@ -90,6 +90,8 @@ func testServer(mode string) int {
 		return hostileServer()
 	case "browser":
 		return browserServer()
+	case "forged":
+		return forgedServer()
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "crash", InputSchema: json.RawMessage(`{"type":"object"}`)},

@@ -150,6 +150,10 @@ type Config struct {
 	// Auth authorizes requests to an HTTP server (OAuth); nil sends none
 	// but the -H headers.
 	Auth auth.OAuthHandler
+	// MaxMessageSize is the largest message, in bytes, an HTTP server may
+	// send: a response body, or one event of an event stream (0:
+	// [DefaultMaxMessageSize]). A stdio server's is go-sdk's, 16 MiB.
+	MaxMessageSize int64
 	// OnEvent receives the server's notifications (logging, progress,
 	// resource updates, list changes). It is called on the connection's
 	// reading goroutine and must not block.
@@ -208,6 +212,9 @@ type Conn struct {
 	// toolsSeen is set once the session has listed the tools, which lets
 	// the SDK mirror x-mcp-header arguments into Mcp-Param headers.
 	toolsSeen sync.Once
+	// tooLarge is set once an HTTP server sent a message larger than the
+	// limit, which broke the connection: its errors then say so.
+	tooLarge atomic.Pointer[MessageTooLargeError]
 }
 
 // Connect reaches the server, negotiates the protocol revision and returns
@@ -397,9 +404,11 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 	case TargetHTTP:
 		base := headerTransport{base: HTTPTransport(c.cfg.TLS), headers: t.Headers}
 		hc := &http.Client{Transport: httpTap{
-			base: base,
-			wire: c.wire,
-			seen: c.observe,
+			base:     base,
+			wire:     c.wire,
+			seen:     c.observe,
+			limit:    c.maxMessage(),
+			tooLarge: func(err *MessageTooLargeError) { c.tooLarge.CompareAndSwap(nil, err) },
 		}}
 		c.httpClient = hc
 		for name, values := range t.Headers {
@@ -414,9 +423,10 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 		}
 		if t.SSE {
 			// The wire tap wraps this transport's connection instead.
-			return &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: &http.Client{Transport: base}}, nil
+			return &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: &http.Client{Transport: base}, MaxEventSize: int(c.maxMessage())}, nil
 		}
-		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1, OAuthHandler: c.cfg.Auth}, nil
+		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1, OAuthHandler: c.cfg.Auth,
+			MaxEventSize: int(c.maxMessage())}, nil
 	}
 	if t.Embedded == nil {
 		return nil, errors.New("no embedded server")
@@ -461,8 +471,20 @@ func ServerPathLookup(name string, env []string) (found string, given bool) {
 	return "", false
 }
 
-// explain adds the server's last stderr line to an error, where there is one.
+// maxMessage is the largest message an HTTP server may send.
+func (c *Conn) maxMessage() int64 {
+	if c.cfg.MaxMessageSize > 0 {
+		return c.cfg.MaxMessageSize
+	}
+	return DefaultMaxMessageSize
+}
+
+// explain adds the server's last stderr line to an error, where there is
+// one; an error after a message too large is that.
 func (c *Conn) explain(err error) error {
+	if big := c.tooLarge.Load(); big != nil {
+		return big
+	}
 	if last := c.wire.LastStderr(); last != "" {
 		return fmt.Errorf("%w (server stderr: %s)", err, last)
 	}
@@ -565,6 +587,10 @@ func (c *Conn) Target() Target { return c.cfg.Target }
 
 // Wire is the connection's wire log.
 func (c *Conn) Wire() *WireLog { return c.wire }
+
+// Secrets are the secrets the connection knows (its wire log's): what
+// shows what the server says redacts them.
+func (c *Conn) Secrets() *Secrets { return c.wire.Secrets() }
 
 // SentCapabilities are the client capabilities mcpeek advertised, as JSON
 // exactly as they went on the wire.

@@ -366,9 +366,14 @@ func (c *Conn) Caps() *CapsReport {
 
 // List returns every tool, resource (and resource template) or prompt of
 // the server, following pagination, as {"tools":[…]} and so on.
-func (c *Conn) List(ctx context.Context, what string) (map[string]any, error) {
+func (c *Conn) List(ctx context.Context, what string) (_ map[string]any, err error) {
 	ctx, done := c.bind(ctx)
 	defer done()
+	defer func() {
+		if big := c.tooLarge.Load(); err != nil && big != nil {
+			err = big
+		}
+	}()
 	s := c.session
 	switch what {
 	case "tools":
@@ -455,6 +460,9 @@ func (c *Conn) CallWithProgress(ctx context.Context, tool string, args json.RawM
 		// The connection failed under the call: close it, which waits for
 		// a server process to exit, so that its last words are known.
 		_ = c.Close()
+		if big := c.tooLarge.Load(); big != nil {
+			return nil, fmt.Errorf("call %s: %w", tool, big)
+		}
 		if errors.Is(err, errServerGone) { // it ended the call's pending questions
 			return nil, c.explain(fmt.Errorf("call %s: %w while a question waited for its answer", tool, errServerGone))
 		}

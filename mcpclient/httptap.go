@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -21,10 +22,20 @@ import (
 // A POSTed message is logged before the request goes out; a message in a
 // response is logged as the SDK reads it, before the SDK acts on it, so the
 // log still shows a request before its response.
+//
+// It also bounds what a server may send: a response body that is not an
+// event stream is one message, and an event stream's event is one, each of
+// at most limit bytes. A longer body is cut with a [*MessageTooLargeError]
+// as its read error; a longer event passes through for the SDK to refuse
+// (its MaxEventSize is the same limit), and the tap keeps none of it.
+// Either way the tap never holds more than limit bytes of one message, and
+// tooLarge hears of it.
 type httpTap struct {
-	base http.RoundTripper
-	wire *WireLog
-	seen func(data []byte) // each received message, after it is logged
+	base     http.RoundTripper
+	wire     *WireLog
+	seen     func(data []byte) // each received message, after it is logged
+	limit    int64             // the largest message, in bytes
+	tooLarge func(*MessageTooLargeError)
 }
 
 func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -49,14 +60,38 @@ func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
 		t.wire.add(WireEntry{Time: time.Now(), Dir: DirNote,
 			Text: fmt.Sprintf("HTTP %s → %s %s", r.Method, resp.Status, media)})
 	}
+	big := func(err *MessageTooLargeError) {
+		t.wire.Note(err.Error())
+		if t.tooLarge != nil && r.Context().Value(sideRequest{}) == nil { // the side channel says so itself
+			t.tooLarge(err)
+		}
+	}
 	switch media {
-	case "application/json":
-		resp.Body = &jsonTapBody{ReadCloser: resp.Body, tap: t}
 	case "text/event-stream":
-		resp.Body = &sseTapBody{ReadCloser: resp.Body, tap: t}
+		resp.Body = &sseTapBody{ReadCloser: resp.Body, tap: t, big: big}
+	default:
+		resp.Body = &jsonTapBody{ReadCloser: resp.Body, tap: t, log: media == "application/json", big: big}
 	}
 	return resp, nil
 }
+
+// DefaultMaxMessageSize is the largest message a server may send unless
+// [Config.MaxMessageSize] says otherwise: go-sdk's own bound on a stdio
+// line and on an SSE event.
+const DefaultMaxMessageSize = 16 << 20
+
+// MessageTooLargeError is a server's message larger than mcpeek takes.
+type MessageTooLargeError struct {
+	Limit int64 // the largest message, in bytes
+}
+
+func (e *MessageTooLargeError) Error() string {
+	return fmt.Sprintf("the server's answer is larger than %s; --max-message-size raises the limit", humanize.IBytes(uint64(e.Limit)))
+}
+
+// sideRequest marks the context of a side-channel request, whose own
+// reader reports an answer too large.
+type sideRequest struct{}
 
 // logMessages logs one JSON-RPC message, or each of a batch. Anything else,
 // such as an HTTP error body that is not a JSON-RPC message, is logged as a
@@ -86,58 +121,152 @@ func (t httpTap) logMessages(dir Direction, data []byte) {
 	}
 }
 
-// jsonTapBody logs a JSON response body once it has been read to its end.
+// jsonTapBody is a response body that is one message: it fails once more
+// than the limit has been read, and a JSON body (log) is logged once it has
+// been read to its end.
 type jsonTapBody struct {
 	io.ReadCloser
 	tap  httpTap
+	log  bool
+	big  func(*MessageTooLargeError)
 	buf  bytes.Buffer
-	done bool
+	read int64
+	err  error // the body's end: too large
 }
 
 func (b *jsonTapBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
 	n, err := b.ReadCloser.Read(p)
-	b.buf.Write(p[:n])
-	if err == io.EOF && !b.done {
-		b.done = true
-		b.tap.logMessages(DirRecv, b.buf.Bytes())
-		b.buf = bytes.Buffer{}
+	if b.read += int64(n); b.read > b.tap.limit {
+		tooLarge := &MessageTooLargeError{Limit: b.tap.limit}
+		b.err, b.buf = tooLarge, bytes.Buffer{}
+		b.big(tooLarge)
+		return 0, b.err
+	}
+	if b.log {
+		b.buf.Write(p[:n])
+		if err == io.EOF {
+			b.log = false
+			b.tap.logMessages(DirRecv, b.buf.Bytes())
+			b.buf = bytes.Buffer{}
+		}
 	}
 	return n, err
 }
 
 // sseTapBody logs each SSE event's data as soon as the blank line that ends
-// the event has passed through, which is before the SDK can act on it.
+// the event has passed through, which is before the SDK can act on it. An
+// event longer than the limit is not kept: the tap skips to its end.
 type sseTapBody struct {
 	io.ReadCloser
 	tap     httpTap
+	big     func(*MessageTooLargeError)
 	partial []byte   // an unfinished line
 	data    []string // data lines of the current event
+	size    int64    // the current event's bytes so far
+	// skipping: the current event is too large; lineLen counts the bytes
+	// of its current line, to find the blank line that ends it.
+	skipping bool
+	lineLen  int
+	err      error // the stream's end: an event far too large
 }
 
+// skipSlack is how much of a too large event the tap lets through before
+// it ends the stream: more than the SDK reads ahead (4 KiB), so the SDK
+// has seen the event pass its own limit (the same) and failed it as too
+// large; then its draining of the body stops here, however much is left.
+const skipSlack = 64 << 10
+
 func (b *sseTapBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
 	n, err := b.ReadCloser.Read(p)
 	b.feed(p[:n])
 	return n, err
 }
 
 func (b *sseTapBody) feed(chunk []byte) {
-	b.partial = append(b.partial, chunk...)
-	for {
-		i := bytes.IndexByte(b.partial, '\n')
+	for len(chunk) > 0 {
+		if b.skipping {
+			chunk = b.skip(chunk)
+			continue
+		}
+		i := bytes.IndexByte(chunk, '\n')
 		if i < 0 {
+			b.keep(chunk)
 			return
 		}
-		line := strings.TrimSuffix(string(b.partial[:i]), "\r")
-		b.partial = b.partial[i+1:]
-		switch {
-		case line == "":
-			if len(b.data) > 0 {
-				b.tap.logMessages(DirRecv, []byte(strings.Join(b.data, "\n")))
-				b.data = b.data[:0]
-			}
-		case line == "data" || strings.HasPrefix(line, "data:"):
-			v := strings.TrimPrefix(strings.TrimPrefix(line, "data"), ":")
-			b.data = append(b.data, strings.TrimPrefix(v, " "))
+		if !b.keep(chunk[:i+1]) {
+			chunk = chunk[i+1:]
+			continue
 		}
+		chunk = chunk[i+1:]
+		line := strings.TrimSuffix(strings.TrimSuffix(string(b.partial), "\n"), "\r")
+		b.partial = b.partial[:0]
+		if cap(b.partial) > 64<<10 { // a large event's buffer is not kept for the stream's life
+			b.partial = nil
+		}
+		b.line(line)
+	}
+}
+
+// keep adds bytes of the current line, reporting false once the event is
+// too large (then it is skipped).
+func (b *sseTapBody) keep(p []byte) bool {
+	if b.size += int64(len(p)); b.size > b.tap.limit {
+		b.skipping, b.lineLen = true, len(b.partial)+len(p)
+		if p[len(p)-1] == '\n' {
+			b.lineLen = 0
+		}
+		b.partial, b.data = nil, nil
+		b.big(&MessageTooLargeError{Limit: b.tap.limit})
+		return false
+	}
+	if len(b.partial)+len(p) > cap(b.partial) { // grown by doubling, to at most the limit
+		grown := make([]byte, len(b.partial), int(min(int64(2*cap(b.partial)+len(p)), b.tap.limit+1)))
+		b.partial = append(grown[:copy(grown, b.partial)], p...)
+		return true
+	}
+	b.partial = append(b.partial, p...)
+	return true
+}
+
+// skip passes over a too large event up to the blank line that ends it,
+// and returns what follows.
+func (b *sseTapBody) skip(chunk []byte) []byte {
+	for i, c := range chunk {
+		switch c {
+		case '\n':
+			if b.lineLen == 0 {
+				b.skipping, b.size = false, 0
+				return chunk[i+1:]
+			}
+			b.lineLen = 0
+		case '\r':
+		default:
+			b.lineLen++
+		}
+	}
+	if b.size += int64(len(chunk)); b.size > b.tap.limit+skipSlack {
+		b.err = &MessageTooLargeError{Limit: b.tap.limit}
+	}
+	return nil
+}
+
+// line takes one line of the event stream.
+func (b *sseTapBody) line(line string) {
+	switch {
+	case line == "":
+		if len(b.data) > 0 {
+			b.tap.logMessages(DirRecv, []byte(strings.Join(b.data, "\n")))
+			b.data = b.data[:0]
+		}
+		b.size = 0
+	case line == "data" || strings.HasPrefix(line, "data:"):
+		v := strings.TrimPrefix(strings.TrimPrefix(line, "data"), ":")
+		b.data = append(b.data, strings.TrimPrefix(v, " "))
 	}
 }

@@ -89,10 +89,34 @@ type notifier struct {
 	next     int
 }
 
+// emit hands an event to OnEvent, with the secrets the connection knows
+// redacted from what the server said in it.
 func (n *notifier) emit(e Event) {
 	if n.conn.cfg.OnEvent != nil {
-		n.conn.cfg.OnEvent(e)
+		n.conn.cfg.OnEvent(redactEvent(n.conn.Secrets(), e))
 	}
+}
+
+// redactEvent is e with the secrets redacted from the server's words.
+func redactEvent(s *Secrets, e Event) Event {
+	if !s.known() {
+		return e
+	}
+	switch ev := e.(type) {
+	case LogEvent:
+		ev.Logger, ev.Data = s.Redact(ev.Logger), json.RawMessage(s.Redact(string(ev.Data)))
+		return ev
+	case ProgressEvent:
+		ev.Message = s.Redact(ev.Message)
+		return ev
+	case TaskEvent:
+		ev.StatusMessage = s.Redact(ev.StatusMessage)
+		return ev
+	case ResourceUpdatedEvent:
+		ev.URI = s.Redact(ev.URI)
+		return ev
+	}
+	return e
 }
 
 // options installs the notification handlers on the client's options.

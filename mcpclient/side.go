@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"strings"
@@ -123,10 +124,7 @@ func (s *sideChannel) call(ctx context.Context, method string, params any) (json
 	}
 	select {
 	case resp := <-w:
-		if resp.Error != nil {
-			return nil, resp.Error
-		}
-		return resp.Result, nil
+		return answerOf(method, resp)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -156,11 +154,14 @@ func (s *sideChannel) post(ctx context.Context, req *jsonrpc.Request) {
 	}
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if media == "text/event-stream" {
-		s.readEvents(ctx, resp.Body)
+		if err := s.readEvents(ctx, resp.Body); err != nil {
+			fail(fmt.Errorf("%s: %w", req.Method, err))
+			return
+		}
 	} else {
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+		body, err := io.ReadAll(resp.Body) // at most a message: the tap bounds it
 		if err != nil {
-			fail(err)
+			fail(fmt.Errorf("%s: %w", req.Method, err))
 			return
 		}
 		s.receive(ctx, body)
@@ -176,7 +177,7 @@ func (s *sideChannel) send(ctx context.Context, msg jsonrpc.Message) (*http.Resp
 	if err != nil {
 		return nil, err
 	}
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.Target.URL, bytes.NewReader(body))
+	r, err := http.NewRequestWithContext(context.WithValue(ctx, sideRequest{}, true), http.MethodPost, c.cfg.Target.URL, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -209,10 +210,12 @@ func (s *sideChannel) send(ctx context.Context, msg jsonrpc.Message) (*http.Resp
 	return c.httpClient.Do(r)
 }
 
-// readEvents reads an event stream's messages until it ends.
-func (s *sideChannel) readEvents(ctx context.Context, body io.Reader) {
+// readEvents reads an event stream's messages until it ends; an event
+// larger than a message may be ends it with an error.
+func (s *sideChannel) readEvents(ctx context.Context, body io.Reader) error {
+	limit := s.conn.maxMessage()
 	sc := bufio.NewScanner(body)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	sc.Buffer(make([]byte, 64<<10), int(min(limit, math.MaxInt32))+2)
 	var data bytes.Buffer
 	for sc.Scan() {
 		line := sc.Text()
@@ -225,10 +228,17 @@ func (s *sideChannel) readEvents(ctx context.Context, body io.Reader) {
 				data.Reset()
 			}
 		}
+		if int64(data.Len()) > limit {
+			return &MessageTooLargeError{Limit: limit}
+		}
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return &MessageTooLargeError{Limit: limit}
 	}
 	if data.Len() > 0 {
 		s.receive(ctx, data.Bytes())
 	}
+	return nil
 }
 
 // receive takes one message from a side-channel answer: a response goes
@@ -277,4 +287,131 @@ func (s *sideChannel) answer(ctx context.Context, req *jsonrpc.Request) {
 		return
 	}
 	r.Body.Close()
+}
+
+// answerOf is a side-channel response's result once its shape is the
+// request's. A broken or forged answer (both a result and an error, or
+// neither; a null result; a tools/call answer that is neither a tool
+// result, a task nor a request for input; a task without its id or
+// status) is refused, saying what was wrong: it is never taken for an
+// empty result.
+func answerOf(method string, resp *jsonrpc.Response) (json.RawMessage, error) {
+	hasResult := len(resp.Result) > 0
+	switch {
+	case resp.Error != nil && hasResult:
+		return nil, errors.New("the server's answer is malformed: it has both a result and an error")
+	case resp.Error != nil:
+		return nil, resp.Error
+	case !hasResult:
+		return nil, errors.New("the server's answer is malformed: it has neither a result nor an error")
+	}
+	if err := checkAnswer(method, resp.Result); err != nil {
+		return nil, fmt.Errorf("the server's answer is malformed: %w", err)
+	}
+	return resp.Result, nil
+}
+
+// checkAnswer checks that a result has the shape of method's answer.
+func checkAnswer(method string, raw json.RawMessage) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return fmt.Errorf("its result is %s, not an object", jsonKind(raw))
+	}
+	switch method {
+	case "tools/call":
+		return checkCallAnswer(obj)
+	case "tasks/get":
+		return checkTask(obj)
+	case "tasks/result":
+		return checkToolResult(obj)
+	case "tasks/list":
+		return needArray(obj, "tasks")
+	case "tools/list":
+		return needArray(obj, "tools")
+	}
+	return nil
+}
+
+// checkCallAnswer checks a tools/call answer: a tool result, a task
+// (2025-11-25: under "task"; the 2026-07-28 extension: resultType "task"),
+// or the extension's request for input.
+func checkCallAnswer(obj map[string]json.RawMessage) error {
+	var kind string
+	if raw, ok := obj["resultType"]; ok && json.Unmarshal(raw, &kind) != nil {
+		return fmt.Errorf("its resultType is %s, not a string", jsonKind(raw))
+	}
+	switch {
+	case kind == "task":
+		return checkTask(obj)
+	case kind == "input_required":
+		var requests map[string]json.RawMessage
+		if json.Unmarshal(obj["inputRequests"], &requests) != nil || requests == nil {
+			return errors.New("it asks for input without inputRequests")
+		}
+		return nil
+	case obj["task"] != nil && kind == "":
+		var task map[string]json.RawMessage
+		if json.Unmarshal(obj["task"], &task) != nil || task == nil {
+			return fmt.Errorf("its task is %s, not an object", jsonKind(obj["task"]))
+		}
+		return checkTask(task)
+	case kind != "" && kind != "complete":
+		return nil // an unknown resultType: the caller says so
+	}
+	return checkToolResult(obj)
+}
+
+// checkTask checks a task: it has its id and status.
+func checkTask(obj map[string]json.RawMessage) error {
+	var task struct {
+		TaskID *string `json:"taskId"`
+		Status *string `json:"status"`
+	}
+	_ = json.Unmarshal(obj["taskId"], &task.TaskID)
+	_ = json.Unmarshal(obj["status"], &task.Status)
+	switch {
+	case task.TaskID == nil || *task.TaskID == "":
+		return errors.New("its task has no taskId")
+	case task.Status == nil || *task.Status == "":
+		return errors.New("its task has no status")
+	}
+	return nil
+}
+
+// checkToolResult checks a tool result: it has its content.
+func checkToolResult(obj map[string]json.RawMessage) error {
+	if err := needArray(obj, "content"); err != nil {
+		return fmt.Errorf("it is not a tool result: %w", err)
+	}
+	return nil
+}
+
+// needArray checks that obj has an array member key.
+func needArray(obj map[string]json.RawMessage, key string) error {
+	var items []json.RawMessage
+	if json.Unmarshal(obj[key], &items) != nil || items == nil {
+		return fmt.Errorf("its %s is %s, not an array", key, jsonKind(obj[key]))
+	}
+	return nil
+}
+
+// jsonKind names the kind of a JSON value, for an error.
+func jsonKind(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "missing"
+	}
+	switch t[0] {
+	case 'n':
+		return "null"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -47,33 +48,45 @@ type WireLog struct {
 	sink    io.Writer
 	stderr  []string // the last few stderr lines, for error messages
 	params  paramsBook
-	secrets []string // redacted wherever they appear (see Secret)
+	// secrets are redacted wherever they appear (see Secret); the set may
+	// be shared (UseSecrets).
+	secrets atomic.Pointer[Secrets]
 }
-
-// maxSecrets bounds the secrets a wire log redacts.
-const maxSecrets = 256
 
 // Secret makes the log redact s (a token, a client secret, an
-// authorization code) from every entry it keeps or writes from now on.
+// authorization code) from every entry it keeps or writes from now on, and
+// whoever shares its secrets from everything they show.
 func (w *WireLog) Secret(s string) {
-	if w == nil || len(s) < 4 {
-		return
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !slices.Contains(w.secrets, s) && len(w.secrets) < maxSecrets {
-		w.secrets = append(w.secrets, s)
+	if w != nil {
+		w.Secrets().Add(s)
 	}
 }
 
-// redact replaces the known secrets in s; w.mu must be held.
-func (w *WireLog) redact(s string) string {
-	for _, sec := range w.secrets {
-		if strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, "[redacted]")
+// Secrets is the set of secrets the log redacts, for whatever else shows
+// what the server says ([Conn.Secrets]).
+func (w *WireLog) Secrets() *Secrets {
+	if w == nil {
+		return nil
+	}
+	return w.secrets.Load()
+}
+
+// UseSecrets makes the log redact the secrets of s, a set it shares (the
+// command line's output redacts the same set): the secrets it knew are
+// added to s, and those told to it later go to s.
+func (w *WireLog) UseSecrets(s *Secrets) {
+	if s == nil {
+		return
+	}
+	old := w.secrets.Swap(s)
+	if old != nil && old != s {
+		old.mu.RLock()
+		needles := slices.Clone(old.needles)
+		old.mu.RUnlock()
+		for _, n := range needles {
+			s.Add(n)
 		}
 	}
-	return s
 }
 
 // NewWireLog returns a wire log that keeps at most max entries in memory
@@ -82,23 +95,25 @@ func NewWireLog(max int, sink io.Writer) *WireLog {
 	if max <= 0 {
 		max = 10000
 	}
-	return &WireLog{max: max, sink: sink}
+	w := &WireLog{max: max, sink: sink}
+	w.secrets.Store(&Secrets{})
+	return w
 }
 
 func (w *WireLog) add(e WireEntry) {
 	if w == nil {
 		return
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.secrets) > 0 {
-		e.Text = w.redact(e.Text)
+	if secrets := w.Secrets(); secrets.known() {
+		e.Text = secrets.Redact(e.Text)
 		if len(e.Message) > 0 {
-			if m := w.redact(string(e.Message)); m != string(e.Message) {
+			if m := secrets.Redact(string(e.Message)); m != string(e.Message) {
 				e.Message = json.RawMessage(m)
 			}
 		}
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	kept := e.kept()
 	if len(w.entries) < w.max {
 		w.entries = append(w.entries, kept)

@@ -157,7 +157,7 @@ func (l *appsPanel) sync(m *Model, h int) {
 	if len(list) == 0 {
 		return
 	}
-	l.detail.set(m.appText(l.sel), m.c.width, h-appsPanelHead(len(list), h)-1)
+	l.detail.set(m.redact(m.appText(l.sel)), m.c.width, h-appsPanelHead(len(list), h)-1)
 }
 
 // appText is one session in full: the tool and its arguments, the call's

@@ -233,7 +233,7 @@ func (l *appToolsLayer) view(m *Model, h int, _ *level) string {
 	}
 	b.WriteString("\n" + l.args.View() + "\n\n")
 	head := b.String()
-	l.detail.set(l.result, m.c.width, max(h-strings.Count(head, "\n"), 1))
+	l.detail.set(m.redact(l.result), m.c.width, max(h-strings.Count(head, "\n"), 1))
 	return head + l.detail.view(&m.c, "")
 }
 

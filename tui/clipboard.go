@@ -34,15 +34,16 @@ func (m *Model) statusLine() string {
 }
 
 // paneCopy is the text of the current tab's pane as it would be copied
-// or saved: unwrapped, without styling. On the Log tab's list it is the
-// message under the cursor, as enter would show it.
+// or saved: unwrapped, without styling, with secrets redacted as shown. On
+// the Log tab's list it is the message under the cursor, as enter would
+// show it.
 func (m *Model) paneCopy() (string, bool) {
 	var text string
 	switch {
 	case m.hasPane():
-		text = ansi.Strip(m.paneText())
+		text = ansi.Strip(m.redact(m.paneText()))
 	case m.tab == tabLog:
-		text = ansi.Strip(m.logTextAt(m.pick[tabLog].cursor))
+		text = ansi.Strip(m.redact(m.logTextAt(m.pick[tabLog].cursor)))
 	}
 	return text, strings.TrimSpace(text) != ""
 }

@@ -206,7 +206,19 @@ func (m *Model) syncPane() {
 		return
 	}
 	w, h := m.paneSize()
-	m.panes[m.tab].set(m.paneText(), w, h)
+	m.panes[m.tab].set(m.redact(m.paneText()), w, h)
+}
+
+// redact hides the secrets the connections know (-H and config
+// credentials, tokens) in text about to be drawn: a server may quote one
+// back. Text is redacted before it is wrapped or cut, and the whole frame
+// again (View), so that no secret shows whole or in part.
+func (m *Model) redact(text string) string {
+	text = m.opts.Wire.Secrets().Redact(text)
+	if m.conn != nil {
+		text = m.conn.Secrets().Redact(text)
+	}
+	return text
 }
 
 // paneText is what the current tab's pane shows.

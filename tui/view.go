@@ -26,7 +26,7 @@ func (m *Model) View() string {
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	return strings.Join(lines, "\n") + "\n" + fit(top.footer(), m.c.width)
+	return m.redact(strings.Join(lines, "\n") + "\n" + fit(top.footer(), m.c.width))
 }
 
 func (m *Model) header() string {

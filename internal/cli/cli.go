@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
 // Run is mcpeek's whole life: it runs the command that args (the words
@@ -22,7 +24,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if _, ok := stderr.(*os.File); !ok {
 		stderr = &syncWriter{w: stderr}
 	}
-	return report(ctx, dispatch(ctx, args, streams{out: stdout, errOut: stderr}), stderr)
+	// Every secret the run learns (-H and config credentials, tokens) is
+	// redacted from all it prints, results included: a server may quote
+	// one back (docs/architecture.md, "Secrets in what is shown").
+	secrets := &mcpclient.Secrets{}
+	s := streams{out: secrets.Writer(stdout), errOut: secrets.Writer(stderr), term: stderr, secrets: secrets}
+	return report(ctx, dispatch(ctx, args, s), s.errOut)
 }
 
 // syncWriter serializes writes to w.
@@ -38,9 +45,12 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 }
 
 // streams are where a command writes: results to out, diagnostics to
-// errOut.
+// errOut, both with the run's secrets redacted; term is stderr itself,
+// for the forms drawn on the terminal.
 type streams struct {
 	out, errOut io.Writer
+	term        io.Writer
+	secrets     *mcpclient.Secrets
 }
 
 // dispatch finds the command args name, parses its options and runs it.

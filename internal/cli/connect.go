@@ -34,6 +34,7 @@ type connFlags struct {
 	appTimeout        time.Duration
 	noFormElicitation bool
 	wireLog           string
+	maxMessage        sizeFlag
 	rootArgs          listFlag
 	logLevel          string
 	auth              authFlags
@@ -73,6 +74,8 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 	fs.DurationVar(&cf.appTimeout, "app-timeout", 10*time.Minute, "with --app-host: how long the app may take to answer")
 	fs.BoolVar(&cf.noFormElicitation, "no-form-elicitation", false, "do not advertise form elicitation")
 	fs.StringVar(&cf.wireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
+	cf.maxMessage = mcpclient.DefaultMaxMessageSize
+	fs.Var(&cf.maxMessage, "max-message-size", "the largest message a URL server may send (a response, or one event of a stream): a `SIZE` such as 64MiB (a command's is 16 MiB, go-sdk's)")
 	cf.auth.register(fs)
 	cf.selection.register(fs)
 	cf.tls.register(fs)
@@ -135,8 +138,9 @@ type endpoint struct {
 	pasteAuth func(context.Context) (string, error)
 }
 
-// open opens the endpoint; notify shows the person a URL to open.
-func (cf *connFlags) open(notify func(string)) (*endpoint, error) {
+// open opens the endpoint; notify shows the person a URL to open. Its
+// wire log redacts secrets, the run's set that its output redacts too.
+func (cf *connFlags) open(secrets *mcpclient.Secrets, notify func(string)) (*endpoint, error) {
 	if err := cf.askInputs(); err != nil {
 		return nil, err
 	}
@@ -151,6 +155,7 @@ func (cf *connFlags) open(notify func(string)) (*endpoint, error) {
 		sink = f
 	}
 	e.wire = mcpclient.NewWireLog(0, sink)
+	e.wire.UseSecrets(secrets)
 	for _, secret := range cf.selection.secrets {
 		e.wire.Secret(secret)
 	}
@@ -205,6 +210,7 @@ func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, rec
 		OfferRoots:     e.cf.offerRoots,
 		LogLevel:       e.cf.logLevel,
 		TLS:            e.cf.tls.config,
+		MaxMessageSize: int64(e.cf.maxMessage),
 	}
 	if s, ok := asker.(mcpclient.Sampler); ok {
 		cfg.Sampler = s
@@ -247,7 +253,7 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	if err := cf.approve(s.errOut); err != nil {
 		return err
 	}
-	e, err := cf.open(func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
+	e, err := cf.open(s.secrets, func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
 	if err != nil {
 		return err
 	}
@@ -294,6 +300,9 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok { // the redacting writer of streams
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

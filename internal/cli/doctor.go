@@ -223,7 +223,7 @@ func (d *doctor) mcpSteps(ctx context.Context, s streams) {
 	}()
 	d.step("negotiate", func() outcome {
 		var err error
-		if e, err = d.cf.open(func(string) {}); err != nil {
+		if e, err = d.cf.open(s.secrets, func(string) {}); err != nil {
 			return failed(err.Error(), "")
 		}
 		e.showAuth = func(string) {}

@@ -3,8 +3,11 @@ package cli
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"strings"
+
+	"github.com/dustin/go-humanize"
 )
 
 // flagSet is a command's flags and the help that -h prints on stdout.
@@ -50,3 +53,18 @@ type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, ", ") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// sizeFlag is a size in bytes, given as 16MiB, 64MB, 1GiB or a number of
+// bytes.
+type sizeFlag int64
+
+func (f *sizeFlag) String() string { return humanize.IBytes(uint64(*f)) }
+
+func (f *sizeFlag) Set(v string) error {
+	n, err := humanize.ParseBytes(v)
+	if err != nil || n < 1<<10 || n > 1<<40 {
+		return fmt.Errorf("%q is not a size from 1KiB to 1TiB (such as 16MiB, 64MB or a number of bytes)", v)
+	}
+	*f = sizeFlag(n)
+	return nil
+}

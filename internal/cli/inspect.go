@@ -56,7 +56,7 @@ func (o *inspectOptions) run(ctx context.Context, s streams) error {
 			return summarize(ctx, conn, o.words, s.out)
 		})
 	}
-	return o.inspect(ctx)
+	return o.inspect(ctx, s.secrets)
 }
 
 // interactiveTerminal reports whether a person sits at this terminal.
@@ -66,7 +66,7 @@ func interactiveTerminal() bool {
 
 // inspect runs the full-screen inspector, drawn on stderr; it connects, and
 // reconnects, through the endpoint.
-func (o *inspectOptions) inspect(ctx context.Context) error {
+func (o *inspectOptions) inspect(ctx context.Context, secrets *mcpclient.Secrets) error {
 	// The person adds and removes roots in the inspector.
 	o.conn.offerRoots = true
 	// Still on the terminal once the inspector's screen is gone.
@@ -74,7 +74,7 @@ func (o *inspectOptions) inspect(ctx context.Context) error {
 		return err
 	}
 	// The inspector's app card shows each tab's URL, so nothing to notify.
-	e, err := o.conn.open(func(string) {})
+	e, err := o.conn.open(secrets, func(string) {})
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func TestServerPickerEntries(t *testing.T) {
 	if err := o.parse(fs, []string{"--trust-project", "--wire-log", wire}); err != nil {
 		t.Fatal(err)
 	}
-	e, err := o.conn.open(func(string) {})
+	e, err := o.conn.open(nil, func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestServerPickerNeedsApproval(t *testing.T) {
 		if err := o.parse(fs, nil); err != nil {
 			t.Fatal(err)
 		}
-		e, err := o.conn.open(func(string) {})
+		e, err := o.conn.open(nil, func(string) {})
 		if err != nil {
 			t.Fatal(err)
 		}

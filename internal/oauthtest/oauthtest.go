@@ -92,6 +92,11 @@ func New() *Server {
 		info := req.Extra.TokenInfo
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "scopes: " + strings.Join(info.Scopes, " ")}}}, nil, nil
 	})
+	// echo_token is a careless server's error: it quotes the request's
+	// Authorization header back.
+	mcp.AddTool(mcpServer, &mcp.Tool{Name: "echo_token"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "refused: Authorization: " + req.Extra.Header.Get("Authorization")}}}, nil, nil
+	})
 	mcp.AddTool(mcpServer, &mcp.Tool{Name: "admin"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "admin ok"}}}, nil, nil
 	})

@@ -1,0 +1,122 @@
+package mcpclient
+
+import (
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Secrets are the secrets a run of mcpeek knows: the credentials of -H
+// headers and of MCP configs, a client secret, and each token and code
+// the authorizer learns, as it learns them. Whatever mcpeek shows or
+// prints passes through one set (the wire log's, shared with the command
+// line's output and the inspector's screen; see [WireLog.UseSecrets]), so
+// that a server quoting a token back shows "[redacted]" everywhere alike.
+//
+// A nil *Secrets knows none. It is safe for concurrent use.
+type Secrets struct {
+	mu sync.RWMutex
+	// needles are what Redact replaces: each secret, and its form inside
+	// a JSON string where that differs.
+	needles []string
+}
+
+// maxSecrets bounds the secrets a set redacts.
+const maxSecrets = 256
+
+// Redacted is what a secret is replaced with.
+const Redacted = "[redacted]"
+
+// Add makes the set redact s from now on. Strings shorter than 4 bytes
+// are not secrets worth hiding (and would hide too much).
+func (s *Secrets) Add(secret string) {
+	if s == nil || len(secret) < 4 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range jsonForms(secret) {
+		if !slices.Contains(s.needles, n) && len(s.needles) < 2*maxSecrets {
+			s.needles = append(s.needles, n)
+		}
+	}
+	// The longest first: a secret that contains another is hidden whole.
+	slices.SortStableFunc(s.needles, func(a, b string) int { return len(b) - len(a) })
+}
+
+// jsonForms are secret itself and the forms it takes inside a JSON string
+// (escaped as encoding/json escapes, with and without HTML escaping), so
+// that a secret is hidden in printed JSON too.
+func jsonForms(secret string) []string {
+	forms := []string{secret}
+	add := func(b []byte) {
+		if f := string(b[1 : len(b)-1]); f != secret && !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	if b, err := json.Marshal(secret); err == nil {
+		add(b)
+	}
+	var sb strings.Builder
+	enc := json.NewEncoder(&sb)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(secret) == nil {
+		add([]byte(strings.TrimSuffix(sb.String(), "\n")))
+	}
+	return forms
+}
+
+// known reports whether the set knows a secret.
+func (s *Secrets) known() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.needles) > 0
+}
+
+// Redact replaces every secret in text with [Redacted].
+func (s *Secrets) Redact(text string) string {
+	if s == nil {
+		return text
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, n := range s.needles {
+		if strings.Contains(text, n) {
+			text = strings.ReplaceAll(text, n, Redacted)
+		}
+	}
+	return text
+}
+
+// Writer returns a writer that redacts the secrets from each write before
+// it reaches w. Each write is redacted on its own, so a secret must not be
+// split across two (line-at-a-time output and one JSON document per write
+// are not).
+func (s *Secrets) Writer(w io.Writer) io.Writer { return &redactingWriter{w: w, secrets: s} }
+
+type redactingWriter struct {
+	w       io.Writer
+	secrets *Secrets
+}
+
+func (r *redactingWriter) Write(p []byte) (int, error) {
+	if !r.secrets.known() {
+		return r.w.Write(p)
+	}
+	if out := r.secrets.Redact(string(p)); out != string(p) {
+		if _, err := io.WriteString(r.w, out); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return r.w.Write(p)
+}
+
+// Unwrap is the writer underneath, for a caller that asks whether it is a
+// terminal.
+func (r *redactingWriter) Unwrap() io.Writer { return r.w }
