@@ -55,6 +55,10 @@ type Options struct {
 	StoredOnly bool
 	// Fresh logs in anew, ignoring stored tokens (and storing the new one).
 	Fresh bool
+	// AllowHosts may be reached by the authorization requests whatever
+	// their address (--auth-allow-host): an authorization server on the
+	// intranet of a server that is not.
+	AllowHosts AllowList
 	// HTTPClient makes the authorization requests (nil: the default).
 	HTTPClient *http.Client
 	// Logf narrates, without secrets, into the wire log.
@@ -149,7 +153,7 @@ func New(opts Options) (*Authorizer, error) {
 	// Every authorization request goes through the guard (guard.go),
 	// whatever transport the caller gave: go-sdk drops its own checks for
 	// a client with a transport or redirect policy of its own.
-	g := newGuard(opts.Resource)
+	g := newGuard(opts.Resource, opts.AllowHosts)
 	hc = &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &observer{base: g.transport(hc.Transport), a: a},
 		CheckRedirect: g.checkRedirect}
 	a.hc = hc
