@@ -114,7 +114,7 @@ func (cf *connFlags) authorizer(ctx context.Context, wire *mcpclient.WireLog, sh
 		// The opener is another process, whose arguments other local
 		// users can read: it gets a private launch page, never the
 		// authorization URL, whose state would let them end the login.
-		opts.Open = func(ctx context.Context, url string) error { return apphost.OpenPrivately(ctx, launch, url) }
+		opts.Open = func(url string) (func(), error) { return apphost.OpenPrivately(launch, url) }
 	}
 	return oauth.New(opts)
 }

@@ -38,10 +38,11 @@ type Options struct {
 	// port on 127.0.0.1).
 	CallbackAddr string
 	// Open opens the authorization URL in a browser; nil or an error
-	// leaves it to the person (Show says where to go). Its ctx ends when
-	// the login stops waiting for the browser: what Open left for it (a
-	// launch page) can go then.
-	Open func(ctx context.Context, url string) error
+	// leaves it to the person (Show says where to go). done, when not
+	// nil, removes what Open left for the browser (a launch page): it is
+	// called once the login stops waiting, before Authorize returns, or
+	// at Close.
+	Open func(url string) (done func(), err error)
 	// Show tells the person something: the URL to open, what is awaited.
 	Show func(text string)
 	// Paste, when set, reads the URL the browser was redirected to, for a
@@ -111,6 +112,8 @@ type Authorizer struct {
 	priorScopes []string
 	// waiting hears when a login starts and stops waiting for the person.
 	waiting func(bool)
+	// opened removes what Open left for the browser, once (nil: nothing).
+	opened func()
 	// connecting is true while the connection is being made; failed is
 	// why authorization failed then, which ends the attempt.
 	connecting bool
@@ -200,8 +203,17 @@ func New(opts Options) (*Authorizer, error) {
 	return a, nil
 }
 
-// Close stops listening for the redirect.
-func (a *Authorizer) Close() error { return a.server.Close() }
+// Close stops listening for the redirect, and removes what was left for
+// the browser of a login still waiting.
+func (a *Authorizer) Close() error {
+	a.mu.Lock()
+	opened := a.opened
+	a.mu.Unlock()
+	if opened != nil {
+		opened()
+	}
+	return a.server.Close()
+}
 
 // OnWaiting sets what hears a login start (true) and stop (false)
 // waiting for the person: the connection pauses its connect timeout.
@@ -503,9 +515,15 @@ func (a *Authorizer) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*
 
 	opened := false
 	if a.opts.Open != nil {
-		octx, done := context.WithCancel(ctx)
-		defer done()
-		if err := a.opts.Open(octx, args.URL); err != nil {
+		done, err := a.opts.Open(args.URL)
+		if done != nil {
+			done = sync.OnceFunc(done)
+			a.mu.Lock()
+			a.opened = done
+			a.mu.Unlock()
+			defer done()
+		}
+		if err != nil {
 			a.logf("could not open a browser: %v", err)
 		} else {
 			opened = true
@@ -540,7 +558,9 @@ func (a *Authorizer) show(opened bool, authURL string) {
 	switch {
 	case opened:
 		a.opts.Show(fmt.Sprintf("authorizing in your browser; waiting for it to come back to %s", a.redirect))
-		a.opts.Show("if it did not open, open this URL: " + authURL)
+		// The browser may not show the page: a sandboxed one (Snap,
+		// Flatpak, WSL's Windows browser) may not read the launch page.
+		a.opts.Show("if your browser did not show the login page (a Snap, Flatpak or WSL browser may not read the local page it was given), open this URL: " + authURL)
 	default:
 		a.opts.Show("open this URL to authorize: " + authURL)
 		if a.opts.Paste != nil {

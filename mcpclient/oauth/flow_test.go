@@ -35,9 +35,10 @@ type person struct {
 	opened []string
 	edit   func(loc string) []string // the redirects to request, in order
 	status []int
+	done   int // how often what an opening left was removed
 }
 
-func (p *person) open(ctx context.Context, authURL string) error {
+func (p *person) open(authURL string) (func(), error) {
 	p.mu.Lock()
 	p.opened = append(p.opened, authURL)
 	p.mu.Unlock()
@@ -62,7 +63,7 @@ func (p *person) open(ctx context.Context, authURL string) error {
 			p.mu.Unlock()
 		}
 	}()
-	return nil
+	return func() { p.mu.Lock(); p.done++; p.mu.Unlock() }, nil
 }
 
 func (p *person) opens() int {
@@ -552,6 +553,57 @@ func TestMetadataRedirectsIntoPrivateAddressesRefused(t *testing.T) {
 				t.Errorf("requests elsewhere %q, %d at the other port, %d logins", rec.elsewhere, other.Load()-before, p.opens())
 			}
 		})
+	}
+}
+
+// What the opener left for the browser (a launch page holding the state)
+// is removed before the login returns, whether it completed or was given
+// up, and by Close while a login still waits: nothing is left to a
+// goroutine that a process ending at once would not run.
+func TestOpenersLeftoversRemovedBeforeTheLoginReturns(t *testing.T) {
+	s := newSetup(t)
+	p := &person{t: t}
+	conn, _, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	p.mu.Lock()
+	if p.done != 1 {
+		t.Errorf("after a login, what the opener left was removed %d times", p.done)
+	}
+	p.mu.Unlock()
+
+	// A login given up: the person never comes back.
+	s2 := newSetup(t)
+	removed := 0
+	opened := make(chan struct{})
+	var a *oauth.Authorizer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, err = oauth.New(oauth.Options{Resource: s2.as.URL, Open: func(string) (func(), error) {
+		close(opened)
+		return func() { removed++ }, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := make(chan error, 1)
+	go func() {
+		_, err := mcpclient.Connect(ctx, mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: s2.as.URL}, Auth: a})
+		failed <- err
+	}()
+	<-opened
+	a.Close() // as a run ending at once does, while the login waits
+	if removed != 1 {
+		t.Errorf("Close while the login waits: removed %d times", removed)
+	}
+	cancel()
+	if err := <-failed; err == nil {
+		t.Fatal("a login given up connected")
+	}
+	if removed != 1 {
+		t.Errorf("after the login was given up: removed %d times", removed)
 	}
 }
 
