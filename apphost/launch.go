@@ -1,7 +1,6 @@
 package apphost
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"html"
@@ -76,17 +75,30 @@ func (h *Host) writeLaunchFile(key, target string) (string, error) {
 		return "", errHostClosed
 	}
 	if h.launchDir == "" {
-		dir, err := os.MkdirTemp("", "mcpeek-launch-")
+		dir, err := newLaunchDir()
 		if err != nil {
-			return "", err
-		}
-		if err := os.Chmod(dir, 0o700); err != nil {
-			_ = os.RemoveAll(dir)
 			return "", err
 		}
 		h.launchDir = dir
 	}
 	return writeLaunchPage(filepath.Join(h.launchDir, key+".html"), target)
+}
+
+// newLaunchDir makes a folder only this user can read, for launch pages, in
+// the temporary folder ($TMPDIR, else /tmp, whose sticky bit keeps others
+// from replacing it). A sandboxed browser (Snap, Flatpak) may not read it:
+// nor could it the user's runtime or cache folder, so whoever opens a
+// launch page also shows the person the URL it leads to, or a way to it.
+func newLaunchDir() (string, error) {
+	dir, err := os.MkdirTemp("", "mcpeek-launch-")
+	if err != nil {
+		return "", err
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
 }
 
 // writeLaunchPage writes, at path (a new file in a folder only this user
@@ -112,31 +124,27 @@ func writeLaunchPage(path, target string) (string, error) {
 // OpenPrivately opens target through launch (a [SystemBrowser] or an
 // [OpenWith]) without putting it in another process's arguments, which
 // other local users can read: launch is given the file:// URL of a
-// private launch page that sends the browser on to target. The page is
-// removed when ctx ends (the caller's wait for the browser), or at once
-// if launch fails. An authorization URL goes this way: its state would
-// let whoever read it end the login, or answer it with words of theirs.
-func OpenPrivately(ctx context.Context, launch func(fileURL string) error, target string) error {
-	dir, err := os.MkdirTemp("", "mcpeek-launch-")
+// private launch page that sends the browser on to target. remove deletes
+// the page, once the caller stops waiting for the browser; when launch
+// fails it is gone already (and remove is nil). An authorization URL goes
+// this way: its state would let whoever read it end the login, or answer
+// it with words of theirs.
+func OpenPrivately(launch func(fileURL string) error, target string) (remove func(), err error) {
+	dir, err := newLaunchDir()
 	if err != nil {
-		return fmt.Errorf("launch page: %w", err)
+		return nil, fmt.Errorf("launch page: %w", err)
 	}
-	remove := func() { _ = os.RemoveAll(dir) }
-	if err := os.Chmod(dir, 0o700); err != nil {
-		remove()
-		return fmt.Errorf("launch page: %w", err)
-	}
+	remove = func() { _ = os.RemoveAll(dir) }
 	path, err := writeLaunchPage(filepath.Join(dir, "open.html"), target)
 	if err != nil {
 		remove()
-		return fmt.Errorf("launch page: %w", err)
+		return nil, fmt.Errorf("launch page: %w", err)
 	}
 	if err := launch(fileURL(path)); err != nil {
 		remove()
-		return err
+		return nil, err
 	}
-	context.AfterFunc(ctx, remove)
-	return nil
+	return remove, nil
 }
 
 // fileURL is the file:// URL of an absolute path.

@@ -1,24 +1,21 @@
 package apphost
 
 import (
-	"context"
 	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // OpenPrivately gives the launcher the file:// URL of a private page that
 // sends the browser on to the target, never the target itself; the page
-// goes when the wait ends, or at once when the launcher fails.
+// is gone once remove returns, or at once when the launcher fails.
 func TestOpenPrivately(t *testing.T) {
 	const target = "https://as.example/authorize?client_id=c&state=S3CR3T&code_challenge=x"
 	var got string
-	ctx, cancel := context.WithCancel(context.Background())
-	err := OpenPrivately(ctx, func(u string) error { got = u; return nil }, target)
+	remove, err := OpenPrivately(func(u string) error { got = u; return nil }, target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,19 +35,14 @@ func TestOpenPrivately(t *testing.T) {
 			t.Errorf("%s: %v, mode %v, want %v", path, err, info.Mode().Perm(), want)
 		}
 	}
-	cancel()
-	gone := false // AfterFunc removes it on a goroutine of its own
-	for deadline := time.Now().Add(5 * time.Second); !gone && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		_, err := os.Stat(filepath.Dir(u.Path))
-		gone = errors.Is(err, os.ErrNotExist)
-	}
-	if !gone {
-		t.Error("the launch page outlived the wait")
+	remove()
+	if _, err := os.Stat(filepath.Dir(u.Path)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the launch page outlived remove: %v", err)
 	}
 
-	err = OpenPrivately(context.Background(), func(u string) error { got = u; return errors.New("no browser") }, target)
+	remove, err = OpenPrivately(func(u string) error { got = u; return errors.New("no browser") }, target)
 	u, _ = url.Parse(got)
-	if _, serr := os.Stat(filepath.Dir(u.Path)); err == nil || !errors.Is(serr, os.ErrNotExist) {
+	if _, serr := os.Stat(filepath.Dir(u.Path)); err == nil || remove != nil || !errors.Is(serr, os.ErrNotExist) {
 		t.Errorf("a failed launch: err %v, page %v", err, serr)
 	}
 }

@@ -121,12 +121,15 @@ func TestAuthCommandsCleanAHostileServersStrings(t *testing.T) {
 
 // The browser's process gets a private launch page, never the
 // authorization URL: its arguments, which other local users can read,
-// hold no state that would let them end the login or answer it.
+// hold no state that would let them end the login or answer it. The
+// person's own terminal gives the URL, for a browser that cannot read the
+// page (Snap, Flatpak, WSL). The page is gone when the run ends.
 func TestTheOpenersArgumentsHoldNoState(t *testing.T) {
 	as := oauthtest.New()
 	defer as.Close()
 	a := newAuthRunner(t)
-	if r := a.run("auth", "login", as.URL); r.code != exitOK {
+	r := a.run("auth", "login", as.URL)
+	if r.code != exitOK {
 		t.Fatalf("auth login: exit %d\nstdout %q\nstderr %q", r.code, r.stdout, r.stderr)
 	}
 	argv, targets := a.opened()
@@ -141,6 +144,9 @@ func TestTheOpenersArgumentsHoldNoState(t *testing.T) {
 		if strings.Contains(argv[0], secret) {
 			t.Errorf("the opener's arguments hold %q: %s", secret, argv[0])
 		}
+	}
+	if !strings.Contains(r.stderr, "open this URL: "+targets[0]+"\n") {
+		t.Errorf("the terminal does not give the authorization URL: %q", r.stderr)
 	}
 	page := strings.TrimPrefix(argv[0][strings.LastIndex(argv[0], " ")+1:], "file://")
 	if _, err := os.Stat(page); err == nil {

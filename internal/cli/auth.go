@@ -28,6 +28,10 @@ type authFlags struct {
 	storedAuthOnly    bool
 	// forceLogin logs in afresh even with a stored token (auth login).
 	forceLogin bool
+	// allowHosts are --auth-allow-host's; allow is what they and
+	// $MCPEEK_AUTH_ALLOW_HOSTS allow, once checked.
+	allowHosts listFlag
+	allow      oauth.AllowList
 }
 
 func (af *authFlags) register(fs *flagSet) {
@@ -38,6 +42,7 @@ func (af *authFlags) register(fs *flagSet) {
 	fs.StringVar(&af.callbackAddr, "auth-callback-addr", "", "OAuth: listen for the browser's redirect on this loopback `ADDR` (default: a free port on 127.0.0.1)")
 	fs.BoolVar(&af.noStoredAuth, "no-stored-auth", false, "OAuth: neither use nor keep stored tokens")
 	fs.BoolVar(&af.storedAuthOnly, "stored-auth-only", false, "OAuth: never open a browser; fail (exit 3) without a usable stored token")
+	fs.Var(&af.allowHosts, "auth-allow-host", "OAuth: let authorization requests reach this `HOST` (a name, an IP or a CIDR prefix such as 10.0.0.0/8) though it is private and the server is not (repeatable; added to $"+oauth.AllowHostsEnv+")")
 }
 
 // check checks the flags; secret comes from $MCPEEK_CLIENT_SECRET when the
@@ -55,6 +60,11 @@ func (af *authFlags) check() error {
 	if af.clientMetadataURL != "" && !strings.HasPrefix(af.clientMetadataURL, "https://") {
 		return usagef("--client-metadata-url must be an https:// URL")
 	}
+	allow, err := oauth.ParseAllowList(append([]string{os.Getenv(oauth.AllowHostsEnv)}, af.allowHosts...)...)
+	if err != nil {
+		return usagef("--auth-allow-host or $%s: %v", oauth.AllowHostsEnv, err)
+	}
+	af.allow = allow
 	return nil
 }
 
@@ -86,6 +96,7 @@ func (cf *connFlags) authorizer(ctx context.Context, wire *mcpclient.WireLog, sh
 		ClientSecret:      cf.auth.clientSecret,
 		Scopes:            strings.Fields(strings.ReplaceAll(cf.auth.scope, ",", " ")),
 		CallbackAddr:      cf.auth.callbackAddr,
+		AllowHosts:        cf.auth.allow,
 		Store:             store,
 		StoredOnly:        cf.auth.storedAuthOnly,
 		Fresh:             cf.auth.forceLogin,
@@ -103,7 +114,7 @@ func (cf *connFlags) authorizer(ctx context.Context, wire *mcpclient.WireLog, sh
 		// The opener is another process, whose arguments other local
 		// users can read: it gets a private launch page, never the
 		// authorization URL, whose state would let them end the login.
-		opts.Open = func(ctx context.Context, url string) error { return apphost.OpenPrivately(ctx, launch, url) }
+		opts.Open = func(url string) (func(), error) { return apphost.OpenPrivately(launch, url) }
 	}
 	return oauth.New(opts)
 }

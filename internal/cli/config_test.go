@@ -173,6 +173,7 @@ func TestConfigBadInput(t *testing.T) {
 		{"input without a terminal", []string{"caps", "--config", vscode, "--server", "tickets"}, "asks for it on a terminal"},
 		{"--cert without --key", []string{"caps", "--cert", "x.pem", "@a"}, "--cert and --key go together"},
 		{"--ca-file not PEM", []string{"caps", "--ca-file", filepath.Join(project, ".mcp.json"), "@a"}, "holds no PEM certificate"},
+		{"--auth-allow-host not a host", []string{"caps", "--auth-allow-host", "https://idp.corp", "@a"}, "--auth-allow-host or $MCPEEK_AUTH_ALLOW_HOSTS: allowed authorization host \"https://idp.corp\""},
 	}
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {

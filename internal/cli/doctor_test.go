@@ -148,13 +148,13 @@ func TestDoctorAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, err := oauth.New(oauth.Options{Resource: as.URL, Store: oauth.OpenStore(path), Show: func(string) {},
-		Open: func(ctx context.Context, authURL string) error {
+		Open: func(authURL string) (func(), error) {
 			go func() {
 				if loc, err := oauthtest.Browser(context.Background(), authURL); err == nil {
 					_, _ = oauthtest.Follow(context.Background(), loc)
 				}
 			}()
-			return nil
+			return nil, nil
 		}})
 	if err != nil {
 		t.Fatal(err)

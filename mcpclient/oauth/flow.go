@@ -38,10 +38,11 @@ type Options struct {
 	// port on 127.0.0.1).
 	CallbackAddr string
 	// Open opens the authorization URL in a browser; nil or an error
-	// leaves it to the person (Show says where to go). Its ctx ends when
-	// the login stops waiting for the browser: what Open left for it (a
-	// launch page) can go then.
-	Open func(ctx context.Context, url string) error
+	// leaves it to the person (Show says where to go). done, when not
+	// nil, removes what Open left for the browser (a launch page): it is
+	// called once the login stops waiting, before Authorize returns, or
+	// at Close.
+	Open func(url string) (done func(), err error)
 	// Show tells the person something: the URL to open, what is awaited.
 	Show func(text string)
 	// Paste, when set, reads the URL the browser was redirected to, for a
@@ -55,6 +56,10 @@ type Options struct {
 	StoredOnly bool
 	// Fresh logs in anew, ignoring stored tokens (and storing the new one).
 	Fresh bool
+	// AllowHosts may be reached by the authorization requests whatever
+	// their address (--auth-allow-host): an authorization server on the
+	// intranet of a server that is not.
+	AllowHosts AllowList
 	// HTTPClient makes the authorization requests (nil: the default).
 	HTTPClient *http.Client
 	// Logf narrates, without secrets, into the wire log.
@@ -107,6 +112,8 @@ type Authorizer struct {
 	priorScopes []string
 	// waiting hears when a login starts and stops waiting for the person.
 	waiting func(bool)
+	// opened removes what Open left for the browser, once (nil: nothing).
+	opened func()
 	// connecting is true while the connection is being made; failed is
 	// why authorization failed then, which ends the attempt.
 	connecting bool
@@ -149,7 +156,7 @@ func New(opts Options) (*Authorizer, error) {
 	// Every authorization request goes through the guard (guard.go),
 	// whatever transport the caller gave: go-sdk drops its own checks for
 	// a client with a transport or redirect policy of its own.
-	g := newGuard(opts.Resource)
+	g := newGuard(opts.Resource, opts.AllowHosts)
 	hc = &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &observer{base: g.transport(hc.Transport), a: a},
 		CheckRedirect: g.checkRedirect}
 	a.hc = hc
@@ -196,8 +203,17 @@ func New(opts Options) (*Authorizer, error) {
 	return a, nil
 }
 
-// Close stops listening for the redirect.
-func (a *Authorizer) Close() error { return a.server.Close() }
+// Close stops listening for the redirect, and removes what was left for
+// the browser of a login still waiting.
+func (a *Authorizer) Close() error {
+	a.mu.Lock()
+	opened := a.opened
+	a.mu.Unlock()
+	if opened != nil {
+		opened()
+	}
+	return a.server.Close()
+}
 
 // OnWaiting sets what hears a login start (true) and stop (false)
 // waiting for the person: the connection pauses its connect timeout.
@@ -499,9 +515,15 @@ func (a *Authorizer) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*
 
 	opened := false
 	if a.opts.Open != nil {
-		octx, done := context.WithCancel(ctx)
-		defer done()
-		if err := a.opts.Open(octx, args.URL); err != nil {
+		done, err := a.opts.Open(args.URL)
+		if done != nil {
+			done = sync.OnceFunc(done)
+			a.mu.Lock()
+			a.opened = done
+			a.mu.Unlock()
+			defer done()
+		}
+		if err != nil {
 			a.logf("could not open a browser: %v", err)
 		} else {
 			opened = true
@@ -536,7 +558,9 @@ func (a *Authorizer) show(opened bool, authURL string) {
 	switch {
 	case opened:
 		a.opts.Show(fmt.Sprintf("authorizing in your browser; waiting for it to come back to %s", a.redirect))
-		a.opts.Show("if it did not open, open this URL: " + authURL)
+		// The browser may not show the page: a sandboxed one (Snap,
+		// Flatpak, WSL's Windows browser) may not read the launch page.
+		a.opts.Show("if your browser did not show the login page (a Snap, Flatpak or WSL browser may not read the local page it was given), open this URL: " + authURL)
 	default:
 		a.opts.Show("open this URL to authorize: " + authURL)
 		if a.opts.Paste != nil {

@@ -35,9 +35,10 @@ type person struct {
 	opened []string
 	edit   func(loc string) []string // the redirects to request, in order
 	status []int
+	done   int // how often what an opening left was removed
 }
 
-func (p *person) open(ctx context.Context, authURL string) error {
+func (p *person) open(authURL string) (func(), error) {
 	p.mu.Lock()
 	p.opened = append(p.opened, authURL)
 	p.mu.Unlock()
@@ -62,7 +63,7 @@ func (p *person) open(ctx context.Context, authURL string) error {
 			p.mu.Unlock()
 		}
 	}()
-	return nil
+	return func() { p.mu.Lock(); p.done++; p.mu.Unlock() }, nil
 }
 
 func (p *person) opens() int {
@@ -481,27 +482,44 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(req)
 }
 
-// A server's metadata that redirects into a private address, or to
-// another port of the loopback interface, gets no request there: the
-// redirect is refused before anything is sent, and the login fails saying
-// so, whatever transport the TLS flags make. Nothing here leaves the
+// A server's metadata that redirects into a private address gets no
+// request there: the redirect is refused before anything is sent, and the
+// login fails saying so and how to allow it, whatever transport the TLS
+// flags make, unless the person allowed that address (the request is then
+// made, here to a recorder). A redirect to another port of the loopback
+// interface the server itself is on is followed. Nothing here leaves the
 // loopback interface: requests elsewhere go to a recorder that sends
 // nothing.
 func TestMetadataRedirectsIntoPrivateAddressesRefused(t *testing.T) {
 	var other atomic.Int32
 	second := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { other.Add(1) }))
 	defer second.Close()
-	rec := &recorder{}
 	insecure := mcpclient.HTTPClient(&tls.Config{InsecureSkipVerify: true}) // --insecure's
+	metadata := "http://10.55.0.1/latest/meta-data/iam"
+	allowed, err := oauth.ParseAllowList("10.55.0.0/16")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, target string
-		hc           *http.Client
+		insecure     bool
+		allow        oauth.AllowList
+		want         string // in the failure
+		elsewhere    bool   // requests went to the recorder
+		atSecond     bool   // requests went to the other loopback port
 	}{
-		{"cloud metadata", "http://10.55.0.1/latest/meta-data/iam", &http.Client{Transport: rec}},
-		{"another loopback port", second.URL + "/.well-known/oauth-protected-resource", &http.Client{Transport: rec}},
-		{"another loopback port, --insecure", second.URL + "/.well-known/oauth-protected-resource", insecure},
+		{name: "cloud metadata", target: metadata, want: "refused a redirect from"},
+		{name: "cloud metadata, --insecure", target: metadata, insecure: true, want: "refused a redirect from"},
+		{name: "cloud metadata, allowed", target: metadata, allow: allowed, want: "test: not sent", elsewhere: true},
+		{name: "another loopback port", target: second.URL + "/.well-known/oauth-protected-resource", atSecond: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			rec := &recorder{}
+			hc := &http.Client{Transport: rec}
+			if tc.insecure {
+				hc = insecure
+			}
+			before := other.Load()
 			var srv *httptest.Server
 			srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if strings.HasPrefix(r.URL.Path, "/.well-known/") {
@@ -513,7 +531,7 @@ func TestMetadataRedirectsIntoPrivateAddressesRefused(t *testing.T) {
 			}))
 			defer srv.Close()
 			p := &person{t: t}
-			a, err := oauth.New(oauth.Options{Resource: srv.URL + "/mcp", Open: p.open, HTTPClient: tc.hc})
+			a, err := oauth.New(oauth.Options{Resource: srv.URL + "/mcp", Open: p.open, HTTPClient: hc, AllowHosts: tc.allow})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -525,15 +543,67 @@ func TestMetadataRedirectsIntoPrivateAddressesRefused(t *testing.T) {
 				t.Fatal("connected")
 			}
 			a.Close()
-			if !strings.Contains(a.State().Err, "refused a redirect") {
-				t.Errorf("the failure does not say the redirect was refused: %v", a.State().Err)
+			if got := a.State().Err; !strings.Contains(got, tc.want) ||
+				strings.HasPrefix(tc.want, "refused") && !strings.Contains(got, "allow it with --auth-allow-host 10.55.0.1") {
+				t.Errorf("the failure does not say %q and how to allow it: %v", tc.want, got)
 			}
 			rec.mu.Lock()
 			defer rec.mu.Unlock()
-			if len(rec.elsewhere) > 0 || other.Load() > 0 || p.opens() > 0 {
-				t.Errorf("requests elsewhere %q, %d at the other port, %d logins", rec.elsewhere, other.Load(), p.opens())
+			if (len(rec.elsewhere) > 0) != tc.elsewhere || (other.Load() > before) != tc.atSecond || p.opens() > 0 {
+				t.Errorf("requests elsewhere %q, %d at the other port, %d logins", rec.elsewhere, other.Load()-before, p.opens())
 			}
 		})
+	}
+}
+
+// What the opener left for the browser (a launch page holding the state)
+// is removed before the login returns, whether it completed or was given
+// up, and by Close while a login still waits: nothing is left to a
+// goroutine that a process ending at once would not run.
+func TestOpenersLeftoversRemovedBeforeTheLoginReturns(t *testing.T) {
+	s := newSetup(t)
+	p := &person{t: t}
+	conn, _, err := s.connect(func(o *oauth.Options) { o.Open = p.open })
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	p.mu.Lock()
+	if p.done != 1 {
+		t.Errorf("after a login, what the opener left was removed %d times", p.done)
+	}
+	p.mu.Unlock()
+
+	// A login given up: the person never comes back.
+	s2 := newSetup(t)
+	removed := 0
+	opened := make(chan struct{})
+	var a *oauth.Authorizer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, err = oauth.New(oauth.Options{Resource: s2.as.URL, Open: func(string) (func(), error) {
+		close(opened)
+		return func() { removed++ }, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := make(chan error, 1)
+	go func() {
+		_, err := mcpclient.Connect(ctx, mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: s2.as.URL}, Auth: a})
+		failed <- err
+	}()
+	<-opened
+	a.Close() // as a run ending at once does, while the login waits
+	if removed != 1 {
+		t.Errorf("Close while the login waits: removed %d times", removed)
+	}
+	cancel()
+	if err := <-failed; err == nil {
+		t.Fatal("a login given up connected")
+	}
+	if removed != 1 {
+		t.Errorf("after the login was given up: removed %d times", removed)
 	}
 }
 
