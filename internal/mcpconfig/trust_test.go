@@ -1,11 +1,13 @@
 package mcpconfig
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -158,5 +160,34 @@ func TestOnlyProjectConfigsAreProjects(t *testing.T) {
 	}
 	if sh := found.Shadowed("a"); len(sh) != 1 || sh[0].File != filepath.Join(l.home, ".cursor", "mcp.json") {
 		t.Errorf("Shadowed(a) = %v, want the user's Cursor entry", sh)
+	}
+}
+
+// TestConcurrentApprovalsAreAllKept: runs approving servers at once (two
+// terminals, a script) each keep their approval: every update reads,
+// changes and writes the store under its lock.
+func TestConcurrentApprovalsAreAllKept(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "config", "mcpeek", "approved-servers.json")
+	const runs, each = 8, 6
+	var wg sync.WaitGroup
+	for r := range runs {
+		wg.Go(func() {
+			store := OpenTrustStore(path) // a run of its own
+			for i := range each {
+				s := &Server{Name: fmt.Sprintf("s%d-%d", r, i), File: filepath.Join(root, "clone", ".mcp.json"), Format: FormatMCPServers, Command: "x"}
+				if err := store.Approve(s); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	list, err := OpenTrustStore(path).load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != runs*each {
+		t.Errorf("the store kept %d of %d approvals", len(list), runs*each)
 	}
 }
