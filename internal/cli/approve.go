@@ -113,9 +113,9 @@ func notApproved(s *mcpconfig.Server, why error) error {
 // hidesWarning says that the project's entry s hides the person's own
 // entry own of the same name.
 func hidesWarning(s, own *mcpconfig.Server) string {
-	name := oneLine(s.Name)
+	name, yours := oneLine(s.Name), oneLine(own.Name)
 	return fmt.Sprintf("mcpeek: warning: @%s is the project's server in %s, which hides your own %q in %s (yours: --config %s --server %s)",
-		name, displayPath(s.File), name, displayPath(own.File), displayPath(own.File), name)
+		name, displayPath(s.File), yours, displayPath(own.File), displayPath(own.File), yours)
 }
 
 // askApproval shows a project's entry on the terminal — its file, name,

@@ -211,3 +211,52 @@ func TestTrustProjectForCI(t *testing.T) {
 		t.Error("the trusted server was not reached")
 	}
 }
+
+// TestShadowWarningIgnoresCase: a project's "github" hides the person's
+// own "GitHub" as much as a "github" of theirs, since @github would have
+// found theirs ignoring case: the run's warning and `mcpeek servers` both
+// say so, naming theirs as written.
+func TestShadowWarningIgnoresCase(t *testing.T) {
+	h, project := home(t)
+	writeFile(t, filepath.Join(project, ".mcp.json"), `{"mcpServers": {"github": {"command": "theirs"}}}`)
+	writeFile(t, filepath.Join(h, ".cursor", "mcp.json"), `{"mcpServers": {"GitHub": {"command": "yours"}}}`)
+	t.Setenv(trustProjectEnv, "")
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	stdin := os.Stdin
+	os.Stdin = devnull // no terminal: refused after the warning
+	defer func() { os.Stdin = stdin }()
+
+	code, _, stderr := runIn(t, project, "list", "tools", "@github")
+	want := `@github is the project's server in ~/src/app/.mcp.json, which hides your own "GitHub" in ~/.cursor/mcp.json (yours: --config ~/.cursor/mcp.json --server GitHub)`
+	if code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want the warning %q", code, stderr, want)
+	}
+	if _, stdout, _ := runIn(t, project, "servers"); !strings.Contains(stdout, "hides yours in ~/.cursor/mcp.json") {
+		t.Errorf("servers does not say the project's github hides GitHub:\n%s", stdout)
+	}
+}
+
+// TestRefusedRunKeepsItsLog: a call refused at the approval prompt runs
+// nothing and leaves the --elicit-log and --wire-log files as they were:
+// they are opened once the server is approved.
+func TestRefusedRunKeepsItsLog(t *testing.T) {
+	project, theirs, _ := clone(t)
+	logs := t.TempDir()
+	elicit, wire := filepath.Join(logs, "elicit.jsonl"), filepath.Join(logs, "wire.jsonl")
+	for _, path := range []string{elicit, wire} {
+		writeFile(t, path, "yesterday's run\n")
+	}
+	code, stderr, asked := runApproving(t, project, false, "call", "echo", "--elicit-log", elicit, "--wire-log", wire, "@github")
+	if code != exitUsage || asked != 1 || len(theirs.requests()) != 0 {
+		t.Fatalf("declined: exit %d, asked %d, stderr %q, requests %q", code, asked, stderr, theirs.requests())
+	}
+	for _, path := range []string{elicit, wire} {
+		if data, err := os.ReadFile(path); err != nil || string(data) != "yesterday's run\n" {
+			t.Errorf("%s after a refused run: %q, %v", filepath.Base(path), data, err)
+		}
+	}
+}
