@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -119,9 +121,9 @@ func hidesWarning(s, own *mcpconfig.Server) string {
 }
 
 // askApproval shows a project's entry on the terminal — its file, name,
-// command or URL as written, the names of its environment and headers,
-// and the environment variables it reads — and asks whether to use it.
-// Only "y" or "yes" approves.
+// command or URL, environment and headers as written, the files and
+// environment variables it reads — and asks whether to use it. Only "y"
+// or "yes" approves.
 func askApproval(s *mcpconfig.Server, client string, stdin *os.File, w io.Writer) (bool, error) {
 	if !term.IsTerminal(int(stdin.Fd())) {
 		return false, errNoTerminal
@@ -139,7 +141,13 @@ func askApproval(s *mcpconfig.Server, client string, stdin *os.File, w io.Writer
 	return false, nil
 }
 
-// describeEntry shows what approving a project's entry lets it do.
+// maxShownValue bounds, in characters, each value the approval prompt
+// shows.
+const maxShownValue = 160
+
+// describeEntry shows what approving a project's entry lets it do: values
+// as the file writes them (a variable is shown, not expanded), cleaned
+// and cut to one line each.
 func describeEntry(w io.Writer, s *mcpconfig.Server, client string) {
 	l := listing(s, client, false)
 	source := displayPath(s.File)
@@ -147,32 +155,80 @@ func describeEntry(w io.Writer, s *mcpconfig.Server, client string) {
 		source += " (" + client + ")"
 	}
 	fmt.Fprintf(w, "mcpeek: a project's config, not yours, names server %q:\n", oneLine(s.Name))
-	row := func(label, value string) {
-		if value != "" {
-			fmt.Fprintf(w, "  %-8s %s\n", label, oneLine(value))
+	rows := func(label string, values ...string) {
+		for _, value := range values {
+			if value != "" {
+				fmt.Fprintf(w, "  %-8s %s\n", label, cutLine(oneLine(value), maxShownValue))
+				label = ""
+			}
 		}
 	}
-	row("file", source)
+	rows("file", source)
 	switch {
 	case l.Error != "":
-		row("invalid", l.Error)
+		rows("invalid", l.Error)
 	case l.Transport == mcpconfig.TransportStdio:
-		row("command", l.commandOrURL())
-		row("cwd", s.Cwd)
-		row("envFile", s.EnvFile)
-		row("env", strings.Join(l.Env, ", "))
+		rows("command", l.commandOrURL())
+		rows("cwd", s.Cwd)
+		rows("env", written(s.Env, "=")...)
 	default:
-		row("url", l.commandOrURL())
-		row("headers", strings.Join(l.Headers, ", "))
+		rows("url", l.commandOrURL())
+		rows("headers", headersWritten(s)...)
 	}
-	if reads := s.EnvReads(); len(reads) > 0 {
-		row("reads", strings.Join(reads, ", ")+" from your environment, for the server")
+	fromEnv := ""
+	if names := s.EnvReads(); len(names) > 0 {
+		fromEnv = strings.Join(names, ", ") + " from your environment, for the server"
 	}
+	rows("reads", envFileRead(s), fromEnv)
 	if l.Transport == mcpconfig.TransportStdio {
 		fmt.Fprintln(w, "  It runs as you, with your environment.")
 	} else {
 		fmt.Fprintln(w, "  mcpeek sends it your requests, with these headers.")
 	}
+}
+
+// written are the names and values of m as the file writes them, joined
+// by sep, in order of name.
+func written(m map[string]string, sep string) []string {
+	out := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, k+sep+m[k])
+	}
+	return out
+}
+
+// headersWritten are the entry's headers as written, with those whose
+// values Codex takes from the environment.
+func headersWritten(s *mcpconfig.Server) []string {
+	out := written(s.Headers, ": ")
+	for _, k := range slices.Sorted(maps.Keys(s.EnvHeaders)) {
+		out = append(out, k+": the value of "+s.EnvHeaders[k])
+	}
+	if s.BearerTokenEnvVar != "" {
+		out = append(out, "Authorization: Bearer and the value of "+s.BearerTokenEnvVar)
+	}
+	return out
+}
+
+// envFileRead says which file the entry reads into its server's
+// environment ("" for none), saying plainly when it is outside the
+// project: ${userHome}/.aws/credentials, or a link to it.
+func envFileRead(s *mcpconfig.Server) string {
+	read, ok := s.EnvFileRead()
+	switch {
+	case !ok:
+		return ""
+	case read.Path == "":
+		return "the file " + read.Written + " (a path your environment or an answer decides), into the server's environment"
+	}
+	line := "the file " + displayPath(read.Path)
+	if !read.InProject {
+		if read.Real != "" && read.Real != read.Path {
+			line += " (a link to " + displayPath(read.Real) + ")"
+		}
+		line += ", outside the project,"
+	}
+	return line + " into the server's environment"
 }
 
 // placeholder is the target of an entry waiting for approval: only its

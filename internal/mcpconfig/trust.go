@@ -178,7 +178,8 @@ func (ts *TrustStore) save(list []approval) error {
 
 // trustKey is what an approval of the entry is remembered by: its file's
 // absolute path, and the SHA-256 of all of the entry mcpeek acts on (the
-// file's inputs too), so any change to what would run is asked about.
+// file's inputs too, and what its envFile holds now), so any change to
+// what would run, or to the environment it would get, is asked about.
 func (s *Server) trustKey() (file, digest string) {
 	file, err := filepath.Abs(s.File)
 	if err != nil {
@@ -194,9 +195,10 @@ func (s *Server) trustKey() (file, digest string) {
 		EnvHeaders                               map[string]string
 		Disabled                                 bool
 		Inputs                                   []Input
+		EnvFileSHA256                            string `json:",omitempty"`
 	}{
 		file, s.Name, s.Scope, string(s.Format), s.Type, s.Command, s.Args, s.Env, s.EnvFile, s.Cwd, s.URL,
-		s.Headers, s.BearerTokenEnvVar, s.EnvHeaders, s.Disabled, s.inputs,
+		s.Headers, s.BearerTokenEnvVar, s.EnvHeaders, s.Disabled, s.inputs, s.envFileDigest(),
 	})
 	sum := sha256.Sum256(data)
 	return file, hex.EncodeToString(sum[:])

@@ -191,3 +191,58 @@ func TestConcurrentApprovalsAreAllKept(t *testing.T) {
 		t.Errorf("the store kept %d of %d approvals", len(list), runs*each)
 	}
 }
+
+// TestApprovalCoversTheEnvFile: an approval covers what the entry's
+// envFile holds: a .env the repository changes (a `git pull`) is asked
+// about again, as a changed entry is.
+func TestApprovalCoversTheEnvFile(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "clone")
+	cfg := filepath.Join(project, ".mcp.json")
+	entry := `{"mcpServers": {"github": {"command": "npx", "args": ["gh-server"], "envFile": "${workspaceFolder}/.env"}}}`
+	write(t, filepath.Join(project, ".env"), "REGION=eu\n")
+	store := OpenTrustStore(filepath.Join(root, "config", "mcpeek", "approved-servers.json"))
+	if err := store.Approve(projectServer(t, cfg, entry, "github")); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := store.Approved(projectServer(t, cfg, entry, "github")); err != nil || !ok {
+		t.Fatalf("the approved entry, its .env unchanged: %v, %v", ok, err)
+	}
+	write(t, filepath.Join(project, ".env"), "REGION=eu\nNODE_OPTIONS=--require ./payload.js\n")
+	if ok, _ := store.Approved(projectServer(t, cfg, entry, "github")); ok {
+		t.Error("a changed .env is still approved")
+	}
+}
+
+// TestEnvFileRead: the file an envFile names, as the approval prompt
+// shows it: in the project, outside it (${userHome}/.aws/credentials),
+// or a link in the project to a file outside it.
+func TestEnvFileRead(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("HOME", filepath.Join(root, "home"))
+	project := filepath.Join(root, "home", "src", "clone")
+	credentials := filepath.Join(root, "home", ".aws", "credentials")
+	write(t, credentials, "aws_secret_access_key=x\n")
+	write(t, filepath.Join(project, ".env"), "A=b\n")
+	if err := os.Symlink(credentials, filepath.Join(project, "link.env")); err != nil {
+		t.Skipf("no links here: %v", err)
+	}
+	for _, tc := range []struct {
+		envFile, wantPath, wantReal string
+		wantIn                      bool
+	}{
+		{".env", filepath.Join(project, ".env"), filepath.Join(project, ".env"), true},
+		{"${userHome}/.aws/credentials", credentials, credentials, false},
+		{"link.env", filepath.Join(project, "link.env"), credentials, false},
+		{"${env:MCPEEK_NOT_SET}/.env", "", "", false},
+	} {
+		text := `{"mcpServers": {"s": {"command": "x", "envFile": "` + tc.envFile + `"}}}`
+		read, ok := projectServer(t, filepath.Join(project, ".mcp.json"), text, "s").EnvFileRead()
+		if real, err := filepath.EvalSymlinks(tc.wantReal); err == nil && tc.wantReal != "" {
+			tc.wantReal = real
+		}
+		if !ok || read.Path != tc.wantPath || read.Real != tc.wantReal || read.InProject != tc.wantIn || read.Written != tc.envFile {
+			t.Errorf("%s: %+v, want path %s, real %s, in the project %v", tc.envFile, read, tc.wantPath, tc.wantReal, tc.wantIn)
+		}
+	}
+}
