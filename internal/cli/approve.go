@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,8 +27,9 @@ import (
 const trustProjectEnv = "MCPEEK_TRUST_PROJECT"
 
 // approver asks the person whether to use a project's server; an error
-// says it could not ask.
-type approver func(s *mcpconfig.Server, client string) (bool, error)
+// says it could not ask, or errInterrupted that the run ended (Ctrl+C)
+// while it asked.
+type approver func(ctx context.Context, s *mcpconfig.Server, client string) (bool, error)
 
 // errNoTerminal is asking without a terminal to ask on.
 var errNoTerminal = errors.New("standard input is not a terminal to ask on")
@@ -61,11 +63,14 @@ func approved(s *mcpconfig.Server) (bool, error) {
 	return store.Approved(s)
 }
 
-// approve makes the chosen entry ready as the run starts: it says when a
-// project's entry hides one of the person's own, and asks the person to
-// approve a project's entry not approved yet, remembering the answer.
-// Nothing of the entry is expanded, run or reached before.
-func (cf *connFlags) approve(errOut io.Writer) error {
+// approve makes the chosen entry ready as the run starts — before its
+// --timeout counts and before any log file is opened: it says when a
+// project's entry hides one of the person's own, asks the person to
+// approve a project's entry not approved yet, remembering the answer,
+// then asks for the VS Code inputs the entry refers to. Nothing of the
+// entry is expanded, run or reached before. Ctrl+C while it asks ends the
+// run at once (errInterrupted, exit 130).
+func (cf *connFlags) approve(ctx context.Context, errOut io.Writer) error {
 	sel := &cf.selection
 	if sel.entry == nil {
 		return nil
@@ -76,17 +81,28 @@ func (cf *connFlags) approve(errOut io.Writer) error {
 			fmt.Fprintln(errOut, hidesWarning(sel.entry, own))
 		}
 	}
-	if !sel.needsApproval {
-		return nil
-	}
-	ask := sel.approver
-	if ask == nil {
-		ask = func(s *mcpconfig.Server, client string) (bool, error) {
-			return askApproval(s, client, os.Stdin, errOut)
+	if sel.needsApproval {
+		if err := cf.getApproval(ctx, errOut); err != nil {
+			return err
 		}
 	}
-	ok, err := ask(sel.entry, sel.client)
+	return cf.askInputs(ctx)
+}
+
+// getApproval asks the person to approve the project's entry, remembers
+// a yes, and resolves the entry.
+func (cf *connFlags) getApproval(ctx context.Context, errOut io.Writer) error {
+	sel := &cf.selection
+	ask := sel.approver
+	if ask == nil {
+		ask = func(ctx context.Context, s *mcpconfig.Server, client string) (bool, error) {
+			return askApproval(ctx, s, client, os.Stdin, errOut)
+		}
+	}
+	ok, err := ask(ctx, sel.entry, sel.client)
 	switch {
+	case errors.Is(err, errInterrupted):
+		return err
 	case err != nil:
 		return notApproved(sel.entry, err)
 	case !ok:
@@ -123,14 +139,14 @@ func hidesWarning(s, own *mcpconfig.Server) string {
 // askApproval shows a project's entry on the terminal — its file, name,
 // command or URL, environment and headers as written, the files and
 // environment variables it reads — and asks whether to use it. Only "y"
-// or "yes" approves.
-func askApproval(s *mcpconfig.Server, client string, stdin *os.File, w io.Writer) (bool, error) {
+// or "yes" approves; Ctrl+C stops the wait at once (errInterrupted).
+func askApproval(ctx context.Context, s *mcpconfig.Server, client string, stdin *os.File, w io.Writer) (bool, error) {
 	if !term.IsTerminal(int(stdin.Fd())) {
 		return false, errNoTerminal
 	}
 	describeEntry(w, s, client)
 	fmt.Fprintf(w, "Use this server? mcpeek remembers your answer until the entry changes. [y/N] ")
-	line, err := readLine(stdin)
+	line, err := readAnswer(ctx, stdin)
 	if err != nil {
 		return false, err
 	}

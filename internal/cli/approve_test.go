@@ -65,6 +65,18 @@ func clone(t *testing.T) (project string, theirs, yours *recorder) {
 // exit code, stderr, and how many times the person was asked.
 func runApproving(t *testing.T, project string, approve bool, args ...string) (code int, stderr string, asked int) {
 	t.Helper()
+	return runApprovingWith(t, project, func(_ context.Context, s *mcpconfig.Server, client string) (bool, error) {
+		if s.Name != "github" || client != "Claude Code project" {
+			t.Errorf("asked about %q of %s (%s)", s.Name, s.File, client)
+		}
+		return approve, nil
+	}, args...)
+}
+
+// runApprovingWith runs `mcpeek ARGS` as runApproving does, with ask
+// asking the person.
+func runApprovingWith(t *testing.T, project string, ask approver, args ...string) (code int, stderr string, asked int) {
+	t.Helper()
 	t.Chdir(filepath.Join(project, "cmd"))
 	var out, errb bytes.Buffer
 	s := streams{out: &out, errOut: &errb}
@@ -76,12 +88,9 @@ func runApproving(t *testing.T, project string, approve bool, args ...string) (c
 	opts := c.options(fs)
 	if err = opts.parse(fs, rest); err == nil {
 		sel := selectionOf(t, opts)
-		sel.approver = func(s *mcpconfig.Server, client string) (bool, error) {
+		sel.approver = func(ctx context.Context, s *mcpconfig.Server, client string) (bool, error) {
 			asked++
-			if s.Name != "github" || client != "Claude Code project" {
-				t.Errorf("asked about %q of %s (%s)", s.Name, s.File, client)
-			}
-			return approve, nil
+			return ask(ctx, s, client)
 		}
 		err = opts.run(context.Background(), s)
 	}

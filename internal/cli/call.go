@@ -127,7 +127,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 		asker = forms
 	}
 	// Approved first: a refused run leaves an old log as it was.
-	if err := o.conn.approve(s.errOut); err != nil {
+	if err := o.conn.approve(ctx, s.errOut); err != nil {
 		return err
 	}
 	records, closeLog, err := openRecords(o.elicitLog)
