@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,8 +27,9 @@ import (
 const trustProjectEnv = "MCPEEK_TRUST_PROJECT"
 
 // approver asks the person whether to use a project's server; an error
-// says it could not ask.
-type approver func(s *mcpconfig.Server, client string) (bool, error)
+// says it could not ask, or errInterrupted that the run ended (Ctrl+C)
+// while it asked.
+type approver func(ctx context.Context, s *mcpconfig.Server, client string) (bool, error)
 
 // errNoTerminal is asking without a terminal to ask on.
 var errNoTerminal = errors.New("standard input is not a terminal to ask on")
@@ -59,11 +63,14 @@ func approved(s *mcpconfig.Server) (bool, error) {
 	return store.Approved(s)
 }
 
-// approve makes the chosen entry ready as the run starts: it says when a
-// project's entry hides one of the person's own, and asks the person to
-// approve a project's entry not approved yet, remembering the answer.
-// Nothing of the entry is expanded, run or reached before.
-func (cf *connFlags) approve(errOut io.Writer) error {
+// approve makes the chosen entry ready as the run starts — before its
+// --timeout counts and before any log file is opened: it says when a
+// project's entry hides one of the person's own, asks the person to
+// approve a project's entry not approved yet, remembering the answer,
+// then asks for the VS Code inputs the entry refers to. Nothing of the
+// entry is expanded, run or reached before. Ctrl+C while it asks ends the
+// run at once (errInterrupted, exit 130).
+func (cf *connFlags) approve(ctx context.Context, errOut io.Writer) error {
 	sel := &cf.selection
 	if sel.entry == nil {
 		return nil
@@ -74,17 +81,28 @@ func (cf *connFlags) approve(errOut io.Writer) error {
 			fmt.Fprintln(errOut, hidesWarning(sel.entry, own))
 		}
 	}
-	if !sel.needsApproval {
-		return nil
-	}
-	ask := sel.approver
-	if ask == nil {
-		ask = func(s *mcpconfig.Server, client string) (bool, error) {
-			return askApproval(s, client, os.Stdin, errOut)
+	if sel.needsApproval {
+		if err := cf.getApproval(ctx, errOut); err != nil {
+			return err
 		}
 	}
-	ok, err := ask(sel.entry, sel.client)
+	return cf.askInputs(ctx)
+}
+
+// getApproval asks the person to approve the project's entry, remembers
+// a yes, and resolves the entry.
+func (cf *connFlags) getApproval(ctx context.Context, errOut io.Writer) error {
+	sel := &cf.selection
+	ask := sel.approver
+	if ask == nil {
+		ask = func(ctx context.Context, s *mcpconfig.Server, client string) (bool, error) {
+			return askApproval(ctx, s, client, os.Stdin, errOut)
+		}
+	}
+	ok, err := ask(ctx, sel.entry, sel.client)
 	switch {
+	case errors.Is(err, errInterrupted):
+		return err
 	case err != nil:
 		return notApproved(sel.entry, err)
 	case !ok:
@@ -113,22 +131,22 @@ func notApproved(s *mcpconfig.Server, why error) error {
 // hidesWarning says that the project's entry s hides the person's own
 // entry own of the same name.
 func hidesWarning(s, own *mcpconfig.Server) string {
-	name := oneLine(s.Name)
+	name, yours := oneLine(s.Name), oneLine(own.Name)
 	return fmt.Sprintf("mcpeek: warning: @%s is the project's server in %s, which hides your own %q in %s (yours: --config %s --server %s)",
-		name, displayPath(s.File), name, displayPath(own.File), displayPath(own.File), name)
+		name, displayPath(s.File), yours, displayPath(own.File), displayPath(own.File), yours)
 }
 
 // askApproval shows a project's entry on the terminal — its file, name,
-// command or URL as written, the names of its environment and headers,
-// and the environment variables it reads — and asks whether to use it.
-// Only "y" or "yes" approves.
-func askApproval(s *mcpconfig.Server, client string, stdin *os.File, w io.Writer) (bool, error) {
+// command or URL, environment and headers as written, the files and
+// environment variables it reads — and asks whether to use it. Only "y"
+// or "yes" approves; Ctrl+C stops the wait at once (errInterrupted).
+func askApproval(ctx context.Context, s *mcpconfig.Server, client string, stdin *os.File, w io.Writer) (bool, error) {
 	if !term.IsTerminal(int(stdin.Fd())) {
 		return false, errNoTerminal
 	}
 	describeEntry(w, s, client)
 	fmt.Fprintf(w, "Use this server? mcpeek remembers your answer until the entry changes. [y/N] ")
-	line, err := readLine(stdin)
+	line, err := readAnswer(ctx, stdin)
 	if err != nil {
 		return false, err
 	}
@@ -139,7 +157,13 @@ func askApproval(s *mcpconfig.Server, client string, stdin *os.File, w io.Writer
 	return false, nil
 }
 
-// describeEntry shows what approving a project's entry lets it do.
+// maxShownValue bounds, in characters, each value the approval prompt
+// shows.
+const maxShownValue = 160
+
+// describeEntry shows what approving a project's entry lets it do: values
+// as the file writes them (a variable is shown, not expanded), cleaned
+// and cut to one line each.
 func describeEntry(w io.Writer, s *mcpconfig.Server, client string) {
 	l := listing(s, client, false)
 	source := displayPath(s.File)
@@ -147,32 +171,80 @@ func describeEntry(w io.Writer, s *mcpconfig.Server, client string) {
 		source += " (" + client + ")"
 	}
 	fmt.Fprintf(w, "mcpeek: a project's config, not yours, names server %q:\n", oneLine(s.Name))
-	row := func(label, value string) {
-		if value != "" {
-			fmt.Fprintf(w, "  %-8s %s\n", label, oneLine(value))
+	rows := func(label string, values ...string) {
+		for _, value := range values {
+			if value != "" {
+				fmt.Fprintf(w, "  %-8s %s\n", label, cutLine(oneLine(value), maxShownValue))
+				label = ""
+			}
 		}
 	}
-	row("file", source)
+	rows("file", source)
 	switch {
 	case l.Error != "":
-		row("invalid", l.Error)
+		rows("invalid", l.Error)
 	case l.Transport == mcpconfig.TransportStdio:
-		row("command", l.commandOrURL())
-		row("cwd", s.Cwd)
-		row("envFile", s.EnvFile)
-		row("env", strings.Join(l.Env, ", "))
+		rows("command", l.commandOrURL())
+		rows("cwd", s.Cwd)
+		rows("env", written(s.Env, "=")...)
 	default:
-		row("url", l.commandOrURL())
-		row("headers", strings.Join(l.Headers, ", "))
+		rows("url", l.commandOrURL())
+		rows("headers", headersWritten(s)...)
 	}
-	if reads := s.EnvReads(); len(reads) > 0 {
-		row("reads", strings.Join(reads, ", ")+" from your environment, for the server")
+	fromEnv := ""
+	if names := s.EnvReads(); len(names) > 0 {
+		fromEnv = strings.Join(names, ", ") + " from your environment, for the server"
 	}
+	rows("reads", envFileRead(s), fromEnv)
 	if l.Transport == mcpconfig.TransportStdio {
 		fmt.Fprintln(w, "  It runs as you, with your environment.")
 	} else {
 		fmt.Fprintln(w, "  mcpeek sends it your requests, with these headers.")
 	}
+}
+
+// written are the names and values of m as the file writes them, joined
+// by sep, in order of name.
+func written(m map[string]string, sep string) []string {
+	out := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, k+sep+m[k])
+	}
+	return out
+}
+
+// headersWritten are the entry's headers as written, with those whose
+// values Codex takes from the environment.
+func headersWritten(s *mcpconfig.Server) []string {
+	out := written(s.Headers, ": ")
+	for _, k := range slices.Sorted(maps.Keys(s.EnvHeaders)) {
+		out = append(out, k+": the value of "+s.EnvHeaders[k])
+	}
+	if s.BearerTokenEnvVar != "" {
+		out = append(out, "Authorization: Bearer and the value of "+s.BearerTokenEnvVar)
+	}
+	return out
+}
+
+// envFileRead says which file the entry reads into its server's
+// environment ("" for none), saying plainly when it is outside the
+// project: ${userHome}/.aws/credentials, or a link to it.
+func envFileRead(s *mcpconfig.Server) string {
+	read, ok := s.EnvFileRead()
+	switch {
+	case !ok:
+		return ""
+	case read.Path == "":
+		return "the file " + read.Written + " (a path your environment or an answer decides), into the server's environment"
+	}
+	line := "the file " + displayPath(read.Path)
+	if !read.InProject {
+		if read.Real != "" && read.Real != read.Path {
+			line += " (a link to " + displayPath(read.Real) + ")"
+		}
+		line += ", outside the project,"
+	}
+	return line + " into the server's environment"
 }
 
 // placeholder is the target of an entry waiting for approval: only its

@@ -201,7 +201,7 @@ func (o *authOptions) parse(fs *flagSet, args []string) error {
 }
 
 func (o *authOptions) run(ctx context.Context, s streams) error {
-	if err := o.conn.approve(s.errOut); err != nil { // its URL is a project's
+	if err := o.conn.approve(ctx, s.errOut); err != nil { // its URL is a project's
 		return err
 	}
 	store, err := o.conn.auth.store()

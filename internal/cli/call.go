@@ -126,6 +126,10 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 		}
 		asker = forms
 	}
+	// Approved first: a refused run leaves an old log as it was.
+	if err := o.conn.approve(ctx, s.errOut); err != nil {
+		return err
+	}
 	records, closeLog, err := openRecords(o.elicitLog)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/muesli/cancelreader"
 	"golang.org/x/term"
 )
 
@@ -208,19 +210,42 @@ func (cf *connFlags) resolve(ask func(mcpconfig.Input) (string, error)) error {
 
 // askInputs asks, on the terminal, for the VS Code inputs the chosen entry
 // refers to, each once, and finishes its target. Nothing asked is kept.
-func (cf *connFlags) askInputs() error {
-	if cf.selection.needsApproval { // approve was not called: nothing runs
-		return notApproved(cf.selection.entry, errors.New("not asked"))
-	}
+// Ctrl+C while it asks ends the run (errInterrupted).
+func (cf *connFlags) askInputs(ctx context.Context) error {
 	if !cf.selection.needsInput {
 		return nil
 	}
-	return cf.resolve(func(in mcpconfig.Input) (string, error) { return askInput(in, os.Stdin, os.Stderr) })
+	var stopped error
+	err := cf.resolve(func(in mcpconfig.Input) (string, error) {
+		v, err := askInput(ctx, in, os.Stdin, os.Stderr)
+		if errors.Is(err, errInterrupted) {
+			stopped = err
+		}
+		return v, err
+	})
+	if stopped != nil {
+		return stopped
+	}
+	return err
+}
+
+// ready refuses an entry that approve did not make ready, so that a path
+// that forgot to call it fails closed: nothing runs.
+func (cf *connFlags) ready() error {
+	sel := &cf.selection
+	switch {
+	case sel.needsApproval:
+		return notApproved(sel.entry, errors.New("not asked"))
+	case sel.needsInput:
+		return usagef("server %q refers to VS Code inputs, which were not asked", oneLine(sel.entry.Name))
+	}
+	return nil
 }
 
 // askInput asks for one input on the terminal: a password without echo, a
-// pick by number or value; an empty answer takes the default.
-func askInput(in mcpconfig.Input, stdin *os.File, w io.Writer) (string, error) {
+// pick by number or value; an empty answer takes the default. Ctrl+C
+// stops the wait at once (errInterrupted).
+func askInput(ctx context.Context, in mcpconfig.Input, stdin *os.File, w io.Writer) (string, error) {
 	if !term.IsTerminal(int(stdin.Fd())) {
 		return "", errors.New("mcpeek asks for it on a terminal, and standard input is not one")
 	}
@@ -236,19 +261,15 @@ func askInput(in mcpconfig.Input, stdin *os.File, w io.Writer) (string, error) {
 	}
 	fmt.Fprintf(w, "%s: ", oneLine(prompt))
 	var answer string
+	var err error
 	if in.Password {
-		b, err := term.ReadPassword(int(stdin.Fd()))
+		answer, err = readPassword(ctx, stdin)
 		fmt.Fprintln(w)
-		if err != nil {
-			return "", err
-		}
-		answer = string(b)
 	} else {
-		line, err := readLine(stdin)
-		if err != nil {
-			return "", err
-		}
-		answer = line
+		answer, err = readAnswer(ctx, stdin)
+	}
+	if err != nil {
+		return "", err
 	}
 	if answer == "" {
 		answer = in.Default
@@ -267,6 +288,69 @@ func pick(in mcpconfig.Input, answer string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%q is not one of the options", answer)
+}
+
+// answer is a line read from the terminal, or why none was.
+type answer struct {
+	line string
+	err  error
+}
+
+// readAnswer reads the person's answer, one line, from in; the run's end
+// (Ctrl+C) stops the wait at once with errInterrupted. The read of a
+// terminal (any file that can be polled) is cancelled with it, so nothing
+// is left reading; another reader's read is left to end on its own.
+func readAnswer(ctx context.Context, in io.Reader) (string, error) {
+	if ctx.Err() != nil {
+		return "", errInterrupted
+	}
+	r, err := cancelreader.NewReader(in)
+	if err != nil { // not a file that can be polled: read it as it is
+		r, _ = cancelreader.NewReader(struct{ io.Reader }{in})
+	}
+	done := make(chan answer, 1)
+	go func() {
+		line, err := readLine(r)
+		done <- answer{line, err}
+	}()
+	select {
+	case a := <-done:
+		_ = r.Close()
+		return a.line, a.err
+	case <-ctx.Done():
+		if r.Cancel() { // the read stopped: close what watched it
+			<-done
+			_ = r.Close()
+		}
+		return "", errInterrupted
+	}
+}
+
+// readPassword reads a line from the terminal in without echo; the run's
+// end (Ctrl+C) stops the wait at once with errInterrupted, and gives the
+// terminal its echo back. The abandoned read itself cannot be cancelled:
+// it ends with the process, which is ending.
+func readPassword(ctx context.Context, in *os.File) (string, error) {
+	if ctx.Err() != nil {
+		return "", errInterrupted
+	}
+	fd := int(in.Fd())
+	state, err := term.GetState(fd)
+	if err != nil {
+		return "", err
+	}
+	done := make(chan answer, 1)
+	go func() {
+		b, err := term.ReadPassword(fd)
+		done <- answer{string(b), err}
+	}()
+	select {
+	case a := <-done:
+		return a.line, a.err
+	case <-ctx.Done():
+		_ = term.Restore(fd, state)
+		return "", errInterrupted
+	}
 }
 
 // readLine reads one line a byte at a time, so that nothing after it is

@@ -3,18 +3,25 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"go.uber.org/goleak"
+	"golang.org/x/term"
 )
 
 // terminal opens a pseudo-terminal whose answers are typed in advance:
@@ -39,13 +46,13 @@ func TestAskInput(t *testing.T) {
 	tty := terminal(t, "2\n\ns3cret\n")
 	var prompts strings.Builder
 	region := mcpconfig.Input{ID: "region", Description: "Region", Options: []string{"eu", "us"}, Default: "eu"}
-	if v, err := askInput(region, tty, &prompts); err != nil || v != "us" {
+	if v, err := askInput(t.Context(), region, tty, &prompts); err != nil || v != "us" {
 		t.Errorf("pick by number: %q, %v", v, err)
 	}
-	if v, err := askInput(region, tty, &prompts); err != nil || v != "eu" {
+	if v, err := askInput(t.Context(), region, tty, &prompts); err != nil || v != "eu" {
 		t.Errorf("the default: %q, %v", v, err)
 	}
-	if v, err := askInput(mcpconfig.Input{ID: "key", Description: "API key", Password: true}, tty, &prompts); err != nil || v != "s3cret" {
+	if v, err := askInput(t.Context(), mcpconfig.Input{ID: "key", Description: "API key", Password: true}, tty, &prompts); err != nil || v != "s3cret" {
 		t.Errorf("password: %q, %v", v, err)
 	}
 	if want := "  1) eu\n  2) us\nRegion [eu]: "; !strings.Contains(prompts.String(), want) || !strings.Contains(prompts.String(), "API key: ") {
@@ -106,7 +113,7 @@ func TestApprovalPrompt(t *testing.T) {
 	var prompt strings.Builder
 	tty := terminal(t, "y\n\nYes\nno\n")
 	for i, want := range []bool{true, false, true, false} {
-		if ok, err := askApproval(s, "Claude Code project", tty, &prompt); err != nil || ok != want {
+		if ok, err := askApproval(t.Context(), s, "Claude Code project", tty, &prompt); err != nil || ok != want {
 			t.Errorf("answer %d: %v, %v; want %v", i, ok, err, want)
 		}
 	}
@@ -128,7 +135,142 @@ func TestApprovalPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer devnull.Close()
-	if _, err := askApproval(s, "", devnull, &prompt); err != errNoTerminal {
+	if _, err := askApproval(t.Context(), s, "", devnull, &prompt); err != errNoTerminal {
 		t.Errorf("without a terminal: %v", err)
+	}
+}
+
+// shownWriter is stderr that says when a prompt has been shown: closes
+// shown once what was written holds prompt.
+type shownWriter struct {
+	mu     sync.Mutex
+	text   strings.Builder
+	prompt string
+	shown  chan struct{}
+}
+
+func newShownWriter(prompt string) *shownWriter {
+	return &shownWriter{prompt: prompt, shown: make(chan struct{})}
+}
+
+func (w *shownWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	had := strings.Contains(w.text.String(), w.prompt)
+	w.text.Write(p)
+	if !had && strings.Contains(w.text.String(), w.prompt) {
+		close(w.shown)
+	}
+	return len(p), nil
+}
+
+func (w *shownWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.text.String()
+}
+
+// within waits for ch, failing the test after a while.
+func within(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("still waiting for %s after 10 s", what)
+	}
+}
+
+// TestCtrlCAtTheApprovalPrompt: Ctrl+C while the approval prompt waits on
+// a terminal whose person never answers ends the run at once with exit
+// 130 (interrupted), not at the next Enter with exit 2; nothing is run
+// and nothing is left reading the terminal.
+func TestCtrlCAtTheApprovalPrompt(t *testing.T) {
+	project, theirs, _ := clone(t)
+	tty := terminal(t, "") // never answers
+	stdin := os.Stdin
+	os.Stdin = tty
+	defer func() { os.Stdin = stdin }()
+	t.Chdir(filepath.Join(project, "cmd"))
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+
+	ctx, cancel := context.WithCancel(context.Background()) // main's, which SIGINT cancels
+	defer cancel()
+	stderr := newShownWriter("[y/N]")
+	done := make(chan int, 1)
+	go func() { done <- Run(ctx, []string{"list", "tools", "--timeout", "1h", "@github"}, io.Discard, stderr) }()
+	within(t, stderr.shown, "the approval prompt")
+	cancel() // Ctrl+C
+	select {
+	case code := <-done:
+		if code != exitInterrupted || !strings.Contains(stderr.String(), "mcpeek: interrupted") {
+			t.Errorf("after Ctrl+C: exit %d, stderr %q; want 130, interrupted", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the approval prompt still waits after Ctrl+C")
+	}
+	if got := theirs.requests(); len(got) != 0 {
+		t.Errorf("the server was reached: %q", got)
+	}
+}
+
+// TestCtrlCAtAnInputPrompt: Ctrl+C while a VS Code input is asked on a
+// terminal whose person never answers stops the wait at once; a password
+// prompt gives the terminal its echo back.
+func TestCtrlCAtAnInputPrompt(t *testing.T) {
+	for _, in := range []mcpconfig.Input{
+		{ID: "region", Description: "Region", Options: []string{"eu", "us"}},
+		{ID: "key", Description: "API key", Password: true},
+	} {
+		t.Run(in.ID, func(t *testing.T) {
+			tty := terminal(t, "")
+			before, err := term.GetState(int(tty.Fd()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			prompt := newShownWriter(in.Description + ": ")
+			type result struct {
+				v   string
+				err error
+			}
+			done := make(chan result, 1)
+			go func() {
+				v, err := askInput(ctx, in, tty, prompt)
+				done <- result{v, err}
+			}()
+			within(t, prompt.shown, "the prompt")
+			cancel()
+			select {
+			case r := <-done:
+				if !errors.Is(r.err, errInterrupted) {
+					t.Errorf("after Ctrl+C: %q, %v; want interrupted", r.v, r.err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the prompt still waits after Ctrl+C")
+			}
+			if after, err := term.GetState(int(tty.Fd())); err != nil || !reflect.DeepEqual(after, before) {
+				t.Errorf("the terminal's settings were not given back (%v)", err)
+			}
+		})
+	}
+}
+
+// TestApprovalAskedBeforeTheTimeoutCounts: the person's time at the
+// approval prompt does not count against --timeout, which is the
+// server's: the prompt is asked under the run's context, before the
+// deadline is set.
+func TestApprovalAskedBeforeTheTimeoutCounts(t *testing.T) {
+	project, _, _ := clone(t)
+	for _, args := range [][]string{{"list", "tools", "--timeout", "1h", "@github"}, {"doctor", "--timeout", "1h", "@github"}} {
+		code, stderr, asked := runApprovingWith(t, project, func(ctx context.Context, _ *mcpconfig.Server, _ string) (bool, error) {
+			if deadline, ok := ctx.Deadline(); ok {
+				t.Errorf("%q: asked with --timeout counting (deadline %v)", args, deadline)
+			}
+			return false, nil
+		}, args...)
+		if code != exitUsage || asked != 1 {
+			t.Errorf("%q: exit %d, asked %d, stderr %q", args, code, asked, stderr)
+		}
 	}
 }

@@ -141,7 +141,7 @@ type endpoint struct {
 // open opens the endpoint; notify shows the person a URL to open. Its
 // wire log redacts secrets, the run's set that its output redacts too.
 func (cf *connFlags) open(secrets *mcpclient.Secrets, notify func(string)) (*endpoint, error) {
-	if err := cf.askInputs(); err != nil {
+	if err := cf.ready(); err != nil {
 		return nil, err
 	}
 	e := &endpoint{cf: cf}
@@ -248,11 +248,12 @@ func (e *endpoint) close() {
 // within --timeout, with URLs to open shown on stderr.
 func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.NativeAsker, records *mcpclient.Recorder,
 	do func(context.Context, *mcpclient.Conn) error) error {
-	ctx, cancel := withTimeout(ctx, cf.timeout)
-	defer cancel()
-	if err := cf.approve(s.errOut); err != nil {
+	// Asked before --timeout counts: the person's time is not the server's.
+	if err := cf.approve(ctx, s.errOut); err != nil {
 		return err
 	}
+	ctx, cancel := withTimeout(ctx, cf.timeout)
+	defer cancel()
 	e, err := cf.open(s.secrets, func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
 	if err != nil {
 		return err

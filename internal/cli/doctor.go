@@ -126,11 +126,11 @@ func (d *doctor) step(name string, f func() outcome) bool {
 }
 
 func (o *doctorOptions) run(ctx context.Context, s streams) error {
-	ctx, cancel := withTimeout(ctx, o.conn.timeout)
-	defer cancel()
-	if err := o.conn.approve(s.errOut); err != nil {
+	if err := o.conn.approve(ctx, s.errOut); err != nil { // before --timeout counts
 		return err
 	}
+	ctx, cancel := withTimeout(ctx, o.conn.timeout)
+	defer cancel()
 	t := o.conn.target
 	d := &doctor{cf: &o.conn, report: doctorReport{Target: t.String(), Transport: transportName(t), Source: o.conn.selection.source(), OK: true}}
 	if !o.json {

@@ -70,7 +70,7 @@ func (o *inspectOptions) inspect(ctx context.Context, secrets *mcpclient.Secrets
 	// The person adds and removes roots in the inspector.
 	o.conn.offerRoots = true
 	// Still on the terminal once the inspector's screen is gone.
-	if err := o.conn.approve(os.Stderr); err != nil {
+	if err := o.conn.approve(ctx, os.Stderr); err != nil {
 		return err
 	}
 	// The inspector's app card shows each tab's URL, so nothing to notify.

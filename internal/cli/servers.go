@@ -118,7 +118,7 @@ func listings(servers []*mcpconfig.Server, looked []lookedFor) ([]serverListing,
 			}
 			l.Project, l.NeedsApproval = true, !ok
 			for _, other := range servers {
-				if !l.Shadowed && other.Name == srv.Name && !other.FromProject {
+				if !l.Shadowed && strings.EqualFold(other.Name, srv.Name) && !other.FromProject { // as Found.Shadowed
 					l.Hides = append(l.Hides, absPath(other.File))
 				}
 			}

@@ -135,12 +135,14 @@ func (f *Found) Servers() []*Server {
 	return out
 }
 
-// Shadowed are the servers named name in the user's own configs that a
-// project's entry of that name hides, in discovery order.
+// Shadowed are the servers in the user's own configs that a project's
+// entry named name hides, in discovery order: those whose name equals it
+// ignoring case, as [Found.Find] would have chosen one of them, by its
+// name or ignoring case, were the project's entry not there.
 func (f *Found) Shadowed(name string) []*Server {
 	var out []*Server
 	for _, s := range f.Servers() {
-		if s.Name == name && !s.FromProject {
+		if strings.EqualFold(s.Name, name) && !s.FromProject {
 			out = append(out, s)
 		}
 	}

@@ -190,7 +190,7 @@ func TestDiscoverySkipsFilesOthersMayWrite(t *testing.T) {
 	if err := os.Chmod(path, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	found, err := Discover(Places{Dir: dir})
+	found, err := Discover(Places{Dir: dir, Home: filepath.Dir(dir)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@
 package mcpconfig
 
 import (
-	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,29 +87,54 @@ func commands(f *Found) []string {
 	return out
 }
 
+// sharedPlaces are the places of a person working in work, under the
+// shared folder: their home is the folder above it, so the walk up ends
+// there and never reads the machine's own /tmp or / (where, as root, any
+// file root left would count), and their own configs are none.
+func sharedPlaces(shared, work string) Places {
+	home := filepath.Dir(shared)
+	return Places{Dir: work, Home: home, ConfigDir: filepath.Join(home, ".config")}
+}
+
 // TestDiscoveryRaceWithAnotherUser: working under a shared folder, another
-// user swaps a config there, between discovery's checks and its read, from
-// a link to one of this user's files to her own config — in a .vscode
-// folder she owns, or in the shared folder itself. Her config is never
-// read: its command would run as this user.
+// user swaps a config there, between discovery's checks and its read,
+// from a link to one of this user's files to her own config — in the
+// shared folder itself, or in a .vscode folder of this user's that others
+// may write. Her config is never read: its command would run as this
+// user. A .vscode folder she owns is not even looked into, so there is
+// nothing for her to swap.
 func TestDiscoveryRaceWithAnotherUser(t *testing.T) {
 	asRoot(t)
-	for _, sub := range []string{".vscode", ""} {
-		t.Run("in "+cmp.Or(sub, "the shared folder"), func(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sub  string // the folder holding the config ("": the shared one)
+		uid  int    // its owner (-1: this user)
+		swap bool   // whether discovery reaches the swap: it opens the config
+	}{
+		{"in the shared folder", "", -1, true},
+		{"in a .vscode folder of yours that others may write", ".vscode", -1, true},
+		{"in a .vscode folder she owns, skipped unopened", ".vscode", otherUser, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			shared := sharedFolder(t)
 			work := filepath.Join(shared, "work")
 			mkdir(t, work, -1)
 			name := ".mcp.json"
-			if sub != "" {
-				mkdir(t, filepath.Join(shared, sub), otherUser)
+			if tc.sub != "" {
+				mkdir(t, filepath.Join(shared, tc.sub), tc.uid)
+				if err := os.Chmod(filepath.Join(shared, tc.sub), 0o777); err != nil {
+					t.Fatal(err)
+				}
 				name = "mcp.json"
 			}
-			hers := filepath.Join(shared, sub, "hers.json")
+			hers := filepath.Join(shared, tc.sub, "hers.json")
 			writeAs(t, hers, `{"mcpServers": {"github": {"command": "hers"}}, "servers": {"github": {"command": "hers"}}}`, otherUser)
-			planted := filepath.Join(shared, sub, name)
+			planted := filepath.Join(shared, tc.sub, name)
 			symlinkAs(t, yours(t), planted, otherUser)
+			swapped := false
 			beforeOpen = func(path string) {
 				if path == planted {
+					swapped = true
 					if err := os.Rename(hers, planted); err != nil {
 						t.Error(err)
 					}
@@ -118,9 +142,12 @@ func TestDiscoveryRaceWithAnotherUser(t *testing.T) {
 			}
 			t.Cleanup(func() { beforeOpen = nil })
 
-			found, err := Discover(Places{Dir: work})
+			found, err := Discover(sharedPlaces(shared, work))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if swapped != tc.swap {
+				t.Errorf("discovery reached the swap: %v, want %v", swapped, tc.swap)
 			}
 			if cmds := commands(found); slices.Contains(cmds, "hers") {
 				t.Errorf("discovery read the other user's config (servers run %q)", cmds)
@@ -143,7 +170,7 @@ func TestDiscoveryDoesNotFollowLinksInSharedFolders(t *testing.T) {
 	planted := filepath.Join(shared, ".mcp.json")
 	symlinkAs(t, yours(t), planted, otherUser)
 
-	found, err := Discover(Places{Dir: work})
+	found, err := Discover(sharedPlaces(shared, work))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +197,7 @@ func TestDiscoveryStopsAtAFolderNotYours(t *testing.T) {
 	writeAs(t, above, `{"mcpServers": {"github": {"command": "above"}}}`, -1)
 	writeAs(t, filepath.Join(shared, ".mcp.json"), `{"mcpServers": {"github": {"command": "higher"}}}`, -1)
 
-	found, err := Discover(Places{Dir: work})
+	found, err := Discover(sharedPlaces(shared, work))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +205,7 @@ func TestDiscoveryStopsAtAFolderNotYours(t *testing.T) {
 		t.Errorf("servers run %q, want only the working folder's", cmds)
 	}
 	for _, c := range found.Looked {
-		if !strings.HasPrefix(c.Path, work+string(filepath.Separator)) {
+		if c.Project && !strings.HasPrefix(c.Path, work+string(filepath.Separator)) {
 			t.Errorf("looked for %s, above the folder another user owns", c.Path)
 		}
 	}

@@ -99,7 +99,11 @@ func (x *expander) stdio() (mcpclient.Target, error) {
 			return mcpclient.Target{}, err
 		}
 		if path = x.fromProject(path); path != "" {
-			if env, err = godotenv.Read(path); err != nil {
+			data, err := readEnvFile(path)
+			if err == nil {
+				env, err = godotenv.UnmarshalBytes(data)
+			}
+			if err != nil {
 				return mcpclient.Target{}, x.errorf("envFile: %v", err)
 			}
 		}

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mcpeek/mcpeek/internal/lockfile"
 )
 
 // TrustStore remembers the project servers the person approved, each by
@@ -71,8 +73,22 @@ func (ts *TrustStore) Approved(s *Server) (bool, error) {
 }
 
 // Approve remembers that the person approved the entry as it is now, in
-// place of an approval of what it was before.
+// place of an approval of what it was before. It reads, changes and
+// writes the store under the store's lock, so that approvals made at once
+// by other runs are all kept.
 func (ts *TrustStore) Approve(s *Server) error {
+	dir := filepath.Dir(ts.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("approved servers: %w", err)
+	}
+	lock, err := os.OpenFile(ts.path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("approved servers: %w", err)
+	}
+	defer lock.Close() // releases the lock
+	if err := lockfile.Lock(lock); err != nil {
+		return fmt.Errorf("approved servers %s: lock: %w", ts.path, err)
+	}
 	list, err := ts.load()
 	if err != nil {
 		return err
@@ -130,13 +146,10 @@ func (ts *TrustStore) check(info fs.FileInfo) error {
 	return nil
 }
 
-// save writes the approvals: to a private temporary file in the same 0700
-// folder, then renamed over the store.
+// save writes the approvals, under the store's lock: to a private
+// temporary file in the same 0700 folder, then renamed over the store.
 func (ts *TrustStore) save(list []approval) error {
 	dir := filepath.Dir(ts.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("approved servers: %w", err)
-	}
 	data, err := json.MarshalIndent(trustFile{Version: 1, Approved: list}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("approved servers: %w", err)
@@ -165,7 +178,8 @@ func (ts *TrustStore) save(list []approval) error {
 
 // trustKey is what an approval of the entry is remembered by: its file's
 // absolute path, and the SHA-256 of all of the entry mcpeek acts on (the
-// file's inputs too), so any change to what would run is asked about.
+// file's inputs too, and what its envFile holds now), so any change to
+// what would run, or to the environment it would get, is asked about.
 func (s *Server) trustKey() (file, digest string) {
 	file, err := filepath.Abs(s.File)
 	if err != nil {
@@ -181,9 +195,10 @@ func (s *Server) trustKey() (file, digest string) {
 		EnvHeaders                               map[string]string
 		Disabled                                 bool
 		Inputs                                   []Input
+		EnvFileSHA256                            string `json:",omitempty"`
 	}{
 		file, s.Name, s.Scope, string(s.Format), s.Type, s.Command, s.Args, s.Env, s.EnvFile, s.Cwd, s.URL,
-		s.Headers, s.BearerTokenEnvVar, s.EnvHeaders, s.Disabled, s.inputs,
+		s.Headers, s.BearerTokenEnvVar, s.EnvHeaders, s.Disabled, s.inputs, s.envFileDigest(),
 	})
 	sum := sha256.Sum256(data)
 	return file, hex.EncodeToString(sum[:])

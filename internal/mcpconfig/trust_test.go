@@ -1,11 +1,13 @@
 package mcpconfig
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -158,5 +160,89 @@ func TestOnlyProjectConfigsAreProjects(t *testing.T) {
 	}
 	if sh := found.Shadowed("a"); len(sh) != 1 || sh[0].File != filepath.Join(l.home, ".cursor", "mcp.json") {
 		t.Errorf("Shadowed(a) = %v, want the user's Cursor entry", sh)
+	}
+}
+
+// TestConcurrentApprovalsAreAllKept: runs approving servers at once (two
+// terminals, a script) each keep their approval: every update reads,
+// changes and writes the store under its lock.
+func TestConcurrentApprovalsAreAllKept(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "config", "mcpeek", "approved-servers.json")
+	const runs, each = 8, 6
+	var wg sync.WaitGroup
+	for r := range runs {
+		wg.Go(func() {
+			store := OpenTrustStore(path) // a run of its own
+			for i := range each {
+				s := &Server{Name: fmt.Sprintf("s%d-%d", r, i), File: filepath.Join(root, "clone", ".mcp.json"), Format: FormatMCPServers, Command: "x"}
+				if err := store.Approve(s); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	list, err := OpenTrustStore(path).load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != runs*each {
+		t.Errorf("the store kept %d of %d approvals", len(list), runs*each)
+	}
+}
+
+// TestApprovalCoversTheEnvFile: an approval covers what the entry's
+// envFile holds: a .env the repository changes (a `git pull`) is asked
+// about again, as a changed entry is.
+func TestApprovalCoversTheEnvFile(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "clone")
+	cfg := filepath.Join(project, ".mcp.json")
+	entry := `{"mcpServers": {"github": {"command": "npx", "args": ["gh-server"], "envFile": "${workspaceFolder}/.env"}}}`
+	write(t, filepath.Join(project, ".env"), "REGION=eu\n")
+	store := OpenTrustStore(filepath.Join(root, "config", "mcpeek", "approved-servers.json"))
+	if err := store.Approve(projectServer(t, cfg, entry, "github")); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := store.Approved(projectServer(t, cfg, entry, "github")); err != nil || !ok {
+		t.Fatalf("the approved entry, its .env unchanged: %v, %v", ok, err)
+	}
+	write(t, filepath.Join(project, ".env"), "REGION=eu\nNODE_OPTIONS=--require ./payload.js\n")
+	if ok, _ := store.Approved(projectServer(t, cfg, entry, "github")); ok {
+		t.Error("a changed .env is still approved")
+	}
+}
+
+// TestEnvFileRead: the file an envFile names, as the approval prompt
+// shows it: in the project, outside it (${userHome}/.aws/credentials),
+// or a link in the project to a file outside it.
+func TestEnvFileRead(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("HOME", filepath.Join(root, "home"))
+	project := filepath.Join(root, "home", "src", "clone")
+	credentials := filepath.Join(root, "home", ".aws", "credentials")
+	write(t, credentials, "aws_secret_access_key=x\n")
+	write(t, filepath.Join(project, ".env"), "A=b\n")
+	if err := os.Symlink(credentials, filepath.Join(project, "link.env")); err != nil {
+		t.Skipf("no links here: %v", err)
+	}
+	for _, tc := range []struct {
+		envFile, wantPath, wantReal string
+		wantIn                      bool
+	}{
+		{".env", filepath.Join(project, ".env"), filepath.Join(project, ".env"), true},
+		{"${userHome}/.aws/credentials", credentials, credentials, false},
+		{"link.env", filepath.Join(project, "link.env"), credentials, false},
+		{"${env:MCPEEK_NOT_SET}/.env", "", "", false},
+	} {
+		text := `{"mcpServers": {"s": {"command": "x", "envFile": "` + tc.envFile + `"}}}`
+		read, ok := projectServer(t, filepath.Join(project, ".mcp.json"), text, "s").EnvFileRead()
+		if real, err := filepath.EvalSymlinks(tc.wantReal); err == nil && tc.wantReal != "" {
+			tc.wantReal = real
+		}
+		if !ok || read.Path != tc.wantPath || read.Real != tc.wantReal || read.InProject != tc.wantIn || read.Written != tc.envFile {
+			t.Errorf("%s: %+v, want path %s, real %s, in the project %v", tc.envFile, read, tc.wantPath, tc.wantReal, tc.wantIn)
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/lockfile"
 	"golang.org/x/oauth2"
 )
 
@@ -167,7 +168,7 @@ func (s *Store) update(change func([]*Entry) ([]*Entry, bool)) error {
 		return s.openError(err)
 	}
 	defer lock.Close() // releases the lock
-	if err := lockFile(lock); err != nil {
+	if err := lockfile.Lock(lock); err != nil {
 		return fmt.Errorf("token store %s: lock: %w", s.path, err)
 	}
 	entries, err := s.load()

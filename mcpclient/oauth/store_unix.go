@@ -4,7 +4,6 @@ package oauth
 
 import (
 	"io/fs"
-	"os"
 	"syscall"
 )
 
@@ -16,15 +15,4 @@ func fileOwner(info fs.FileInfo) (uid int, ok bool) {
 		return 0, false
 	}
 	return int(st.Uid), true
-}
-
-// lockFile takes f's exclusive lock, which other processes' lockFile of
-// the same file waits for; closing f releases it.
-func lockFile(f *os.File) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			return err
-		}
-	}
 }
