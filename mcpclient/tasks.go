@@ -339,6 +339,9 @@ func decodeResult(raw json.RawMessage) (*mcp.CallToolResult, error) {
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, fmt.Errorf("the task's result is not a tool result: %w", err)
 	}
+	if res.Content == nil { // a result without content has none
+		res.Content = []mcp.Content{}
+	}
 	return &res, nil
 }
 
