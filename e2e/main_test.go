@@ -104,6 +104,12 @@ func testServer(mode string) int {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed"}}}, nil
 		})
+	s.AddTool(&mcp.Tool{Name: "leak_env", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			text := fmt.Sprintf("API_TOKEN=%s DB_PASSWORD=%s PIN_KEY=%s", os.Getenv("API_TOKEN"), os.Getenv("DB_PASSWORD"), os.Getenv("PIN_KEY"))
+			fmt.Fprintln(os.Stderr, "started with "+text)
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+		})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		return 1
 	}

@@ -394,6 +394,11 @@ func protocolRequest(p string) (version string, pinned bool, err error) {
 
 func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 	t := c.cfg.Target
+	// The credentials of its headers and environment are redacted from all
+	// the connection shows, before the first message.
+	for _, v := range TargetSecrets(t) {
+		c.wire.Secrets().AddCredential(v)
+	}
 	switch t.Kind {
 	case TargetStdio:
 		cmd := exec.Command(commandPath(t.Command[0], t.Env), t.Command[1:]...)
@@ -411,16 +416,6 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 			tooLarge: func(err *MessageTooLargeError) { c.tooLarge.CompareAndSwap(nil, err) },
 		}}
 		c.httpClient = hc
-		for name, values := range t.Headers {
-			if sensitiveHeader(name) {
-				for _, v := range values {
-					c.wire.Secret(v)
-					if _, cred, ok := strings.Cut(v, " "); ok {
-						c.wire.Secret(strings.TrimSpace(cred))
-					}
-				}
-			}
-		}
 		if t.SSE {
 			// The wire tap wraps this transport's connection instead.
 			return &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: &http.Client{Transport: base}, MaxEventSize: int(c.maxMessage())}, nil
@@ -489,16 +484,6 @@ func (c *Conn) explain(err error) error {
 		return fmt.Errorf("%w (server stderr: %s)", err, last)
 	}
 	return err
-}
-
-// sensitiveHeader reports whether a header carries credentials, which the
-// wire log redacts wherever they appear.
-func sensitiveHeader(name string) bool {
-	switch strings.ToLower(name) {
-	case "authorization", "proxy-authorization", "cookie", "x-api-key", "api-key":
-		return true
-	}
-	return false
 }
 
 type headerTransport struct {

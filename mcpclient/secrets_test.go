@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,5 +57,42 @@ func TestSecretsShared(t *testing.T) {
 	ev := redactEvent(shared, LogEvent{Logger: "before-1234", Data: json.RawMessage(`"saw after-5678"`)}).(LogEvent)
 	if strings.Contains(ev.Logger+string(ev.Data), "-1234") || strings.Contains(string(ev.Data), "-5678") {
 		t.Errorf("event %+v", ev)
+	}
+}
+
+// A credential is redacted whole and without its scheme, but a short or
+// all-digit value is not taken as a secret: it would cut into words
+// (run_tests) and numbers (a timestamp in JSON) of every answer.
+func TestShortAndNumericSecretsAreNotTaken(t *testing.T) {
+	s := &Secrets{}
+	for _, c := range []string{"Bearer test", "20250101", "Bearer sk-abcdefgh", "1234567"} {
+		s.AddCredential(c)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"run_tests passed", "run_tests passed"},
+		{`{"ts": 202501011}`, `{"ts": 202501011}`},
+		{"sent Bearer test", "sent " + Redacted},
+		{"sent Bearer sk-abcdefgh", "sent " + Redacted},
+		{"token sk-abcdefgh", "token " + Redacted},
+		{"pin 1234567", "pin 1234567"},
+	} {
+		if got := s.Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The credentials a target carries are its credential headers, whatever
+// their name, and the environment entries whose names say so.
+func TestTargetSecrets(t *testing.T) {
+	target := Target{
+		Headers: http.Header{"X-Auth-Token": {"a"}, "Private-Token": {"b"}, "X-Goog-Api-Key": {"c"}, "Authorization": {"d"},
+			"Cookie": {"e"}, "Accept": {"no"}, "X-Request-Id": {"no"}},
+		Env: []string{"GITHUB_TOKEN=f", "OPENAI_API_KEY=g", "DB_PASSWORD=h", "CLIENT_SECRET=i", "GOOGLE_CREDENTIALS=j", "PATH=no", "DEBUG=no"},
+	}
+	got := TargetSecrets(target)
+	slices.Sort(got)
+	if want := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}; !slices.Equal(got, want) {
+		t.Errorf("TargetSecrets = %q, want %q", got, want)
 	}
 }

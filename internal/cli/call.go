@@ -130,7 +130,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 	if err := o.conn.approve(ctx, s.errOut); err != nil {
 		return err
 	}
-	records, closeLog, err := openRecords(o.elicitLog)
+	records, closeLog, err := openRecords(o.elicitLog, s.secrets)
 	if err != nil {
 		return err
 	}
@@ -270,8 +270,9 @@ func clipJSON(raw json.RawMessage, n int) string {
 }
 
 // openRecords returns the recorder of a call's elicitations, writing to
-// --elicit-log when given, and what closes the file.
-func openRecords(path string) (*mcpclient.Recorder, func(), error) {
+// --elicit-log when given, with the run's secrets redacted as in the wire
+// log, and what closes the file.
+func openRecords(path string, secrets *mcpclient.Secrets) (*mcpclient.Recorder, func(), error) {
 	if path == "" {
 		return mcpclient.NewRecorder(nil), func() {}, nil
 	}
@@ -279,5 +280,5 @@ func openRecords(path string) (*mcpclient.Recorder, func(), error) {
 	if err != nil {
 		return nil, nil, usagef("--elicit-log: %v", err)
 	}
-	return mcpclient.NewRecorder(f), func() { _ = f.Close() }, nil
+	return mcpclient.NewRecorder(secrets.Writer(f)), func() { _ = f.Close() }, nil
 }

@@ -58,6 +58,8 @@ type connFlags struct {
 	offerRoots bool
 	// termTheme is the terminal's theme once asked (theme).
 	termTheme string
+	// secrets are the run's, once learnSecrets has added the target's.
+	secrets *mcpclient.Secrets
 }
 
 // register defines the flags on fs; headless commands also take --timeout.
@@ -156,9 +158,7 @@ func (cf *connFlags) open(secrets *mcpclient.Secrets, notify func(string)) (*end
 	}
 	e.wire = mcpclient.NewWireLog(0, sink)
 	e.wire.UseSecrets(secrets)
-	for _, secret := range cf.selection.secrets {
-		e.wire.Secret(secret)
-	}
+	cf.learnSecrets(secrets)
 	if cf.appHost {
 		host, err := cf.startAppHost(e.wire, notify)
 		if err != nil {
@@ -169,6 +169,21 @@ func (cf *connFlags) open(secrets *mcpclient.Secrets, notify func(string)) (*end
 		e.closers = append(e.closers, func() { _ = host.Close() })
 	}
 	return e, nil
+}
+
+// learnSecrets adds the credentials the target carries (its credential
+// headers, -H included, and environment entries) and those its config
+// resolved to the run's secrets, which all the run prints is redacted of:
+// called before anything is sent, so that even a server's first answer
+// cannot show one.
+func (cf *connFlags) learnSecrets(secrets *mcpclient.Secrets) {
+	for _, v := range mcpclient.TargetSecrets(cf.target) {
+		secrets.AddCredential(v)
+	}
+	for _, secret := range cf.selection.secrets {
+		secrets.Add(secret)
+	}
+	cf.secrets = secrets
 }
 
 // startAppHost starts the app host the flags describe; its diagnostics go

@@ -341,11 +341,11 @@ func (d *doctor) judge(resp *http.Response, media, line string) outcome {
 		return failed(line+": no POST here, so not a streamable HTTP endpoint",
 			`an HTTP+SSE server? Give "type": "sse" in its config; else `+pathHint)
 	case code == http.StatusForbidden:
-		return failed(line+": "+snippet(resp.Body), "the server refuses this client: a header or token missing? (-H, or the config's headers)")
+		return failed(line+": "+d.snippet(resp.Body), "the server refuses this client: a header or token missing? (-H, or the config's headers)")
 	case code >= 500:
-		return failed(line+": "+snippet(resp.Body), "the server failed: see its log")
+		return failed(line+": "+d.snippet(resp.Body), "the server failed: see its log")
 	case code >= 300:
-		return failed(line+": "+snippet(resp.Body), "")
+		return failed(line+": "+d.snippet(resp.Body), "")
 	}
 	if d.cf.target.SSE {
 		if media != "text/event-stream" {
@@ -355,12 +355,12 @@ func (d *doctor) judge(resp *http.Response, media, line string) outcome {
 	}
 	switch media {
 	case "application/json", "text/event-stream":
-		if err := jsonRPCAnswer(resp.Body, media); err != nil {
+		if err := jsonRPCAnswer(resp.Body, media, d.cf.secrets); err != nil {
 			return failed(line+": "+err.Error(), pathHint)
 		}
 		return passed("%s: answers JSON-RPC", line)
 	}
-	return failed(fmt.Sprintf("%s: a %s answer is not MCP: %s", line, orWord(media, "typeless"), snippet(resp.Body)), pathHint)
+	return failed(fmt.Sprintf("%s: a %s answer is not MCP: %s", line, orWord(media, "typeless"), d.snippet(resp.Body)), pathHint)
 }
 
 func orWord(s, instead string) string {
@@ -370,10 +370,16 @@ func orWord(s, instead string) string {
 	return s
 }
 
-// snippet is the start of a body, for a person to recognise.
-func snippet(r io.Reader) string {
-	b, _ := io.ReadAll(io.LimitReader(r, 200))
-	s := cutLine(strings.Join(strings.Fields(string(b)), " "), 120)
+// snippet is the start of a body, for a person to recognise, with the
+// run's secrets redacted.
+func (d *doctor) snippet(r io.Reader) string { return snippet(r, d.cf.secrets) }
+
+// snippet is the start of a body, for a person to recognise: the secrets
+// are redacted before it is cut and quoted, so that neither leaves a part
+// of one, or a form the redaction of the output would not know.
+func snippet(r io.Reader, secrets *mcpclient.Secrets) string {
+	b, _ := io.ReadAll(io.LimitReader(r, 1<<10))
+	s := cutLine(strings.Join(strings.Fields(secrets.Redact(string(b))), " "), 120)
 	if s == "" {
 		return "(empty body)"
 	}
@@ -381,8 +387,9 @@ func snippet(r io.Reader) string {
 }
 
 // jsonRPCAnswer checks that a body holds a JSON-RPC response: the JSON
-// itself, or the first data of an event stream.
-func jsonRPCAnswer(body io.Reader, media string) error {
+// itself, or the first data of an event stream. What it quotes of a body
+// is redacted of secrets.
+func jsonRPCAnswer(body io.Reader, media string, secrets *mcpclient.Secrets) error {
 	var data []byte
 	var err error
 	if media == "text/event-stream" {
@@ -397,7 +404,7 @@ func jsonRPCAnswer(body io.Reader, media string) error {
 		Error   json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(data, &m) != nil || m.JSONRPC != "2.0" || m.Result == nil && m.Error == nil {
-		return fmt.Errorf("the answer is not a JSON-RPC response: %s", snippet(bytes.NewReader(data)))
+		return fmt.Errorf("the answer is not a JSON-RPC response: %s", snippet(bytes.NewReader(data), secrets))
 	}
 	return nil
 }

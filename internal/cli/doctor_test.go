@@ -251,3 +251,37 @@ func TestDoctorCommandPath(t *testing.T) {
 	code, r, _ := doctorJSON(t, "--config", cfg)
 	wantStop(t, code, r, "command", filepath.Join(dir, "server.sh"), "give the path of an executable file")
 }
+
+// A server that refuses the doctor's probe quoting the -H credential back
+// (403 invalid credentials: Bearer …) has it redacted in the report, text
+// and JSON: the -H credentials are the run's secrets before the first
+// request, and a body is redacted before it is cut and quoted, so that no
+// part of the token shows, nor a form of it quoting made (a token with
+// a quote or a backslash).
+func TestDoctorRedactsAQuotedCredential(t *testing.T) {
+	long := `sk-live-` + strings.Repeat("0123456789", 14) + `"\end` // cut at 120, escaped by %q
+	for _, tc := range []struct {
+		name, header, token string
+	}{
+		{"bearer", "Authorization: Bearer " + long, long},
+		{"auth token", "X-Auth-Token: " + long, long},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Error(w, "invalid credentials: "+r.Header.Get("Authorization")+r.Header.Get("X-Auth-Token"), http.StatusForbidden)
+			}))
+			defer srv.Close()
+			for _, format := range []string{"--json", "--no-stored-auth"} {
+				code, stdout, stderr := run("doctor", format, "-H", tc.header, srv.URL)
+				if code != exitConnection || !strings.Contains(stdout, "invalid credentials: ") {
+					t.Errorf("%s: exit %d, stdout %q; want the refusal reported", format, code, stdout)
+				}
+				for _, leak := range []string{tc.token[:20], "0123456789012"} {
+					if strings.Contains(stdout+stderr, leak) {
+						t.Errorf("%s: the token shows (%q):\n%s%s", format, leak, stdout, stderr)
+					}
+				}
+			}
+		})
+	}
+}
