@@ -573,6 +573,10 @@ func (c *Conn) Target() Target { return c.cfg.Target }
 // Wire is the connection's wire log.
 func (c *Conn) Wire() *WireLog { return c.wire }
 
+// cut is the server's text redacted, then cut to n runes, for an error or
+// a status.
+func (c *Conn) cut(text string, n int) string { return c.Secrets().cut(text, n) }
+
 // Secrets are the secrets the connection knows (its wire log's): what
 // shows what the server says redacts them.
 func (c *Conn) Secrets() *Secrets { return c.wire.Secrets() }

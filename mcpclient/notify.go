@@ -150,6 +150,11 @@ func (n *notifier) log(_ context.Context, r *mcp.LoggingMessageRequest) {
 	if err != nil {
 		data, _ = json.Marshal(fmt.Sprint(r.Params.Data))
 	}
+	// Redacted before it is cut: a cut secret, or one escaped again as the
+	// cut text is, would no longer be found.
+	if secrets := n.conn.Secrets(); secrets.known() {
+		data = json.RawMessage(secrets.Redact(string(data)))
+	}
 	if len(data) > MaxLogData {
 		e.Cut = len(data)
 		data, _ = json.Marshal(cutUTF8(string(data), MaxLogData))
@@ -163,7 +168,7 @@ func (n *notifier) onProgress(_ context.Context, r *mcp.ProgressNotificationClie
 		return
 	}
 	e := ProgressEvent{Time: time.Now(), Token: fmt.Sprint(r.Params.ProgressToken), Progress: r.Params.Progress,
-		Total: r.Params.Total, Message: cutRunes(r.Params.Message, 500)}
+		Total: r.Params.Total, Message: n.conn.cut(r.Params.Message, 500)}
 	n.mu.Lock()
 	f := n.progress[e.Token]
 	n.mu.Unlock()

@@ -154,6 +154,10 @@ func (s *Secrets) Redact(text string) string {
 	return text
 }
 
+// cut is text redacted, then cut to at most n runes: redacted first, so
+// that no part of a secret is left at the cut.
+func (s *Secrets) cut(text string, n int) string { return cutRunes(s.Redact(text), n) }
+
 // Writer returns a writer that redacts the secrets from each write before
 // it reaches w. Each write is redacted on its own, so a secret must not be
 // split across two (line-at-a-time output and one JSON document per write

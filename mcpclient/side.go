@@ -124,7 +124,7 @@ func (s *sideChannel) call(ctx context.Context, method string, params any) (json
 	}
 	select {
 	case resp := <-w:
-		return answerOf(method, s.conn.ProtocolVersion() >= ProtocolModern, resp)
+		return answerOf(method, s.conn.ProtocolVersion() >= ProtocolModern, resp, s.conn.Secrets())
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -296,7 +296,8 @@ func (s *sideChannel) answer(ctx context.Context, req *jsonrpc.Request) {
 // tool result, a task of the era nor its request for input; a task
 // without its id or status; a completed task without its result) is
 // refused, saying what was wrong: it is never taken for an empty result.
-func answerOf(method string, modern bool, resp *jsonrpc.Response) (json.RawMessage, error) {
+// What it quotes of the answer is redacted of secrets.
+func answerOf(method string, modern bool, resp *jsonrpc.Response, secrets *Secrets) (json.RawMessage, error) {
 	hasResult := len(resp.Result) > 0
 	switch {
 	case resp.Error != nil && hasResult:
@@ -306,7 +307,7 @@ func answerOf(method string, modern bool, resp *jsonrpc.Response) (json.RawMessa
 	case !hasResult:
 		return nil, errors.New("the server's answer is malformed: it has neither a result nor an error")
 	}
-	if err := checkAnswer(method, modern, resp.Result); err != nil {
+	if err := checkAnswer(method, modern, resp.Result, secrets); err != nil {
 		return nil, fmt.Errorf("the server's answer is malformed: %w", err)
 	}
 	return resp.Result, nil
@@ -314,7 +315,7 @@ func answerOf(method string, modern bool, resp *jsonrpc.Response) (json.RawMessa
 
 // checkAnswer checks that a result has the shape of method's answer in
 // the era (modern or not).
-func checkAnswer(method string, modern bool, raw json.RawMessage) error {
+func checkAnswer(method string, modern bool, raw json.RawMessage, secrets *Secrets) error {
 	obj, err := object(raw, "result")
 	if err != nil {
 		return err
@@ -322,9 +323,9 @@ func checkAnswer(method string, modern bool, raw json.RawMessage) error {
 	switch method {
 	case "tools/call":
 		if modern {
-			return checkExtCallAnswer(obj)
+			return checkExtCallAnswer(obj, secrets)
 		}
-		return checkCallAnswer(obj)
+		return checkCallAnswer(obj, secrets)
 	case "tasks/get":
 		if modern {
 			return checkExtTask(obj)
@@ -353,11 +354,11 @@ func object(raw json.RawMessage, what string) (map[string]json.RawMessage, error
 // checkCallAnswer checks a 2025-11-25 tools/call answer: a tool result or
 // a task under "task". A resultType other than "complete" (which says
 // nothing more than a tool result does) belongs to the other era.
-func checkCallAnswer(obj map[string]json.RawMessage) error {
+func checkCallAnswer(obj map[string]json.RawMessage, secrets *Secrets) error {
 	if raw, ok := obj["resultType"]; ok {
 		var kind string
 		if json.Unmarshal(raw, &kind) != nil || kind != "complete" {
-			return fmt.Errorf("its resultType %s belongs to the 2026-07-28 tasks extension, not to the 2025-11-25 protocol spoken", cutRunes(string(raw), 40))
+			return fmt.Errorf("its resultType %s belongs to the 2026-07-28 tasks extension, not to the 2025-11-25 protocol spoken", secrets.cut(string(raw), 40))
 		}
 	}
 	if raw, ok := obj["task"]; ok {
@@ -373,7 +374,7 @@ func checkCallAnswer(obj map[string]json.RawMessage) error {
 // checkExtCallAnswer checks a 2026-07-28 tools/call answer of the tasks
 // extension: by its resultType, a tool result ("" or "complete"), a task,
 // or a request for input. A 2025-11-25 task (under "task") is none.
-func checkExtCallAnswer(obj map[string]json.RawMessage) error {
+func checkExtCallAnswer(obj map[string]json.RawMessage, secrets *Secrets) error {
 	var kind string
 	if raw, ok := obj["resultType"]; ok && json.Unmarshal(raw, &kind) != nil {
 		return fmt.Errorf("its resultType is %s, not a string", jsonKind(raw))
@@ -393,7 +394,7 @@ func checkExtCallAnswer(obj map[string]json.RawMessage) error {
 		}
 		return checkToolResult(obj)
 	}
-	return fmt.Errorf("its resultType %q is none of complete, task or input_required", cutRunes(kind, 40))
+	return fmt.Errorf("its resultType %q is none of complete, task or input_required", secrets.cut(kind, 40))
 }
 
 // checkTask checks a task: it has its id and status.

@@ -152,7 +152,7 @@ func TestTaskPollClamped(t *testing.T) {
 		poll *int64
 		want time.Duration
 	}{{nil, defaultPoll}, {ms(0), minPoll}, {ms(3_600_000), maxPoll}, {ms(250), 250 * time.Millisecond}} {
-		if got := (wireTask{PollInterval: tc.poll}).status(time.Now()).PollInterval; got != tc.want {
+		if got := (wireTask{PollInterval: tc.poll}).status(time.Now(), nil).PollInterval; got != tc.want {
 			t.Errorf("pollInterval %v → %v, want %v", tc.poll, got, tc.want)
 		}
 	}
@@ -260,7 +260,7 @@ func TestSideAnswerShapesByEra(t *testing.T) {
 		{"tasks/result", false, `{}`, ""},
 		{"tasks/result", false, `null`, "its result is null, not an object"},
 	} {
-		_, err := answerOf(tc.method, tc.modern, &jsonrpc.Response{Result: json.RawMessage(tc.result)})
+		_, err := answerOf(tc.method, tc.modern, &jsonrpc.Response{Result: json.RawMessage(tc.result)}, nil)
 		switch {
 		case tc.wantErr == "" && err != nil:
 			t.Errorf("%s (modern %v) %s: refused: %v", tc.method, tc.modern, tc.result, err)
