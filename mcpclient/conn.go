@@ -212,9 +212,11 @@ type Conn struct {
 	// toolsSeen is set once the session has listed the tools, which lets
 	// the SDK mirror x-mcp-header arguments into Mcp-Param headers.
 	toolsSeen sync.Once
-	// tooLarge is set once an HTTP server sent a message larger than the
-	// limit, which broke the connection: its errors then say so.
-	tooLarge atomic.Pointer[MessageTooLargeError]
+	// tooLarge is the last message larger than the limit an HTTP server
+	// sent, which broke the connection, and tooLargeN counts them: the
+	// errors such a message explains say so (tooLargeFor).
+	tooLarge  atomic.Pointer[MessageTooLargeError]
+	tooLargeN atomic.Int64
 }
 
 // Connect reaches the server, negotiates the protocol revision and returns
@@ -240,7 +242,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	c.router = &router{conn: c, asker: cfg.Asker, sampler: cfg.Sampler, renderer: cfg.Renderer, pending: map[string]*pendingRequest{}}
 	if err := c.connect(ctx); err != nil {
 		c.Close()
-		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err)}
+		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err, 0)}
 	}
 	if cfg.LogLevel != "" {
 		if err := c.SetLogLevel(ctx, cfg.LogLevel); err != nil {
@@ -413,7 +415,7 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 			wire:     c.wire,
 			seen:     c.observe,
 			limit:    c.maxMessage(),
-			tooLarge: func(err *MessageTooLargeError) { c.tooLarge.CompareAndSwap(nil, err) },
+			tooLarge: func(err *MessageTooLargeError) { c.tooLarge.Store(err); c.tooLargeN.Add(1) },
 		}}
 		c.httpClient = hc
 		if t.SSE {
@@ -474,10 +476,21 @@ func (c *Conn) maxMessage() int64 {
 	return DefaultMaxMessageSize
 }
 
+// tooLargeFor is the message too large that explains err, a request's
+// failure: one refused while the request was in flight (since mark, which
+// is tooLargeN when it began), or, once the connection is closed, the one
+// that broke it.
+func (c *Conn) tooLargeFor(err error, mark int64) *MessageTooLargeError {
+	if err == nil || c.tooLargeN.Load() == mark && !errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil
+	}
+	return c.tooLarge.Load()
+}
+
 // explain adds the server's last stderr line to an error, where there is
-// one; an error after a message too large is that.
-func (c *Conn) explain(err error) error {
-	if big := c.tooLarge.Load(); big != nil {
+// one; an error a message too large explains (tooLargeFor) is that.
+func (c *Conn) explain(err error, mark int64) error {
+	if big := c.tooLargeFor(err, mark); big != nil {
 		return big
 	}
 	if last := c.wire.LastStderr(); last != "" {

@@ -369,8 +369,9 @@ func (c *Conn) Caps() *CapsReport {
 func (c *Conn) List(ctx context.Context, what string) (_ map[string]any, err error) {
 	ctx, done := c.bind(ctx)
 	defer done()
+	mark := c.tooLargeN.Load()
 	defer func() {
-		if big := c.tooLarge.Load(); err != nil && big != nil {
+		if big := c.tooLargeFor(err, mark); big != nil {
 			err = big
 		}
 	}()
@@ -448,6 +449,7 @@ func (c *Conn) CallWithProgress(ctx context.Context, tool string, args json.RawM
 	defer untrack()
 	params.SetProgressToken(token)
 	c.withLogLevel(params)
+	mark := c.tooLargeN.Load()
 	res, err := c.session.CallTool(ctx, params)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
@@ -460,13 +462,13 @@ func (c *Conn) CallWithProgress(ctx context.Context, tool string, args json.RawM
 		// The connection failed under the call: close it, which waits for
 		// a server process to exit, so that its last words are known.
 		_ = c.Close()
-		if big := c.tooLarge.Load(); big != nil {
+		if big := c.tooLargeFor(err, mark); big != nil {
 			return nil, fmt.Errorf("call %s: %w", tool, big)
 		}
 		if errors.Is(err, errServerGone) { // it ended the call's pending questions
-			return nil, c.explain(fmt.Errorf("call %s: %w while a question waited for its answer", tool, errServerGone))
+			return nil, c.explain(fmt.Errorf("call %s: %w while a question waited for its answer", tool, errServerGone), mark)
 		}
-		return nil, c.explain(fmt.Errorf("call %s: the server went away: %w", tool, err))
+		return nil, c.explain(fmt.Errorf("call %s: the server went away: %w", tool, err), mark)
 	}
 	return res, nil
 }

@@ -3,11 +3,11 @@ package mcpclient
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -25,11 +25,11 @@ import (
 //
 // It also bounds what a server may send: a response body that is not an
 // event stream is one message, and an event stream's event is one, each of
-// at most limit bytes. A longer body is cut with a [*MessageTooLargeError]
-// as its read error; a longer event passes through for the SDK to refuse
-// (its MaxEventSize is the same limit), and the tap keeps none of it.
-// Either way the tap never holds more than limit bytes of one message, and
-// tooLarge hears of it.
+// at most limit bytes. A longer body fails with a [*MessageTooLargeError]
+// as its read error before the SDK reads any of it; a longer event passes
+// through for the SDK to refuse (its MaxEventSize is the same limit), and
+// the tap keeps none of it. Either way the tap never holds more than limit
+// bytes of one message, and tooLarge hears of it.
 type httpTap struct {
 	base     http.RoundTripper
 	wire     *WireLog
@@ -62,7 +62,9 @@ func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	big := func(err *MessageTooLargeError) {
 		t.wire.Note(err.Error())
-		if t.tooLarge != nil && r.Context().Value(sideRequest{}) == nil { // the side channel says so itself
+		// The side channel says so itself; an error page is no message,
+		// and its request fails for its status.
+		if t.tooLarge != nil && r.Context().Value(sideRequest{}) == nil && resp.StatusCode < 300 {
 			t.tooLarge(err)
 		}
 	}
@@ -70,7 +72,7 @@ func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
 	case "text/event-stream":
 		resp.Body = &sseTapBody{ReadCloser: resp.Body, tap: t, big: big}
 	default:
-		resp.Body = &jsonTapBody{ReadCloser: resp.Body, tap: t, log: media == "application/json", big: big}
+		resp.Body = &jsonTapBody{ReadCloser: resp.Body, tap: t, log: media == "application/json", big: big, length: resp.ContentLength}
 	}
 	return resp, nil
 }
@@ -121,51 +123,100 @@ func (t httpTap) logMessages(dir Direction, data []byte) {
 	}
 }
 
-// jsonTapBody is a response body that is one message: it fails once more
-// than the limit has been read, and a JSON body (log) is logged once it has
-// been read to its end.
+// jsonTapBody is a response body that is one message. It is read whole,
+// once, as the SDK first reads it (which reads it whole anyway): at most
+// the limit, into one buffer when the length is known and in growing
+// chunks up to it when not, so that a body over the limit fails before the
+// SDK has read a byte of it, and a JSON body (log) is logged before the SDK
+// acts on it. The SDK reads the same bytes.
 type jsonTapBody struct {
 	io.ReadCloser
-	tap  httpTap
-	log  bool
-	big  func(*MessageTooLargeError)
-	buf  bytes.Buffer
-	read int64
-	err  error // the body's end: too large
+	tap    httpTap
+	log    bool
+	big    func(*MessageTooLargeError)
+	length int64         // the Content-Length, or -1
+	body   *bytes.Reader // once read
+	err    error         // the body's end: too large, or a failed read
 }
 
 func (b *jsonTapBody) Read(p []byte) (int, error) {
+	if b.body == nil && b.err == nil {
+		b.fill()
+	}
 	if b.err != nil {
 		return 0, b.err
 	}
-	n, err := b.ReadCloser.Read(p)
-	if b.read += int64(n); b.read > b.tap.limit {
-		tooLarge := &MessageTooLargeError{Limit: b.tap.limit}
-		b.err, b.buf = tooLarge, bytes.Buffer{}
-		b.big(tooLarge)
-		return 0, b.err
+	return b.body.Read(p)
+}
+
+// fill reads the body whole.
+func (b *jsonTapBody) fill() {
+	data, err := readCapped(b.ReadCloser, b.length, b.tap.limit)
+	if err != nil {
+		var tooLarge *MessageTooLargeError
+		if errors.As(err, &tooLarge) {
+			b.big(tooLarge)
+		}
+		b.err = err
+		return
 	}
 	if b.log {
-		b.buf.Write(p[:n])
-		if err == io.EOF {
-			b.log = false
-			b.tap.logMessages(DirRecv, b.buf.Bytes())
-			b.buf = bytes.Buffer{}
+		b.tap.logMessages(DirRecv, data)
+	}
+	b.body = bytes.NewReader(data)
+}
+
+// readCapped reads r to its end, which must come within limit bytes, else
+// the error is a [*MessageTooLargeError]: into one buffer of length bytes
+// when the length is known (≥ 0), else into chunks of growing size, joined
+// at the end. A body over the limit costs at most the limit.
+func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
+	if length > limit {
+		return nil, &MessageTooLargeError{Limit: limit}
+	}
+	if length >= 0 {
+		data := make([]byte, length)
+		if _, err := io.ReadFull(r, data); err != nil {
+			return nil, err
+		}
+		return data, nil
+	}
+	var chunks [][]byte
+	var total int64
+	for size := int64(4 << 10); ; size = min(2*size, 1<<20) {
+		chunk := make([]byte, min(size, limit+1-total))
+		n, err := io.ReadFull(r, chunk)
+		total += int64(n)
+		chunks = append(chunks, chunk[:n])
+		switch {
+		case total > limit:
+			return nil, &MessageTooLargeError{Limit: limit}
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			if len(chunks) == 1 {
+				return chunks[0], nil
+			}
+			return bytes.Join(chunks, nil), nil
+		case err != nil:
+			return nil, err
 		}
 	}
-	return n, err
 }
 
 // sseTapBody logs each SSE event's data as soon as the blank line that ends
 // the event has passed through, which is before the SDK can act on it. An
 // event longer than the limit is not kept: the tap skips to its end.
+//
+// The current line is kept in chunks of growing size (lineBuf), so that an
+// event over the limit costs the tap at most the limit, and an event's data
+// is logged from the line itself when it has one data line (the usual).
 type sseTapBody struct {
 	io.ReadCloser
 	tap     httpTap
 	big     func(*MessageTooLargeError)
-	partial []byte   // an unfinished line
-	data    []string // data lines of the current event
-	size    int64    // the current event's bytes so far
+	partial lineBuf // an unfinished line
+	data    []byte  // the data of the current event
+	hasData bool    // a data line of the current event was seen
+	size    int64   // the current event's bytes so far
 	// skipping: the current event is too large; lineLen counts the bytes
 	// of its current line, to find the blank line that ends it.
 	skipping bool
@@ -204,11 +255,8 @@ func (b *sseTapBody) feed(chunk []byte) {
 			continue
 		}
 		chunk = chunk[i+1:]
-		line := strings.TrimSuffix(strings.TrimSuffix(string(b.partial), "\n"), "\r")
-		b.partial = b.partial[:0]
-		if cap(b.partial) > 64<<10 { // a large event's buffer is not kept for the stream's life
-			b.partial = nil
-		}
+		line := b.partial.take()
+		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 		b.line(line)
 	}
 }
@@ -217,20 +265,15 @@ func (b *sseTapBody) feed(chunk []byte) {
 // too large (then it is skipped).
 func (b *sseTapBody) keep(p []byte) bool {
 	if b.size += int64(len(p)); b.size > b.tap.limit {
-		b.skipping, b.lineLen = true, len(b.partial)+len(p)
+		b.skipping, b.lineLen = true, b.partial.len()+len(p)
 		if p[len(p)-1] == '\n' {
 			b.lineLen = 0
 		}
-		b.partial, b.data = nil, nil
+		b.partial, b.data, b.hasData = lineBuf{}, nil, false
 		b.big(&MessageTooLargeError{Limit: b.tap.limit})
 		return false
 	}
-	if len(b.partial)+len(p) > cap(b.partial) { // grown by doubling, to at most the limit
-		grown := make([]byte, len(b.partial), int(min(int64(2*cap(b.partial)+len(p)), b.tap.limit+1)))
-		b.partial = append(grown[:copy(grown, b.partial)], p...)
-		return true
-	}
-	b.partial = append(b.partial, p...)
+	b.partial.add(p)
 	return true
 }
 
@@ -256,17 +299,63 @@ func (b *sseTapBody) skip(chunk []byte) []byte {
 	return nil
 }
 
-// line takes one line of the event stream.
-func (b *sseTapBody) line(line string) {
+// line takes one line of the event stream. The first data line of an
+// event is its data as it is, without a copy; a further one is appended.
+func (b *sseTapBody) line(line []byte) {
 	switch {
-	case line == "":
-		if len(b.data) > 0 {
-			b.tap.logMessages(DirRecv, []byte(strings.Join(b.data, "\n")))
-			b.data = b.data[:0]
+	case len(line) == 0:
+		if b.hasData {
+			b.tap.logMessages(DirRecv, b.data)
 		}
-		b.size = 0
-	case line == "data" || strings.HasPrefix(line, "data:"):
-		v := strings.TrimPrefix(strings.TrimPrefix(line, "data"), ":")
-		b.data = append(b.data, strings.TrimPrefix(v, " "))
+		b.data, b.hasData, b.size = nil, false, 0
+	case bytes.Equal(line, []byte("data")) || bytes.HasPrefix(line, []byte("data:")):
+		v := bytes.TrimPrefix(bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data")), []byte(":")), []byte(" "))
+		if !b.hasData {
+			b.data, b.hasData = v, true
+			return
+		}
+		b.data = append(append(b.data, '\n'), v...) // the line's own buffer: nothing else reads it
 	}
+}
+
+// lineBuf holds one line as it arrives, in chunks of growing size (at
+// most 1 MiB), so that it never holds much more than the line, nor copies
+// what it holds as it grows.
+type lineBuf struct {
+	chunks [][]byte
+	n      int
+}
+
+func (l *lineBuf) len() int { return l.n }
+
+func (l *lineBuf) add(p []byte) {
+	l.n += len(p)
+	for len(p) > 0 {
+		last := len(l.chunks) - 1
+		if last < 0 || len(l.chunks[last]) == cap(l.chunks[last]) {
+			size := 256
+			if last >= 0 {
+				size = min(2*cap(l.chunks[last]), 1<<20)
+			}
+			l.chunks = append(l.chunks, make([]byte, 0, max(size, min(len(p), 1<<20))))
+			last++
+		}
+		c := l.chunks[last]
+		k := min(len(p), cap(c)-len(c))
+		l.chunks[last] = append(c, p[:k]...)
+		p = p[k:]
+	}
+}
+
+// take is the line, and empties the buffer: the line is its one chunk (no
+// copy), or the chunks joined.
+func (l *lineBuf) take() []byte {
+	defer func() { l.chunks, l.n = nil, 0 }()
+	switch len(l.chunks) {
+	case 0:
+		return nil
+	case 1:
+		return l.chunks[0]
+	}
+	return bytes.Join(l.chunks, nil)
 }

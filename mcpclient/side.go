@@ -232,8 +232,14 @@ func (s *sideChannel) readEvents(ctx context.Context, body io.Reader) error {
 			return &MessageTooLargeError{Limit: limit}
 		}
 	}
-	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return &MessageTooLargeError{Limit: limit}
+	if err := sc.Err(); err != nil {
+		// A line over the scanner's bound, or the tap ending the stream
+		// in an event over the limit made of short lines.
+		var big *MessageTooLargeError
+		if errors.Is(err, bufio.ErrTooLong) || errors.As(err, &big) {
+			return &MessageTooLargeError{Limit: limit}
+		}
+		return err
 	}
 	if data.Len() > 0 {
 		s.receive(ctx, data.Bytes())
