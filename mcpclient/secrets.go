@@ -154,6 +154,42 @@ func (s *Secrets) Redact(text string) string {
 	return text
 }
 
+// SafeCut is where to cut text to keep at most its first n bytes without
+// splitting a secret: n, or the start of a secret the cut at n would split
+// (then the kept part ends before it). It reads no more of text than n
+// and the longest secret, so it costs little on a huge text; the part kept
+// is still to be redacted.
+func (s *Secrets) SafeCut(text string, n int) int {
+	if s == nil || n >= len(text) {
+		return min(n, len(text))
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for moved := true; moved; { // a secret split at the new cut moves it again
+		moved = false
+		for _, needle := range s.needles {
+			if start := straddling(text, needle, n); start >= 0 {
+				n, moved = start, true
+			}
+		}
+	}
+	return n
+}
+
+// straddling is the start of an occurrence of needle in text that begins
+// before at and ends after it, or -1: any occurrence within the window
+// around at does.
+func straddling(text, needle string, at int) int {
+	from, to := max(at-len(needle)+1, 0), min(at+len(needle)-1, len(text))
+	if from >= to {
+		return -1
+	}
+	if j := strings.Index(text[from:to], needle); j >= 0 {
+		return from + j
+	}
+	return -1
+}
+
 // cut is text redacted, then cut to at most n runes: redacted first, so
 // that no part of a secret is left at the cut.
 func (s *Secrets) cut(text string, n int) string { return cutRunes(s.Redact(text), n) }

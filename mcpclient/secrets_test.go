@@ -96,3 +96,26 @@ func TestTargetSecrets(t *testing.T) {
 		t.Errorf("TargetSecrets = %q, want %q", got, want)
 	}
 }
+
+// A cut never splits a secret: it moves to the start of the one it would
+// split (of the longest, when one holds another), and stays where it was
+// when none is split.
+func TestSafeCut(t *testing.T) {
+	s := &Secrets{}
+	s.AddCredential("Bearer sk-0123456789")
+	text := "auth: Bearer sk-0123456789 and more"
+	for _, tc := range []struct{ n, want int }{
+		{3, 3}, {6, 6}, {9, 6}, {20, 6}, {25, 6}, {26, 26}, {30, 30}, {100, len(text)},
+	} {
+		if got := s.SafeCut(text, tc.n); got != tc.want {
+			t.Errorf("SafeCut(%d) = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+	if got := s.SafeCut("only sk-0123456789", 10); got != 5 {
+		t.Errorf("SafeCut of the token alone = %d, want 5", got)
+	}
+	var none *Secrets
+	if got := none.SafeCut(text, 9); got != 9 {
+		t.Errorf("a nil set cut at %d", got)
+	}
+}

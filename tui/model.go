@@ -125,6 +125,7 @@ type Model struct {
 func New(opts Options) *Model {
 	sp := spinner.New()
 	sp.Spinner = spinner.Dot
+	shown.add(opts.Wire.Secrets())
 	return &Model{
 		c:     newCommon(),
 		opts:  opts,

@@ -125,6 +125,11 @@ func (m *Model) resourcesView(h int) string {
 // architecture.md among its siblings).
 func uriTails(uris []string) []string {
 	out := make([]string, len(uris))
+	for i, u := range uris { // redacted before the shared part is cut off
+		out[i] = redactShown(u)
+	}
+	uris = out
+	out = make([]string, len(uris))
 	copy(out, uris)
 	if len(uris) < 2 {
 		return out

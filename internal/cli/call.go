@@ -121,7 +121,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 	var forms *tui.FormAsker
 	if o.interactive {
 		forms = &tui.FormAsker{
-			In: os.Stdin, Out: s.term, Log: s.errOut, Plain: o.plain, Timeout: o.elicitTimeout,
+			In: os.Stdin, Out: s.term, Log: s.errOut, Plain: o.plain, Timeout: o.elicitTimeout, Secrets: s.secrets,
 			Interrupt: func() { interrupt(errInterrupted) },
 		}
 		asker = forms
