@@ -7,13 +7,11 @@
 //
 // Environment: MCPEEK_BIN (the mcpeek binary), MCPEEK_SERVER_EVERYTHING (the
 // server's bin script).
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { check, failures, mcpeek, report, texts } from "./lib.mjs";
+import { check, failures, freePort, mcpeek, report, startServer, texts } from "./lib.mjs";
 
 const here = dirname(new URL(import.meta.url).pathname);
 const everything = process.env.MCPEEK_SERVER_EVERYTHING;
@@ -197,37 +195,11 @@ function checks(transport, target) {
   });
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 // startHTTP starts the server's streamable HTTP transport and waits until
 // it says it is listening.
 async function startHTTP() {
   const port = await freePort();
-  const child = spawn(everything, ["streamableHttp"], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let said = "";
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening" within 20s: ${said}`)), 20000);
-    child.stderr.on("data", (d) => {
-      said += d;
-      if (said.includes("listening on port")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`exited ${code}: ${said}`)));
-  });
+  const child = await startServer(everything, ["streamableHttp"], { PORT: String(port) }, "listening on port");
   return { child, url: `http://127.0.0.1:${port}/mcp` };
 }
 

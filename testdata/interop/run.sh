@@ -6,8 +6,8 @@
 #   2. the reference server @modelcontextprotocol/server-everything over
 #      stdio and streamable HTTP (testdata/interop/everything.mjs);
 #   3. @modelcontextprotocol/server-filesystem and server-memory over
-#      stdio, and testdata/mcpgo, a mark3labs/mcp-go server, in both
-#      protocol eras (testdata/interop/servers.mjs);
+#      stdio, and testdata/mcpgo, a mark3labs/mcp-go server, over stdio and
+#      streamable HTTP in both protocol eras (testdata/interop/servers.mjs);
 #   4. an MCP App built with the official Apps SDK, answered through
 #      mcpeek's app host in headless Chromium (a Go test).
 #
@@ -122,7 +122,7 @@ done
 echo "== server-everything $everything_version: stdio and streamable HTTP"
 checks everything testdata/interop/everything.mjs
 
-echo "== server-filesystem $filesystem_version, server-memory $memory_version and mcp-go (testdata/mcpgo): stdio"
+echo "== server-filesystem $filesystem_version, server-memory $memory_version and mcp-go (testdata/mcpgo)"
 if (cd testdata/mcpgo && go build -o "$work/mcpgo" .) >"$work/mcpgo-build.log" 2>&1; then
   export MCPEEK_MCPGO="$work/mcpgo"
 else
@@ -148,5 +148,6 @@ total=${#rows[@]}
 conf_total=$(printf '%s\n' "${rows[@]}" | grep -c '^conformance/')
 conf_pass=$(printf '%s\n' "${rows[@]}" | grep '^conformance/' | grep -c $'\tpass$')
 echo "conformance: $conf_pass of $conf_total scenario runs passed"
-echo "all checks: $((total - unexpected)) of $total as expected"
+skipped=$(printf '%s\n' "${rows[@]}" | grep -c $'\tskipped$')
+echo "all checks: $((total - unexpected)) of $total as expected ($skipped skipped)"
 [ $unexpected -eq 0 ]

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Checks mcpeek's headless subcommands against servers written elsewhere,
-// over stdio:
+// Checks mcpeek's headless subcommands against servers written elsewhere:
 //
 //   - @modelcontextprotocol/server-filesystem, started without directories,
 //     given one with --root (through roots-gate.mjs): listing, calls, the
 //     server's use of the client's roots;
 //   - @modelcontextprotocol/server-memory: listing, create_entities then
 //     read_graph across two runs, its resource read and a subscription;
-//   - testdata/mcpgo, a mark3labs/mcp-go server: form elicitation and
-//     sampling answered from an answers file, in both protocol eras.
+//   - testdata/mcpgo, a mark3labs/mcp-go server, over stdio and streamable
+//     HTTP: form elicitation and sampling answered from an answers file, in
+//     both protocol eras.
 //
 // Prints one line per check, "<check>\t<pass|fail|skipped>\t<detail>", and
 // exits non-zero when any check fails. A check of a command mcpeek does not
@@ -22,7 +22,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { bin, check, failures, mcpeek, report, texts } from "./lib.mjs";
+import { bin, check, failures, freePort, mcpeek, report, startServer, texts } from "./lib.mjs";
 
 const here = dirname(new URL(import.meta.url).pathname);
 const work = realpathSync(mkdtempSync(join(tmpdir(), "mcpeek-interop-")));
@@ -146,14 +146,14 @@ function memory(server) {
   });
 }
 
-function mcpgo(server) {
+function mcpgo(transport, server) {
   const answers = join(here, "mcpgo-answers.json");
   const entries = JSON.parse(readFileSync(answers, "utf8"));
   const profile = entries[0].content;
   const reply = entries[1].result;
   for (const [era, revision] of [["legacy", "2025-11-25"], ["modern", "2026-07-28"]]) {
-    const t = (name) => `mcpgo/stdio/${era}/${name}`;
-    const target = ["--protocol", era, "--", server];
+    const t = (name) => `mcpgo/${transport}/${era}/${name}`;
+    const target = ["--protocol", era, ...server];
 
     check(t("caps"), () => {
       const r = mcpeek(target, "caps");
@@ -164,7 +164,7 @@ function mcpgo(server) {
     check(t("form elicitation accepted from answers file"), () => {
       // The elicitation log says which era's way the request came: a
       // server-initiated elicitation/create, or an input request.
-      const log = join(work, `mcpgo-${era}.jsonl`);
+      const log = join(work, `mcpgo-${transport}-${era}.jsonl`);
       const r = mcpeek(target, "call", "register", "--answers", answers, "--elicit-log", log);
       const got = r.out?.structuredContent;
       const record = JSON.parse(readFileSync(log, "utf8").split("\n")[0] || "{}");
@@ -188,8 +188,8 @@ function mcpgo(server) {
     });
   }
 
-  check("mcpgo/stdio/auto chooses 2026-07-28", () => {
-    const r = mcpeek(["--", server], "caps");
+  check(`mcpgo/${transport}/auto chooses 2026-07-28`, () => {
+    const r = mcpeek(server, "caps");
     return [r.code === 0 && r.out?.protocolVersion === "2026-07-28", r.out?.protocolVersion || r.stderr];
   });
 }
@@ -197,7 +197,20 @@ function mcpgo(server) {
 try {
   if (needs("filesystem", "MCPEEK_SERVER_FILESYSTEM")) filesystem(process.env.MCPEEK_SERVER_FILESYSTEM);
   if (needs("memory", "MCPEEK_SERVER_MEMORY")) memory(process.env.MCPEEK_SERVER_MEMORY);
-  if (needs("mcpgo", "MCPEEK_MCPGO")) mcpgo(process.env.MCPEEK_MCPGO);
+  if (needs("mcpgo", "MCPEEK_MCPGO")) {
+    const server = process.env.MCPEEK_MCPGO;
+    mcpgo("stdio", ["--", server]);
+    let child;
+    try {
+      const addr = `127.0.0.1:${await freePort()}`;
+      child = await startServer(server, ["-http", addr], {}, "listening on");
+      mcpgo("http", [`http://${addr}/mcp`]);
+    } catch (e) {
+      report("mcpgo/http/start", false, e.message);
+    } finally {
+      child?.kill();
+    }
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -7,13 +7,14 @@
 // sends elicitation/create or sampling/createMessage itself and re-runs the
 // handler with the answer.
 //
-// It speaks over stdio. It lives in its own module so that mcpeek's module
-// does not depend on mcp-go.
+// It speaks over stdio, or with -http ADDR over streamable HTTP at /mcp. It
+// lives in its own module so that mcpeek's module does not depend on mcp-go.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 
@@ -29,6 +30,8 @@ const (
 )
 
 func main() {
+	addr := flag.String("http", "", "serve streamable HTTP at `ADDR`/mcp instead of stdio")
+	flag.Parse()
 	s := server.NewMCPServer("mcpeek-interop-mcpgo", "1.0.0",
 		server.WithToolCapabilities(false),
 		server.WithElicitation(),
@@ -41,7 +44,14 @@ func main() {
 		mcp.WithDescription("asks the client's model a question and returns its reply"),
 		mcp.WithString("question", mcp.Required(), mcp.Description("what to ask")),
 	), askModel)
-	if err := server.ServeStdio(s); err != nil {
+	var err error
+	if *addr != "" {
+		fmt.Fprintf(os.Stderr, "mcpgo: listening on http://%s/mcp\n", *addr)
+		err = server.NewStreamableHTTPServer(s).Start(*addr)
+	} else {
+		err = server.ServeStdio(s)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpgo:", err)
 		os.Exit(1)
 	}
