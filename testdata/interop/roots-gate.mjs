@@ -29,7 +29,7 @@ function release() {
   clearTimeout(deadline);
   for (const line of held) child.stdin.write(line + "\n");
   held.length = 0;
-  if (ended) child.stdin.end();
+  if (ended) endInput();
 }
 const deadline = setTimeout(release, 10000);
 
@@ -38,7 +38,16 @@ child.stderr.on("data", (d) => {
   if (ready.test(String(d))) release();
 });
 
+// The server outlives the end of its input while a request it made waits
+// for an answer (a minute, for an unanswered roots/list), and mcpeek's stop
+// signal reaches the gate, not the server: so the gate passes signals on,
+// and stops the server a second after its input ends.
 let ended = false;
+function endInput() {
+  child.stdin.end();
+  setTimeout(() => child.kill(), 1000).unref();
+}
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => child.kill(signal));
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   let msg = null;
@@ -55,7 +64,7 @@ lines.on("line", (line) => {
 });
 lines.on("close", () => {
   ended = true;
-  if (open || held.length === 0) child.stdin.end();
+  if (open || held.length === 0) endInput();
 });
 child.on("exit", (code, signal) => {
   clearTimeout(deadline);
