@@ -515,7 +515,13 @@ func (c *Conn) NeedsBackChannel(err error, res *mcp.CallToolResult) bool {
 			text.WriteString("\n" + ContentText(content, 4096))
 		}
 	}
-	lower := strings.ToLower(text.String())
+	return backChannelRefusal(text.String())
+}
+
+// backChannelRefusal reports whether text words an SDK's refusal to send a
+// server's request outside a tool's input rounds.
+func backChannelRefusal(text string) bool {
+	lower := strings.ToLower(text)
 	for _, phrase := range backChannelRefusals {
 		if strings.Contains(lower, phrase) {
 			return true

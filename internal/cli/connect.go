@@ -301,7 +301,10 @@ func (cf *connFlags) doctorCommand() string {
 		}
 		return strings.Join(append(words, doctorArg("@"+sel.entry.Name)), " ")
 	case cf.target.Kind == mcpclient.TargetHTTP:
-		return "mcpeek doctor " + doctorArg(cf.target.String())
+		if shown := cf.target.String(); shown != cf.target.URL {
+			return "mcpeek doctor " + shown // its query or password left for the person to give again
+		}
+		return "mcpeek doctor " + doctorArg(cf.target.URL)
 	case cf.target.Kind == mcpclient.TargetStdio:
 		words := make([]string, len(cf.target.Command))
 		for i, w := range cf.target.Command {
