@@ -110,10 +110,10 @@ func TestHTTPTapFills(t *testing.T) {
 // 2026-07-28 is recognised; other failures are not.
 func TestBackChannelRefusal(t *testing.T) {
 	for text, want := range map[string]bool{
-		"Server-to-client requests are not available on protocol revision 2026-07-28: 'roots/list' cannot be sent": true,
+		"Server-to-client requests are not available on protocol revision 2026-07-28: 'roots/list' cannot be sent":                        true,
 		`"elicitation/create" cannot be sent while serving a request on protocol version 2026-07-28: return an InputRequests map instead`: true,
-		"Error executing tool ask: No back-channel available for this request": true,
-		"the tool failed: file not found": false,
+		"Error executing tool ask: No back-channel available for this request":                                                            true,
+		"the tool failed: file not found":   false,
 		"calling \"tools/call\": Not Found": false,
 	} {
 		if got := backChannelRefusal(text); got != want {
