@@ -226,6 +226,9 @@ type Conn struct {
 	// failedPost is the status of an HTTP server's answer to the last
 	// POST when it was a failure ("404 Not Found"), else "".
 	failedPost atomic.Pointer[string]
+	// logs counts the log messages read off the wire and those handed to
+	// OnEvent, for DrainLogs.
+	logs logCount
 }
 
 // Connect reaches the server, negotiates the protocol revision and returns
@@ -243,6 +246,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		roots:   slices.Clone(cfg.Roots),
 	}
 	c.notify = &notifier{conn: c}
+	c.logs.heard = make(chan struct{}, 1)
 	c.side = newSideChannel(c)
 	c.life, c.endLife = context.WithCancel(context.Background())
 	if c.wire == nil {

@@ -276,8 +276,18 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 		return cf.doctorHint(ctx, err)
 	}
 	defer conn.Close()
-	return do(ctx, conn)
+	err = do(ctx, conn)
+	if cf.logLevel != "" {
+		// Log messages the server sends just after the answer are shown
+		// too, as the wire log has them.
+		conn.DrainLogs(ctx, logDrain)
+	}
+	return err
 }
+
+// logDrain is how long a headless run that shows log messages waits for
+// those that come just after the answer.
+const logDrain = 200 * time.Millisecond
 
 // doctorHint points a failure to connect to mcpeek doctor, which checks
 // the same server step by step; an interrupted run is left as it is.
