@@ -164,9 +164,17 @@ type Config struct {
 type ConnectError struct {
 	Target string
 	Err    error
+	// HTTPStatus is the status of an HTTP server's failed answer to the
+	// last request ("404 Not Found"), or "".
+	HTTPStatus string
 }
 
-func (e *ConnectError) Error() string { return fmt.Sprintf("connect to %s: %v", e.Target, e.Err) }
+func (e *ConnectError) Error() string {
+	if e.HTTPStatus != "" {
+		return fmt.Sprintf("connect to %s: the server answered HTTP %s (%v)", e.Target, e.HTTPStatus, e.Err)
+	}
+	return fmt.Sprintf("connect to %s: %v", e.Target, e.Err)
+}
 func (e *ConnectError) Unwrap() error { return e.Err }
 
 // sentCaps holds the capabilities mcpeek advertises on a connection.
@@ -215,6 +223,12 @@ type Conn struct {
 	// tooLarge is set once an HTTP server sent a message larger than the
 	// limit, which broke the connection: its errors then say so.
 	tooLarge atomic.Pointer[MessageTooLargeError]
+	// failedPost is the status of an HTTP server's answer to the last
+	// POST when it was a failure ("404 Not Found"), else "".
+	failedPost atomic.Pointer[string]
+	// logs counts the log messages read off the wire and those handed to
+	// OnEvent, for DrainLogs.
+	logs logCount
 }
 
 // Connect reaches the server, negotiates the protocol revision and returns
@@ -232,6 +246,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		roots:   slices.Clone(cfg.Roots),
 	}
 	c.notify = &notifier{conn: c}
+	c.logs.heard = make(chan struct{}, 1)
 	c.side = newSideChannel(c)
 	c.life, c.endLife = context.WithCancel(context.Background())
 	if c.wire == nil {
@@ -240,7 +255,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	c.router = &router{conn: c, asker: cfg.Asker, sampler: cfg.Sampler, renderer: cfg.Renderer, pending: map[string]*pendingRequest{}}
 	if err := c.connect(ctx); err != nil {
 		c.Close()
-		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err)}
+		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err), HTTPStatus: c.failedStatus()}
 	}
 	if cfg.LogLevel != "" {
 		if err := c.SetLogLevel(ctx, cfg.LogLevel); err != nil {
@@ -409,6 +424,7 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 			seen:     c.observe,
 			limit:    c.maxMessage(),
 			tooLarge: func(err *MessageTooLargeError) { c.tooLarge.CompareAndSwap(nil, err) },
+			posted:   c.notePost,
 		}}
 		c.httpClient = hc
 		for name, values := range t.Headers {
@@ -489,6 +505,28 @@ func (c *Conn) explain(err error) error {
 		return fmt.Errorf("%w (server stderr: %s)", err, last)
 	}
 	return err
+}
+
+// notePost keeps the status of an HTTP server's answer to a POST when it
+// is a failure, and forgets it when the next one is not.
+func (c *Conn) notePost(resp *http.Response) {
+	if resp.StatusCode < 400 {
+		c.failedPost.Store(nil)
+		return
+	}
+	status := resp.Status
+	if status == "" {
+		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	c.failedPost.Store(&status)
+}
+
+// failedStatus is the status of the last POST when it failed, or "".
+func (c *Conn) failedStatus() string {
+	if s := c.failedPost.Load(); s != nil {
+		return *s
+	}
+	return ""
 }
 
 // sensitiveHeader reports whether a header carries credentials, which the

@@ -457,6 +457,11 @@ func (c *Conn) CallWithProgress(ctx context.Context, tool string, args json.RawM
 			}
 			return nil, fmt.Errorf("call %s: %w", tool, err)
 		}
+		if unreadable(err) {
+			// The server is still there: what failed is reading its
+			// answer, which the wire log holds as it came.
+			return nil, fmt.Errorf("call %s: mcpeek could not read the server's answer (--wire-log keeps it): %w", tool, err)
+		}
 		// The connection failed under the call: close it, which waits for
 		// a server process to exit, so that its last words are known.
 		_ = c.Close()
@@ -466,7 +471,61 @@ func (c *Conn) CallWithProgress(ctx context.Context, tool string, args json.RawM
 		if errors.Is(err, errServerGone) { // it ended the call's pending questions
 			return nil, c.explain(fmt.Errorf("call %s: %w while a question waited for its answer", tool, errServerGone))
 		}
+		if status := c.failedStatus(); status != "" {
+			return nil, c.explain(fmt.Errorf("call %s: the server answered HTTP %s: %w", tool, status, err))
+		}
 		return nil, c.explain(fmt.Errorf("call %s: the server went away: %w", tool, err))
 	}
 	return res, nil
+}
+
+// unreadable reports whether a call failed in decoding the server's answer
+// rather than in reaching the server: the connection is still up.
+func unreadable(err error) bool {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	return errors.As(err, &syntax) || errors.As(err, &typ) ||
+		strings.Contains(err.Error(), "unsupported InputRequest method") // go-sdk's, for a method it cannot answer
+}
+
+// backChannelRefusals are how SDKs word a server's failure to send a
+// request of its own (a question, a roots listing, a sampling request) in
+// the 2026-07-28 era, where a server may ask only in a tool's input rounds.
+var backChannelRefusals = []string{
+	"back-channel", "backchannel", "back channel", // the Python SDK
+	"server-to-client requests are not available", // the TypeScript SDK
+	"cannot be sent while serving a request",      // go-sdk
+}
+
+// NeedsBackChannel reports whether a call's failure (its error, or the
+// text of its isError result) is the server's own refusal to ask outside
+// a tool's input rounds, on a connection in the 2026-07-28 era: the
+// server still asks the 2025-11-25 way, which that revision has no
+// channel for.
+func (c *Conn) NeedsBackChannel(err error, res *mcp.CallToolResult) bool {
+	if c.ProtocolVersion() < ProtocolModern {
+		return false
+	}
+	var text strings.Builder
+	if err != nil {
+		text.WriteString(err.Error())
+	}
+	if res != nil && res.IsError {
+		for _, content := range res.Content {
+			text.WriteString("\n" + ContentText(content, 4096))
+		}
+	}
+	return backChannelRefusal(text.String())
+}
+
+// backChannelRefusal reports whether text words an SDK's refusal to send a
+// server's request outside a tool's input rounds.
+func backChannelRefusal(text string) bool {
+	lower := strings.ToLower(text)
+	for _, phrase := range backChannelRefusals {
+		if strings.Contains(lower, phrase) {
+			return true
+		}
+	}
+	return false
 }

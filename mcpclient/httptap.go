@@ -36,6 +36,9 @@ type httpTap struct {
 	seen     func(data []byte) // each received message, after it is logged
 	limit    int64             // the largest message, in bytes
 	tooLarge func(*MessageTooLargeError)
+	// posted hears the status of each answer to a POST, for errors to
+	// name (nil: none).
+	posted func(resp *http.Response)
 }
 
 func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -54,6 +57,9 @@ func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		t.wire.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: fmt.Sprintf("HTTP %s: %v", r.Method, err)})
 		return resp, err
+	}
+	if r.Method == http.MethodPost && t.posted != nil {
+		t.posted(resp)
 	}
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if r.Method != http.MethodPost || resp.StatusCode >= 300 {
@@ -122,43 +128,85 @@ func (t httpTap) logMessages(dir Direction, data []byte) {
 }
 
 // jsonTapBody is a response body that is one message: it fails once more
-// than the limit has been read, and a JSON body (log) is logged once it has
-// been read to its end.
+// than the limit has been read. A JSON body (log) is read to its end before
+// the SDK sees any of it, then logged and, where an ask lacks params, filled
+// (see fillWire).
 type jsonTapBody struct {
 	io.ReadCloser
 	tap  httpTap
 	log  bool
 	big  func(*MessageTooLargeError)
-	buf  bytes.Buffer
 	read int64
-	err  error // the body's end: too large
+	err  error         // the body's end: too large
+	out  *bytes.Reader // a JSON body, once read whole
+	end  error         // what ended the read of a JSON body, after out
 }
 
 func (b *jsonTapBody) Read(p []byte) (int, error) {
 	if b.err != nil {
 		return 0, b.err
 	}
-	n, err := b.ReadCloser.Read(p)
-	if b.read += int64(n); b.read > b.tap.limit {
-		tooLarge := &MessageTooLargeError{Limit: b.tap.limit}
-		b.err, b.buf = tooLarge, bytes.Buffer{}
-		b.big(tooLarge)
-		return 0, b.err
+	if !b.log {
+		n, err := b.ReadCloser.Read(p)
+		if b.read += int64(n); b.read > b.tap.limit {
+			return 0, b.tooLarge()
+		}
+		return n, err
 	}
-	if b.log {
-		b.buf.Write(p[:n])
-		if err == io.EOF {
-			b.log = false
-			b.tap.logMessages(DirRecv, b.buf.Bytes())
-			b.buf = bytes.Buffer{}
+	if b.out == nil {
+		if err := b.readWhole(); err != nil {
+			return 0, err
 		}
 	}
+	n, err := b.out.Read(p)
+	if err == io.EOF && b.end != nil {
+		err = b.end
+	}
 	return n, err
+}
+
+// readWhole reads a JSON body to its end (or a read error, kept for after
+// it), at most the limit.
+func (b *jsonTapBody) readWhole() error {
+	var buf bytes.Buffer
+	chunk := make([]byte, 32<<10)
+	for {
+		n, err := b.ReadCloser.Read(chunk)
+		if b.read += int64(n); b.read > b.tap.limit {
+			return b.tooLarge()
+		}
+		buf.Write(chunk[:n])
+		if err != nil {
+			if err != io.EOF {
+				b.end = err
+			}
+			break
+		}
+	}
+	data := buf.Bytes()
+	b.tap.logMessages(DirRecv, data)
+	if filled := fillWire(data); filled != nil {
+		data = filled
+	}
+	b.out = bytes.NewReader(data)
+	return nil
+}
+
+func (b *jsonTapBody) tooLarge() error {
+	tooLarge := &MessageTooLargeError{Limit: b.tap.limit}
+	b.err, b.out = tooLarge, nil
+	b.big(tooLarge)
+	return tooLarge
 }
 
 // sseTapBody logs each SSE event's data as soon as the blank line that ends
 // the event has passed through, which is before the SDK can act on it. An
 // event longer than the limit is not kept: the tap skips to its end.
+//
+// It hands the SDK each line once the line has ended, so that a data line
+// holding an ask without params can be filled first (see fillWire); a line
+// longer than fillMaxLine passes through as it comes, unfilled, and so does
+// an event whose message is split over several data lines.
 type sseTapBody struct {
 	io.ReadCloser
 	tap     httpTap
@@ -171,7 +219,16 @@ type sseTapBody struct {
 	skipping bool
 	lineLen  int
 	err      error // the stream's end: an event far too large
+	// out is what the SDK reads next; passing: the current line is too
+	// long to hold, and passes as it comes; end is the body's own end,
+	// once out is read.
+	out     []byte
+	passing bool
+	end     error
 }
+
+// fillMaxLine is the longest line the tap holds back to fill.
+const fillMaxLine = 1 << 20
 
 // skipSlack is how much of a too large event the tap lets through before
 // it ends the stream: more than the SDK reads ahead (4 KiB), so the SDK
@@ -180,18 +237,39 @@ type sseTapBody struct {
 const skipSlack = 64 << 10
 
 func (b *sseTapBody) Read(p []byte) (int, error) {
-	if b.err != nil {
-		return 0, b.err
+	if len(p) == 0 {
+		return 0, nil
 	}
-	n, err := b.ReadCloser.Read(p)
-	b.feed(p[:n])
-	return n, err
+	for len(b.out) == 0 {
+		switch {
+		case b.err != nil:
+			return 0, b.err
+		case b.end != nil:
+			return 0, b.end
+		}
+		n, err := b.ReadCloser.Read(p)
+		b.feed(p[:n])
+		if err != nil {
+			b.end = err
+			if !b.skipping && !b.passing {
+				b.out = append(b.out, b.partial...) // an unfinished last line, as it came
+			}
+		}
+	}
+	n := copy(p, b.out)
+	b.out = b.out[n:]
+	if len(b.out) == 0 {
+		b.out = nil // a long line's buffer is not kept
+	}
+	return n, nil
 }
 
 func (b *sseTapBody) feed(chunk []byte) {
 	for len(chunk) > 0 {
 		if b.skipping {
-			chunk = b.skip(chunk)
+			rest := b.skip(chunk)
+			b.out = append(b.out, chunk[:len(chunk)-len(rest)]...)
+			chunk = rest
 			continue
 		}
 		i := bytes.IndexByte(chunk, '\n')
@@ -204,6 +282,10 @@ func (b *sseTapBody) feed(chunk []byte) {
 			continue
 		}
 		chunk = chunk[i+1:]
+		if !b.passing {
+			b.out = append(b.out, filledLine(b.partial)...)
+		}
+		b.passing = false
 		line := strings.TrimSuffix(strings.TrimSuffix(string(b.partial), "\n"), "\r")
 		b.partial = b.partial[:0]
 		if cap(b.partial) > 64<<10 { // a large event's buffer is not kept for the stream's life
@@ -213,17 +295,44 @@ func (b *sseTapBody) feed(chunk []byte) {
 	}
 }
 
+// filledLine is a whole line as the SDK is to read it: a data line whose
+// message has an ask without params, filled; any other line as it came.
+func filledLine(line []byte) []byte {
+	payload, ok := bytes.CutPrefix(line, []byte("data:"))
+	if !ok {
+		return line
+	}
+	payload = bytes.TrimPrefix(payload, []byte(" "))
+	filled := fillWire(bytes.TrimRight(payload, "\r\n"))
+	if filled == nil {
+		return line
+	}
+	return append(append([]byte("data: "), filled...), '\n')
+}
+
 // keep adds bytes of the current line, reporting false once the event is
-// too large (then it is skipped).
+// too large (then it is skipped, and what was held of it passes on for the
+// SDK to refuse).
 func (b *sseTapBody) keep(p []byte) bool {
 	if b.size += int64(len(p)); b.size > b.tap.limit {
+		if !b.passing {
+			b.out = append(b.out, b.partial...)
+		}
+		b.out = append(b.out, p...)
 		b.skipping, b.lineLen = true, len(b.partial)+len(p)
 		if p[len(p)-1] == '\n' {
 			b.lineLen = 0
 		}
-		b.partial, b.data = nil, nil
+		b.partial, b.data, b.passing = nil, nil, false
 		b.big(&MessageTooLargeError{Limit: b.tap.limit})
 		return false
+	}
+	switch {
+	case b.passing:
+		b.out = append(b.out, p...)
+	case len(b.partial)+len(p) > fillMaxLine:
+		b.passing = true
+		b.out = append(append(b.out, b.partial...), p...)
 	}
 	if len(b.partial)+len(p) > cap(b.partial) { // grown by doubling, to at most the limit
 		grown := make([]byte, len(b.partial), int(min(int64(2*cap(b.partial)+len(p)), b.tap.limit+1)))

@@ -151,6 +151,13 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 		}
 		app := o.openApp(ctx, conn, s)
 		res, err := o.callTool(ctx, conn, s)
+		if conn.NeedsBackChannel(err, res) {
+			if err != nil {
+				err = fmt.Errorf("%w (%s)", err, backChannelHint)
+			} else {
+				fmt.Fprintln(s.errOut, "mcpeek: "+backChannelHint)
+			}
+		}
 		if app != nil {
 			defer app.Close()
 			if err != nil {
@@ -183,6 +190,10 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 		return nil
 	})
 }
+
+// backChannelHint is what to do about a server that asks outside a
+// tool's input rounds in the 2026-07-28 era.
+const backChannelHint = "the server asks mcpeek outside the tool's input rounds, which protocol 2026-07-28 has no channel for: try --protocol legacy"
 
 // callTool calls the tool: as a task when it requires one (or --task, or
 // a 2026-07-28 server says it runs only as one), with its status on

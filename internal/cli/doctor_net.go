@@ -403,17 +403,24 @@ func jsonRPCAnswer(body io.Reader, media string) error {
 }
 
 // firstEventData is the data of the first event in a stream that has
-// data.
+// data. An event whose data is empty is passed over, as a client must (the
+// SSE rules dispatch no such event): a server with resumability starts
+// each stream with one, an id and an empty data: to prime the client's
+// Last-Event-ID.
 func firstEventData(stream io.Reader) []byte {
 	var data []string
 	sc := bufio.NewScanner(stream)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		if v, ok := strings.CutPrefix(line, "data:"); ok {
+		switch {
+		case line == "data" || strings.HasPrefix(line, "data:"):
+			v := strings.TrimPrefix(strings.TrimPrefix(line, "data"), ":")
 			data = append(data, strings.TrimPrefix(v, " "))
-		} else if line == "" && len(data) > 0 {
-			break
+		case line == "" && strings.Join(data, "\n") != "":
+			return []byte(strings.Join(data, "\n"))
+		case line == "":
+			data = data[:0]
 		}
 	}
 	return []byte(strings.Join(data, "\n"))
