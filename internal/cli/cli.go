@@ -87,10 +87,16 @@ func lookup(args []string) (*command, []string, error) {
 // "mcpeek server-command": a bare first word that is no program on PATH.
 // "--" or a path ("./server") always means a server command.
 func isMistypedCommand(args []string) bool {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "@") || strings.ContainsAny(args[0], "/\\") ||
-		strings.HasPrefix(args[0], "http://") || strings.HasPrefix(args[0], "https://") {
-		return false
+	return len(args) > 0 && !strings.HasPrefix(args[0], "-") && !couldBeServer(args[0])
+}
+
+// couldBeServer reports whether word could begin a server's words: a
+// URL, @NAME, a path or a program on PATH.
+func couldBeServer(word string) bool {
+	if strings.HasPrefix(word, "@") || strings.ContainsAny(word, "/\\") ||
+		strings.HasPrefix(word, "http://") || strings.HasPrefix(word, "https://") {
+		return true
 	}
-	_, err := exec.LookPath(args[0])
-	return err != nil
+	_, err := exec.LookPath(word)
+	return err == nil
 }

@@ -60,8 +60,8 @@ var commands = []command{
 	},
 	{
 		name:     "complete",
-		usage:    "mcpeek complete prompt|resource NAME ARG [VALUE] [flags] [--] [SERVER...]",
-		synopsis: "mcpeek complete prompt NAME ARGUMENT [VALUE] | resource TEMPLATE VARIABLE [VALUE] [--context NAME=VALUE] [flags] [--] [SERVER...]",
+		usage:    "mcpeek complete prompt|resource NAME ARG [--value V] [flags] [--] [SERVER...]",
+		synopsis: "mcpeek complete prompt NAME ARGUMENT | resource TEMPLATE VARIABLE [--value VALUE | VALUE --] [--context NAME=VALUE] [flags] [--] [SERVER...]",
 		summary:  "print the server's completions of an argument as JSON",
 		options:  newCompleteOptions,
 	},
