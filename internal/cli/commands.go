@@ -135,6 +135,7 @@ command and its arguments (stdio; -e adds environment). Put -- before a
 server command whose arguments look like flags. @NAME is the server NAME of
 the MCP configs found from here (Claude Code, VS Code, Cursor, Claude
 Desktop, Codex, Windsurf: see mcpeek servers); --config FILE reads one.
+A command's flags may also come before its name (mcpeek -e K=V call ...).
 
 exit codes: 0 ok, 1 the tool returned isError, 2 usage or bad input,
 3 connection or protocol error, 124 timeout, 130 interrupted.
