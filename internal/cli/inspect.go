@@ -145,6 +145,11 @@ func summarize(ctx context.Context, c *mcpclient.Conn, words []string, out io.Wr
 	if ins := c.Instructions(); ins != "" {
 		fmt.Fprintf(w, "instructions: %s\n", ins)
 	}
+	if !offers(c.ServerCapabilities(), "tools") {
+		fmt.Fprintf(w, "\ntools: none (the server does not offer tools)\n")
+		writeTries(w, words)
+		return nil
+	}
 	list, err := c.List(ctx, "tools")
 	if err != nil {
 		return fmt.Errorf("list tools: %w", err)
