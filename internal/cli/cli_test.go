@@ -31,6 +31,9 @@ func TestHelp(t *testing.T) {
 		{"usage", [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "inspect"}, {"inspect", "--help"}}},
 		{"call", [][]string{{"help", "call"}, {"call", "-h"}, {"call", "choose_option", "-h"}}},
 		{"list", [][]string{{"help", "list"}, {"list", "-h"}}},
+		{"read", [][]string{{"help", "read"}, {"read", "-h"}, {"read", "fixture://counter", "-h"}}},
+		{"prompt", [][]string{{"help", "prompt"}, {"prompt", "-h"}, {"prompt", "greet", "-h"}}},
+		{"complete", [][]string{{"help", "complete"}, {"complete", "-h"}}},
 		{"caps", [][]string{{"help", "caps"}, {"caps", "--help"}}},
 		{"fixture", [][]string{{"help", "fixture"}, {"fixture", "-h"}}},
 	} {

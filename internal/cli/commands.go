@@ -59,6 +59,18 @@ var commands = []command{
 		options: newListOptions,
 	},
 	{
+		name:     "read",
+		usage:    "mcpeek read URI [--out FILE [--force]] [flags] [--] [SERVER...]",
+		summary:  "read a resource, print the ReadResourceResult JSON (--out: its content as a file)",
+		options:  newReadOptions,
+	},
+	{
+		name:    "prompt",
+		usage:   "mcpeek prompt NAME [--args JSON] [flags] [--] [SERVER...]",
+		summary: "get a prompt, print the GetPromptResult JSON",
+		options: newPromptOptions,
+	},
+	{
 		name:     "complete",
 		usage:    "mcpeek complete prompt|resource NAME ARG [--value V] [flags] [--] [SERVER...]",
 		synopsis: "mcpeek complete prompt NAME ARGUMENT | resource TEMPLATE VARIABLE [--value VALUE | VALUE --] [--context NAME=VALUE] [flags] [--] [SERVER...]",
