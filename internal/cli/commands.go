@@ -59,10 +59,10 @@ var commands = []command{
 		options: newListOptions,
 	},
 	{
-		name:     "read",
-		usage:    "mcpeek read URI [--out FILE [--force]] [flags] [--] [SERVER...]",
-		summary:  "read a resource, print the ReadResourceResult JSON (--out: its content as a file)",
-		options:  newReadOptions,
+		name:    "read",
+		usage:   "mcpeek read URI [--out FILE [--force]] [flags] [--] [SERVER...]",
+		summary: "read a resource, print the ReadResourceResult JSON (--out: its content as a file)",
+		options: newReadOptions,
 	},
 	{
 		name:    "prompt",
