@@ -31,8 +31,9 @@ const (
 	ProtocolModern = "2026-07-28"
 )
 
-// Version is mcpeek's version, sent as clientInfo.
-var Version = "0.1.0"
+// Version is mcpeek's version, stamped from the build (version.go), sent as
+// clientInfo.
+var Version = buildVersion()
 
 // TargetKind says how a server is reached.
 type TargetKind int

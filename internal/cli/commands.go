@@ -26,6 +26,8 @@ type command struct {
 	synopsis string
 	// options returns fresh options for one run, its flags defined on fs.
 	options func(fs *flagSet) options
+	// words are what its first argument may be, for shell completion.
+	words []string
 }
 
 // options are one command's settings: parse fills them in from the words
@@ -57,6 +59,7 @@ var commands = []command{
 		usage:   "mcpeek list tools|resources|prompts [flags] [--] [SERVER...]",
 		summary: "print what the server offers as JSON",
 		options: newListOptions,
+		words:   []string{"tools", "resources", "prompts"},
 	},
 	{
 		name:    "read",
@@ -76,6 +79,7 @@ var commands = []command{
 		synopsis: "mcpeek complete prompt NAME ARGUMENT | resource TEMPLATE VARIABLE [--value VALUE | VALUE --] [--context NAME=VALUE] [flags] [--] [SERVER...]",
 		summary:  "print the server's completions of an argument as JSON",
 		options:  newCompleteOptions,
+		words:    []string{"prompt", "resource"},
 	},
 	{
 		name:    "caps",
@@ -92,7 +96,7 @@ var commands = []command{
 	},
 	{
 		name:    "servers",
-		usage:   "mcpeek servers [--config FILE] [--json]",
+		usage:   "mcpeek servers [--config FILE] [--json|--names]",
 		summary: "list the servers your MCP configs name (for @NAME)",
 		options: newServersOptions,
 	},
@@ -102,12 +106,20 @@ var commands = []command{
 		synopsis: "mcpeek auth login URL | logout URL|--all | status [URL] [flags]",
 		summary:  "log in to an OAuth-protected server, forget or list stored tokens",
 		options:  newAuthOptions,
+		words:    []string{"login", "logout", "status"},
 	},
 	{
 		name:    "fixture",
 		usage:   "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation]",
 		summary: "serve the public test fixture (stdio or HTTP)",
 		options: newFixtureOptions,
+	},
+	{
+		name:    "completion",
+		usage:   "mcpeek completion bash|zsh|fish",
+		summary: "print the shell's completion script (commands, flags, @NAMEs)",
+		options: func(*flagSet) options { return &completionOptions{} },
+		words:   shells,
 	},
 	{
 		name:    "help",
