@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/apphost"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -182,7 +183,7 @@ func writeTries(w io.Writer, words []string) {
 		fmt.Fprintf(w, "  %s caps -- %s fixture\n", self, self)
 		return
 	}
-	server := " -- " + strings.Join(words, " ")
+	server := " -- " + shellescape.QuoteCommand(words)
 	fmt.Fprintf(w, "  %s list tools%s\n", self, server)
 	fmt.Fprintf(w, "  %s call TOOL --args '{}' --on-elicit decline%s\n", self, server)
 	fmt.Fprintf(w, "  %s caps%s\n", self, server)

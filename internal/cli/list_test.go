@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -67,5 +68,21 @@ func TestSummaryOfAServerWithoutTools(t *testing.T) {
 	code, stdout, stderr := run(promptsOnly(t))
 	if code != exitOK || !strings.Contains(stdout, "tools: none (the server does not offer tools)") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestServerCommandShownQuoted: where mcpeek names a server's command
+// (a connection error, the doctor's report), it is quoted as a shell
+// takes it, so that it can be pasted back.
+func TestServerCommandShownQuoted(t *testing.T) {
+	server := filepath.Join(t.TempDir(), "no such server")
+	want := "'" + server + "' 'a b' plain"
+	code, _, stderr := run("caps", "--", server, "a b", "plain")
+	if code != exitConnection || !strings.Contains(stderr, "connect to "+want+": ") {
+		t.Errorf("caps: exit %d, stderr %q; want it to name %s", code, stderr, want)
+	}
+	_, stdout, _ := run("doctor", "--", server, "a b", "plain")
+	if !strings.HasPrefix(stdout, "mcpeek doctor: "+want+"\n") {
+		t.Errorf("doctor: %q; want it to begin with the command %s", stdout, want)
 	}
 }

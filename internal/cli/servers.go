@@ -13,6 +13,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -301,17 +302,9 @@ func notes(l serverListing) string {
 	return strings.Join(n, "; ")
 }
 
-// commandLine joins a command's words, quoting those a shell would split.
-func commandLine(words []string) string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		if w == "" || strings.ContainsAny(w, " \t\"'\\") {
-			w = strconv.Quote(w)
-		}
-		out[i] = w
-	}
-	return strings.Join(out, " ")
-}
+// commandLine joins a command's words, quoted for a POSIX shell, so that
+// it can be pasted back.
+func commandLine(words []string) string { return shellescape.QuoteCommand(words) }
 
 // serverEntries lists, for the inspector's server picker, the demo fixture
 // and every server the configs name (--config's alone when given); each
