@@ -166,17 +166,17 @@ func TestReadOutNeverOverwrites(t *testing.T) {
 		plant   func(t *testing.T, dir, path string) string // the file that must keep "mine"
 		wantErr string                                      // "" when written
 	}{
-		{"a file", false, func(t *testing.T, _, path string) string { write(t, path, "mine"); return path }, "is already there: give --force to replace it"},
-		{"a file, --force", true, func(t *testing.T, _, path string) string { write(t, path, "mine"); return "" }, ""},
+		{"a file", false, func(t *testing.T, _, path string) string { writeFile(t, path, "mine"); return path }, "is already there: give --force to replace it"},
+		{"a file, --force", true, func(t *testing.T, _, path string) string { writeFile(t, path, "mine"); return "" }, ""},
 		{"a link to a file", false, func(t *testing.T, dir, path string) string {
 			target := filepath.Join(dir, "target")
-			write(t, target, "mine")
+			writeFile(t, target, "mine")
 			link(t, target, path)
 			return target
 		}, "is already there: give --force to replace it"},
 		{"a link to a file, --force", true, func(t *testing.T, dir, path string) string {
 			target := filepath.Join(dir, "target")
-			write(t, target, "mine")
+			writeFile(t, target, "mine")
 			link(t, target, path)
 			return target
 		}, "is not a regular file (a symbolic link): --force replaces only a file"},
@@ -223,13 +223,6 @@ func TestReadOutNeverOverwrites(t *testing.T) {
 	}
 	if code, _, stderr := run("read", "test://notes.md", "--force", url); code != exitUsage || !strings.Contains(stderr, "--force goes with --out") {
 		t.Errorf("--force alone: exit %d, stderr %q", code, stderr)
-	}
-}
-
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
