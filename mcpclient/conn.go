@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,8 +32,9 @@ const (
 	ProtocolModern = "2026-07-28"
 )
 
-// Version is mcpeek's version, sent as clientInfo.
-var Version = "0.1.0"
+// Version is mcpeek's version, stamped from the build (version.go), sent as
+// clientInfo.
+var Version = buildVersion()
 
 // TargetKind says how a server is reached.
 type TargetKind int
@@ -59,11 +61,12 @@ type Target struct {
 	Embedded func() *mcp.Server
 }
 
-// String names the target as a person would recognise it.
+// String names the target as a person would recognise it: a command
+// quoted for a POSIX shell, so that it can be pasted back.
 func (t Target) String() string {
 	switch t.Kind {
 	case TargetStdio:
-		return strings.Join(t.Command, " ")
+		return shellescape.QuoteCommand(t.Command)
 	case TargetHTTP:
 		// Shown on screens and in errors: without the query's values or a
 		// password, which may be keys.

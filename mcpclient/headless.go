@@ -277,6 +277,7 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 			}
 		case PolicyCancel, "":
 			action = "cancel"
+			h.sayCancelled(req)
 		}
 		source = "--on-elicit " + string(h.Policy)
 	}
@@ -296,6 +297,22 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 		return &mcp.ElicitResult{Action: "cancel"}, nil
 	}
 	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+}
+
+// sayCancelled says why a request no answer matched is cancelled, and how
+// to answer it instead: without it, a call that asks looks as if the
+// server had been told no by a person.
+func (h *HeadlessAsker) sayCancelled(req *NativeRequest) {
+	why := "no --answers given"
+	if len(h.Answers) > 0 {
+		why = "no --answers entry matched it"
+	}
+	what := fmt.Sprintf("%q", req.Params.Message)
+	if req.Schema == nil {
+		what = "to open " + req.Params.URL
+	}
+	h.say("mcpeek: %s: cancelled the request %s (%s, and --on-elicit is cancel): answer it with --answers FILE or --interactive, "+
+		"or choose --on-elicit decline or accept-defaults", req.Key, what, why)
 }
 
 // Sample implements [Sampler]: the first unused sampling entry that

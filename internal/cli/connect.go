@@ -49,6 +49,9 @@ type connFlags struct {
 	// stdinTaken: the run answers in the terminal (call --interactive), so
 	// a pasted authorization redirect is not read from stdin.
 	stdinTaken bool
+	// progress: show progress on stderr even when it is no terminal (call
+	// --progress), a line per update.
+	progress bool
 
 	// target is the server to connect to, set by parseTarget; roots are
 	// the --root arguments as root URIs.
@@ -263,7 +266,14 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	if cf.tls.opts.Insecure {
 		fmt.Fprintln(s.errOut, insecureWarning)
 	}
-	events := newStderrEvents(s.errOut, isTerminal(s.errOut), cf.logLevel != "")
+	progress := progressOff
+	switch {
+	case isTerminal(s.errOut):
+		progress = progressInPlace
+	case cf.progress:
+		progress = progressLines
+	}
+	events := newStderrEvents(s.errOut, progress, cf.logLevel != "")
 	defer events.close()
 	e.onEvent = events.OnEvent
 	cf.events, cf.host = events, e.host

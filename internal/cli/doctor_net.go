@@ -165,7 +165,7 @@ func (d *doctor) handshake(ctx context.Context) outcome {
 		return o
 	}
 	if left := time.Until(leaf.NotAfter); left < expiryWarning {
-		return warned(fmt.Sprintf("%s; expires in %d days", about, int(left.Hours()/24)), "renew the server's certificate soon")
+		return warned(fmt.Sprintf("%s; expires in %s", about, counted(int(left.Hours()/24), "day")), "renew the server's certificate soon")
 	}
 	return passed("%s; the chain and the name check out", about)
 }

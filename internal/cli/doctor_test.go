@@ -276,3 +276,18 @@ func TestFirstEventDataSkipsEmptyEvents(t *testing.T) {
 		t.Errorf("a primed stream's answer: %v", err)
 	}
 }
+
+// TestDoctorCounts: the doctor's counts read as English: one line, two
+// lines.
+func TestDoctorCounts(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{stderrNote(0), ""},
+		{stderrNote(1), "; 1 line on stderr (where logs belong)"},
+		{stderrNote(2), "; 2 lines on stderr (where logs belong)"},
+		{countListed(map[string]any{"resources": []any{1}, "resourceTemplates": []any{1, 2}}), "1 resource and 2 templates"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%q, want %q", tc.got, tc.want)
+		}
+	}
+}
