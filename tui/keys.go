@@ -64,6 +64,7 @@ type tabKeys struct {
 	tasks                key.Binding // the Tasks layer: the tasks followed
 	servers              key.Binding // the server picker: the servers the configs name
 	asTask               key.Binding // call the selected tool as a task
+	retry                key.Binding // call again a call refused until a page was opened
 	quit                 key.Binding
 }
 
@@ -125,6 +126,7 @@ type levelKeys struct {
 // urlKeys work on the URL consent card.
 type urlKeys struct {
 	open, decline, cancel, next, quit key.Binding
+	copy, close                       key.Binding // a page the browser did not open, shown to copy
 }
 
 // jsonKeys work in the JSON editor of a tool's arguments.
@@ -183,6 +185,7 @@ func newKeyMap() keyMap {
 			tasks:      b("T", "the tasks followed", "T"),
 			servers:    b("S", "another server from your MCP configs", "S"),
 			asTask:     b("t", "call the tool as a task (if it may run as one)", "t"),
+			retry:      b("c", "call it again once done on the page it needs", "c"),
 			help:       b("?", "these keys", "?"),
 			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
 		},
@@ -217,6 +220,8 @@ func newKeyMap() keyMap {
 			cancel:  b("esc/c", "cancel", "esc", "c"),
 			next:    next,
 			quit:    b("q/ctrl+c", "quit", "q", "ctrl+c"),
+			copy:    b("y", "copy a URL the browser did not open", "y"),
+			close:   b("esc/enter", "close it", "esc", "enter"),
 		},
 		json: jsonKeys{
 			call: b("ctrl+s", "call the tool", "ctrl+s"),
@@ -361,7 +366,7 @@ func (k tabKeys) FullHelp() [][]key.Binding {
 		hint("pgup/pgdn", "page the pane", k.pageUp, k.pageDown),
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
 		hint("y/w", "copy (needs OSC 52), save", k.copy, k.save),
-		k.filter, k.open, k.asTask, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
+		k.filter, k.open, k.asTask, k.retry, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
 		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.authorize, k.apps, k.tasks, k.servers, k.help, k.quit,
 	}}
 }
@@ -417,7 +422,7 @@ func (k urlKeys) ShortHelp() []key.Binding {
 
 // FullHelp lists every key of the URL consent card.
 func (k urlKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.open, k.decline, k.cancel, k.next, k.quit}}
+	return [][]key.Binding{{k.open, k.decline, k.cancel, k.next, k.quit, k.copy, k.close}}
 }
 
 // ShortHelp is the footer of the JSON editor.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/charmbracelet/bubbles/spinner"
@@ -88,7 +89,8 @@ type Model struct {
 	runs      toolRuns          // per tool, its results and last arguments
 	reads     map[string]string // per resource or template, what enter read
 
-	running    string // the tool being called
+	refused    *refusedCall // the last call refused until a page is opened (urlrequired.go)
+	running    string       // the tool being called
 	runStart   time.Time
 	cancelCall context.CancelFunc
 	runTrack   *callTrack      // which progress notifications are the running call's
@@ -136,11 +138,13 @@ type (
 	callDoneMsg struct {
 		conn *mcpclient.Conn // the connection the call was made on
 		tool string
+		args json.RawMessage // the arguments sent
 		res  *mcp.CallToolResult
 		err  error
 		took time.Duration
 		// cancelled: the person cancelled the call (esc) before it ended.
 		cancelled bool
+		asTask    bool // it was called as a task (t)
 	}
 	detailMsg struct {
 		tab  tab
@@ -204,7 +208,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.callDone(msg)
-		return m.appCallDone(msg)
+		return tea.Batch(m.appCallDone(msg), m.urlRequired(msg))
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
 		return nil

@@ -155,7 +155,10 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.tab = (m.tab + tabCount - 1) % tabCount
 	case key.Matches(msg, k.reconnect, k.roots, k.authorize, k.apps, k.tasks, k.servers):
 		return m.connectionKey(msg)
-	case key.Matches(msg, k.asTask) && m.tab == tabTools:
+	case key.Matches(msg, k.asTask, k.retry) && m.tab == tabTools:
+		if key.Matches(msg, k.retry) {
+			return m.retryRefused()
+		}
 		return m.callAsTask()
 	case key.Matches(msg, k.cancelCall):
 		if m.cancelCall != nil {
