@@ -99,3 +99,17 @@ func messages(cmd tea.Cmd) []tea.Msg {
 	}
 	return []tea.Msg{msg}
 }
+
+// call --interactive words a page a refused call needs as a step before
+// calling again: submitting says the person is done.
+func TestFormRequestForARefusedCall(t *testing.T) {
+	t.Parallel()
+	x := urlAsk("e-1")
+	x.req.Refused = "tools/call url_required"
+	msg := FormRequest(x.req).Message
+	for _, want := range []string{"Sign in.", "It refused tools/call url_required until you open:", "https://example.com/in", "(host: example.com)", "then submit to call again"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the form's message lacks %q:\n%s", want, msg)
+		}
+	}
+}

@@ -150,7 +150,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 			}
 		}
 		app := o.openApp(ctx, conn, s)
-		res, err := o.callTool(ctx, conn, s)
+		res, err := o.callRetrying(ctx, conn, s) // urlrequired.go
 		if app != nil {
 			defer app.Close()
 			if err != nil {
