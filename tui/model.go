@@ -82,12 +82,13 @@ type Model struct {
 	prompts   []*mcp.Prompt
 	listErr   [tabCount]error // why a tab's list is missing or short
 	pick      [tabCount]picker
-	detail    [tabCount]string  // what Enter produced on each tab (a result, a resource, a prompt)
-	expanded  [tabCount]int     // per tab, the entry shown whole, or -1
-	panes     [tabCount]pane    // per tab, the scrollable detail
-	focus     [tabCount]bool    // per tab, whether ↑/↓ scroll the pane beside the list
-	runs      toolRuns          // per tool, its results and last arguments
-	reads     map[string]string // per resource or template, what enter read
+	detail    [tabCount]string     // what Enter produced on each tab (a result, a resource, a prompt)
+	expanded  [tabCount]int        // per tab, the entry shown whole, or -1
+	panes     [tabCount]pane       // per tab, the scrollable detail
+	focus     [tabCount]bool       // per tab, whether ↑/↓ scroll the pane beside the list
+	runs      toolRuns             // per tool, its results and last arguments
+	reads     map[string]string    // per resource or template, what enter read
+	blobs     map[string]*blobRead // per resource or template, the bytes it read, if binary
 
 	refused    *refusedCall // the last call refused until a page is opened (urlrequired.go)
 	running    string       // the tool being called
