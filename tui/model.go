@@ -82,13 +82,15 @@ type Model struct {
 	prompts   []*mcp.Prompt
 	listErr   [tabCount]error // why a tab's list is missing or short
 	pick      [tabCount]picker
-	detail    [tabCount]string     // what Enter produced on each tab (a result, a resource, a prompt)
 	expanded  [tabCount]int        // per tab, the entry shown whole, or -1
 	panes     [tabCount]pane       // per tab, the scrollable detail
 	focus     [tabCount]bool       // per tab, whether ↑/↓ scroll the pane beside the list
 	runs      toolRuns             // per tool, its results and last arguments
 	reads     map[string]string    // per resource or template, what enter read
 	blobs     map[string]*blobRead // per resource or template, the bytes it read, if binary
+
+	promptsGot map[string]string            // per prompt, what getting it last gave
+	promptArgs map[string]map[string]string // per prompt, the arguments last given (this session)
 
 	refused    *refusedCall // the last call refused until a page is opened (urlrequired.go)
 	running    string       // the tool being called
@@ -146,10 +148,6 @@ type (
 		// cancelled: the person cancelled the call (esc) before it ended.
 		cancelled bool
 		asTask    bool // it was called as a task (t)
-	}
-	detailMsg struct {
-		tab  tab
-		text string
 	}
 )
 
@@ -215,9 +213,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case resourceReadMsg:
 		m.readDone(msg)
-		return nil
-	case detailMsg:
-		m.detail[msg.tab] = msg.text
 		return nil
 	case statusMsg:
 		m.status = msg

@@ -203,6 +203,7 @@ func (m *Model) toolsView(h int) string {
 	for i, t := range tools {
 		rows[i] = toolRow(t) // marked when it has an app, or only apps may call it
 	}
+	cutRows(rows, lw) // names that share a long start stay told apart
 	list := m.pick[tabTools].rows(&m.c, rows, m.listErr[tabTools], lw, h)
 	return columns(&m.c, list, m.runBanner(m.detailWidth())+m.paneView(m.stepHint()), lw, m.focus[tabTools])
 }
