@@ -125,7 +125,11 @@ func (m *Model) openPrompt(pr *mcp.Prompt) tea.Cmd {
 	required := []string{} // never null: a schema whose required is null does not parse
 	order := make([]string, 0, len(pr.Arguments))
 	for _, a := range pr.Arguments {
-		props[a.Name] = map[string]any{"type": "string", "title": cmp(a.Title, a.Name), "description": a.Description}
+		prop := map[string]any{"type": "string", "description": a.Description}
+		if a.Title != "" {
+			prop["title"] = a.Title
+		}
+		props[a.Name] = prop
 		if a.Required {
 			required = append(required, a.Name)
 		}
