@@ -151,7 +151,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 			}
 		}
 		app := o.openApp(ctx, conn, s)
-		res, err := o.callTool(ctx, conn, s)
+		res, err := o.callRetrying(ctx, conn, s) // urlrequired.go
 		o.conn.events.settle()
 		if conn.NeedsBackChannel(err, res) {
 			if err != nil {
