@@ -92,6 +92,8 @@ func testServer(mode string) int {
 		return browserServer()
 	case "forged":
 		return forgedServer()
+	case "bare-asks":
+		return bareAsksServer()
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "crash", InputSchema: json.RawMessage(`{"type":"object"}`)},

@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,8 +32,9 @@ const (
 	ProtocolModern = "2026-07-28"
 )
 
-// Version is mcpeek's version, sent as clientInfo.
-var Version = "0.1.0"
+// Version is mcpeek's version, stamped from the build (version.go), sent as
+// clientInfo.
+var Version = buildVersion()
 
 // TargetKind says how a server is reached.
 type TargetKind int
@@ -59,11 +61,12 @@ type Target struct {
 	Embedded func() *mcp.Server
 }
 
-// String names the target as a person would recognise it.
+// String names the target as a person would recognise it: a command
+// quoted for a POSIX shell, so that it can be pasted back.
 func (t Target) String() string {
 	switch t.Kind {
 	case TargetStdio:
-		return strings.Join(t.Command, " ")
+		return shellescape.QuoteCommand(t.Command)
 	case TargetHTTP:
 		// Shown on screens and in errors: without the query's values or a
 		// password, which may be keys.
@@ -164,9 +167,17 @@ type Config struct {
 type ConnectError struct {
 	Target string
 	Err    error
+	// HTTPStatus is the status of an HTTP server's failed answer to the
+	// last request ("404 Not Found"), or "".
+	HTTPStatus string
 }
 
-func (e *ConnectError) Error() string { return fmt.Sprintf("connect to %s: %v", e.Target, e.Err) }
+func (e *ConnectError) Error() string {
+	if e.HTTPStatus != "" {
+		return fmt.Sprintf("connect to %s: the server answered HTTP %s (%v)", e.Target, e.HTTPStatus, e.Err)
+	}
+	return fmt.Sprintf("connect to %s: %v", e.Target, e.Err)
+}
 func (e *ConnectError) Unwrap() error { return e.Err }
 
 // sentCaps holds the capabilities mcpeek advertises on a connection.
@@ -217,6 +228,12 @@ type Conn struct {
 	// errors such a message explains say so (tooLargeFor).
 	tooLarge  atomic.Pointer[MessageTooLargeError]
 	tooLargeN atomic.Int64
+	// failedPost is the status of an HTTP server's answer to the last
+	// POST when it was a failure ("404 Not Found"), else "".
+	failedPost atomic.Pointer[string]
+	// logs counts the log messages read off the wire and those handed to
+	// OnEvent, for DrainLogs.
+	logs logCount
 }
 
 // Connect reaches the server, negotiates the protocol revision and returns
@@ -234,6 +251,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		roots:   slices.Clone(cfg.Roots),
 	}
 	c.notify = &notifier{conn: c}
+	c.logs.heard = make(chan struct{}, 1)
 	c.side = newSideChannel(c)
 	c.life, c.endLife = context.WithCancel(context.Background())
 	if c.wire == nil {
@@ -242,7 +260,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	c.router = &router{conn: c, asker: cfg.Asker, sampler: cfg.Sampler, renderer: cfg.Renderer, pending: map[string]*pendingRequest{}}
 	if err := c.connect(ctx); err != nil {
 		c.Close()
-		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err, 0)}
+		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err, 0), HTTPStatus: c.failedStatus()}
 	}
 	if cfg.LogLevel != "" {
 		if err := c.SetLogLevel(ctx, cfg.LogLevel); err != nil {
@@ -416,6 +434,7 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 			seen:     c.observe,
 			limit:    c.maxMessage(),
 			tooLarge: func(err *MessageTooLargeError) { c.tooLarge.Store(err); c.tooLargeN.Add(1) },
+			posted:   c.notePost,
 		}}
 		c.httpClient = hc
 		if t.SSE {
@@ -497,6 +516,28 @@ func (c *Conn) explain(err error, mark int64) error {
 		return fmt.Errorf("%w (server stderr: %s)", err, last)
 	}
 	return err
+}
+
+// notePost keeps the status of an HTTP server's answer to a POST when it
+// is a failure, and forgets it when the next one is not.
+func (c *Conn) notePost(resp *http.Response) {
+	if resp.StatusCode < 400 {
+		c.failedPost.Store(nil)
+		return
+	}
+	status := resp.Status
+	if status == "" {
+		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	c.failedPost.Store(&status)
+}
+
+// failedStatus is the status of the last POST when it failed, or "".
+func (c *Conn) failedStatus() string {
+	if s := c.failedPost.Load(); s != nil {
+		return *s
+	}
+	return ""
 }
 
 type headerTransport struct {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -36,6 +37,9 @@ type httpTap struct {
 	seen     func(data []byte) // each received message, after it is logged
 	limit    int64             // the largest message, in bytes
 	tooLarge func(*MessageTooLargeError)
+	// posted hears the status of each answer to a POST, for errors to
+	// name (nil: none).
+	posted func(resp *http.Response)
 }
 
 func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -54,6 +58,9 @@ func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		t.wire.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: fmt.Sprintf("HTTP %s: %v", r.Method, err)})
 		return resp, err
+	}
+	if r.Method == http.MethodPost && t.posted != nil {
+		t.posted(resp)
 	}
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if r.Method != http.MethodPost || resp.StatusCode >= 300 {
@@ -128,7 +135,8 @@ func (t httpTap) logMessages(dir Direction, data []byte) {
 // the limit, into one buffer when the length is known and in growing
 // chunks up to it when not, so that a body over the limit fails before the
 // SDK has read a byte of it, and a JSON body (log) is logged before the SDK
-// acts on it. The SDK reads the same bytes.
+// acts on it, then, where an ask lacks params, filled (see fillWire). The
+// SDK reads the same bytes, or the filled ones.
 type jsonTapBody struct {
 	io.ReadCloser
 	tap    httpTap
@@ -162,19 +170,24 @@ func (b *jsonTapBody) fill() {
 	}
 	if b.log {
 		b.tap.logMessages(DirRecv, data)
+		if filled := fillWire(data); filled != nil {
+			data = filled
+		}
 	}
 	b.body = bytes.NewReader(data)
 }
 
 // readCapped reads r to its end, which must come within limit bytes, else
 // the error is a [*MessageTooLargeError]: into one buffer of length bytes
-// when the length is known (≥ 0), else into chunks of growing size, joined
-// at the end. A body over the limit costs at most the limit.
+// when the length is known (> 0), else into chunks of growing size, joined
+// at the end. A body over the limit costs at most the limit. A length of 0
+// is read as unknown: a Response built by hand (a RoundTripper's, a test's)
+// leaves it 0 whatever its body.
 func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
 	if length > limit {
 		return nil, &MessageTooLargeError{Limit: limit}
 	}
-	if length >= 0 {
+	if length > 0 {
 		data := make([]byte, length)
 		if _, err := io.ReadFull(r, data); err != nil {
 			return nil, err
@@ -209,6 +222,11 @@ func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
 // The current line is kept in chunks of growing size (lineBuf), so that an
 // event over the limit costs the tap at most the limit, and an event's data
 // is logged from the line itself when it has one data line (the usual).
+//
+// It hands the SDK each line once the line has ended, so that a data line
+// holding an ask without params can be filled first (see fillWire); a line
+// longer than fillMaxLine passes through as it comes, unfilled, and so does
+// an event whose message is split over several data lines.
 type sseTapBody struct {
 	io.ReadCloser
 	tap     httpTap
@@ -222,7 +240,21 @@ type sseTapBody struct {
 	skipping bool
 	lineLen  int
 	err      error // the stream's end: an event far too large
+	// out is what the SDK reads next, in pieces none of which is a copy:
+	// of buf (what the tap read), of a held line, of a filled line.
+	// passing: the current line is too long to hold, and passes as it
+	// comes; end is the body's own end, once out is read.
+	out     [][]byte
+	buf     []byte
+	passing bool
+	end     error
 }
+
+// sseReadSize is how much the tap reads of an event stream at once.
+const sseReadSize = 32 << 10
+
+// fillMaxLine is the longest line the tap holds back to fill.
+const fillMaxLine = 1 << 20
 
 // skipSlack is how much of a too large event the tap lets through before
 // it ends the stream: more than the SDK reads ahead (4 KiB), so the SDK
@@ -231,18 +263,61 @@ type sseTapBody struct {
 const skipSlack = 64 << 10
 
 func (b *sseTapBody) Read(p []byte) (int, error) {
-	if b.err != nil {
-		return 0, b.err
+	if len(p) == 0 {
+		return 0, nil
 	}
-	n, err := b.ReadCloser.Read(p)
-	b.feed(p[:n])
-	return n, err
+	for len(b.out) == 0 {
+		switch {
+		case b.err != nil:
+			return 0, b.err
+		case b.end != nil:
+			return 0, b.end
+		}
+		if b.buf == nil {
+			b.buf = make([]byte, sseReadSize)
+		}
+		// buf is read into again only once out, which may hold pieces of
+		// it, is read.
+		n, err := b.ReadCloser.Read(b.buf)
+		b.feed(b.buf[:n])
+		if err != nil {
+			b.end = err
+			if !b.skipping && !b.passing {
+				b.pass(b.partial.chunks...) // an unfinished last line, as it came
+			}
+		}
+	}
+	n := 0
+	for n < len(p) && len(b.out) > 0 {
+		k := copy(p[n:], b.out[0])
+		n += k
+		if b.out[0] = b.out[0][k:]; len(b.out[0]) == 0 {
+			b.out[0], b.out = nil, b.out[1:]
+		}
+	}
+	if len(b.out) == 0 {
+		b.out = nil // a long line's pieces are not kept
+	}
+	return n, nil
+}
+
+// pass queues pieces for the SDK to read, as they are: none is written to
+// again until the SDK has read it (buf is read into once out is empty, a
+// line's chunks are only appended to, past the piece).
+func (b *sseTapBody) pass(pieces ...[]byte) {
+	for _, piece := range pieces {
+		if len(piece) > 0 {
+			b.out = append(b.out, piece)
+		}
+	}
 }
 
 func (b *sseTapBody) feed(chunk []byte) {
 	for len(chunk) > 0 {
 		if b.skipping {
-			chunk = b.skip(chunk)
+			rest := b.skip(chunk)
+			b.pass(chunk[:len(chunk)-len(rest)])
+			chunk = rest
 			continue
 		}
 		i := bytes.IndexByte(chunk, '\n')
@@ -256,22 +331,54 @@ func (b *sseTapBody) feed(chunk []byte) {
 		}
 		chunk = chunk[i+1:]
 		line := b.partial.take()
+		if !b.passing {
+			b.pass(filledLine(line))
+		}
+		b.passing = false
 		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 		b.line(line)
 	}
 }
 
+// filledLine is a whole line as the SDK is to read it: a data line whose
+// message has an ask without params, filled; any other line as it came.
+func filledLine(line []byte) []byte {
+	payload, ok := bytes.CutPrefix(line, []byte("data:"))
+	if !ok {
+		return line
+	}
+	payload = bytes.TrimPrefix(payload, []byte(" "))
+	filled := fillWire(bytes.TrimRight(payload, "\r\n"))
+	if filled == nil {
+		return line
+	}
+	return append(append([]byte("data: "), filled...), '\n')
+}
+
 // keep adds bytes of the current line, reporting false once the event is
-// too large (then it is skipped).
+// too large (then it is skipped, and what was held of it passes on for the
+// SDK to refuse, while the tap keeps none of it).
 func (b *sseTapBody) keep(p []byte) bool {
 	if b.size += int64(len(p)); b.size > b.tap.limit {
+		if !b.passing {
+			b.pass(b.partial.chunks...)
+		}
+		b.pass(p)
 		b.skipping, b.lineLen = true, b.partial.len()+len(p)
 		if p[len(p)-1] == '\n' {
 			b.lineLen = 0
 		}
-		b.partial, b.data, b.hasData = lineBuf{}, nil, false
+		b.partial, b.data, b.hasData, b.passing = lineBuf{}, nil, false, false
 		b.big(&MessageTooLargeError{Limit: b.tap.limit})
 		return false
+	}
+	switch {
+	case b.passing:
+		b.pass(p)
+	case b.partial.len()+len(p) > fillMaxLine:
+		b.passing = true
+		b.pass(b.partial.chunks...)
+		b.pass(p)
 	}
 	b.partial.add(p)
 	return true
@@ -300,7 +407,8 @@ func (b *sseTapBody) skip(chunk []byte) []byte {
 }
 
 // line takes one line of the event stream. The first data line of an
-// event is its data as it is, without a copy; a further one is appended.
+// event is its data as it is, without a copy; a further one is appended,
+// to a copy (the line itself may be queued for the SDK still).
 func (b *sseTapBody) line(line []byte) {
 	switch {
 	case len(line) == 0:
@@ -311,10 +419,10 @@ func (b *sseTapBody) line(line []byte) {
 	case bytes.Equal(line, []byte("data")) || bytes.HasPrefix(line, []byte("data:")):
 		v := bytes.TrimPrefix(bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data")), []byte(":")), []byte(" "))
 		if !b.hasData {
-			b.data, b.hasData = v, true
+			b.data, b.hasData = slices.Clip(v), true
 			return
 		}
-		b.data = append(append(b.data, '\n'), v...) // the line's own buffer: nothing else reads it
+		b.data = append(append(b.data, '\n'), v...) // a copy, the first time: the line may wait in out
 	}
 }
 

@@ -24,6 +24,9 @@ type ControlKeyMap struct {
 	// The segmented choice: the option before or after; Clear leaves an
 	// optional choice unanswered.
 	PrevOption, NextOption, Clear key.Binding
+	// The multi-select (huh's, bound to these): toggle the option under
+	// the cursor, or all of them.
+	Toggle, ToggleAll key.Binding
 }
 
 // ControlKeys are the keys of the form's own controls; a program hosting
@@ -43,6 +46,8 @@ var ControlKeys = ControlKeyMap{
 	PrevOption: key.NewBinding(key.WithKeys("left", "h", "up", "k"), key.WithHelp("←", "the option before")),
 	NextOption: key.NewBinding(key.WithKeys("right", "l", "down", "j"), key.WithHelp("→", "the option after")),
 	Clear:      key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("backspace", "no answer")),
+	Toggle:     key.NewBinding(key.WithKeys(" ", "x"), key.WithHelp("space/x", "toggle")),
+	ToggleAll:  key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "all/none")),
 }
 
 // ShortHelp is every control key, in a line.
@@ -60,6 +65,7 @@ func (k ControlKeyMap) FullHelp() [][]key.Binding {
 		{k.PrevDay, k.NextDay, k.PrevWeek, k.NextWeek, k.PrevMonth, k.NextMonth, k.Today},
 		{k.Lower, k.Higher, k.Lowest, k.Highest},
 		{k.PrevOption, k.NextOption, k.Clear},
+		{k.Toggle, k.ToggleAll},
 	}
 }
 

@@ -166,6 +166,10 @@ func FormRequest(req *mcpclient.NativeRequest, redact func(string) string) nativ
 		}
 		fr.Message = fmt.Sprintf("%s\n\nIt asks you to open:\n%s\n(host: %s)\nSubmit to consent, then open it yourself; decline or cancel to refuse.",
 			req.Params.Message, req.Params.URL, host)
+		if req.Refused != "" { // a page a refused call needs (-32042): submitting calls again
+			fr.Message = fmt.Sprintf("%s\n\nIt refused %s until you open:\n%s\n(host: %s)\nOpen it yourself and finish there, then submit to call again; decline or cancel to stop.",
+				req.Params.Message, req.Refused, req.Params.URL, host)
+		}
 	}
 	return fr
 }

@@ -225,10 +225,7 @@ func (m *Model) paneText() string {
 	case tabResources:
 		return m.resourceText()
 	case tabPrompts:
-		if d := m.detail[tabPrompts]; d != "" {
-			return d
-		}
-		return m.c.styles.dim.Render("enter gets the prompt")
+		return m.promptText()
 	case tabRequests:
 		return m.recordText()
 	case tabLog:

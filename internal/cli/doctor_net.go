@@ -165,7 +165,7 @@ func (d *doctor) handshake(ctx context.Context) outcome {
 		return o
 	}
 	if left := time.Until(leaf.NotAfter); left < expiryWarning {
-		return warned(fmt.Sprintf("%s; expires in %d days", about, int(left.Hours()/24)), "renew the server's certificate soon")
+		return warned(fmt.Sprintf("%s; expires in %s", about, counted(int(left.Hours()/24), "day")), "renew the server's certificate soon")
 	}
 	return passed("%s; the chain and the name check out", about)
 }
@@ -410,17 +410,24 @@ func jsonRPCAnswer(body io.Reader, media string, secrets *mcpclient.Secrets) err
 }
 
 // firstEventData is the data of the first event in a stream that has
-// data.
+// data. An event whose data is empty is passed over, as a client must (the
+// SSE rules dispatch no such event): a server with resumability starts
+// each stream with one, an id and an empty data: to prime the client's
+// Last-Event-ID.
 func firstEventData(stream io.Reader) []byte {
 	var data []string
 	sc := bufio.NewScanner(stream)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		if v, ok := strings.CutPrefix(line, "data:"); ok {
+		switch {
+		case line == "data" || strings.HasPrefix(line, "data:"):
+			v := strings.TrimPrefix(strings.TrimPrefix(line, "data"), ":")
 			data = append(data, strings.TrimPrefix(v, " "))
-		} else if line == "" && len(data) > 0 {
-			break
+		case line == "" && strings.Join(data, "\n") != "":
+			return []byte(strings.Join(data, "\n"))
+		case line == "":
+			data = data[:0]
 		}
 	}
 	return []byte(strings.Join(data, "\n"))
