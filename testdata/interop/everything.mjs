@@ -155,8 +155,8 @@ function checks(transport, target) {
   });
 
   check(t("completable prompt completes"), () => {
-    const dept = mcpeek(target, "complete", "prompt", "completable-prompt", "department", "E");
-    const name = mcpeek(target, "complete", "prompt", "completable-prompt", "name", "", "--context", "department=Engineering");
+    const dept = mcpeek(target, "complete", "prompt", "completable-prompt", "department", "--value", "E");
+    const name = mcpeek(target, "complete", "prompt", "completable-prompt", "name", "--value", "", "--context", "department=Engineering");
     const ok = dept.code === 0 && isDeepStrictEqual(dept.out?.values, ["Engineering"]) &&
       name.code === 0 && isDeepStrictEqual(name.out?.values, ["Alice", "Bob", "Charlie"]);
     return [ok, `${JSON.stringify(dept.out?.values)} ${JSON.stringify(name.out?.values)} ${dept.stderr} ${name.stderr}`];
