@@ -28,6 +28,9 @@ func (s *Schema) message(ve *jsonschema.ValidationError) string {
 	if len(ve.InstanceLocation) > 0 {
 		f = s.Field(ve.InstanceLocation[0])
 	}
+	if f != nil && f.Kind == KindGroup && len(ve.InstanceLocation) > 1 {
+		f = f.sub(ve.InstanceLocation[1])
+	}
 	switch k := ve.ErrorKind.(type) {
 	case *kind.Required:
 		return "is required"
@@ -52,8 +55,14 @@ func (s *Schema) message(ve *jsonschema.ValidationError) string {
 	case *kind.MultipleOf:
 		return "must be a multiple of " + ratString(k.Want)
 	case *kind.MinItems:
+		if f != nil && f.Kind == KindList {
+			return "needs at least " + Plural(k.Want, "item", "items")
+		}
 		return fmt.Sprintf("choose at least %d", k.Want)
 	case *kind.MaxItems:
+		if f != nil && f.Kind == KindList {
+			return "takes at most " + Plural(k.Want, "item", "items")
+		}
 		return fmt.Sprintf("choose at most %d", k.Want)
 	case *kind.UniqueItems:
 		return "must not repeat a choice"
@@ -118,6 +127,16 @@ func ratString(r *big.Rat) string {
 	}
 	f, _ := r.Float64()
 	return fmt.Sprint(f)
+}
+
+// sub is a group's field with the given key, or nil.
+func (f *Field) sub(key string) *Field {
+	for i := range f.Fields {
+		if f.Fields[i].Key == key {
+			return &f.Fields[i]
+		}
+	}
+	return nil
 }
 
 // Plural counts n of a thing in words: "1 field", "3 fields".

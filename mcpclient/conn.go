@@ -301,7 +301,7 @@ func (c *Conn) connect(ctx context.Context) error {
 	}
 	c.notify.options(copts)
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeek", Title: "mcpeek", Version: Version}, copts)
-	client.AddReceivingMiddleware(c.rootsMiddleware)
+	client.AddReceivingMiddleware(c.rootsMiddleware, ownSchema)
 	if len(c.roots) > 0 {
 		client.AddRoots(c.roots...)
 	}

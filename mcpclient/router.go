@@ -161,7 +161,7 @@ var errClosing = errors.New("mcpeek is closing the connection")
 var errDismissed = errors.New("dismissed")
 
 func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	p := req.Params
+	p := receivedParams(ctx, req.Params) // with the schema go-sdk was not given (ownschema.go)
 	key := fmt.Sprintf("e-%d", r.next.Add(1))
 	ctx, cancel := context.WithCancelCause(ctx)
 	rec := Record{
