@@ -121,7 +121,7 @@ func (b *fieldBase) render(body string) string {
 	st := b.styles()
 	var sb strings.Builder
 	sb.WriteString(st.Title.Render(ansi.Wrap(b.title(), b.inner(), ",.-; ")))
-	if d := b.v.field.Description; d != "" {
+	if d := description(b.v.field); d != "" {
 		sb.WriteString("\n" + st.Description.Render(ansi.Wrap(d, b.inner(), ",.-; ")))
 	}
 	sb.WriteString("\n" + body)

@@ -241,7 +241,7 @@ func (f *Form) title(v *value) string {
 }
 
 func (f *Form) control(v *value) huh.Field {
-	desc := v.field.Description
+	desc := description(v.field)
 	title := func() string { return f.title(v) }
 	switch v.widget {
 	case widgetDate, widgetDateTime:

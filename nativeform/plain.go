@@ -161,8 +161,8 @@ func (p *plain) field(v *value) error {
 		label += " (required)"
 	}
 	fmt.Fprintln(p.out, label)
-	if f.Description != "" {
-		fmt.Fprintf(p.out, "  %s\n", f.Description)
+	if d := description(f); d != "" {
+		fmt.Fprintf(p.out, "  %s\n", d)
 	}
 	switch v.control {
 	case controlInput:

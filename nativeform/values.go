@@ -199,6 +199,18 @@ func (v *value) content() (any, bool) {
 	return nil, false
 }
 
+// description is the field's description, with why the server's default
+// is not used when it is not.
+func description(f *formschema.Field) string {
+	switch {
+	case f.DefaultNote == "":
+		return f.Description
+	case f.Description == "":
+		return f.DefaultNote
+	}
+	return f.Description + " · " + f.DefaultNote
+}
+
 func formatScalar(v any) string {
 	if f, ok := v.(float64); ok {
 		return strconv.FormatFloat(f, 'f', -1, 64)
