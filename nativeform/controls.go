@@ -71,6 +71,19 @@ const narrowColumns = 40
 // one.
 var defaultTheme = huh.ThemeCharm()
 
+// theme is the form's theme: huh's default, and where there is no colour
+// a multi-select's choices marked [x] and [ ], not by colour.
+func theme() *huh.Theme {
+	t := huh.ThemeCharm()
+	if !colour() {
+		for _, st := range []*huh.FieldStyles{&t.Focused, &t.Blurred} {
+			st.SelectedPrefix = st.SelectedPrefix.SetString("[x] ")
+			st.UnselectedPrefix = st.UnselectedPrefix.SetString("[ ] ")
+		}
+	}
+	return t
+}
+
 // fieldBase is what the form's own controls share: the field and its
 // value, the title with its error, the theme, the keys that move between
 // fields, the focus and the width. Each control embeds it and draws its

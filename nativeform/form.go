@@ -197,6 +197,7 @@ func (f *Form) build() {
 	km.Quit = key.NewBinding(key.WithDisabled())
 	f.group = huh.NewGroup(fields...)
 	f.form = huh.NewForm(f.group).
+		WithTheme(theme()).
 		WithKeyMap(km).
 		WithShowHelp(false).
 		WithWidth(f.width - 2).
@@ -253,6 +254,9 @@ func (f *Form) control(v *value) huh.Field {
 	}
 	switch v.control {
 	case controlConfirm:
+		if !colour() { // huh's buttons show the choice by colour alone
+			return f.newSegmented(v, title)
+		}
 		return huh.NewConfirm().Key(v.field.Key).TitleFunc(title, &v.status).Description(desc).
 			Affirmative("Yes").Negative("No").Value(&v.yes)
 	case controlSelect:
