@@ -197,6 +197,7 @@ type Conn struct {
 	toolsGen    int             // how many times the server said its tools changed
 	liveTasks   map[string]bool // the tasks followed now (trackTask)
 	acks        subscriptionAcks
+	toolSchemas toolSchemas // as listed, in the server's order
 	router      *router
 	records     *Recorder
 	wire        *WireLog

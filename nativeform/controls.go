@@ -24,6 +24,9 @@ type ControlKeyMap struct {
 	// The segmented choice: the option before or after; Clear leaves an
 	// optional choice unanswered.
 	PrevOption, NextOption, Clear key.Binding
+	// The list: add what is typed, pick the item before or after, remove
+	// the one picked.
+	AddItem, PrevItem, NextItem, RemoveItem key.Binding
 }
 
 // ControlKeys are the keys of the form's own controls; a program hosting
@@ -43,6 +46,10 @@ var ControlKeys = ControlKeyMap{
 	PrevOption: key.NewBinding(key.WithKeys("left", "h", "up", "k"), key.WithHelp("←", "the option before")),
 	NextOption: key.NewBinding(key.WithKeys("right", "l", "down", "j"), key.WithHelp("→", "the option after")),
 	Clear:      key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("backspace", "no answer")),
+	AddItem:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add the item typed")),
+	PrevItem:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "the item before")),
+	NextItem:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "the item after")),
+	RemoveItem: key.NewBinding(key.WithKeys("delete", "ctrl+x"), key.WithHelp("delete", "remove the item")),
 }
 
 // ShortHelp is every control key, in a line.
@@ -60,6 +67,7 @@ func (k ControlKeyMap) FullHelp() [][]key.Binding {
 		{k.PrevDay, k.NextDay, k.PrevWeek, k.NextWeek, k.PrevMonth, k.NextMonth, k.Today},
 		{k.Lower, k.Higher, k.Lowest, k.Highest},
 		{k.PrevOption, k.NextOption, k.Clear},
+		{k.AddItem, k.PrevItem, k.NextItem, k.RemoveItem},
 	}
 }
 
