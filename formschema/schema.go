@@ -718,6 +718,9 @@ func parseOptions(key string, def map[string]any) ([]Option, error) {
 		var opts []Option
 		for _, e := range list {
 			m, ok := e.(map[string]any)
+			if ok && m["const"] == nil && (m["type"] == "object" || m["properties"] != nil) {
+				return nil, fmt.Errorf("field %q: a %s of objects is more than a form can show (a choice needs a const in each entry)", key, kw)
+			}
 			if !ok || m["const"] == nil || isComposite(m["const"]) {
 				return nil, fmt.Errorf("field %q: every %s entry needs a const", key, kw)
 			}

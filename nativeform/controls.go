@@ -24,6 +24,8 @@ type ControlKeyMap struct {
 	// The segmented choice: the option before or after; Clear leaves an
 	// optional choice unanswered.
 	PrevOption, NextOption, Clear key.Binding
+	// A yes/no drawn as segments (without colour): yes or no at once.
+	Yes, No key.Binding
 	// The list: add what is typed, pick the item before or after, remove
 	// the one picked.
 	AddItem, PrevItem, NextItem, RemoveItem key.Binding
@@ -46,6 +48,8 @@ var ControlKeys = ControlKeyMap{
 	PrevOption: key.NewBinding(key.WithKeys("left", "h", "up", "k"), key.WithHelp("←", "the option before")),
 	NextOption: key.NewBinding(key.WithKeys("right", "l", "down", "j"), key.WithHelp("→", "the option after")),
 	Clear:      key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("backspace", "no answer")),
+	Yes:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+	No:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no")),
 	AddItem:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add the item typed")),
 	PrevItem:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "the item before")),
 	NextItem:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "the item after")),
@@ -66,7 +70,7 @@ func (k ControlKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.PrevDay, k.NextDay, k.PrevWeek, k.NextWeek, k.PrevMonth, k.NextMonth, k.Today},
 		{k.Lower, k.Higher, k.Lowest, k.Highest},
-		{k.PrevOption, k.NextOption, k.Clear},
+		{k.PrevOption, k.NextOption, k.Clear, k.Yes, k.No},
 		{k.AddItem, k.PrevItem, k.NextItem, k.RemoveItem},
 	}
 }

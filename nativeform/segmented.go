@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -70,6 +71,12 @@ func (s *segmented) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.setChoice(min(s.choice()+1, len(s.v.options())))
 	case key.Matches(km, ControlKeys.Clear) && s.v.unanswerable():
 		s.setChoice(noAnswer)
+	case key.Matches(km, ControlKeys.Yes) && s.v.control == controlConfirm:
+		s.setChoice(1)
+		return s, huh.NextField // as huh's yes/no: the answer, and on to the next field
+	case key.Matches(km, ControlKeys.No) && s.v.control == controlConfirm:
+		s.setChoice(2)
+		return s, huh.NextField
 	}
 	return s, nil
 }
@@ -138,5 +145,9 @@ func (s *segmented) Blur() tea.Cmd  { s.focused = false; return nil }
 func (s *segmented) GetValue() any  { return s.choice() }
 
 func (s *segmented) KeyBinds() []key.Binding {
-	return append([]key.Binding{ControlKeys.PrevOption, ControlKeys.NextOption, ControlKeys.Clear}, s.navKeys()...)
+	keys := []key.Binding{ControlKeys.PrevOption, ControlKeys.NextOption, ControlKeys.Clear}
+	if s.v.control == controlConfirm {
+		keys = append(keys, ControlKeys.Yes, ControlKeys.No)
+	}
+	return append(keys, s.navKeys()...)
 }

@@ -192,19 +192,29 @@ func secretFields(schema any) []string {
 // the tool's input schema) say by their description that they are not
 // remembered. It is a copy: parsed schemas are shared.
 func markSecrets(schema *formschema.Schema, input any) *formschema.Schema {
-	props, _ := schemaObject(input)["properties"].(map[string]any)
 	own := *schema
-	own.Fields = slices.Clone(schema.Fields)
-	for i, f := range own.Fields {
+	own.Fields = markSecretFields(schema.Fields, schemaObject(input))
+	return &own
+}
+
+// markSecretFields is fields (a copy) with each secret one marked, a
+// group's own fields alike; schema is the object that declares them.
+func markSecretFields(fields []formschema.Field, schema map[string]any) []formschema.Field {
+	props, _ := schema["properties"].(map[string]any)
+	own := slices.Clone(fields)
+	for i, f := range own {
 		def, _ := props[f.Key].(map[string]any)
+		if f.Kind == formschema.KindGroup {
+			own[i].Fields = markSecretFields(f.Fields, def)
+		}
 		if !secretField(f.Key, def) {
 			continue
 		}
 		if f.Description == "" {
-			own.Fields[i].Description = notRemembered
+			own[i].Description = notRemembered
 		} else {
-			own.Fields[i].Description = f.Description + " · " + notRemembered
+			own[i].Description = f.Description + " · " + notRemembered
 		}
 	}
-	return &own
+	return own
 }

@@ -29,8 +29,8 @@ func TestTaskClarifiedInTheInspector(t *testing.T) {
 	}
 	in := open(t, Options{Connect: connect, Target: "server-everything"}, 120, 40).expect("simulate-research-query")
 	in.selectTool("simulate-research-query").keys("enter").argsOpen("Arguments for simulate-research-query")
-	in.keys("y") // ambiguous: yes
-	in.tm.Type("go")
+	in.tm.Type("go") // the topic, then ambiguous: yes
+	in.keys("enter", "y")
 	in.keys("ctrl+s")
 	in.expect("task working")
 	in.expect("Which interpretation of the topic do you mean?")
