@@ -243,7 +243,11 @@ func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitPar
 		schema, err = formschema.Parse(p.RequestedSchema)
 	}
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requested schema: " + err.Error()}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "requested schema") { // said once: formschema's may say it already
+			msg = "requested schema: " + msg
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 	}
 	nreq.Schema = schema
 	reason, uri := AppGate(r.conn.caps.sent, r.conn.ServerCapabilities(), p)
