@@ -14,6 +14,7 @@ import (
 // banner, and its clarification arrives as a native form; declining it
 // there reaches the server, whose report says so.
 func TestTaskClarifiedInTheInspector(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the topic typed is the topic sent, not one remembered
 	cmd := serverEverything(t)
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 		cfg := mcpclient.Config{
