@@ -3,10 +3,13 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,17 +38,49 @@ func searchServer() *mcp.Server {
 // list and the group's field filled reach the server.
 func TestToolFormFillsAListAndAGroup(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	in := open(t, Options{Connect: inMemory(searchServer, "")}, 100, 40).expect("search")
+	in := open(t, Options{Connect: inMemory(searchServer, "")}, 100, 40).expect("input schema:") // listed and selected
 	in.keys("enter").argsOpen("Arguments for search")
 	in.typeText("q").keys("enter").typeText("red").keys("enter").typeText("blue").keys("enter")
 	in.keys("enter").typeText("5") // an empty item moves on: Limits › Max
-	view := in.m.View()
-	query, tags, limits := strings.Index(view, "Query *"), strings.Index(view, "Tags"), strings.Index(view, "Limits › Max *")
-	if query < 0 || tags < query || limits < tags {
-		t.Errorf("the fields are not in the schema's order (query, tags, limits):\n%s", view)
-	}
 	in.keys("ctrl+s").expect("got {")
 	wantOnScreen(t, in.screen(), `"query":"q"`, `"tags":["red","blue"]`, `"limits":{"max":5}`)
+}
+
+// The tool form shows the fields in the order the server listed them
+// (query, tags, limits), not in the order of their keys, which decoding
+// the listing leaves.
+func TestToolFormKeepsTheSchemasOrder(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := inMemory(searchServer, "")(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	listed, err := conn.List(ctx, "tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := listed["tools"].([]*mcp.Tool)[0]
+	m := New(Options{})
+	m.conn = conn
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	m.openTool(tool)
+	// The list draws its title at once (huh's titles come in a command).
+	if view := m.View(); strings.Index(view, "Tags") > strings.Index(view, "Limits") {
+		t.Errorf("the fields are not in the schema's order (tags before limits):\n%s", view)
+	}
+	s, err := formschema.ParseArguments(m.inputSchema(tool))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, f := range s.Fields {
+		keys = append(keys, f.Key)
+	}
+	if want := []string{"query", "tags", "limits"}; !slices.Equal(keys, want) {
+		t.Errorf("the form's fields are %q, want %q", keys, want)
+	}
 }
 
 // deepTool's input schema is a oneOf of objects, which no form shows.
@@ -95,7 +130,7 @@ func TestArgumentsGoldens(t *testing.T) {
 	for _, size := range sizes {
 		t.Run("form/"+size.name, func(t *testing.T) {
 			t.Setenv("XDG_STATE_HOME", t.TempDir())
-			in := open(t, Options{Connect: inMemory(searchServer, "")}, size.w, size.h).expect("search")
+			in := open(t, Options{Connect: inMemory(searchServer, "")}, size.w, size.h).expect("input schema:")
 			in.keys("enter").argsOpen("Arguments for search")
 			in.typeText("q").keys("enter").typeText("red").keys("enter").expect("• red")
 			checkGolden(t, in.screen())
@@ -103,7 +138,7 @@ func TestArgumentsGoldens(t *testing.T) {
 		t.Run("json/"+size.name, func(t *testing.T) {
 			t.Setenv("XDG_STATE_HOME", t.TempDir())
 			in := open(t, Options{Connect: inMemory(nestedServer, "")}, size.w, size.h).expect("deep")
-			in.keys("enter").expect("input schema:")
+			in.keys("enter").expect("as JSON")
 			checkGolden(t, in.screen())
 		})
 	}
