@@ -3,6 +3,7 @@ module github.com/mcpeek/mcpeek
 go 1.26.0
 
 require (
+	al.essio.dev/pkg/shellescape v1.6.1
 	github.com/BurntSushi/toml v1.6.0
 	github.com/charmbracelet/bubbles v1.0.0
 	github.com/charmbracelet/bubbletea v1.3.10

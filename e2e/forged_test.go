@@ -59,7 +59,7 @@ func forgery(forge, method string, id json.RawMessage) string {
 	}
 	forged := map[string]map[string]string{
 		"call-null":     {"tools/call": `"result":null`},
-		"call-empty":    {"tools/call": `"result":{}`},
+		"content-null":  {"tools/call": `"result":{"content":null}`},
 		"call-both":     {"tools/call": `"result":{"content":[]},"error":{"code":-32000,"message":"and an error"}`},
 		"call-neither":  {"tools/call": ``},
 		"call-string":   {"tools/call": `"result":"done"`},
@@ -67,6 +67,13 @@ func forgery(forge, method string, id json.RawMessage) string {
 		"get-no-id":     {"tasks/get": `"result":{"status":"completed"}`},
 		"get-no-status": {"tasks/get": `"result":{"taskId":"t1"}`},
 		"result-null":   {"tasks/result": `"result":null`},
+		// The 2026-07-28 extension's shapes, on a 2025-11-25 connection.
+		"call-bogus-type": {"tools/call": `"result":{"resultType":"bogus"}`},
+		"call-ext-task":   {"tools/call": `"result":{"resultType":"task","taskId":"t","status":"working"}`},
+		"call-ext-input":  {"tools/call": `"result":{"resultType":"input_required","inputRequests":{}}`},
+		// Not forged: a result without content, as go-sdk's own call path
+		// and the TypeScript client take it.
+		"structured-only": {"tasks/result": `"result":{"structuredContent":{"answer":42}}`},
 	}
 	body, ok := forged[forge][method]
 	if !ok {
@@ -79,14 +86,15 @@ func forgery(forge, method string, id json.RawMessage) string {
 }
 
 // TestForgedSideAnswersRefused: an answer to a task method whose shape is
-// not the request's (a null or empty result, both a result and an error or
-// neither, a task without its id or status) is refused with an error that
+// not the request's (a null result or content, both a result and an error
+// or neither, a task without its id or status, the other era's shapes) is
+// refused with an error that
 // says what was wrong, never taken for an empty result; the call settles
 // at once.
 func TestForgedSideAnswersRefused(t *testing.T) {
 	for _, tc := range []struct{ forge, want string }{
 		{"call-null", "its result is null, not an object"},
-		{"call-empty", "it is not a tool result: its content is missing, not an array"},
+		{"content-null", "it is not a tool result: its content is null, not an array"},
 		{"call-both", "it has both a result and an error"},
 		{"call-neither", "it has neither a result nor an error"},
 		{"call-string", "its result is a string, not an object"},
@@ -94,6 +102,9 @@ func TestForgedSideAnswersRefused(t *testing.T) {
 		{"get-no-id", "its task has no taskId"},
 		{"get-no-status", "its task has no status"},
 		{"result-null", "its result is null, not an object"},
+		{"call-bogus-type", `its resultType "bogus" belongs to the 2026-07-28 tasks extension`},
+		{"call-ext-task", `its resultType "task" belongs to the 2026-07-28 tasks extension`},
+		{"call-ext-input", `its resultType "input_required" belongs to the 2026-07-28 tasks extension`},
 	} {
 		t.Run(tc.forge, func(t *testing.T) {
 			t.Parallel()
@@ -113,5 +124,10 @@ func TestForgedSideAnswersRefused(t *testing.T) {
 	r := mcpeek(t, "call", "job", "--timeout", "20s", "-e", "MCPEEK_TEST_SERVER=forged", "--", testBinary)
 	if r.code != exitOK || !strings.Contains(r.stdout, `"done"`) {
 		t.Errorf("the honest task: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// A result with structuredContent and no content is a result.
+	r = mcpeek(t, "call", "job", "--timeout", "20s", "-e", "MCPEEK_TEST_SERVER=forged", "-e", "MCPEEK_TEST_FORGE=structured-only", "--", testBinary)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"answer": 42`) || !strings.Contains(r.stdout, `"content": []`) {
+		t.Errorf("a result without content: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

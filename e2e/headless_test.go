@@ -352,3 +352,38 @@ func TestBinaryAgainstFixture(t *testing.T) {
 		})
 	}
 }
+
+// A call the server refuses until a page is opened (-32042) names the page
+// on stderr, records it with path url, and exits 1 saying what to do; an
+// answers-file entry consenting to the page (the person's stand-in) has
+// the call made again, which succeeds.
+func TestURLRequiredHeadless(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name+"/refused", func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "elicit.jsonl")
+			r := mcpeek(t, "call", "url_required", "--protocol", era.flag, "--elicit-log", log)
+			if r.code != exitToolError || r.stdout != "" {
+				t.Fatalf("exit %d, stdout %q; want 1 and nothing", r.code, r.stdout)
+			}
+			page := regexp.MustCompile(`(?m)^mcpeek:   (https://example\.com/mcpeek-fixture/consent\?id=\S+)$`).FindStringSubmatch(r.stderr)
+			if page == nil || !strings.Contains(r.stderr, "refused tools/call url_required until you open") ||
+				!strings.Contains(r.stderr, "open it, then run the call again") {
+				t.Fatalf("stderr does not name the page and what to do:\n%s", r.stderr)
+			}
+			recs := readRecords(t, log)
+			if len(recs) != 1 || recs[0]["mode"] != "url" || recs[0]["path"] != "url" || recs[0]["action"] != "cancel" || recs[0]["era"] != era.want {
+				t.Errorf("records = %v, want the page, path url, not consented to", recs)
+			}
+		})
+		t.Run(era.name+"/retried", func(t *testing.T) {
+			r := mcpeek(t, "call", "url_required", "--protocol", era.flag, "--answers", "testdata/answers/url-required.json")
+			if r.code != exitOK {
+				t.Fatalf("exit %d; stderr: %s", r.code, r.stderr)
+			}
+			if id, _ := r.structured(t)["elicitationId"].(string); id == "" || !strings.Contains(r.stderr, "consent?id="+id) ||
+				!strings.Contains(r.stderr, "calling url_required again") {
+				t.Errorf("the call made again answered for %q; stderr:\n%s", id, r.stderr)
+			}
+		})
+	}
+}

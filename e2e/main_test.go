@@ -92,6 +92,8 @@ func testServer(mode string) int {
 		return browserServer()
 	case "forged":
 		return forgedServer()
+	case "bare-asks":
+		return bareAsksServer()
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "crash", InputSchema: json.RawMessage(`{"type":"object"}`)},
@@ -103,6 +105,12 @@ func testServer(mode string) int {
 	s.AddTool(&mcp.Tool{Name: "fail", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed"}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "leak_env", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			text := fmt.Sprintf("API_TOKEN=%s DB_PASSWORD=%s PIN_KEY=%s", os.Getenv("API_TOKEN"), os.Getenv("DB_PASSWORD"), os.Getenv("PIN_KEY"))
+			fmt.Fprintln(os.Stderr, "started with "+text)
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		return 1

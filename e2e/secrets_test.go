@@ -6,6 +6,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,6 +29,18 @@ func carelessServer(t *testing.T) *httptest.Server {
 		_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Data: "rejected " + got})
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "refused: Authorization: " + got}},
 			StructuredContent: map[string]any{"header": got}}, nil, nil
+	})
+	mcp.AddTool(server, &mcp.Tool{Name: "echo_headers"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		var got []string
+		for _, name := range []string{"X-Auth-Token", "Private-Token", "X-Goog-Api-Key"} {
+			got = append(got, name+": "+req.Extra.Header.Get(name))
+		}
+		quoted := strings.Join(got, ", ")
+		// The task the request names is quoted in --elicit-log.
+		meta := mcp.Meta{mcpclient.RelatedTaskKey: map[string]any{"taskId": "task of " + quoted}}
+		_, _ = req.Session.Elicit(ctx, &mcp.ElicitParams{Meta: meta, Message: "confirm " + quoted,
+			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}}})
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "refused " + quoted}}}, nil, nil
 	})
 	mcp.AddTool(server, &mcp.Tool{Name: "fail_auth"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		return nil, nil, &jsonrpc.Error{Code: -32000, Message: "bad credentials " + req.Extra.Header.Get("Authorization")}
@@ -70,6 +84,55 @@ func TestHeaderSecretNeverPrinted(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Credentials whatever their header is named (X-Auth-Token,
+// Private-Token, X-Goog-Api-Key) and those of a stdio server's environment
+// (-e API_TOKEN, DB_PASSWORD) are secrets too: quoted back in a result, an
+// elicitation or on stderr, they reach neither stdout, stderr, the wire
+// log nor the elicitation log. A short or all-digit value is not one.
+func TestEveryCredentialRedacted(t *testing.T) {
+	t.Parallel()
+	srv := carelessServer(t)
+	dir := t.TempDir()
+	tokens := []string{"tok-auth-<12345678>", "glpat-abcdefgh12345678", "AIzaSyD-abcdefgh12345678"}
+	wire, elicit := filepath.Join(dir, "wire.jsonl"), filepath.Join(dir, "elicit.jsonl")
+	r := mcpeek(t, "call", "echo_headers", "--on-elicit", "decline", "--timeout", "20s", "--wire-log", wire, "--elicit-log", elicit,
+		"-H", "X-Auth-Token: "+tokens[0], "-H", "Private-Token: "+tokens[1], "-H", "X-Goog-Api-Key: "+tokens[2], srv.URL)
+	if r.code != exitToolError || !strings.Contains(r.stdout, "refused X-Auth-Token: [redacted], Private-Token: [redacted], X-Goog-Api-Key: [redacted]") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the isError result, redacted", r.code, r.stdout, r.stderr)
+	}
+	wantNone(t, r, tokens, wire, elicit)
+
+	envTokens := []string{"ghp_0123456789abcdef", "hunter2-correct-horse"}
+	wire = filepath.Join(dir, "wire-stdio.jsonl")
+	r = mcpeek(t, "call", "leak_env", "--timeout", "20s", "--wire-log", wire, "-e", "MCPEEK_TEST_SERVER=default",
+		"-e", "API_TOKEN="+envTokens[0], "-e", "DB_PASSWORD="+envTokens[1], "-e", "PIN_KEY=1234", "--", testBinary)
+	if r.code != exitToolError || !strings.Contains(r.stdout, "API_TOKEN=[redacted] DB_PASSWORD=[redacted] PIN_KEY=1234") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the isError result, redacted", r.code, r.stdout, r.stderr)
+	}
+	wantNone(t, r, envTokens, wire)
+}
+
+// wantNone checks that none of the secrets shows in a run's output or in
+// the files it wrote.
+func wantNone(t *testing.T, r result, secrets []string, files ...string) {
+	t.Helper()
+	texts := map[string]string{"stdout": r.stdout, "stderr": r.stderr}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || !strings.Contains(string(b), "[redacted]") {
+			t.Errorf("%s: %v; want it to hold [redacted]:\n%s", f, err, b)
+		}
+		texts[filepath.Base(f)] = string(b)
+	}
+	for where, text := range texts {
+		for _, secret := range secrets {
+			if strings.Contains(text, secret) || strings.Contains(text, secret[:10]) {
+				t.Errorf("%s shows %q:\n%s", where, secret, text)
+			}
+		}
 	}
 }
 

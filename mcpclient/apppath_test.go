@@ -461,6 +461,7 @@ func TestConcurrentAppSessionsDoNotCrossWires(t *testing.T) {
 			}
 			var answered []int
 			var mu sync.Mutex
+			took := make(chan struct{}, n)
 			r := &fakeRenderer{answer: func(ctx context.Context, req *AppRequest) (*AppAnswer, error) {
 				var i int
 				fmt.Sscan(appNumber.FindStringSubmatch(req.HTML)[1], &i)
@@ -473,6 +474,7 @@ func TestConcurrentAppSessionsDoNotCrossWires(t *testing.T) {
 				mu.Lock()
 				answered = append(answered, i)
 				mu.Unlock()
+				took <- struct{}{}
 				return answerRaw(fmt.Sprintf(`{"action":"accept","content":{"n":%d}}`, i)), nil
 			}}
 			records := NewRecorder(nil)
@@ -486,9 +488,11 @@ func TestConcurrentAppSessionsDoNotCrossWires(t *testing.T) {
 			defer conn.Close()
 			go func() {
 				arrived.Wait()
+				// Each app answers only once the one after it has: the
+				// order is the reverse of arrival by construction.
 				for i := n - 1; i >= 0; i-- {
 					close(turns[i])
-					time.Sleep(time.Millisecond)
+					<-took
 				}
 			}()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,8 +32,9 @@ const (
 	ProtocolModern = "2026-07-28"
 )
 
-// Version is mcpeek's version, sent as clientInfo.
-var Version = "0.1.0"
+// Version is mcpeek's version, stamped from the build (version.go), sent as
+// clientInfo.
+var Version = buildVersion()
 
 // TargetKind says how a server is reached.
 type TargetKind int
@@ -59,11 +61,12 @@ type Target struct {
 	Embedded func() *mcp.Server
 }
 
-// String names the target as a person would recognise it.
+// String names the target as a person would recognise it: a command
+// quoted for a POSIX shell, so that it can be pasted back.
 func (t Target) String() string {
 	switch t.Kind {
 	case TargetStdio:
-		return strings.Join(t.Command, " ")
+		return shellescape.QuoteCommand(t.Command)
 	case TargetHTTP:
 		// Shown on screens and in errors: without the query's values or a
 		// password, which may be keys.
@@ -164,9 +167,17 @@ type Config struct {
 type ConnectError struct {
 	Target string
 	Err    error
+	// HTTPStatus is the status of an HTTP server's failed answer to the
+	// last request ("404 Not Found"), or "".
+	HTTPStatus string
 }
 
-func (e *ConnectError) Error() string { return fmt.Sprintf("connect to %s: %v", e.Target, e.Err) }
+func (e *ConnectError) Error() string {
+	if e.HTTPStatus != "" {
+		return fmt.Sprintf("connect to %s: the server answered HTTP %s (%v)", e.Target, e.HTTPStatus, e.Err)
+	}
+	return fmt.Sprintf("connect to %s: %v", e.Target, e.Err)
+}
 func (e *ConnectError) Unwrap() error { return e.Err }
 
 // sentCaps holds the capabilities mcpeek advertises on a connection.
@@ -213,9 +224,17 @@ type Conn struct {
 	// toolsSeen is set once the session has listed the tools, which lets
 	// the SDK mirror x-mcp-header arguments into Mcp-Param headers.
 	toolsSeen sync.Once
-	// tooLarge is set once an HTTP server sent a message larger than the
-	// limit, which broke the connection: its errors then say so.
-	tooLarge atomic.Pointer[MessageTooLargeError]
+	// tooLarge is the last message larger than the limit an HTTP server
+	// sent, which broke the connection, and tooLargeN counts them: the
+	// errors such a message explains say so (tooLargeFor).
+	tooLarge  atomic.Pointer[MessageTooLargeError]
+	tooLargeN atomic.Int64
+	// failedPost is the status of an HTTP server's answer to the last
+	// POST when it was a failure ("404 Not Found"), else "".
+	failedPost atomic.Pointer[string]
+	// logs counts the log messages read off the wire and those handed to
+	// OnEvent, for DrainLogs.
+	logs logCount
 }
 
 // Connect reaches the server, negotiates the protocol revision and returns
@@ -233,6 +252,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		roots:   slices.Clone(cfg.Roots),
 	}
 	c.notify = &notifier{conn: c}
+	c.logs.heard = make(chan struct{}, 1)
 	c.side = newSideChannel(c)
 	c.life, c.endLife = context.WithCancel(context.Background())
 	if c.wire == nil {
@@ -241,7 +261,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	c.router = &router{conn: c, asker: cfg.Asker, sampler: cfg.Sampler, renderer: cfg.Renderer, pending: map[string]*pendingRequest{}}
 	if err := c.connect(ctx); err != nil {
 		c.Close()
-		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err)}
+		return nil, &ConnectError{Target: cfg.Target.String(), Err: c.explain(err, 0), HTTPStatus: c.failedStatus()}
 	}
 	if cfg.LogLevel != "" {
 		if err := c.SetLogLevel(ctx, cfg.LogLevel); err != nil {
@@ -395,6 +415,11 @@ func protocolRequest(p string) (version string, pinned bool, err error) {
 
 func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 	t := c.cfg.Target
+	// The credentials of its headers and environment are redacted from all
+	// the connection shows, before the first message.
+	for _, v := range TargetSecrets(t) {
+		c.wire.Secrets().AddCredential(v)
+	}
 	switch t.Kind {
 	case TargetStdio:
 		cmd := exec.Command(commandPath(t.Command[0], t.Env), t.Command[1:]...)
@@ -409,19 +434,10 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 			wire:     c.wire,
 			seen:     c.observe,
 			limit:    c.maxMessage(),
-			tooLarge: func(err *MessageTooLargeError) { c.tooLarge.CompareAndSwap(nil, err) },
+			tooLarge: func(err *MessageTooLargeError) { c.tooLarge.Store(err); c.tooLargeN.Add(1) },
+			posted:   c.notePost,
 		}}
 		c.httpClient = hc
-		for name, values := range t.Headers {
-			if sensitiveHeader(name) {
-				for _, v := range values {
-					c.wire.Secret(v)
-					if _, cred, ok := strings.Cut(v, " "); ok {
-						c.wire.Secret(strings.TrimSpace(cred))
-					}
-				}
-			}
-		}
 		if t.SSE {
 			// The wire tap wraps this transport's connection instead.
 			return &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: &http.Client{Transport: base}, MaxEventSize: int(c.maxMessage())}, nil
@@ -480,10 +496,21 @@ func (c *Conn) maxMessage() int64 {
 	return DefaultMaxMessageSize
 }
 
+// tooLargeFor is the message too large that explains err, a request's
+// failure: one refused while the request was in flight (since mark, which
+// is tooLargeN when it began), or, once the connection is closed, the one
+// that broke it.
+func (c *Conn) tooLargeFor(err error, mark int64) *MessageTooLargeError {
+	if err == nil || c.tooLargeN.Load() == mark && !errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil
+	}
+	return c.tooLarge.Load()
+}
+
 // explain adds the server's last stderr line to an error, where there is
-// one; an error after a message too large is that.
-func (c *Conn) explain(err error) error {
-	if big := c.tooLarge.Load(); big != nil {
+// one; an error a message too large explains (tooLargeFor) is that.
+func (c *Conn) explain(err error, mark int64) error {
+	if big := c.tooLargeFor(err, mark); big != nil {
 		return big
 	}
 	if last := c.wire.LastStderr(); last != "" {
@@ -492,14 +519,26 @@ func (c *Conn) explain(err error) error {
 	return err
 }
 
-// sensitiveHeader reports whether a header carries credentials, which the
-// wire log redacts wherever they appear.
-func sensitiveHeader(name string) bool {
-	switch strings.ToLower(name) {
-	case "authorization", "proxy-authorization", "cookie", "x-api-key", "api-key":
-		return true
+// notePost keeps the status of an HTTP server's answer to a POST when it
+// is a failure, and forgets it when the next one is not.
+func (c *Conn) notePost(resp *http.Response) {
+	if resp.StatusCode < 400 {
+		c.failedPost.Store(nil)
+		return
 	}
-	return false
+	status := resp.Status
+	if status == "" {
+		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	c.failedPost.Store(&status)
+}
+
+// failedStatus is the status of the last POST when it failed, or "".
+func (c *Conn) failedStatus() string {
+	if s := c.failedPost.Load(); s != nil {
+		return *s
+	}
+	return ""
 }
 
 type headerTransport struct {
@@ -588,6 +627,10 @@ func (c *Conn) Target() Target { return c.cfg.Target }
 
 // Wire is the connection's wire log.
 func (c *Conn) Wire() *WireLog { return c.wire }
+
+// cut is the server's text redacted, then cut to n runes, for an error or
+// a status.
+func (c *Conn) cut(text string, n int) string { return c.Secrets().cut(text, n) }
 
 // Secrets are the secrets the connection knows (its wire log's): what
 // shows what the server says redacts them.

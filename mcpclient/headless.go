@@ -286,6 +286,7 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 			action, defaults = "accept", true
 		case PolicyCancel, "":
 			action = "cancel"
+			h.sayCancelled(req)
 		}
 		source = "--on-elicit " + string(h.Policy)
 	}
@@ -324,6 +325,22 @@ func (h *HeadlessAsker) withDefaults(req *NativeRequest, content map[string]any)
 		}
 	}
 	return out
+}
+
+// sayCancelled says why a request no answer matched is cancelled, and how
+// to answer it instead: without it, a call that asks looks as if the
+// server had been told no by a person.
+func (h *HeadlessAsker) sayCancelled(req *NativeRequest) {
+	why := "no --answers given"
+	if len(h.Answers) > 0 {
+		why = "no --answers entry matched it"
+	}
+	what := fmt.Sprintf("%q", req.Params.Message)
+	if req.Schema == nil {
+		what = "to open " + req.Params.URL
+	}
+	h.say("mcpeek: %s: cancelled the request %s (%s, and --on-elicit is cancel): answer it with --answers FILE or --interactive, "+
+		"or choose --on-elicit decline or accept-defaults", req.Key, what, why)
 }
 
 // Sample implements [Sampler]: the first unused sampling entry that
@@ -397,8 +414,9 @@ func (c *Conn) Caps() *CapsReport {
 func (c *Conn) List(ctx context.Context, what string) (_ map[string]any, err error) {
 	ctx, done := c.bind(ctx)
 	defer done()
+	mark := c.tooLargeN.Load()
 	defer func() {
-		if big := c.tooLarge.Load(); err != nil && big != nil {
+		if big := c.tooLargeFor(err, mark); big != nil {
 			err = big
 		}
 	}()
@@ -476,6 +494,7 @@ func (c *Conn) CallWithProgress(ctx context.Context, tool string, args json.RawM
 	defer untrack()
 	params.SetProgressToken(token)
 	c.withLogLevel(params)
+	mark := c.tooLargeN.Load()
 	res, err := c.session.CallTool(ctx, params)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
@@ -485,16 +504,75 @@ func (c *Conn) CallWithProgress(ctx context.Context, tool string, args json.RawM
 			}
 			return nil, fmt.Errorf("call %s: %w", tool, err)
 		}
+		if unreadable(err) {
+			// The server is still there: what failed is reading its
+			// answer, which the wire log holds as it came.
+			return nil, fmt.Errorf("call %s: mcpeek could not read the server's answer (--wire-log keeps it): %w", tool, err)
+		}
 		// The connection failed under the call: close it, which waits for
 		// a server process to exit, so that its last words are known.
 		_ = c.Close()
-		if big := c.tooLarge.Load(); big != nil {
+		if big := c.tooLargeFor(err, mark); big != nil {
 			return nil, fmt.Errorf("call %s: %w", tool, big)
 		}
 		if errors.Is(err, errServerGone) { // it ended the call's pending questions
-			return nil, c.explain(fmt.Errorf("call %s: %w while a question waited for its answer", tool, errServerGone))
+			return nil, c.explain(fmt.Errorf("call %s: %w while a question waited for its answer", tool, errServerGone), mark)
 		}
-		return nil, c.explain(fmt.Errorf("call %s: the server went away: %w", tool, err))
+		if status := c.failedStatus(); status != "" {
+			return nil, c.explain(fmt.Errorf("call %s: the server answered HTTP %s: %w", tool, status, err), mark)
+		}
+		return nil, c.explain(fmt.Errorf("call %s: the server went away: %w", tool, err), mark)
 	}
 	return res, nil
+}
+
+// unreadable reports whether a call failed in decoding the server's answer
+// rather than in reaching the server: the connection is still up.
+func unreadable(err error) bool {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	return errors.As(err, &syntax) || errors.As(err, &typ) ||
+		strings.Contains(err.Error(), "unsupported InputRequest method") // go-sdk's, for a method it cannot answer
+}
+
+// backChannelRefusals are how SDKs word a server's failure to send a
+// request of its own (a question, a roots listing, a sampling request) in
+// the 2026-07-28 era, where a server may ask only in a tool's input rounds.
+var backChannelRefusals = []string{
+	"back-channel", "backchannel", "back channel", // the Python SDK
+	"server-to-client requests are not available", // the TypeScript SDK
+	"cannot be sent while serving a request",      // go-sdk
+}
+
+// NeedsBackChannel reports whether a call's failure (its error, or the
+// text of its isError result) is the server's own refusal to ask outside
+// a tool's input rounds, on a connection in the 2026-07-28 era: the
+// server still asks the 2025-11-25 way, which that revision has no
+// channel for.
+func (c *Conn) NeedsBackChannel(err error, res *mcp.CallToolResult) bool {
+	if c.ProtocolVersion() < ProtocolModern {
+		return false
+	}
+	var text strings.Builder
+	if err != nil {
+		text.WriteString(err.Error())
+	}
+	if res != nil && res.IsError {
+		for _, content := range res.Content {
+			text.WriteString("\n" + ContentText(content, 4096))
+		}
+	}
+	return backChannelRefusal(text.String())
+}
+
+// backChannelRefusal reports whether text words an SDK's refusal to send a
+// server's request outside a tool's input rounds.
+func backChannelRefusal(text string) bool {
+	lower := strings.ToLower(text)
+	for _, phrase := range backChannelRefusals {
+		if strings.Contains(lower, phrase) {
+			return true
+		}
+	}
+	return false
 }

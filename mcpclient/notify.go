@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -142,6 +143,7 @@ func (n *notifier) options(o *mcp.ClientOptions) {
 }
 
 func (n *notifier) log(_ context.Context, r *mcp.LoggingMessageRequest) {
+	defer n.conn.logs.shown()
 	if r.Params == nil {
 		return
 	}
@@ -149,6 +151,11 @@ func (n *notifier) log(_ context.Context, r *mcp.LoggingMessageRequest) {
 	data, err := json.Marshal(r.Params.Data)
 	if err != nil {
 		data, _ = json.Marshal(fmt.Sprint(r.Params.Data))
+	}
+	// Redacted before it is cut: a cut secret, or one escaped again as the
+	// cut text is, would no longer be found.
+	if secrets := n.conn.Secrets(); secrets.known() {
+		data = json.RawMessage(secrets.Redact(string(data)))
 	}
 	if len(data) > MaxLogData {
 		e.Cut = len(data)
@@ -163,7 +170,7 @@ func (n *notifier) onProgress(_ context.Context, r *mcp.ProgressNotificationClie
 		return
 	}
 	e := ProgressEvent{Time: time.Now(), Token: fmt.Sprint(r.Params.ProgressToken), Progress: r.Params.Progress,
-		Total: r.Params.Total, Message: cutRunes(r.Params.Message, 500)}
+		Total: r.Params.Total, Message: n.conn.cut(r.Params.Message, 500)}
 	n.mu.Lock()
 	f := n.progress[e.Token]
 	n.mu.Unlock()
@@ -306,6 +313,9 @@ func (c *Conn) rootsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 // written.
 func (c *Conn) observe(data []byte) {
 	c.toolSchemas.note(data)
+	if strings.Contains(string(data), `"notifications/message"`) {
+		c.logs.read(data)
+	}
 	if strings.Contains(string(data), `"notifications/subscriptions/acknowledged"`) {
 		c.acks.heard(data)
 		return
@@ -326,6 +336,61 @@ func (c *Conn) observe(data []byte) {
 	for _, ir := range m.Result.InputRequests {
 		if ir.Method == "roots/list" {
 			c.recordRoots(nil)
+		}
+	}
+}
+
+// logCount counts the log messages of a connection: those read off the
+// wire (as the wire log has them) and those handed to OnEvent.
+type logCount struct {
+	onWire, handed atomic.Int64
+	heard          chan struct{} // a token once one more is handed on
+}
+
+// read counts a received message when it is a log message.
+func (l *logCount) read(data []byte) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(data, &m) == nil && m.ID == nil && m.Method == "notifications/message" {
+		l.onWire.Add(1)
+	}
+}
+
+func (l *logCount) shown() {
+	l.handed.Add(1)
+	select {
+	case l.heard <- struct{}{}:
+	default:
+	}
+}
+
+// DrainLogs lets the log messages a server sends just after an answer
+// reach [Config.OnEvent] before a run ends: they may come on another
+// stream than the answer (an HTTP server's standalone stream), or be read
+// but not yet handed on. It waits window, then until every log message
+// read off the wire has been handed on, for at most window again, or until
+// ctx ends. A connection whose server does not log returns at once.
+func (c *Conn) DrainLogs(ctx context.Context, window time.Duration) {
+	if c.ServerCapabilities().Logging == nil && c.logs.onWire.Load() == 0 {
+		return
+	}
+	timer := time.NewTimer(window)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-ctx.Done():
+		return
+	}
+	timer.Reset(window)
+	for c.logs.onWire.Load() > c.logs.handed.Load() {
+		select {
+		case <-c.logs.heard:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
 		}
 	}
 }

@@ -100,6 +100,11 @@ type NativeRequest struct {
 	Schema *formschema.Schema
 	// Fallback says why the app did not render it, if it could have.
 	Fallback FallbackReason
+	// Refused names the call ("tools/call NAME") that the server refused
+	// until the person opens the page (URLElicitationRequiredError,
+	// -32042): the page is a step before calling again, not a question the
+	// server waits on. "" for an elicitation the server sent.
+	Refused string
 }
 
 // ResourceURI returns the request's _meta.ui.resourceUri when it is a string.
@@ -161,7 +166,15 @@ var errClosing = errors.New("mcpeek is closing the connection")
 var errDismissed = errors.New("dismissed")
 
 func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	p := receivedParams(ctx, req.Params) // with the schema go-sdk was not given (ownschema.go)
+	// With the schema go-sdk was not given (ownschema.go).
+	return r.elicit(ctx, receivedParams(ctx, req.Params), nil, "")
+}
+
+// elicit answers one elicitation: raw are its params as the server wrote
+// them (nil: as the wire tap kept them); refused names the call the server
+// refused until the person opens the page (urlrequired.go), "" for a
+// request the server sent.
+func (r *router) elicit(ctx context.Context, p *mcp.ElicitParams, raw json.RawMessage, refused string) (*mcp.ElicitResult, error) {
 	key := fmt.Sprintf("e-%d", r.next.Add(1))
 	ctx, cancel := context.WithCancelCause(ctx)
 	rec := Record{
@@ -178,7 +191,9 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	}
 	rec.ResourceURI, _ = resourceURIValue(p)
 	rec.TaskID = relatedTask(p.Meta)
-	raw := r.conn.wire.wireParams(p)
+	if raw == nil {
+		raw = r.conn.wire.wireParams(p)
+	}
 	rec.Request = raw
 	pr := &pendingRequest{key: key, kind: KindElicitation, message: p.Message, resourceURI: rec.ResourceURI, path: PathNative, started: rec.ReceivedAt, cancel: cancel}
 	if !r.add(pr) {
@@ -189,7 +204,7 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		r.remove(key)
 	}()
 
-	res, err := r.route(ctx, pr, p, raw, &rec)
+	res, err := r.route(ctx, pr, p, raw, refused, &rec)
 	if err != nil && errors.Is(context.Cause(ctx), errDismissed) {
 		res, err = &mcp.ElicitResult{Action: "cancel"}, nil
 	}
@@ -211,13 +226,14 @@ func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	return res, err
 }
 
-func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitParams, raw json.RawMessage, rec *Record) (*mcp.ElicitResult, error) {
+func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitParams, raw json.RawMessage, refused string, rec *Record) (*mcp.ElicitResult, error) {
 	nreq := &NativeRequest{
 		Key:        pr.key,
 		Server:     r.conn.ServerInfo(),
 		Connection: r.conn.Target().String(),
 		Params:     p,
 		RawParams:  raw,
+		Refused:    refused,
 	}
 	switch rec.Mode {
 	case "url":

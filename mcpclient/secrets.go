@@ -29,10 +29,16 @@ const maxSecrets = 256
 // Redacted is what a secret is replaced with.
 const Redacted = "[redacted]"
 
-// Add makes the set redact s from now on. Strings shorter than 4 bytes
-// are not secrets worth hiding (and would hide too much).
+// minSecret is the shortest string a set redacts.
+const minSecret = 8
+
+// Add makes the set redact secret from now on. A string shorter than 8
+// bytes, or all digits, is not taken: redacting "test" or a date-like
+// number would cut into words and numbers of the output (turning
+// run_tests into run_[redacted]s, or a JSON number into invalid JSON)
+// while hiding little.
 func (s *Secrets) Add(secret string) {
-	if s == nil || len(secret) < 4 {
+	if s == nil || !worthHiding(secret) {
 		return
 	}
 	s.mu.Lock()
@@ -44,6 +50,61 @@ func (s *Secrets) Add(secret string) {
 	}
 	// The longest first: a secret that contains another is hidden whole.
 	slices.SortStableFunc(s.needles, func(a, b string) int { return len(b) - len(a) })
+}
+
+// worthHiding reports whether a string is long enough, and not a number,
+// to be redacted.
+func worthHiding(secret string) bool {
+	if len(secret) < minSecret {
+		return false
+	}
+	return strings.ContainsFunc(secret, func(r rune) bool { return r < '0' || r > '9' })
+}
+
+// AddCredential adds a credential as a header or a variable holds it:
+// the whole value, and, for a value like "Bearer TOKEN", the token alone,
+// which a server may quote without its scheme.
+func (s *Secrets) AddCredential(value string) {
+	s.Add(value)
+	if _, cred, ok := strings.Cut(value, " "); ok {
+		s.Add(strings.TrimSpace(cred))
+	}
+}
+
+// CredentialHeader reports whether a header's name says it carries a
+// credential (Authorization, Cookie, X-Api-Key, X-Auth-Token,
+// Private-Token, X-Goog-Api-Key, …).
+func CredentialHeader(name string) bool {
+	return hasWord(name, "auth", "token", "key", "secret", "cookie", "session", "password")
+}
+
+// credentialEnv reports whether an environment variable's name says it
+// holds a credential (GITHUB_TOKEN, OPENAI_API_KEY, DB_PASSWORD, …).
+func credentialEnv(name string) bool {
+	return hasWord(name, "token", "key", "secret", "password", "passwd", "credential")
+}
+
+func hasWord(name string, words ...string) bool {
+	n := strings.ToLower(name)
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(n, w) })
+}
+
+// TargetSecrets are the credentials a target carries: the values of its
+// credential headers, and of the environment entries (env, envFile, -e)
+// whose names say they hold one. [Secrets.AddCredential] takes each.
+func TargetSecrets(t Target) []string {
+	var out []string
+	for name, values := range t.Headers {
+		if CredentialHeader(name) {
+			out = append(out, values...)
+		}
+	}
+	for _, kv := range t.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok && credentialEnv(k) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // jsonForms are secret itself and the forms it takes inside a JSON string
@@ -92,6 +153,46 @@ func (s *Secrets) Redact(text string) string {
 	}
 	return text
 }
+
+// SafeCut is where to cut text to keep at most its first n bytes without
+// splitting a secret: n, or the start of a secret the cut at n would split
+// (then the kept part ends before it). It reads no more of text than n
+// and the longest secret, so it costs little on a huge text; the part kept
+// is still to be redacted.
+func (s *Secrets) SafeCut(text string, n int) int {
+	if s == nil || n >= len(text) {
+		return min(n, len(text))
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for moved := true; moved; { // a secret split at the new cut moves it again
+		moved = false
+		for _, needle := range s.needles {
+			if start := straddling(text, needle, n); start >= 0 {
+				n, moved = start, true
+			}
+		}
+	}
+	return n
+}
+
+// straddling is the start of an occurrence of needle in text that begins
+// before at and ends after it, or -1: any occurrence within the window
+// around at does.
+func straddling(text, needle string, at int) int {
+	from, to := max(at-len(needle)+1, 0), min(at+len(needle)-1, len(text))
+	if from >= to {
+		return -1
+	}
+	if j := strings.Index(text[from:to], needle); j >= 0 {
+		return from + j
+	}
+	return -1
+}
+
+// cut is text redacted, then cut to at most n runes: redacted first, so
+// that no part of a secret is left at the cut.
+func (s *Secrets) cut(text string, n int) string { return cutRunes(s.Redact(text), n) }
 
 // Writer returns a writer that redacts the secrets from each write before
 // it reaches w. Each write is redacted on its own, so a secret must not be

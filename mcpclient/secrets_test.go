@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,5 +57,65 @@ func TestSecretsShared(t *testing.T) {
 	ev := redactEvent(shared, LogEvent{Logger: "before-1234", Data: json.RawMessage(`"saw after-5678"`)}).(LogEvent)
 	if strings.Contains(ev.Logger+string(ev.Data), "-1234") || strings.Contains(string(ev.Data), "-5678") {
 		t.Errorf("event %+v", ev)
+	}
+}
+
+// A credential is redacted whole and without its scheme, but a short or
+// all-digit value is not taken as a secret: it would cut into words
+// (run_tests) and numbers (a timestamp in JSON) of every answer.
+func TestShortAndNumericSecretsAreNotTaken(t *testing.T) {
+	s := &Secrets{}
+	for _, c := range []string{"Bearer test", "20250101", "Bearer sk-abcdefgh", "1234567"} {
+		s.AddCredential(c)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"run_tests passed", "run_tests passed"},
+		{`{"ts": 202501011}`, `{"ts": 202501011}`},
+		{"sent Bearer test", "sent " + Redacted},
+		{"sent Bearer sk-abcdefgh", "sent " + Redacted},
+		{"token sk-abcdefgh", "token " + Redacted},
+		{"pin 1234567", "pin 1234567"},
+	} {
+		if got := s.Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The credentials a target carries are its credential headers, whatever
+// their name, and the environment entries whose names say so.
+func TestTargetSecrets(t *testing.T) {
+	target := Target{
+		Headers: http.Header{"X-Auth-Token": {"a"}, "Private-Token": {"b"}, "X-Goog-Api-Key": {"c"}, "Authorization": {"d"},
+			"Cookie": {"e"}, "Accept": {"no"}, "X-Request-Id": {"no"}},
+		Env: []string{"GITHUB_TOKEN=f", "OPENAI_API_KEY=g", "DB_PASSWORD=h", "CLIENT_SECRET=i", "GOOGLE_CREDENTIALS=j", "PATH=no", "DEBUG=no"},
+	}
+	got := TargetSecrets(target)
+	slices.Sort(got)
+	if want := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}; !slices.Equal(got, want) {
+		t.Errorf("TargetSecrets = %q, want %q", got, want)
+	}
+}
+
+// A cut never splits a secret: it moves to the start of the one it would
+// split (of the longest, when one holds another), and stays where it was
+// when none is split.
+func TestSafeCut(t *testing.T) {
+	s := &Secrets{}
+	s.AddCredential("Bearer sk-0123456789")
+	text := "auth: Bearer sk-0123456789 and more"
+	for _, tc := range []struct{ n, want int }{
+		{3, 3}, {6, 6}, {9, 6}, {20, 6}, {25, 6}, {26, 26}, {30, 30}, {100, len(text)},
+	} {
+		if got := s.SafeCut(text, tc.n); got != tc.want {
+			t.Errorf("SafeCut(%d) = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+	if got := s.SafeCut("only sk-0123456789", 10); got != 5 {
+		t.Errorf("SafeCut of the token alone = %d, want 5", got)
+	}
+	var none *Secrets
+	if got := none.SafeCut(text, 9); got != 9 {
+		t.Errorf("a nil set cut at %d", got)
 	}
 }

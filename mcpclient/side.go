@@ -124,7 +124,7 @@ func (s *sideChannel) call(ctx context.Context, method string, params any) (json
 	}
 	select {
 	case resp := <-w:
-		return answerOf(method, resp)
+		return answerOf(method, s.conn.ProtocolVersion() >= ProtocolModern, resp, s.conn.Secrets())
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -232,8 +232,14 @@ func (s *sideChannel) readEvents(ctx context.Context, body io.Reader) error {
 			return &MessageTooLargeError{Limit: limit}
 		}
 	}
-	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return &MessageTooLargeError{Limit: limit}
+	if err := sc.Err(); err != nil {
+		// A line over the scanner's bound, or the tap ending the stream
+		// in an event over the limit made of short lines.
+		var big *MessageTooLargeError
+		if errors.Is(err, bufio.ErrTooLong) || errors.As(err, &big) {
+			return &MessageTooLargeError{Limit: limit}
+		}
+		return err
 	}
 	if data.Len() > 0 {
 		s.receive(ctx, data.Bytes())
@@ -290,12 +296,14 @@ func (s *sideChannel) answer(ctx context.Context, req *jsonrpc.Request) {
 }
 
 // answerOf is a side-channel response's result once its shape is the
-// request's. A broken or forged answer (both a result and an error, or
-// neither; a null result; a tools/call answer that is neither a tool
-// result, a task nor a request for input; a task without its id or
-// status) is refused, saying what was wrong: it is never taken for an
-// empty result.
-func answerOf(method string, resp *jsonrpc.Response) (json.RawMessage, error) {
+// request's in the era the connection speaks (modern: 2026-07-28 and its
+// tasks extension). A broken or forged answer (both a result and an
+// error, or neither; a null result; a tools/call answer that is neither a
+// tool result, a task of the era nor its request for input; a task
+// without its id or status; a completed task without its result) is
+// refused, saying what was wrong: it is never taken for an empty result.
+// What it quotes of the answer is redacted of secrets.
+func answerOf(method string, modern bool, resp *jsonrpc.Response, secrets *Secrets) (json.RawMessage, error) {
 	hasResult := len(resp.Result) > 0
 	switch {
 	case resp.Error != nil && hasResult:
@@ -305,22 +313,29 @@ func answerOf(method string, resp *jsonrpc.Response) (json.RawMessage, error) {
 	case !hasResult:
 		return nil, errors.New("the server's answer is malformed: it has neither a result nor an error")
 	}
-	if err := checkAnswer(method, resp.Result); err != nil {
+	if err := checkAnswer(method, modern, resp.Result, secrets); err != nil {
 		return nil, fmt.Errorf("the server's answer is malformed: %w", err)
 	}
 	return resp.Result, nil
 }
 
-// checkAnswer checks that a result has the shape of method's answer.
-func checkAnswer(method string, raw json.RawMessage) error {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return fmt.Errorf("its result is %s, not an object", jsonKind(raw))
+// checkAnswer checks that a result has the shape of method's answer in
+// the era (modern or not).
+func checkAnswer(method string, modern bool, raw json.RawMessage, secrets *Secrets) error {
+	obj, err := object(raw, "result")
+	if err != nil {
+		return err
 	}
 	switch method {
 	case "tools/call":
-		return checkCallAnswer(obj)
+		if modern {
+			return checkExtCallAnswer(obj, secrets)
+		}
+		return checkCallAnswer(obj, secrets)
 	case "tasks/get":
+		if modern {
+			return checkExtTask(obj)
+		}
 		return checkTask(obj)
 	case "tasks/result":
 		return checkToolResult(obj)
@@ -332,33 +347,60 @@ func checkAnswer(method string, raw json.RawMessage) error {
 	return nil
 }
 
-// checkCallAnswer checks a tools/call answer: a tool result, a task
-// (2025-11-25: under "task"; the 2026-07-28 extension: resultType "task"),
-// or the extension's request for input.
-func checkCallAnswer(obj map[string]json.RawMessage) error {
+// object is raw as a JSON object, or an error naming what (what it is)
+// when it is none.
+func object(raw json.RawMessage, what string) (map[string]json.RawMessage, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("its %s is %s, not an object", what, jsonKind(raw))
+	}
+	return obj, nil
+}
+
+// checkCallAnswer checks a 2025-11-25 tools/call answer: a tool result or
+// a task under "task". A resultType other than "complete" (which says
+// nothing more than a tool result does) belongs to the other era.
+func checkCallAnswer(obj map[string]json.RawMessage, secrets *Secrets) error {
+	if raw, ok := obj["resultType"]; ok {
+		var kind string
+		if json.Unmarshal(raw, &kind) != nil || kind != "complete" {
+			return fmt.Errorf("its resultType %s belongs to the 2026-07-28 tasks extension, not to the 2025-11-25 protocol spoken", secrets.cut(string(raw), 40))
+		}
+	}
+	if raw, ok := obj["task"]; ok {
+		task, err := object(raw, "task")
+		if err != nil {
+			return err
+		}
+		return checkTask(task)
+	}
+	return checkToolResult(obj)
+}
+
+// checkExtCallAnswer checks a 2026-07-28 tools/call answer of the tasks
+// extension: by its resultType, a tool result ("" or "complete"), a task,
+// or a request for input. A 2025-11-25 task (under "task") is none.
+func checkExtCallAnswer(obj map[string]json.RawMessage, secrets *Secrets) error {
 	var kind string
 	if raw, ok := obj["resultType"]; ok && json.Unmarshal(raw, &kind) != nil {
 		return fmt.Errorf("its resultType is %s, not a string", jsonKind(raw))
 	}
-	switch {
-	case kind == "task":
-		return checkTask(obj)
-	case kind == "input_required":
+	switch kind {
+	case "task":
+		return checkExtTask(obj)
+	case "input_required":
 		var requests map[string]json.RawMessage
-		if json.Unmarshal(obj["inputRequests"], &requests) != nil || requests == nil {
+		if json.Unmarshal(obj["inputRequests"], &requests) != nil || len(requests) == 0 {
 			return errors.New("it asks for input without inputRequests")
 		}
 		return nil
-	case obj["task"] != nil && kind == "":
-		var task map[string]json.RawMessage
-		if json.Unmarshal(obj["task"], &task) != nil || task == nil {
-			return fmt.Errorf("its task is %s, not an object", jsonKind(obj["task"]))
+	case "", "complete":
+		if _, ok := obj["task"]; ok {
+			return errors.New("it is a 2025-11-25 task (under \"task\"), which the 2026-07-28 tasks extension does not send")
 		}
-		return checkTask(task)
-	case kind != "" && kind != "complete":
-		return nil // an unknown resultType: the caller says so
+		return checkToolResult(obj)
 	}
-	return checkToolResult(obj)
+	return fmt.Errorf("its resultType %q is none of complete, task or input_required", secrets.cut(kind, 40))
 }
 
 // checkTask checks a task: it has its id and status.
@@ -378,8 +420,31 @@ func checkTask(obj map[string]json.RawMessage) error {
 	return nil
 }
 
-// checkToolResult checks a tool result: it has its content.
+// checkExtTask checks a task of the tasks extension: a task, with a tool
+// result once it completed.
+func checkExtTask(obj map[string]json.RawMessage) error {
+	if err := checkTask(obj); err != nil {
+		return err
+	}
+	var status string
+	_ = json.Unmarshal(obj["status"], &status)
+	if status != "completed" {
+		return nil
+	}
+	res, err := object(obj["result"], "completed task's result")
+	if err != nil {
+		return err
+	}
+	return checkToolResult(res)
+}
+
+// checkToolResult checks a tool result: its content, when it has one, is
+// an array. A result without content has none, as go-sdk's and the
+// TypeScript SDK's clients take it (structuredContent alone, say).
 func checkToolResult(obj map[string]json.RawMessage) error {
+	if _, ok := obj["content"]; !ok {
+		return nil
+	}
 	if err := needArray(obj, "content"); err != nil {
 		return fmt.Errorf("it is not a tool result: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 )
@@ -151,7 +152,7 @@ func TestTaskPollClamped(t *testing.T) {
 		poll *int64
 		want time.Duration
 	}{{nil, defaultPoll}, {ms(0), minPoll}, {ms(3_600_000), maxPoll}, {ms(250), 250 * time.Millisecond}} {
-		if got := (wireTask{PollInterval: tc.poll}).status(time.Now()).PollInterval; got != tc.want {
+		if got := (wireTask{PollInterval: tc.poll}).status(time.Now(), nil).PollInterval; got != tc.want {
 			t.Errorf("pollInterval %v → %v, want %v", tc.poll, got, tc.want)
 		}
 	}
@@ -218,5 +219,53 @@ func TestTaskSupportListedOnceUntilToolsChange(t *testing.T) {
 	}
 	if n := count(); n != 4 {
 		t.Errorf("after the tools changed, listed %d times in all, want four", n)
+	}
+}
+
+// A side-channel answer is checked against the era spoken: each era's
+// task and input shapes are refused in the other, an unknown resultType
+// and a completed extension task without a tool result are refused, and a
+// tool result without content (structuredContent alone) is a result.
+func TestSideAnswerShapesByEra(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		method  string
+		modern  bool
+		result  string
+		wantErr string // "": taken
+	}{
+		{"tools/call", false, `{"content":[]}`, ""},
+		{"tools/call", false, `{"structuredContent":{"n":1}}`, ""},
+		{"tools/call", false, `{"resultType":"complete","content":[]}`, ""},
+		{"tools/call", false, `{"task":{"taskId":"t","status":"working"}}`, ""},
+		{"tools/call", false, `{"content":null}`, "its content is null, not an array"},
+		{"tools/call", false, `{"content":"text"}`, "its content is a string, not an array"},
+		{"tools/call", false, `{"resultType":"bogus"}`, `its resultType "bogus" belongs to the 2026-07-28 tasks extension`},
+		{"tools/call", false, `{"resultType":"task","taskId":"t","status":"working"}`, `its resultType "task" belongs to`},
+		{"tools/call", false, `{"resultType":"input_required","inputRequests":{}}`, `its resultType "input_required" belongs to`},
+		{"tools/call", true, `{"resultType":"complete","content":[]}`, ""},
+		{"tools/call", true, `{"structuredContent":{"n":1}}`, ""},
+		{"tools/call", true, `{"resultType":"task","taskId":"t","status":"working"}`, ""},
+		{"tools/call", true, `{"resultType":"input_required","inputRequests":{"a":{}}}`, ""},
+		{"tools/call", true, `{"resultType":"bogus"}`, `its resultType "bogus" is none of complete, task or input_required`},
+		{"tools/call", true, `{"resultType":"input_required","inputRequests":{}}`, "it asks for input without inputRequests"},
+		{"tools/call", true, `{"task":{"taskId":"t","status":"working"}}`, "it is a 2025-11-25 task"},
+		{"tools/call", true, `{"resultType":"task","taskId":"t","status":"completed","result":null}`, "its completed task's result is null, not an object"},
+		{"tasks/get", true, `{"taskId":"t","status":"completed","result":{"content":[]}}`, ""},
+		{"tasks/get", true, `{"taskId":"t","status":"working"}`, ""},
+		{"tasks/get", true, `{"taskId":"t","status":"completed","result":null}`, "its completed task's result is null, not an object"},
+		{"tasks/get", true, `{"taskId":"t","status":"completed"}`, "its completed task's result is missing, not an object"},
+		{"tasks/get", true, `{"taskId":"t","status":"completed","result":{"content":{}}}`, "its content is an object, not an array"},
+		{"tasks/get", false, `{"taskId":"t","status":"completed"}`, ""},
+		{"tasks/result", false, `{}`, ""},
+		{"tasks/result", false, `null`, "its result is null, not an object"},
+	} {
+		_, err := answerOf(tc.method, tc.modern, &jsonrpc.Response{Result: json.RawMessage(tc.result)}, nil)
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("%s (modern %v) %s: refused: %v", tc.method, tc.modern, tc.result, err)
+		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("%s (modern %v) %s: error %v, want it to say %q", tc.method, tc.modern, tc.result, err, tc.wantErr)
+		}
 	}
 }

@@ -53,6 +53,7 @@ func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if data := c.wire.message(DirRecv, msg); data != nil && c.seen != nil {
 			c.seen(data)
 		}
+		fillMessage(msg) // after the log, which keeps what the server wrote
 		if resp, ok := msg.(*jsonrpc.Response); ok && c.side != nil && c.side.deliver(resp) {
 			continue // the side channel's, not the SDK's
 		}

@@ -64,12 +64,14 @@ type wireTask struct {
 	PollInterval  *int64 `json:"pollInterval"`
 }
 
-func (w wireTask) status(start time.Time) TaskStatus {
+// status is the task's status, its message redacted of the secrets before
+// it is cut.
+func (w wireTask) status(start time.Time, secrets *Secrets) TaskStatus {
 	poll := defaultPoll
 	if w.PollInterval != nil {
 		poll = min(max(time.Duration(*w.PollInterval)*time.Millisecond, minPoll), maxPoll)
 	}
-	return TaskStatus{TaskID: w.TaskID, Status: w.Status, StatusMessage: cutRunes(w.StatusMessage, 300), PollInterval: poll, Elapsed: time.Since(start)}
+	return TaskStatus{TaskID: w.TaskID, Status: w.Status, StatusMessage: secrets.cut(w.StatusMessage, 300), PollInterval: poll, Elapsed: time.Since(start)}
 }
 
 // TaskSupport is a tool's execution.taskSupport as the server lists it:
@@ -198,7 +200,7 @@ func (c *Conn) CallTask(ctx context.Context, tool string, args json.RawMessage, 
 		// The server ran it at once (taskSupport optional): a plain result.
 		return decodeResult(raw)
 	}
-	st := created.Task.status(start)
+	st := created.Task.status(start, c.Secrets())
 	defer c.trackTask(st.TaskID)()
 	c.wire.Note(fmt.Sprintf("task %s of %s: %s", st.TaskID, tool, st.Status))
 	res, err := c.followTask(ctx, tool, st, start, onStatus)
@@ -241,7 +243,7 @@ func (c *Conn) followTask(ctx context.Context, tool string, st TaskStatus, start
 		if w.TaskID == "" {
 			w.TaskID = st.TaskID
 		}
-		next := w.status(start)
+		next := w.status(start, c.Secrets())
 		if next.Status != st.Status || next.StatusMessage != st.StatusMessage {
 			c.wire.Note(fmt.Sprintf("task %s: %s %s", next.TaskID, next.Status, next.StatusMessage))
 		}
@@ -251,7 +253,7 @@ func (c *Conn) followTask(ctx context.Context, tool string, st TaskStatus, start
 	switch st.Status {
 	case "input_required", "completed", "failed", "cancelled":
 	default:
-		return nil, fmt.Errorf("the server reported the unknown status %q", cutRunes(st.Status, 40))
+		return nil, fmt.Errorf("the server reported the unknown status %q", c.cut(st.Status, 40))
 	}
 	raw, err := c.side.call(ctx, "tasks/result", map[string]any{"taskId": st.TaskID})
 	if err != nil {
@@ -338,6 +340,9 @@ func decodeResult(raw json.RawMessage) (*mcp.CallToolResult, error) {
 	var res mcp.CallToolResult
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, fmt.Errorf("the task's result is not a tool result: %w", err)
+	}
+	if res.Content == nil { // a result without content has none
+		res.Content = []mcp.Content{}
 	}
 	return &res, nil
 }

@@ -102,9 +102,9 @@ type extTask struct {
 	} `json:"error"`
 }
 
-func (t *extTask) status(start time.Time) TaskStatus {
+func (t *extTask) status(start time.Time, secrets *Secrets) TaskStatus {
 	// The same task as the 2025-11-25 one, with its interval named apart.
-	return wireTask{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, PollInterval: t.PollIntervalMs}.status(start)
+	return wireTask{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, PollInterval: t.PollIntervalMs}.status(start, secrets)
 }
 
 // maxInputRounds bounds how often a call may ask for input before it
@@ -151,7 +151,7 @@ func (c *Conn) callTaskExt(ctx context.Context, tool string, args json.RawMessag
 			}
 			return c.followTaskExt(ctx, tool, &t, start, onStatus)
 		default:
-			return nil, fmt.Errorf("call %s: the server answered with the unknown resultType %q", tool, cutRunes(t.ResultType, 40))
+			return nil, fmt.Errorf("call %s: the server answered with the unknown resultType %q", tool, c.cut(t.ResultType, 40))
 		}
 	}
 	return nil, fmt.Errorf("call %s: the server asked for input %d times without a result", tool, maxInputRounds)
@@ -171,7 +171,7 @@ func (c *Conn) followTaskExt(ctx context.Context, tool string, t *extTask, start
 	asked := inputLedger{}
 	last := TaskStatus{}
 	for {
-		st := t.status(start)
+		st := t.status(start, c.Secrets())
 		st.TaskID = id
 		if st.Status != last.Status || st.StatusMessage != last.StatusMessage {
 			c.wire.Note(fmt.Sprintf("task %s of %s: %s %s", id, tool, st.Status, st.StatusMessage))
@@ -187,7 +187,7 @@ func (c *Conn) followTaskExt(ctx context.Context, tool string, t *extTask, start
 		case "failed":
 			msg := "no reason given"
 			if t.Error != nil {
-				msg = fmt.Sprintf("%s (%d)", cutRunes(t.Error.Message, 500), t.Error.Code)
+				msg = fmt.Sprintf("%s (%d)", c.cut(t.Error.Message, 500), t.Error.Code)
 			}
 			return nil, fmt.Errorf("call %s: task %s failed: %s", tool, id, msg)
 		case "cancelled":
@@ -198,7 +198,7 @@ func (c *Conn) followTaskExt(ctx context.Context, tool string, t *extTask, start
 			}
 		case "working":
 		default:
-			return nil, c.endTaskExt(ctx, tool, st, report, fmt.Errorf("the server reported the unknown status %q", cutRunes(t.Status, 40)))
+			return nil, c.endTaskExt(ctx, tool, st, report, fmt.Errorf("the server reported the unknown status %q", c.cut(t.Status, 40)))
 		}
 		select {
 		case <-time.After(st.PollInterval):
@@ -214,7 +214,7 @@ func (c *Conn) followTaskExt(ctx context.Context, tool string, t *extTask, start
 			return nil, c.endTaskExt(ctx, tool, st, report, fmt.Errorf("tasks/get: %w", err))
 		}
 		if next.TaskID != "" && next.TaskID != id {
-			return nil, c.endTaskExt(ctx, tool, st, report, fmt.Errorf("tasks/get answered for another task, %q", cutRunes(next.TaskID, 60)))
+			return nil, c.endTaskExt(ctx, tool, st, report, fmt.Errorf("tasks/get answered for another task, %q", c.cut(next.TaskID, 60)))
 		}
 		t = &next
 	}
@@ -264,7 +264,7 @@ func (c *Conn) updateTask(ctx context.Context, id string, requests map[string]js
 		case !seen:
 			fresh[k] = v
 		case before != compactRaw(v):
-			return fmt.Errorf("the server reused the input key %q for another request", cutRunes(k, 40))
+			return fmt.Errorf("the server reused the input key %q for another request", c.cut(k, 40))
 		}
 	}
 	if len(fresh) == 0 {
@@ -313,11 +313,11 @@ func (c *Conn) answerInputs(ctx context.Context, taskID string, requests map[str
 			Params json.RawMessage `json:"params"`
 		}
 		if err := json.Unmarshal(requests[key], &req); err != nil {
-			return nil, fmt.Errorf("input request %q: %w", cutRunes(key, 40), err)
+			return nil, fmt.Errorf("input request %q: %w", c.cut(key, 40), err)
 		}
 		res, err := c.answerInput(ctx, taskID, req.Method, req.Params)
 		if err != nil {
-			return nil, fmt.Errorf("input request %q (%s): %w", cutRunes(key, 40), cutRunes(req.Method, 40), err)
+			return nil, fmt.Errorf("input request %q (%s): %w", c.cut(key, 40), c.cut(req.Method, 40), err)
 		}
 		out[key] = res
 	}
@@ -361,5 +361,5 @@ func (c *Conn) answerInput(ctx context.Context, taskID, method string, raw json.
 		}
 		return &mcp.ListRootsResult{Roots: roots}, nil
 	}
-	return nil, fmt.Errorf("mcpeek does not answer %s", cutRunes(method, 60))
+	return nil, fmt.Errorf("mcpeek does not answer %s", c.cut(method, 60))
 }

@@ -29,6 +29,9 @@ type ControlKeyMap struct {
 	// The list: add what is typed, pick the item before or after, remove
 	// the one picked.
 	AddItem, PrevItem, NextItem, RemoveItem key.Binding
+	// The multi-select (huh's, bound to these): toggle the option under
+	// the cursor, or all of them.
+	Toggle, ToggleAll key.Binding
 }
 
 // ControlKeys are the keys of the form's own controls; a program hosting
@@ -54,6 +57,8 @@ var ControlKeys = ControlKeyMap{
 	PrevItem:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "the item before")),
 	NextItem:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "the item after")),
 	RemoveItem: key.NewBinding(key.WithKeys("delete", "ctrl+x"), key.WithHelp("delete", "remove the item")),
+	Toggle:     key.NewBinding(key.WithKeys(" ", "x"), key.WithHelp("space/x", "toggle")),
+	ToggleAll:  key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "all/none")),
 }
 
 // ShortHelp is every control key, in a line.
@@ -72,6 +77,7 @@ func (k ControlKeyMap) FullHelp() [][]key.Binding {
 		{k.Lower, k.Higher, k.Lowest, k.Highest},
 		{k.PrevOption, k.NextOption, k.Clear, k.Yes, k.No},
 		{k.AddItem, k.PrevItem, k.NextItem, k.RemoveItem},
+		{k.Toggle, k.ToggleAll},
 	}
 }
 

@@ -200,6 +200,9 @@ func (f *Form) build() {
 	}
 	km := huh.NewDefaultKeyMap()
 	km.Quit = key.NewBinding(key.WithDisabled())
+	km.MultiSelect.Toggle = ControlKeys.Toggle
+	km.MultiSelect.SelectAll.SetKeys(ControlKeys.ToggleAll.Keys()...)
+	km.MultiSelect.SelectNone.SetKeys(ControlKeys.ToggleAll.Keys()...)
 	f.group = huh.NewGroup(page...)
 	f.form = huh.NewForm(f.group).
 		WithTheme(theme()).
@@ -469,6 +472,11 @@ func (f *Form) framedHeader() string {
 
 func (f *Form) footer() string {
 	var parts []string
+	if f.focusedControl() == controlMulti { // huh's help is off: its keys are named here
+		for _, k := range []key.Binding{ControlKeys.Toggle, ControlKeys.ToggleAll} {
+			parts = append(parts, k.Help().Key+" "+k.Help().Desc)
+		}
+	}
 	for _, k := range Keys.ShortHelp() {
 		if f.opts.Arguments && k.Help() == Keys.Decline.Help() {
 			continue
@@ -491,6 +499,19 @@ func (f *Form) footer() string {
 		line = strings.Join(status, " · ") + "\n" + line
 	}
 	return line
+}
+
+// focusedControl is the control of the field with the focus, if it is one
+// of huh's (not a date, slider or segmented choice), else controlInput.
+func (f *Form) focusedControl() control {
+	if f.form == nil || f.form.State != huh.StateNormal {
+		return controlInput
+	}
+	i := slices.Index(f.fields, f.form.GetFocusedField())
+	if i < 0 || f.values[i].widget != widgetNone {
+		return controlInput
+	}
+	return f.values[i].control
 }
 
 // View draws the header, the page of fields and the footer.

@@ -3,6 +3,7 @@ package nativeform_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -376,5 +377,28 @@ func TestArgumentsForm(t *testing.T) {
 	}
 	if !strings.Contains(view, "> Hi") {
 		t.Errorf("the typed text is gone:\n%s", view)
+	}
+}
+
+// A multi-select says how to pick while it has the focus (huh's own help
+// is off): space or x toggles an option, ctrl+a all of them; other fields
+// do not say it.
+func TestMultiSelectShowsItsKeys(t *testing.T) {
+	t.Parallel()
+	s := schemaOf(t, `{"type":"object","properties":{
+		"toppings":{"type":"array","title":"Toppings","items":{"type":"string","enum":["cheese","ham","olives"]}},
+		"note":{"type":"string","title":"Note"}}}`)
+	d := openForm(t, request(s, "Pizza?"), nativeform.Options{}, 80, 24)
+	d.expect("space/x toggle", "ctrl+a all/none")
+	d.tm.Send(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+	d.settle()
+	d.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	if r := d.result(); r.Action != nativeform.Accept || fmt.Sprint(r.Content["toppings"]) != "[cheese]" {
+		t.Errorf("space did not toggle the first option: %+v", r)
+	}
+	d = openForm(t, request(s, "Pizza?"), nativeform.Options{}, 80, 24)
+	d.expect("Toppings").next(1).focused("Note")
+	if view := d.view(); strings.Contains(view, "space/x toggle") {
+		t.Errorf("a text field names the multi-select's keys:\n%s", view)
 	}
 }

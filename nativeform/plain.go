@@ -237,7 +237,11 @@ func (p *plain) choose(v *value) error {
 	for i, o := range opts {
 		fmt.Fprintf(p.out, "  %d) %s\n", i+1, o.Title)
 	}
-	line, err := p.read("  number (empty: keep): ")
+	keep := []string{}
+	if v.choice != noAnswer && v.choice <= len(opts) {
+		keep = append(keep, opts[v.choice-1].Title)
+	}
+	line, err := p.read("  number (empty: " + kept(keep) + "): ")
 	if err == nil && line != "" {
 		if n, convErr := strconv.Atoi(line); convErr == nil && n >= 1 && n <= len(opts) {
 			v.choice = n
@@ -248,13 +252,28 @@ func (p *plain) choose(v *value) error {
 	return err
 }
 
+// kept says what an empty answer to a choice keeps: the options chosen
+// (or pre-filled from the default), or no answer.
+func kept(titles []string) string {
+	if len(titles) == 0 {
+		return "no answer"
+	}
+	return "keep " + strings.Join(titles, ", ")
+}
+
 // chooseMany asks for a comma-separated list of a multi-select's options.
 func (p *plain) chooseMany(v *value) error {
 	opts := v.field.Options
 	for i, o := range opts {
 		fmt.Fprintf(p.out, "  %d) %s\n", i+1, o.Title)
 	}
-	line, err := p.read("  numbers separated by commas (empty: keep): ")
+	var keep []string
+	for _, i := range v.picks {
+		if i >= 0 && i < len(opts) {
+			keep = append(keep, opts[i].Title)
+		}
+	}
+	line, err := p.read("  numbers separated by commas (empty: " + kept(keep) + "): ")
 	if err != nil || line == "" {
 		return err
 	}

@@ -81,3 +81,31 @@ func (b *blockingReader) Read([]byte) (int, error) {
 	<-b.done
 	return 0, context.Canceled
 }
+
+// TestPlainModeSaysWhatEmptyKeeps: a choice's prompt says what an empty
+// answer keeps: the default's option, the options a default picks, or no
+// answer at all.
+func TestPlainModeSaysWhatEmptyKeeps(t *testing.T) {
+	t.Parallel()
+	const schema = `{"type":"object","properties":{
+		"size":{"type":"string","oneOf":[{"const":"s","title":"Small"},{"const":"l","title":"Large"}],"default":"l"},
+		"color":{"type":"string","enum":["red","blue"]},
+		"tags":{"type":"array","items":{"anyOf":[{"const":"t1","title":"Red"},{"const":"t2","title":"Blue"}]},"default":["t1","t2"]},
+		"more":{"type":"array","items":{"anyOf":[{"const":"t1","title":"Red"},{"const":"t2","title":"Blue"}]}}}}`
+	var out strings.Builder
+	r, err := nativeform.AskPlain(context.Background(), request(schemaOf(t, schema), "Tell me."), nativeform.Options{},
+		nativeform.NewLines(strings.NewReader("a\n\n\n\n\n")), &out)
+	if err != nil || r.Action != nativeform.Accept {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	for _, want := range []string{
+		"number (empty: keep Large): ",
+		"number (empty: no answer): ",
+		"numbers separated by commas (empty: keep Red, Blue): ",
+		"numbers separated by commas (empty: no answer): ",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the prompts lack %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -380,7 +380,7 @@ func readableAppMessage(kind string, params json.RawMessage, at time.Time) appMe
 		StructuredContent json.RawMessage `json:"structuredContent"`
 	}
 	if json.Unmarshal(params, &p) != nil {
-		msg.text = cutText(string(params), maxAppMessageText)
+		msg.text = cutShown(string(params), maxAppMessageText)
 		return msg
 	}
 	msg.head = p.Role
@@ -398,7 +398,7 @@ func readableAppMessage(kind string, params json.RawMessage, at time.Time) appMe
 	if len(parts) == 0 {
 		parts = append(parts, compactJSON(params))
 	}
-	msg.text = cutText(strings.Join(parts, "\n"), maxAppMessageText)
+	msg.text = cutShown(strings.Join(parts, "\n"), maxAppMessageText)
 	return msg
 }
 
@@ -433,7 +433,7 @@ func readableBlock(raw json.RawMessage) string {
 
 // compactJSON is JSON on one line, cut to maxAppMessageText bytes.
 func compactJSON(raw json.RawMessage) string {
-	return cutText(strings.Join(strings.Fields(string(raw)), " "), maxAppMessageText)
+	return cutShown(strings.Join(strings.Fields(string(raw)), " "), maxAppMessageText)
 }
 
 // appStateText is a session's state in a few words.

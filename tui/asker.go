@@ -34,6 +34,10 @@ type FormAsker struct {
 	Log io.Writer
 	// Plain asks with line prompts instead of a full-screen form.
 	Plain bool
+	// Secrets are redacted from what the forms show (the run's: -H and
+	// config credentials, tokens): they draw on the terminal itself, not
+	// through the run's redacting writers.
+	Secrets *mcpclient.Secrets
 
 	once    sync.Once
 	turn    chan struct{} // holds a token while a form is on the terminal
@@ -48,7 +52,7 @@ func (a *FormAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp
 		return nil, err
 	}
 	defer done()
-	fr := FormRequest(req)
+	fr := FormRequest(req, a.Secrets.Redact)
 	fr.Position, fr.Total = 1, pending
 	var res nativeform.Result
 	if a.Plain {
@@ -107,7 +111,7 @@ func (a *FormAsker) Sample(ctx context.Context, req *mcpclient.SampleRequest) (*
 		return nil, err
 	}
 	defer done()
-	sr := sampleFormRequest(req)
+	sr := sampleFormRequest(req, a.Secrets.Redact)
 	sr.Position, sr.Total = 1, pending
 	opts := nativeform.Options{Timeout: a.Timeout}
 	var res nativeform.SampleResult
@@ -130,8 +134,11 @@ func (a *FormAsker) Sample(ctx context.Context, req *mcpclient.SampleRequest) (*
 }
 
 // FormRequest frames a native request for the form: the server's identity
-// and connection, its message, and why the app did not render it.
-func FormRequest(req *mcpclient.NativeRequest) nativeform.Request {
+// and connection, its message, and why the app did not render it, with the
+// secrets redact knows redacted from all it shows (before the form wraps
+// or cuts any of it).
+func FormRequest(req *mcpclient.NativeRequest, redact func(string) string) nativeform.Request {
+	req = redactNative(req, redact)
 	server := req.Server.Title
 	if server == "" {
 		server = req.Server.Name
@@ -159,6 +166,10 @@ func FormRequest(req *mcpclient.NativeRequest) nativeform.Request {
 		}
 		fr.Message = fmt.Sprintf("%s\n\nIt asks you to open:\n%s\n(host: %s)\nSubmit to consent, then open it yourself; decline or cancel to refuse.",
 			req.Params.Message, req.Params.URL, host)
+		if req.Refused != "" { // a page a refused call needs (-32042): submitting calls again
+			fr.Message = fmt.Sprintf("%s\n\nIt refused %s until you open:\n%s\n(host: %s)\nOpen it yourself and finish there, then submit to call again; decline or cancel to stop.",
+				req.Params.Message, req.Refused, req.Params.URL, host)
+		}
 	}
 	return fr
 }

@@ -27,9 +27,17 @@ func (m *Model) authBrief(width int) string {
 	if m.conn == nil {
 		return ""
 	}
-	st := m.conn.AuthState()
+	return authWords(&m.c, m.conn.AuthState(), width)
+}
+
+// authWords is what the header says of st in at most width cells: nothing
+// when there is no OAuth, or when the server never asked for it (it named
+// no authorization server and no sign-in failed), for then there is
+// nothing to sign in to.
+func authWords(c *common, st *oauth.State, width int) string {
+	s := c.styles
 	switch {
-	case st == nil:
+	case st == nil, !st.SignedIn && st.Err == "" && st.MetadataURL == "" && st.Issuer == "":
 		return ""
 	case !st.SignedIn && st.Err != "":
 		return s.err.Render(fit("sign-in failed", width))

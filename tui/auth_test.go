@@ -51,3 +51,25 @@ func TestAuthStringsShownCleaned(t *testing.T) {
 	}
 	wantNoControls(t, "the login card", m.View())
 }
+
+// The header says nothing of sign-in to a server that never asked for
+// authorization, and says "not signed in" once one did.
+func TestHeaderSaysNothingOfSignInUnasked(t *testing.T) {
+	t.Parallel()
+	c := newCommon()
+	for _, tc := range []struct {
+		name string
+		st   *oauth.State
+		want string
+	}{
+		{"no OAuth", nil, ""},
+		{"a URL server that never asked", &oauth.State{Resource: "https://mcp.example/mcp"}, ""},
+		{"asked, not signed in", &oauth.State{Resource: "https://mcp.example/mcp", MetadataURL: "https://mcp.example/.well-known/oauth-protected-resource"}, "not signed in"},
+		{"a failed sign-in", &oauth.State{Resource: "https://mcp.example/mcp", Err: "refused"}, "sign-in failed"},
+		{"signed in", &oauth.State{SignedIn: true, Issuer: "https://as.example"}, "signed in · no expiry"},
+	} {
+		if got := authWords(&c, tc.st, 40); got != tc.want {
+			t.Errorf("%s: the header says %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

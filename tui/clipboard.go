@@ -4,8 +4,12 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"mime"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -113,18 +117,23 @@ func bytesText(n int) string {
 	return fmt.Sprintf("%.1f kB", float64(n)/1024)
 }
 
-// savePrompt asks for the name of the file to save the pane's text in.
-// It is only a footer: the tabs stay drawn above it.
+// savePrompt asks for the name of the file to save the pane's text in,
+// or a resource's bytes. It is only a footer: the tabs stay drawn above it.
 type savePrompt struct {
 	input textinput.Model
-	text  string // what the pane showed when w was pressed
+	data  []byte // what the pane showed when w was pressed, or the resource's bytes
 }
 
 // askSave opens the save prompt for the pane's text, suggesting a name
-// from the tab.
+// from the tab; on the Resources tab, for a binary resource read, its
+// bytes as they are (decoded from base64), named after its URI.
 func (m *Model) askSave() tea.Cmd {
-	text, ok := m.paneCopy()
-	if !ok {
+	name, data := "mcpeek-"+strings.ToLower(tabNames[m.tab])+".txt", []byte(nil)
+	if b := m.selectedBlob(); b != nil {
+		name, data = blobName(b), b.data
+	} else if text, ok := m.paneCopy(); ok {
+		data = []byte(text)
+	} else {
 		return nothingToCopy
 	}
 	in := textinput.New()
@@ -132,10 +141,42 @@ func (m *Model) askSave() tea.Cmd {
 	in.Placeholder = "file name"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Width = max(m.c.width-40, 10)
-	in.SetValue("mcpeek-" + strings.ToLower(tabNames[m.tab]) + ".txt")
+	in.SetValue(name)
 	in.Focus()
-	m.open(&savePrompt{input: in, text: text})
+	m.open(&savePrompt{input: in, data: data})
 	return nil
+}
+
+// selectedBlob is the binary content the selected resource read gave, on
+// the Resources tab, or nil.
+func (m *Model) selectedBlob() *blobRead {
+	if m.tab != tabResources {
+		return nil
+	}
+	if e, ok := m.selectedResource(); ok {
+		return m.blobs[e.key()]
+	}
+	return nil
+}
+
+// safeName is what a file may be named after: letters, digits, dots,
+// dashes and underscores, not starting with a dot.
+var safeName = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
+
+// blobName suggests a file name for a resource's bytes: its URI's last
+// segment when that is a plain name, else one with an extension for its
+// MIME type.
+func blobName(b *blobRead) string {
+	if u, err := url.Parse(b.uri); err == nil {
+		if base := path.Base(u.Path); safeName.MatchString(base) && len(base) <= 100 {
+			return base
+		}
+	}
+	ext := ".bin"
+	if exts, err := mime.ExtensionsByType(b.mimeType); err == nil && len(exts) > 0 {
+		ext = exts[0]
+	}
+	return "mcpeek-resource" + ext
 }
 
 func (*savePrompt) typesText() bool { return true }
@@ -157,7 +198,7 @@ func (l *savePrompt) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 			return nil
 		}
 		m.close(l)
-		return saveFile(name, l.text)
+		return saveFile(name, l.data)
 	}
 	var cmd tea.Cmd
 	l.input, cmd = l.input.Update(msg)
@@ -168,19 +209,33 @@ func (l *savePrompt) footer(m *Model, _ *level) string {
 	return l.input.View() + "  " + m.c.keyLine(m.c.keys.save.ShortHelp()...)
 }
 
-// saveFile writes text to the file named, readable by its owner only; a
+// saveFile writes data to the file named, readable by its owner only
+// (createSaved: never through a link, never over another user's file); a
 // name starting with ~/ is in the home directory.
-func saveFile(name, text string) tea.Cmd {
+func saveFile(name string, data []byte) tea.Cmd {
 	return func() tea.Msg {
-		path := name
+		file := name
 		if rest, ok := strings.CutPrefix(name, "~/"); ok {
 			if home, err := os.UserHomeDir(); err == nil {
-				path = filepath.Join(home, rest)
+				file = filepath.Join(home, rest)
 			}
 		}
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		if err := writeSaved(file, data); err != nil {
 			return statusMsg{"save failed: " + err.Error(), true}
 		}
-		return statusMsg{fmt.Sprintf("saved %s to %s", bytesText(len(text)), path), false}
+		return statusMsg{fmt.Sprintf("saved %s to %s", bytesText(len(data)), file), false}
 	}
+}
+
+// writeSaved writes data to path as createSaved opens it.
+func writeSaved(file string, data []byte) error {
+	f, err := createSaved(file)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -61,18 +61,20 @@ func newStyles() styles {
 	return s
 }
 
-// clean makes text from a server safe to draw (see [formschema.Clean]).
-func clean(s string) string { return formschema.Clean(s) }
+// clean makes text from a server safe to draw (see [formschema.Clean]),
+// with the secrets the inspector knows redacted (see shown).
+func clean(s string) string { return formschema.Clean(redactShown(s)) }
 
 // line is clean text on one line, cut to width cells. It reads no more of
-// s than can show, so that a huge string costs no more than a short one.
+// s than can show, so that a huge string costs no more than a short one;
+// the secrets are redacted before it is cut, so no part of one shows.
 func line(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
 	cut := false
 	if limit := 8*width + 64; len(s) > limit {
-		s, cut = cutText(s, limit), true
+		s, cut = cutShown(s, limit), true
 	}
 	s = strings.Join(strings.Fields(clean(s)), " ")
 	if !cut && lipgloss.Width(s) <= width {

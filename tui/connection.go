@@ -48,6 +48,9 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		}
 		m.conn, m.state = msg.conn, stateConnected
 		m.subs = subscriptions{} // subscriptions belong to a connection
+		// The wire log's set as a rule, known already; a connection of
+		// its own (a test's) brings another.
+		shown.add(m.conn.Secrets())
 		return tea.Batch(m.keepRoots(), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel())
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end

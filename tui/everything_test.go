@@ -44,7 +44,7 @@ type drivenAsker struct {
 }
 
 func (a *drivenAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp.ElicitResult, error) {
-	form := nativeform.New(FormRequest(req), nativeform.Options{Grace: time.Nanosecond})
+	form := nativeform.New(FormRequest(req, redactShown), nativeform.Options{Grace: time.Nanosecond})
 	a.seen = form
 	tm := teatest.NewTestModel(a.t, nativeform.Standalone(form), teatest.WithInitialTermSize(100, 200))
 	a.steps(tm, form)

@@ -36,7 +36,10 @@ func TestServerThatDiesAtStartSaysWhy(t *testing.T) {
 	if !strings.Contains(lines[0], "could not connect: boom: missing API_KEY · r reconnects") {
 		t.Errorf("the header does not say why in one line:\n%s", lines[0])
 	}
-	wantOnScreen(t, first, "starting up", "(server stderr: boom: missing API_KEY)", "command", "exit 1", "r retries")
+	wantOnScreen(t, first, "starting up", "command", "exit 1", "r retries")
+	if pane := paneText(first); !strings.Contains(pane, "(server stderr: boom: missing API_KEY)") {
+		t.Errorf("the pane lacks the server's stderr in the error:\n%s", pane)
+	}
 	in.keys("6")
 	wantOnScreen(t, in.screen(), "could not connect", "the server's last stderr lines", "starting up", "boom: missing API_KEY", "r retries")
 }
@@ -61,4 +64,16 @@ func TestServerGoingAwayExplainsItself(t *testing.T) {
 		t.Errorf("header:\n%s", head)
 	}
 	wantOnScreen(t, view, "│ server ", "│ embedded fixture", "r retries")
+}
+
+// paneText is the text of the pane beside the list, its wrapped lines
+// joined: where the error wraps depends on its wording.
+func paneText(view string) string {
+	var parts []string
+	for _, line := range strings.Split(view, "\n") {
+		if _, right, ok := strings.Cut(line, "│"); ok {
+			parts = append(parts, right)
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 }

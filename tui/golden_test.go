@@ -78,6 +78,13 @@ func TestLayerGoldens(t *testing.T) {
 		{"url_consent", Options{}, "choose_option", func(in *inspector) {
 			in.selectTool("url_consent").keys("enter").expect("asks you to open a page")
 		}},
+		{"url_required", Options{}, "choose_option", func(in *inspector) {
+			in.selectTool("url_required").keys("enter").expect("The server refused tools/call url_required")
+		}},
+		{"prompt_arguments", Options{}, "touch_counter", func(in *inspector) {
+			in.keys("3").expect("Greet someone").keys("e").expect("Arguments for the prompt greet")
+			in.tm.Type("French")
+		}},
 		{"app_card", Options{Connect: appConnect, AppHost: "127.0.0.1:8123", AppURL: appURL, AppSSHHint: "ssh -L 8123:127.0.0.1:8123 user@host"}, "choose_option", func(in *inspector) {
 			in.selectTool("choose_option").keys("enter").expect("answering in the browser")
 		}},

@@ -9,8 +9,8 @@ import (
 )
 
 // helpScreen lists every key of the inspector, generated from the key
-// map; any key closes it, but those that scroll it when it is taller than
-// the screen.
+// map; any key closes it but those that scroll it (↑↓, j/k, pgup/pgdn,
+// g/G), which never do, so that scrolling past its end does not close it.
 type helpScreen struct {
 	offset int // the first line shown
 }
@@ -36,13 +36,14 @@ func (k keyMap) helpSections() []helpSection {
 		{"Tabs", k.tabs},
 		{"App card (answering in the browser)", k.app},
 		{"Forms", k.form},
-		{"Form controls (date, slider, choice)", k.controls},
+		{"Form controls (date, slider, choice, multi-select)", k.controls},
 		{"URL consent card", k.url},
 		{"Login card (OAuth)", k.login},
 		{"Apps panel (tool apps)", k.apps},
 		{"An app's own tools (t on the Apps panel)", k.appTools},
 		{"Tasks", k.tasks},
 		{"Arguments as JSON", k.json},
+		{"A prompt's arguments on several lines (e)", k.promptArgs},
 	}
 }
 
@@ -51,15 +52,19 @@ func (l *helpScreen) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 	lines, shown := l.lines(m)
 	last := max(len(lines)-shown, 0)
 	switch {
-	case last > 0 && key.Matches(msg, k.down):
+	case key.Matches(msg, k.down):
 		l.offset = min(l.offset+1, last)
-	case last > 0 && key.Matches(msg, k.up):
+	case key.Matches(msg, k.up):
 		l.offset = max(l.offset-1, 0)
-	case last > 0 && key.Matches(msg, k.pageDown):
+	case key.Matches(msg, k.pageDown):
 		l.offset = min(l.offset+shown, last)
-	case last > 0 && key.Matches(msg, k.pageUp):
+	case key.Matches(msg, k.pageUp):
 		l.offset = max(l.offset-shown, 0)
-	default:
+	case key.Matches(msg, k.bottom):
+		l.offset = last
+	case key.Matches(msg, k.top):
+		l.offset = 0
+	default: // the keys that scroll never close it, even when all of it shows
 		m.close(l)
 	}
 	return nil
@@ -68,7 +73,7 @@ func (l *helpScreen) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 func (l *helpScreen) footer(m *Model, _ *level) string {
 	if lines, shown := l.lines(m); len(lines) > shown {
 		k := m.c.keys.tabs
-		return m.c.keyLine(hint("↑↓/pgup/pgdn", "scroll", k.up, k.down, k.pageUp, k.pageDown)) +
+		return m.c.keyLine(hint("↑↓/jk/pgup/pgdn/g/G", "scroll", k.up, k.down, k.pageUp, k.pageDown, k.top, k.bottom)) +
 			m.c.styles.dim.Render(fmt.Sprintf(" · %d–%d of %d · any other key closes this", l.offset+1, min(l.offset+shown, len(lines)), len(lines)))
 	}
 	return m.c.styles.dim.Render("any key closes this")

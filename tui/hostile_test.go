@@ -298,7 +298,6 @@ func TestHugeStringsKeepTheInspectorResponsive(t *testing.T) {
 	checkFrame(t, view, 100, 30)
 
 	frames := map[string]time.Duration{}
-	in.m.detail[tabTools] = "" // the tools' own details
 	for i, name := range []string{"a 1 MB description", "a 64 KB name"} {
 		in.m.pick[tabTools].cursor = i + 1
 		frames[name] = frameTime(in.m)

@@ -17,19 +17,21 @@ import (
 // bubbles' [help.KeyMap]: ShortHelp is the footer, where several bindings
 // may share one entry; FullHelp is the help screen, every key spelled out.
 type keyMap struct {
-	tabs    tabKeys
-	filter  filterKeys
-	app     appKeys
-	form    formKeys
-	url     urlKeys
-	json    jsonKeys
-	quit    quitKeys
-	save    saveKeys
-	level   levelKeys
-	servers levelKeys // the server picker's: the same keys as the level picker's
-	roots   rootsKeys
-	login   loginKeys
-	apps    appsKeys
+	tabs   tabKeys
+	filter filterKeys
+	app    appKeys
+	form   formKeys
+	url    urlKeys
+	json   jsonKeys
+	// promptArgs are the keys of a prompt's arguments on several lines.
+	promptArgs promptArgsKeys
+	quit       quitKeys
+	save       saveKeys
+	level      levelKeys
+	servers    levelKeys // the server picker's: the same keys as the level picker's
+	roots      rootsKeys
+	login      loginKeys
+	apps       appsKeys
 	// appTools are the keys of an app's own tools (the Apps panel's t).
 	appTools appToolKeys
 	tasks    tasksKeys
@@ -64,6 +66,8 @@ type tabKeys struct {
 	tasks                key.Binding // the Tasks layer: the tasks followed
 	servers              key.Binding // the server picker: the servers the configs name
 	asTask               key.Binding // call the selected tool as a task
+	retry                key.Binding // call again a call refused until a page was opened
+	editArgs             key.Binding // a prompt's arguments on several lines
 	quit                 key.Binding
 }
 
@@ -125,6 +129,13 @@ type levelKeys struct {
 // urlKeys work on the URL consent card.
 type urlKeys struct {
 	open, decline, cancel, next, quit key.Binding
+	copy, close                       key.Binding // a page the browser did not open, shown to copy
+}
+
+// promptArgsKeys work in the multi-line editor of a prompt's arguments;
+// other keys are text, enter a new line.
+type promptArgsKeys struct {
+	next, prev, get, back, quit key.Binding
 }
 
 // jsonKeys work in the JSON editor of a tool's arguments.
@@ -183,6 +194,8 @@ func newKeyMap() keyMap {
 			tasks:      b("T", "the tasks followed", "T"),
 			servers:    b("S", "another server from your MCP configs", "S"),
 			asTask:     b("t", "call the tool as a task (if it may run as one)", "t"),
+			retry:      b("c", "call it again once done on the page it needs", "c"),
+			editArgs:   b("e", "a prompt's arguments on several lines", "e"),
 			help:       b("?", "these keys", "?"),
 			quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
 		},
@@ -217,9 +230,18 @@ func newKeyMap() keyMap {
 			cancel:  b("esc/c", "cancel", "esc", "c"),
 			next:    next,
 			quit:    b("q/ctrl+c", "quit", "q", "ctrl+c"),
+			copy:    b("y", "copy a URL the browser did not open", "y"),
+			close:   b("esc/enter", "close it", "esc", "enter"),
 		},
 		json: jsonKeys{
 			call: b("ctrl+s", "call the tool", "ctrl+s"),
+			back: b("esc", "back", "esc"),
+			quit: b("ctrl+c", "quit", "ctrl+c"),
+		},
+		promptArgs: promptArgsKeys{
+			next: b("tab", "next argument", "tab"),
+			prev: b("shift+tab", "previous argument", "shift+tab"),
+			get:  b("ctrl+s", "get the prompt", "ctrl+s"),
 			back: b("esc", "back", "esc"),
 			quit: b("ctrl+c", "quit", "ctrl+c"),
 		},
@@ -318,6 +340,7 @@ var (
 	_ help.KeyMap = formKeys{}
 	_ help.KeyMap = urlKeys{}
 	_ help.KeyMap = jsonKeys{}
+	_ help.KeyMap = promptArgsKeys{}
 	_ help.KeyMap = quitKeys{}
 	_ help.KeyMap = saveKeys{}
 	_ help.KeyMap = levelKeys{}
@@ -361,7 +384,7 @@ func (k tabKeys) FullHelp() [][]key.Binding {
 		hint("pgup/pgdn", "page the pane", k.pageUp, k.pageDown),
 		hint("g/G", "top/end (home/end too)", k.top, k.bottom),
 		hint("y/w", "copy (needs OSC 52), save", k.copy, k.save),
-		k.filter, k.open, k.asTask, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
+		k.filter, k.open, k.asTask, k.retry, k.editArgs, k.collapse, hint("[/]", "a tool's earlier/later result", k.earlier, k.later), k.cancelCall,
 		hint("v/L", "server log (Log tab); its level", k.logView, k.logLevel), k.subscribe, k.reconnect, k.roots, k.authorize, k.apps, k.tasks, k.servers, k.help, k.quit,
 	}}
 }
@@ -417,7 +440,7 @@ func (k urlKeys) ShortHelp() []key.Binding {
 
 // FullHelp lists every key of the URL consent card.
 func (k urlKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.open, k.decline, k.cancel, k.next, k.quit}}
+	return [][]key.Binding{{k.open, k.decline, k.cancel, k.next, k.quit, k.copy, k.close}}
 }
 
 // ShortHelp is the footer of the JSON editor.
@@ -427,6 +450,16 @@ func (k jsonKeys) ShortHelp() []key.Binding {
 
 // FullHelp lists every key of the JSON editor.
 func (k jsonKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.call, k.back, k.quit}} }
+
+// ShortHelp is the footer of a prompt's arguments on several lines.
+func (k promptArgsKeys) ShortHelp() []key.Binding {
+	return []key.Binding{hint("tab", "next argument", k.next, k.prev), hint("ctrl+s", "get", k.get), k.back}
+}
+
+// FullHelp lists every key of a prompt's arguments on several lines.
+func (k promptArgsKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.next, k.prev, k.get, k.back, k.quit}}
+}
 
 // ShortHelp is the answer the quit prompt asks for.
 func (k quitKeys) ShortHelp() []key.Binding { return []key.Binding{k.confirm, k.stay} }

@@ -3,10 +3,12 @@ package tui
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -54,7 +56,7 @@ func TestKeyMapDocumentsEveryKeyAndOnlyThose(t *testing.T) {
 	groups := map[string]help.KeyMap{
 		"tabs": km.tabs, "filter": km.filter, "app": km.app, "form": km.form,
 		"url": km.url, "json": km.json, "quit": km.quit, "save": km.save, "level": km.level, "servers": km.servers, "roots": km.roots,
-		"login": km.login, "apps": km.apps, "appTools": km.appTools, "tasks": km.tasks, "controls": km.controls,
+		"login": km.login, "apps": km.apps, "appTools": km.appTools, "tasks": km.tasks, "controls": km.controls, "promptArgs": km.promptArgs,
 	}
 	onHelp := map[string]bool{}
 	for _, sec := range km.helpSections() {
@@ -195,6 +197,37 @@ func wantQuitting(want bool) func(*testing.T, *Model) {
 	return func(t *testing.T, m *Model) {
 		if m.quitting != want {
 			t.Errorf("quitting %v, want %v", m.quitting, want)
+		}
+	}
+}
+
+// j and k scroll the help screen, as ↓ and ↑ do, g and G go to its top
+// and end, and none of them closes it, even where all of it shows; the
+// footer says so.
+func TestHelpScreenScrollsWithJK(t *testing.T) {
+	t.Parallel()
+	for _, size := range []struct{ w, h int }{{80, 24}, {300, 100}} {
+		m := New(Options{})
+		m.asker.stop()
+		m.Update(tea.WindowSizeMsg{Width: size.w, Height: size.h})
+		m.Update(keyMsg("?"))
+		for _, k := range []string{"j", "j", "k", "G", "g", "j"} {
+			m.Update(keyMsg(k))
+		}
+		l, ok := find[*helpScreen](m)
+		if !ok {
+			t.Fatalf("%dx%d: a scrolling key closed the help screen", size.w, size.h)
+		}
+		lines, shown := l.lines(m)
+		if want := min(1, max(len(lines)-shown, 0)); l.offset != want {
+			t.Errorf("%dx%d: offset %d after j j k G g j, want %d", size.w, size.h, l.offset, want)
+		}
+		if footer := footerOf(m.View()); size.h == 24 && !strings.Contains(footer, "jk") {
+			t.Errorf("the footer does not name j/k: %q", footer)
+		}
+		m.Update(keyMsg("x"))
+		if _, ok := find[*helpScreen](m); ok {
+			t.Errorf("%dx%d: another key did not close the help screen", size.w, size.h)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/charmbracelet/bubbles/spinner"
@@ -81,14 +82,18 @@ type Model struct {
 	prompts   []*mcp.Prompt
 	listErr   [tabCount]error // why a tab's list is missing or short
 	pick      [tabCount]picker
-	detail    [tabCount]string  // what Enter produced on each tab (a result, a resource, a prompt)
-	expanded  [tabCount]int     // per tab, the entry shown whole, or -1
-	panes     [tabCount]pane    // per tab, the scrollable detail
-	focus     [tabCount]bool    // per tab, whether ↑/↓ scroll the pane beside the list
-	runs      toolRuns          // per tool, its results and last arguments
-	reads     map[string]string // per resource or template, what enter read
+	expanded  [tabCount]int        // per tab, the entry shown whole, or -1
+	panes     [tabCount]pane       // per tab, the scrollable detail
+	focus     [tabCount]bool       // per tab, whether ↑/↓ scroll the pane beside the list
+	runs      toolRuns             // per tool, its results and last arguments
+	reads     map[string]string    // per resource or template, what enter read
+	blobs     map[string]*blobRead // per resource or template, the bytes it read, if binary
 
-	running    string // the tool being called
+	promptsGot map[string]string            // per prompt, what getting it last gave
+	promptArgs map[string]map[string]string // per prompt, the arguments last given (this session)
+
+	refused    *refusedCall // the last call refused until a page is opened (urlrequired.go)
+	running    string       // the tool being called
 	runStart   time.Time
 	cancelCall context.CancelFunc
 	runTrack   *callTrack      // which progress notifications are the running call's
@@ -125,6 +130,7 @@ type Model struct {
 func New(opts Options) *Model {
 	sp := spinner.New()
 	sp.Spinner = spinner.Dot
+	shown.add(opts.Wire.Secrets())
 	return &Model{
 		c:     newCommon(),
 		opts:  opts,
@@ -136,15 +142,13 @@ type (
 	callDoneMsg struct {
 		conn *mcpclient.Conn // the connection the call was made on
 		tool string
+		args json.RawMessage // the arguments sent
 		res  *mcp.CallToolResult
 		err  error
 		took time.Duration
 		// cancelled: the person cancelled the call (esc) before it ended.
 		cancelled bool
-	}
-	detailMsg struct {
-		tab  tab
-		text string
+		asTask    bool // it was called as a task (t)
 	}
 )
 
@@ -204,15 +208,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.callDone(msg)
-		return m.appCallDone(msg)
+		return tea.Batch(m.appCallDone(msg), m.urlRequired(msg))
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
 		return nil
 	case resourceReadMsg:
 		m.readDone(msg)
-		return nil
-	case detailMsg:
-		m.detail[msg.tab] = msg.text
 		return nil
 	case statusMsg:
 		m.status = msg

@@ -211,15 +211,11 @@ func (m *Model) syncPane() {
 
 // redact hides the secrets the connections know (-H and config
 // credentials, tokens) in text about to be drawn: a server may quote one
-// back. Text is redacted before it is wrapped or cut, and the whole frame
-// again (View), so that no secret shows whole or in part.
-func (m *Model) redact(text string) string {
-	text = m.opts.Wire.Secrets().Redact(text)
-	if m.conn != nil {
-		text = m.conn.Secrets().Redact(text)
-	}
-	return text
-}
+// back. Text is redacted before it is wrapped or cut (here, and in clean
+// and line), and the whole frame again (View), so that no secret shows
+// whole or in part. The wire log and its connections share one set,
+// redacted once (see shown).
+func (m *Model) redact(text string) string { return redactShown(text) }
 
 // paneText is what the current tab's pane shows.
 func (m *Model) paneText() string {
@@ -229,10 +225,7 @@ func (m *Model) paneText() string {
 	case tabResources:
 		return m.resourceText()
 	case tabPrompts:
-		if d := m.detail[tabPrompts]; d != "" {
-			return d
-		}
-		return m.c.styles.dim.Render("enter gets the prompt")
+		return m.promptText()
 	case tabRequests:
 		return m.recordText()
 	case tabLog:

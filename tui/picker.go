@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/formschema"
 )
 
 // picker is a filterable list cursor shared by the list tabs.
@@ -125,4 +127,93 @@ func (p *picker) rows(c *common, names []row, failure error, width, height int) 
 		out += "\n" + fail
 	}
 	return out
+}
+
+// room is how many cells the row's name may take in width.
+func (r row) room(width int) int {
+	if r.mark == "" {
+		return width - 2
+	}
+	return max(width-3-lipgloss.Width(line(r.mark, max(width-6, 1))), 1)
+}
+
+// cutRows cuts the rows' names in their middle to fit width, so that
+// names that share a long start stay told apart (cutNamesIn).
+func cutRows(rows []row, width int) {
+	names, widths := make([]string, len(rows)), make([]int, len(rows))
+	for i, r := range rows {
+		names[i], widths[i] = r.name, r.room(width)
+	}
+	for i, n := range cutNamesIn(names, widths) {
+		rows[i].name = n
+	}
+}
+
+// cutNames cuts names to width cells in their middle (cutNamesIn).
+func cutNames(names []string, width int) []string {
+	widths := make([]int, len(names))
+	for i := range widths {
+		widths[i] = width
+	}
+	return cutNamesIn(names, widths)
+}
+
+// nameSeps are what separates the words of a tool's or a prompt's name.
+const nameSeps = "_-./: "
+
+// cutNamesIn cuts each name to its width in cells in its middle, keeping
+// its start and its last word: github_create_…_comment. Where two names
+// would still read alike, they keep more words of their end, until they
+// differ or a name's end no longer fits. A name that fits is left whole.
+func cutNamesIn(names []string, widths []int) []string {
+	clean := make([]string, len(names))
+	out := make([]string, len(names))
+	for i, n := range names {
+		clean[i] = strings.Join(strings.Fields(formschema.Clean(n)), " ")
+		out[i] = cutName(clean[i], widths[i], 1)
+	}
+	for words := 2; words <= 8; words++ {
+		seen := map[string]int{}
+		for _, o := range out {
+			seen[o]++
+		}
+		again := false
+		for i, o := range out {
+			if seen[o] > 1 && o != clean[i] {
+				out[i], again = cutName(clean[i], widths[i], words), true
+			}
+		}
+		if !again {
+			break
+		}
+	}
+	return out
+}
+
+// cutName cuts name to width cells: its start, an ellipsis, and its last
+// words (as many as fit in half the width, the last one at least in part).
+// The start ends at a word's end where that keeps most of it.
+func cutName(name string, width, words int) string {
+	w := ansi.StringWidth(name)
+	if w <= width || width < 5 {
+		return name
+	}
+	cut := len(name)
+	for range words {
+		i := strings.LastIndexAny(name[:cut], nameSeps)
+		if i <= 0 {
+			break
+		}
+		cut = i
+	}
+	tail := name[cut:]
+	if tw, most := ansi.StringWidth(tail), width-4; tw > most { // keep three cells of the start
+		tail = ansi.TruncateLeft(tail, tw-most, "")
+	}
+	room := width - 1 - ansi.StringWidth(tail)
+	head := ansi.Truncate(name, room, "")
+	if i := strings.LastIndexAny(head, nameSeps); i >= room/2 {
+		head = head[:i+1]
+	}
+	return head + "…" + tail
 }

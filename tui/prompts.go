@@ -6,41 +6,130 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// promptsView lists the prompts beside the last one got.
+// promptsView lists the prompts beside the selected one: what it is, its
+// arguments, and what getting it gave.
 func (m *Model) promptsView(h int) string {
 	lw := m.listWidth()
 	var names []string
 	for _, pr := range m.prompts {
 		names = append(names, pr.Name)
 	}
-	list := m.pick[tabPrompts].list(&m.c, names, m.listErr[tabPrompts], lw, h)
+	list := m.pick[tabPrompts].list(&m.c, cutNames(names, lw-2), m.listErr[tabPrompts], lw, h)
 	return columns(&m.c, list, m.paneView(""), lw, m.focus[tabPrompts])
 }
 
-// openPrompt gets a prompt, first asking for its arguments.
-func (m *Model) openPrompt(pr *mcp.Prompt) tea.Cmd {
-	conn, name := m.conn, pr.Name
-	get := func(args map[string]any) tea.Cmd {
-		strs := map[string]string{}
-		for k, v := range args {
-			strs[k] = fmt.Sprint(v)
-		}
-		return func() tea.Msg { return detailMsg{tabPrompts, getPrompt(conn, name, strs)} }
+// selectedPrompt is the prompt under the cursor, or nil.
+func (m *Model) selectedPrompt() *mcp.Prompt {
+	if c := m.pick[tabPrompts].cursor; c < len(m.prompts) {
+		return m.prompts[c]
+	}
+	return nil
+}
+
+// promptText is the Prompts tab's pane: the selected prompt's title, name,
+// description and arguments (each required or not, and what it is), then
+// what getting it last gave.
+func (m *Model) promptText() string {
+	pr := m.selectedPrompt()
+	if pr == nil {
+		return ""
+	}
+	s := m.c.styles
+	var b strings.Builder
+	b.WriteString(s.title.Render(clean(cmp(pr.Title, pr.Name))) + "\n")
+	if pr.Title != "" {
+		b.WriteString(s.dim.Render("name: ") + clean(pr.Name) + "\n")
+	}
+	if pr.Description != "" {
+		b.WriteString(clean(pr.Description) + "\n")
 	}
 	if len(pr.Arguments) == 0 {
-		return get(nil)
+		b.WriteString(s.dim.Render("no arguments") + "\n")
+	} else {
+		b.WriteString(s.dim.Render("arguments:") + "\n")
+	}
+	for _, a := range pr.Arguments {
+		name := "  " + clean(cmp(a.Title, a.Name))
+		if a.Title != "" {
+			name += s.dim.Render(" (" + clean(a.Name) + ")")
+		}
+		if a.Required {
+			name += s.warn.Render(" required")
+		}
+		b.WriteString(name + "\n")
+		if a.Description != "" {
+			b.WriteString("    " + clean(a.Description) + "\n")
+		}
+	}
+	if got, ok := m.promptsGot[pr.Name]; ok {
+		return b.String() + "\n" + got
+	}
+	k := m.c.keys.tabs
+	hint := k.open.Help().Key + " gets the prompt"
+	if len(pr.Arguments) > 0 {
+		hint += fmt.Sprintf(", asking for its arguments first; %s edits them on several lines", k.editArgs.Help().Key)
+	}
+	return b.String() + "\n" + s.dim.Render(hint)
+}
+
+// promptGotMsg brings what getting a prompt gave.
+type promptGotMsg struct {
+	conn *mcpclient.Conn
+	name string
+	text string
+}
+
+func (msg promptGotMsg) update(m *Model) tea.Cmd {
+	if msg.conn != m.conn {
+		return nil
+	}
+	if m.promptsGot == nil {
+		m.promptsGot = map[string]string{}
+	}
+	m.promptsGot[msg.name] = msg.text
+	return nil
+}
+
+// getPromptCmd gets a prompt with the arguments given, remembered for the
+// next time in this session.
+func (m *Model) getPromptCmd(name string, args map[string]string) tea.Cmd {
+	if m.promptArgs == nil {
+		m.promptArgs = map[string]map[string]string{}
+	}
+	m.promptArgs[name] = args
+	if m.promptsGot == nil {
+		m.promptsGot = map[string]string{}
+	}
+	m.promptsGot[name] = m.c.styles.dim.Render("getting " + clean(name) + "…")
+	conn, c := m.conn, &m.c
+	return func() tea.Msg { return promptGotMsg{conn, name, getPrompt(c, conn, name, args)} }
+}
+
+// openPrompt gets a prompt, first asking for its arguments with a form
+// (whose fields the server may complete), starting from those last given.
+func (m *Model) openPrompt(pr *mcp.Prompt) tea.Cmd {
+	name := pr.Name
+	if len(pr.Arguments) == 0 {
+		return m.getPromptCmd(name, nil)
 	}
 	props := map[string]any{}
 	required := []string{} // never null: a schema whose required is null does not parse
 	order := make([]string, 0, len(pr.Arguments))
 	for _, a := range pr.Arguments {
-		props[a.Name] = map[string]any{"type": "string", "description": a.Description}
+		prop := map[string]any{"type": "string", "description": a.Description}
+		if a.Title != "" {
+			prop["title"] = a.Title
+		}
+		props[a.Name] = prop
 		if a.Required {
 			required = append(required, a.Name)
 		}
@@ -48,25 +137,160 @@ func (m *Model) openPrompt(pr *mcp.Prompt) tea.Cmd {
 	}
 	schema, err := formschema.ParseWithOrder(map[string]any{"type": "object", "properties": props, "required": required}, order)
 	if err != nil {
-		return get(nil)
+		return m.getPromptCmd(name, nil)
 	}
-	return m.openArgsCompleting("Arguments for the prompt "+name, schema, &mcp.CompleteReference{Type: "ref/prompt", Name: name}, get)
+	last := map[string]any{}
+	for k, v := range m.promptArgs[name] {
+		last[k] = v
+	}
+	schema = prefill(schema, last)
+	return m.openArgsCompleting("Arguments for the prompt "+name, schema, &mcp.CompleteReference{Type: "ref/prompt", Name: name}, func(args map[string]any) tea.Cmd {
+		strs := map[string]string{}
+		for k, v := range args {
+			strs[k] = fmt.Sprint(v)
+		}
+		return m.getPromptCmd(name, strs)
+	})
 }
 
-func getPrompt(conn *mcpclient.Conn, name string, args map[string]string) string {
+// getPrompt gets a prompt and words what it gave: the prompt's description,
+// then each message with its role.
+func getPrompt(c *common, conn *mcpclient.Conn, name string, args map[string]string) string {
+	s := c.styles
 	ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 	defer cancel()
 	res, err := conn.Session().GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
 	if err != nil {
-		return "error: " + clean(err.Error())
+		return s.err.Render("error: ") + clean(err.Error())
 	}
 	var b strings.Builder
+	b.WriteString(s.ok.Render("result") + s.dim.Render(fmt.Sprintf(" · %d messages", len(res.Messages))) + "\n")
+	if res.Description != "" {
+		b.WriteString(s.dim.Render("description: ") + clean(res.Description) + "\n")
+	}
 	for _, msg := range res.Messages {
-		if t, ok := msg.Content.(*mcp.TextContent); ok {
-			fmt.Fprintf(&b, "%s: %s\n", clean(string(msg.Role)), clean(t.Text))
-		} else {
-			fmt.Fprintf(&b, "%s: [%T]\n", msg.Role, msg.Content)
+		if msg == nil {
+			continue
 		}
+		role := s.accent.Render(clean(string(msg.Role)) + ":")
+		if t, ok := msg.Content.(*mcp.TextContent); ok {
+			b.WriteString(role + " " + clean(t.Text) + "\n")
+			continue
+		}
+		b.WriteString(role + " " + s.dim.Render(clean(mcpclient.ContentText(msg.Content, 200))) + "\n")
 	}
 	return b.String()
+}
+
+// promptEditor edits a prompt's arguments on several lines each, for text
+// a one-line field cannot hold (code, a letter): a textarea per argument.
+type promptEditor struct {
+	prompt *mcp.Prompt
+	eds    []textarea.Model
+	focus  int
+	err    string // why the prompt was not got
+}
+
+// editPromptArgs opens the multi-line editor of the selected prompt's
+// arguments, starting from those last given.
+func (m *Model) editPromptArgs() tea.Cmd {
+	pr := m.selectedPrompt()
+	switch {
+	case pr == nil || m.conn == nil:
+		return nil
+	case len(pr.Arguments) == 0:
+		m.status = statusMsg{clean(pr.Name) + " takes no arguments: " + m.c.keys.tabs.open.Help().Key + " gets it", true}
+		return nil
+	}
+	l := &promptEditor{prompt: pr}
+	for _, a := range pr.Arguments {
+		ed := textarea.New()
+		ed.ShowLineNumbers = false
+		ed.Prompt = "┃ "
+		ed.CharLimit = 0
+		ed.Placeholder = clean(a.Description)
+		ed.SetValue(m.promptArgs[pr.Name][a.Name])
+		l.eds = append(l.eds, ed)
+	}
+	l.resize(m)
+	l.eds[0].Focus()
+	m.open(l)
+	return textarea.Blink
+}
+
+func (l *promptEditor) typesText() bool { return true }
+
+// resize shares the body's height among the arguments' editors.
+func (l *promptEditor) resize(m *Model) tea.Cmd {
+	n := len(l.eds)
+	each := max((m.bodyHeight()-3)/max(n, 1)-2, 1) // a label above each, the heading and the error under
+	for i := range l.eds {
+		l.eds[i].SetWidth(max(m.c.width-4, 20))
+		l.eds[i].SetHeight(each)
+	}
+	return nil
+}
+
+func (l *promptEditor) view(m *Model, _ int, _ *level) string {
+	s := m.c.styles
+	parts := []string{s.title.Render("Arguments for the prompt " + clean(l.prompt.Name))}
+	for i, a := range l.prompt.Arguments {
+		label := clean(cmp(a.Title, a.Name))
+		if a.Required {
+			label += " *"
+		}
+		if i == l.focus {
+			label = s.accent.Render(label)
+		}
+		if a.Description != "" {
+			label += s.dim.Render(" · " + clean(a.Description))
+		}
+		parts = append(parts, line(label, m.c.width-2)+"\n"+l.eds[i].View())
+	}
+	if l.err != "" {
+		parts = append(parts, s.err.Render(line(l.err, m.c.width-2)))
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, parts...)
+}
+
+func (l *promptEditor) footer(m *Model, _ *level) string {
+	return m.c.keyLine(m.c.keys.promptArgs.ShortHelp()...)
+}
+
+// key edits the focused argument; tab moves between them, and the get key
+// gets the prompt once every required argument is given.
+func (l *promptEditor) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	k := m.c.keys.promptArgs
+	switch {
+	case key.Matches(msg, k.back):
+		m.close(l)
+		return nil
+	case key.Matches(msg, k.quit):
+		return m.askQuit()
+	case key.Matches(msg, k.next, k.prev):
+		by := 1
+		if key.Matches(msg, k.prev) {
+			by = len(l.eds) - 1
+		}
+		l.eds[l.focus].Blur()
+		l.focus = (l.focus + by) % len(l.eds)
+		return l.eds[l.focus].Focus()
+	case key.Matches(msg, k.get):
+		args := map[string]string{}
+		for i, a := range l.prompt.Arguments {
+			v := l.eds[i].Value()
+			if v == "" && a.Required {
+				l.err = clean(cmp(a.Title, a.Name)) + " is required"
+				return nil
+			}
+			if v != "" {
+				args[a.Name] = v
+			}
+		}
+		m.close(l)
+		return m.getPromptCmd(l.prompt.Name, args)
+	}
+	var cmd tea.Cmd
+	l.eds[l.focus], cmd = l.eds[l.focus].Update(msg)
+	return cmd
 }

@@ -136,7 +136,7 @@ func (m *Model) showHead() tea.Cmd {
 		next = &elicitation{x: x, shown: time.Now()}
 	default:
 		l := &elicitation{x: x, shown: time.Now()}
-		l.form = nativeform.New(FormRequest(x.req), nativeform.Options{Timeout: m.opts.ElicitTimeout})
+		l.form = nativeform.New(FormRequest(x.req, redactShown), nativeform.Options{Timeout: m.opts.ElicitTimeout})
 		next, cmd = l, tea.Batch(l.form.Init(), m.sizeForm(l.form))
 	}
 	if shown {

@@ -102,7 +102,7 @@ func indentJSON(raw []byte) string {
 	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return cutText(string(raw), recordStringRunes*4)
+		return cutShown(string(raw), recordStringRunes*4)
 	}
 	return prettyJSON(cutStrings(v, recordStringRunes))
 }
@@ -111,6 +111,7 @@ func indentJSON(raw []byte) string {
 func cutStrings(v any, n int) any {
 	switch v := v.(type) {
 	case string:
+		v = redactShown(v) // before it is cut, which would keep part of a secret
 		if utf8.RuneCountInString(v) <= n {
 			return v
 		}

@@ -53,9 +53,17 @@ func cmp(a, b string) string {
 }
 
 // resourceReadMsg brings what reading a resource (or a template's
-// expansion) gave.
+// expansion) gave: its text for the pane, and its first binary content,
+// which w saves as it is.
 type resourceReadMsg struct {
 	key, text string
+	blob      *blobRead
+}
+
+// blobRead is a resource's binary content, decoded.
+type blobRead struct {
+	uri, mimeType string
+	data          []byte
 }
 
 // visibleResources are the resources, then the templates, that the
@@ -125,6 +133,11 @@ func (m *Model) resourcesView(h int) string {
 // architecture.md among its siblings).
 func uriTails(uris []string) []string {
 	out := make([]string, len(uris))
+	for i, u := range uris { // redacted before the shared part is cut off
+		out[i] = redactShown(u)
+	}
+	uris = out
+	out = make([]string, len(uris))
 	copy(out, uris)
 	if len(uris) < 2 {
 		return out
@@ -246,6 +259,9 @@ func (m *Model) resourceText() string {
 		field("description", t.Description)
 	}
 	if read, ok := m.reads[e.key()]; ok {
+		if m.blobs[e.key()] != nil {
+			read += s.dim.Render(m.c.keys.tabs.save.Help().Key+" saves its bytes to a file, as they are") + "\n"
+		}
 		return b.String() + "\n" + read
 	}
 	return b.String() + "\n" + s.dim.Render(hint)
@@ -324,6 +340,10 @@ func (m *Model) setRead(key, text string) {
 // resource updated before is now read.
 func (m *Model) readDone(msg resourceReadMsg) {
 	m.setRead(msg.key, msg.text)
+	if m.blobs == nil {
+		m.blobs = map[string]*blobRead{}
+	}
+	m.blobs[msg.key] = msg.blob
 	if uri, ok := strings.CutPrefix(msg.key, "resource "); ok {
 		delete(m.subs.unread, uri)
 	}
@@ -333,17 +353,21 @@ func (m *Model) readDone(msg resourceReadMsg) {
 func (m *Model) readResource(key, uri string) tea.Cmd {
 	m.setRead(key, m.c.styles.dim.Render("reading "+clean(uri)+"…"))
 	conn := m.conn
-	return func() tea.Msg { return resourceReadMsg{key, readResource(conn, uri)} }
+	return func() tea.Msg {
+		text, blob := readResource(conn, uri)
+		return resourceReadMsg{key, text, blob}
+	}
 }
 
-func readResource(conn *mcpclient.Conn, uri string) string {
+func readResource(conn *mcpclient.Conn, uri string) (string, *blobRead) {
 	ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 	defer cancel()
 	res, err := conn.Session().ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
-		return "error: " + clean(err.Error())
+		return "error: " + clean(err.Error()), nil
 	}
 	var b strings.Builder
+	var blob *blobRead
 	for _, c := range res.Contents {
 		fmt.Fprintf(&b, "%s (%s)\n", clean(c.URI), clean(c.MIMEType))
 		switch {
@@ -351,7 +375,10 @@ func readResource(conn *mcpclient.Conn, uri string) string {
 			b.WriteString(newStyles().colourJSON(clean(prettyText(c.Text))) + "\n")
 		case len(c.Blob) > 0:
 			fmt.Fprintf(&b, "[binary, %d bytes]\n", len(c.Blob))
+			if blob == nil {
+				blob = &blobRead{uri: c.URI, mimeType: c.MIMEType, data: c.Blob}
+			}
 		}
 	}
-	return b.String()
+	return b.String(), blob
 }

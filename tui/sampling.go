@@ -43,7 +43,7 @@ func (l *sampling) footer(m *Model, _ *level) string { return m.queueFooter() }
 // another request in its place.
 func (m *Model) showSample(x *ask) (headLayer, tea.Cmd) {
 	if x.form == nil {
-		req := sampleFormRequest(x.sample)
+		req := sampleFormRequest(x.sample, redactShown)
 		x.form = nativeform.NewSample(req, nativeform.Options{Timeout: m.opts.ElicitTimeout})
 	}
 	return &sampling{x}, tea.Batch(x.form.Init(), m.sizeSample(x.form))
@@ -78,7 +78,8 @@ func sampleOutcome(r nativeform.SampleResult, timeout time.Duration) sampleAnswe
 // sampleFormRequest frames a sampling request for the sample form: who
 // asks, through which connection, and the request worded for a person,
 // each content block cut to a preview.
-func sampleFormRequest(req *mcpclient.SampleRequest) nativeform.SampleRequest {
+func sampleFormRequest(req *mcpclient.SampleRequest, redact func(string) string) nativeform.SampleRequest {
+	req = redactSample(req, redact) // before the transcript cuts its blocks
 	server := ""
 	if req.Server != nil {
 		server = req.Server.Title

@@ -216,7 +216,7 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	})
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source
 	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
-	m.detail = [tabCount]string{}
+	m.blobs, m.promptsGot, m.promptArgs, m.refused = nil, nil, nil, nil
 	m.expanded = [tabCount]int{-1, -1, -1, -1, -1, -1}
 	m.pick = [tabCount]picker{}
 	m.panes = [tabCount]pane{}

@@ -141,13 +141,17 @@ func (m *Model) reread(uri string) tea.Cmd {
 	}
 	s.rereads[uri] = true
 	conn := m.conn
-	return func() tea.Msg { return rereadMsg{conn, uri, readResource(conn, uri)} }
+	return func() tea.Msg {
+		text, blob := readResource(conn, uri)
+		return rereadMsg{conn, uri, text, blob}
+	}
 }
 
 // rereadMsg brings what reading an updated resource again gave.
 type rereadMsg struct {
 	conn      *mcpclient.Conn
 	uri, text string
+	blob      *blobRead
 }
 
 func (msg rereadMsg) update(m *Model) tea.Cmd {
@@ -157,7 +161,7 @@ func (msg rereadMsg) update(m *Model) tea.Cmd {
 	if msg.conn != m.conn {
 		return nil
 	}
-	m.readDone(resourceReadMsg{"resource " + msg.uri, msg.text})
+	m.readDone(resourceReadMsg{"resource " + msg.uri, msg.text, msg.blob})
 	if s.again[msg.uri] {
 		delete(s.again, msg.uri)
 		return m.reread(msg.uri)

@@ -155,8 +155,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.tab = (m.tab + tabCount - 1) % tabCount
 	case key.Matches(msg, k.reconnect, k.roots, k.authorize, k.apps, k.tasks, k.servers):
 		return m.connectionKey(msg)
-	case key.Matches(msg, k.asTask) && m.tab == tabTools:
-		return m.callAsTask()
+	case m.entryKey(msg):
+		return m.entryCmd(msg)
 	case key.Matches(msg, k.cancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()
@@ -216,4 +216,23 @@ func columns(c *common, left, right string, leftWidth int, focused bool) string 
 	}
 	sep := style.Render(strings.Repeat(bar+"\n", max(lipgloss.Height(l), lipgloss.Height(right))-1) + bar)
 	return lipgloss.JoinHorizontal(lipgloss.Top, l, " ", sep, " ", right)
+}
+
+// entryKey reports whether a key acts on the selected entry of the
+// current tab beyond enter: t and c on a tool, e on a prompt.
+func (m *Model) entryKey(msg tea.KeyMsg) bool {
+	k := m.c.keys.tabs
+	return m.tab == tabTools && key.Matches(msg, k.asTask, k.retry) || m.tab == tabPrompts && key.Matches(msg, k.editArgs)
+}
+
+// entryCmd acts on the selected entry for a key entryKey takes.
+func (m *Model) entryCmd(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.keys.tabs
+	switch {
+	case key.Matches(msg, k.editArgs):
+		return m.editPromptArgs()
+	case key.Matches(msg, k.retry):
+		return m.retryRefused()
+	}
+	return m.callAsTask()
 }

@@ -156,6 +156,7 @@ func (l *tasksLayer) footer(m *Model, _ *level) string {
 
 // short is a task id cut for a list.
 func short(id string) string {
+	id = redactShown(id) // before it is cut
 	if len(id) > 12 {
 		return id[:12] + "…"
 	}

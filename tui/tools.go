@@ -151,7 +151,7 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 		// The context ends only by esc, before the call returns: then
 		// notifications/cancelled (or tasks/cancel) went out.
 		cancelled := err != nil && ctx.Err() != nil
-		return callDoneMsg{conn: conn, tool: name, res: res, err: err, took: time.Since(start), cancelled: cancelled}
+		return callDoneMsg{conn: conn, tool: name, args: args, res: res, err: err, took: time.Since(start), cancelled: cancelled, asTask: asTask}
 	}))
 }
 
@@ -176,6 +176,10 @@ func (m *Model) callDone(msg callDoneMsg) {
 	m.running, m.cancelCall, m.runTrack, m.progress = "", nil, nil, nil
 	if msg.cancelled {
 		m.runs.add(msg.tool, renderCancelled(&m.c, msg.took, last))
+		return
+	}
+	if u, ok, bad := mcpclient.URLRequiredOf(msg.err); ok && bad == nil { // urlrequired.go
+		m.runs.add(msg.tool, renderURLRequired(&m.c, u, msg.took))
 		return
 	}
 	m.runs.add(msg.tool, renderResult(&m.c, msg.res, msg.err, msg.took))
@@ -211,6 +215,7 @@ func (m *Model) toolsView(h int) string {
 	for i, t := range tools {
 		rows[i] = toolRow(t) // marked when it has an app, or only apps may call it
 	}
+	cutRows(rows, lw) // names that share a long start stay told apart
 	list := m.pick[tabTools].rows(&m.c, rows, m.listErr[tabTools], lw, h)
 	return columns(&m.c, list, m.runBanner(m.detailWidth())+m.paneView(m.stepHint()), lw, m.focus[tabTools])
 }

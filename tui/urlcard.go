@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -35,7 +36,9 @@ func (m *Model) urlKey(l *elicitation, msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		return tea.Batch(m.reply(l, &mcp.ElicitResult{Action: "accept"}), func() tea.Msg {
-			_ = openWeb(open, url)
+			if err := openWeb(open, url); err != nil {
+				return urlNotOpenedMsg{url, err}
+			}
 			return nil
 		})
 	case key.Matches(msg, k.decline):
@@ -69,6 +72,7 @@ func (m *Model) urlView(x *ask) string {
 	b.WriteString(s.title.Render(clean(server)+" asks you to open a page") + "\n")
 	b.WriteString(s.dim.Render("via "+clean(x.req.Connection)) + "\n\n")
 	b.WriteString(block(clean(x.req.Params.Message), m.c.width-6, 6) + "\n\n")
+	b.WriteString(m.refusedNote(x))
 	b.WriteString(m.urlLines(raw))
 	k := m.c.keys.url
 	keys := []key.Binding{k.decline, hint("esc", "cancel", k.cancel)}
@@ -154,4 +158,56 @@ func urlWarnings(u *url.URL) []string {
 		}
 	}
 	return w
+}
+
+// urlNotOpenedMsg says that a page the person consented to open did not
+// open (over SSH, --no-browser, no browser at all): it is shown whole to
+// copy instead, never dropped silently.
+type urlNotOpenedMsg struct {
+	url string
+	err error
+}
+
+func (msg urlNotOpenedMsg) update(m *Model) tea.Cmd {
+	m.open(&urlShown{url: msg.url, why: msg.err.Error()})
+	return nil
+}
+
+// urlShown shows a page mcpeek could not open whole, wrapped at the edge
+// so that every character of it can be selected; y copies it.
+type urlShown struct{ url, why string }
+
+func (c *urlShown) view(m *Model, h int, _ *level) string {
+	s, width := m.c.styles, max(m.c.width, 20)
+	k := m.c.keys.url
+	head := s.title.Render("Open this page yourself") + "\n" +
+		block(s.warn.Render("The browser did not open it: "+clean(c.why)), width, 3) + "\n" +
+		block(s.dim.Render(fmt.Sprintf("You consented; %s copies the URL whole (OSC 52), or select it:", k.copy.Help().Key)), width, 3) + "\n\n"
+	lines := strings.Split(wrapWhole(clean(c.url), width), "\n")
+	if room := h - lipgloss.Height(head); len(lines) > room {
+		lines = append(lines[:max(room-1, 0)], s.warn.Render(fmt.Sprintf("… cut here: %s copies it whole", k.copy.Help().Key)))
+	}
+	return head + strings.Join(lines, "\n")
+}
+
+func (c *urlShown) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+	k := m.c.keys.url
+	m.status = statusMsg{}
+	switch {
+	case key.Matches(msg, k.quit):
+		return m.askQuit()
+	case key.Matches(msg, k.copy):
+		return copyText(c.url, "the URL")
+	case key.Matches(msg, k.close):
+		m.close(c)
+	}
+	return nil
+}
+
+func (c *urlShown) footer(m *Model, _ *level) string {
+	if m.status.text != "" {
+		return m.statusLine()
+	}
+	k := m.c.keys.url
+	return m.c.keyLine(hint(k.copy.Help().Key, "copy the URL", k.copy), k.close, k.quit)
 }

@@ -50,6 +50,7 @@ func newCallOptions(fs *flagSet) options {
 	fs.BoolVar(&o.openLinks, "open-links", false, "with --app-host: open the links a tool's app asks to open (without it they are printed, not opened)")
 	fs.IntVar(&o.updates, "updates", 0, "with --subscribe: after the call, wait for this many resource updates (within --timeout)")
 	fs.StringVar(&o.elicitLog, "elicit-log", "", "write one JSON record per server request (elicitation, sampling, roots) to `FILE`")
+	fs.BoolVar(&o.conn.progress, "progress", false, "print the call's progress on stderr, a line per update, even when stderr is not a terminal (on a terminal it is shown on one line)")
 	fs.BoolVar(&o.interactive, "interactive", false, "answer elicitations in a form on the terminal (drawn on stderr; the result still goes to stdout)")
 	fs.BoolVar(&o.plain, "plain", os.Getenv("TERM") == "dumb", "with --interactive: ask field by field with line prompts")
 	fs.DurationVar(&o.elicitTimeout, "elicit-timeout", 2*time.Minute, "with --interactive: cancel a form nobody answers within this time (0: never)")
@@ -121,7 +122,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 	var forms *tui.FormAsker
 	if o.interactive {
 		forms = &tui.FormAsker{
-			In: os.Stdin, Out: s.term, Log: s.errOut, Plain: o.plain, Timeout: o.elicitTimeout,
+			In: os.Stdin, Out: s.term, Log: s.errOut, Plain: o.plain, Timeout: o.elicitTimeout, Secrets: s.secrets,
 			Interrupt: func() { interrupt(errInterrupted) },
 		}
 		asker = forms
@@ -130,7 +131,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 	if err := o.conn.approve(ctx, s.errOut); err != nil {
 		return err
 	}
-	records, closeLog, err := openRecords(o.elicitLog)
+	records, closeLog, err := openRecords(o.elicitLog, s.secrets)
 	if err != nil {
 		return err
 	}
@@ -150,7 +151,15 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 			}
 		}
 		app := o.openApp(ctx, conn, s)
-		res, err := o.callTool(ctx, conn, s)
+		res, err := o.callRetrying(ctx, conn, s) // urlrequired.go
+		o.conn.events.settle()
+		if conn.NeedsBackChannel(err, res) {
+			if err != nil {
+				err = fmt.Errorf("%w (%s)", err, backChannelHint)
+			} else {
+				fmt.Fprintln(s.errOut, "mcpeek: "+backChannelHint)
+			}
+		}
 		if app != nil {
 			defer app.Close()
 			if err != nil {
@@ -183,6 +192,10 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 		return nil
 	})
 }
+
+// backChannelHint is what to do about a server that asks outside a
+// tool's input rounds in the 2026-07-28 era.
+const backChannelHint = "the server asks mcpeek outside the tool's input rounds, which protocol 2026-07-28 has no channel for: try --protocol legacy"
 
 // callTool calls the tool: as a task when it requires one (or --task, or
 // a 2026-07-28 server says it runs only as one), with its status on
@@ -270,8 +283,9 @@ func clipJSON(raw json.RawMessage, n int) string {
 }
 
 // openRecords returns the recorder of a call's elicitations, writing to
-// --elicit-log when given, and what closes the file.
-func openRecords(path string) (*mcpclient.Recorder, func(), error) {
+// --elicit-log when given, with the run's secrets redacted as in the wire
+// log, and what closes the file.
+func openRecords(path string, secrets *mcpclient.Secrets) (*mcpclient.Recorder, func(), error) {
 	if path == "" {
 		return mcpclient.NewRecorder(nil), func() {}, nil
 	}
@@ -279,5 +293,5 @@ func openRecords(path string) (*mcpclient.Recorder, func(), error) {
 	if err != nil {
 		return nil, nil, usagef("--elicit-log: %v", err)
 	}
-	return mcpclient.NewRecorder(f), func() { _ = f.Close() }, nil
+	return mcpclient.NewRecorder(secrets.Writer(f)), func() { _ = f.Close() }, nil
 }

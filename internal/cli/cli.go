@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 
@@ -77,20 +78,57 @@ func lookup(args []string) (*command, []string, error) {
 	if c := find(args[0]); c != nil {
 		return c, args[1:], nil
 	}
+	if c, rest := commandAfterFlags(args); c != nil {
+		return c, rest, nil
+	}
 	if isMistypedCommand(args) {
 		return nil, nil, usageError{msg: fmt.Sprintf("unknown command %q", args[0]), hint: true}
 	}
 	return inspector(), args, nil
 }
 
+// commandAfterFlags finds the command named after leading flags, as in
+// "mcpeek -e K=V call TOOL ./server", and returns it with those flags
+// moved after its name; nil when args begin with no flag, or when no
+// command follows flags that are all its own. A -- before the word keeps
+// it a server command ("mcpeek -e K=V -- call" runs a program named call).
+func commandAfterFlags(args []string) (*command, []string) {
+	if !strings.HasPrefix(args[0], "-") {
+		return nil, nil
+	}
+	for i, word := range args {
+		if word == "--" {
+			return nil, nil
+		}
+		c := find(word)
+		if c == nil {
+			continue
+		}
+		// Its flag set says which flags take a value, so that "-e call"
+		// stays -e's.
+		fs := c.flagSet(io.Discard)
+		c.options(fs)
+		if fs.FlagSet.Parse(args[:i]) == nil && fs.NArg() == 0 {
+			return c, append(slices.Clone(args[:i]), args[i+1:]...)
+		}
+	}
+	return nil, nil
+}
+
 // isMistypedCommand tells "mcpeek frob" (a typo of a command) from
 // "mcpeek server-command": a bare first word that is no program on PATH.
 // "--" or a path ("./server") always means a server command.
 func isMistypedCommand(args []string) bool {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "@") || strings.ContainsAny(args[0], "/\\") ||
-		strings.HasPrefix(args[0], "http://") || strings.HasPrefix(args[0], "https://") {
-		return false
+	return len(args) > 0 && !strings.HasPrefix(args[0], "-") && !couldBeServer(args[0])
+}
+
+// couldBeServer reports whether word could begin a server's words: a
+// URL, @NAME, a path or a program on PATH.
+func couldBeServer(word string) bool {
+	if strings.HasPrefix(word, "@") || strings.ContainsAny(word, "/\\") ||
+		strings.HasPrefix(word, "http://") || strings.HasPrefix(word, "https://") {
+		return true
 	}
-	_, err := exec.LookPath(args[0])
-	return err != nil
+	_, err := exec.LookPath(word)
+	return err == nil
 }

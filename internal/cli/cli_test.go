@@ -31,6 +31,9 @@ func TestHelp(t *testing.T) {
 		{"usage", [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "inspect"}, {"inspect", "--help"}}},
 		{"call", [][]string{{"help", "call"}, {"call", "-h"}, {"call", "choose_option", "-h"}}},
 		{"list", [][]string{{"help", "list"}, {"list", "-h"}}},
+		{"read", [][]string{{"help", "read"}, {"read", "-h"}, {"read", "fixture://counter", "-h"}}},
+		{"prompt", [][]string{{"help", "prompt"}, {"prompt", "-h"}, {"prompt", "greet", "-h"}}},
+		{"complete", [][]string{{"help", "complete"}, {"complete", "-h"}}},
 		{"caps", [][]string{{"help", "caps"}, {"caps", "--help"}}},
 		{"fixture", [][]string{{"help", "fixture"}, {"fixture", "-h"}}},
 	} {
@@ -145,5 +148,47 @@ func TestEscapeC1(t *testing.T) {
 		if got := string(escapeC1([]byte(tc.in))); got != tc.want {
 			t.Errorf("escapeC1(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestFlagsBeforeTheCommand: connection flags may come before the
+// command's name ("mcpeek -e K=V call …"), which then reads them as its
+// own, rather than running a server command named after the command; a --
+// before the word keeps it a server command.
+func TestFlagsBeforeTheCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		wantName string // "" for the inspector
+		wantRest []string
+	}{
+		{[]string{"--protocol", "legacy", "call", "echo"}, "call", []string{"--protocol", "legacy", "echo"}},
+		{[]string{"-e", "K=V", "call", "echo", "./server"}, "call", []string{"-e", "K=V", "echo", "./server"}},
+		{[]string{"--app-host", "-H", "X: 1", "list", "tools"}, "list", []string{"--app-host", "-H", "X: 1", "tools"}},
+		{[]string{"-e", "K=V", "inspect", "./server"}, "", []string{"-e", "K=V", "./server"}},
+		{[]string{"-e", "K=V", "--", "call"}, "", []string{"-e", "K=V", "--", "call"}},
+		{[]string{"--protocol", "legacy", "./server", "call"}, "", []string{"--protocol", "legacy", "./server", "call"}},
+		{[]string{"-e", "call"}, "", []string{"-e", "call"}}, // call is -e's value
+		{[]string{"--json", "doctor", "./server"}, "doctor", []string{"--json", "./server"}},
+		{[]string{"--config", "mcp.json", "servers"}, "servers", []string{"--config", "mcp.json"}},
+		{[]string{"--protocol", "legacy", "node", "server.js", "list"}, "", []string{"--protocol", "legacy", "node", "server.js", "list"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			c, rest, err := lookup(tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.name != tc.wantName || strings.Join(rest, "|") != strings.Join(tc.wantRest, "|") {
+				t.Errorf("lookup = %q %q, want %q %q", c.name, rest, tc.wantName, tc.wantRest)
+			}
+		})
+	}
+	// Run through, the command does its work with the flag given first.
+	code, stdout, stderr := run("--protocol", "legacy", "caps")
+	if code != exitOK || !strings.Contains(stdout, `"protocolVersion": "2025-11-25"`) {
+		t.Errorf("mcpeek --protocol legacy caps: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = run("--json", "--protocol", "legacy", "caps")
+	if code != exitUsage || !strings.Contains(stderr, "flag provided but not defined: -json") {
+		t.Errorf("a flag no command before it takes: exit %d, stderr %q", code, stderr)
 	}
 }

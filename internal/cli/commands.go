@@ -26,6 +26,8 @@ type command struct {
 	synopsis string
 	// options returns fresh options for one run, its flags defined on fs.
 	options func(fs *flagSet) options
+	// words are what its first argument may be, for shell completion.
+	words []string
 }
 
 // options are one command's settings: parse fills them in from the words
@@ -57,13 +59,27 @@ var commands = []command{
 		usage:   "mcpeek list tools|resources|prompts [flags] [--] [SERVER...]",
 		summary: "print what the server offers as JSON",
 		options: newListOptions,
+		words:   []string{"tools", "resources", "prompts"},
+	},
+	{
+		name:    "read",
+		usage:   "mcpeek read URI [--out FILE [--force]] [flags] [--] [SERVER...]",
+		summary: "read a resource, print the ReadResourceResult JSON (--out: its content as a file)",
+		options: newReadOptions,
+	},
+	{
+		name:    "prompt",
+		usage:   "mcpeek prompt NAME [--args JSON] [flags] [--] [SERVER...]",
+		summary: "get a prompt, print the GetPromptResult JSON",
+		options: newPromptOptions,
 	},
 	{
 		name:     "complete",
-		usage:    "mcpeek complete prompt|resource NAME ARG [VALUE] [flags] [--] [SERVER...]",
-		synopsis: "mcpeek complete prompt NAME ARGUMENT [VALUE] | resource TEMPLATE VARIABLE [VALUE] [--context NAME=VALUE] [flags] [--] [SERVER...]",
+		usage:    "mcpeek complete prompt|resource NAME ARG [--value V] [flags] [--] [SERVER...]",
+		synopsis: "mcpeek complete prompt NAME ARGUMENT | resource TEMPLATE VARIABLE [--value VALUE | VALUE --] [--context NAME=VALUE] [flags] [--] [SERVER...]",
 		summary:  "print the server's completions of an argument as JSON",
 		options:  newCompleteOptions,
+		words:    []string{"prompt", "resource"},
 	},
 	{
 		name:    "caps",
@@ -80,7 +96,7 @@ var commands = []command{
 	},
 	{
 		name:    "servers",
-		usage:   "mcpeek servers [--config FILE] [--json]",
+		usage:   "mcpeek servers [--config FILE] [--json|--names]",
 		summary: "list the servers your MCP configs name (for @NAME)",
 		options: newServersOptions,
 	},
@@ -90,12 +106,20 @@ var commands = []command{
 		synopsis: "mcpeek auth login URL | logout URL|--all | status [URL] [flags]",
 		summary:  "log in to an OAuth-protected server, forget or list stored tokens",
 		options:  newAuthOptions,
+		words:    []string{"login", "logout", "status"},
 	},
 	{
 		name:    "fixture",
 		usage:   "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation]",
 		summary: "serve the public test fixture (stdio or HTTP)",
 		options: newFixtureOptions,
+	},
+	{
+		name:    "completion",
+		usage:   "mcpeek completion bash|zsh|fish",
+		summary: "print the shell's completion script (commands, flags, @NAMEs)",
+		options: func(*flagSet) options { return &completionOptions{} },
+		words:   shells,
 	},
 	{
 		name:    "help",
@@ -135,6 +159,7 @@ command and its arguments (stdio; -e adds environment). Put -- before a
 server command whose arguments look like flags. @NAME is the server NAME of
 the MCP configs found from here (Claude Code, VS Code, Cursor, Claude
 Desktop, Codex, Windsurf: see mcpeek servers); --config FILE reads one.
+A command's flags may also come before its name (mcpeek -e K=V call ...).
 
 exit codes: 0 ok, 1 the tool returned isError, 2 usage or bad input,
 3 connection or protocol error, 124 timeout, 130 interrupted.

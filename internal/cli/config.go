@@ -328,13 +328,19 @@ func readAnswer(ctx context.Context, in io.Reader) (string, error) {
 
 // readPassword reads a line from the terminal in without echo; the run's
 // end (Ctrl+C) stops the wait at once with errInterrupted, and gives the
-// terminal its echo back. The abandoned read itself cannot be cancelled:
-// it ends with the process, which is ending.
+// terminal its echo back. Where termios is known the echo is turned off
+// before the read starts and the read is cancelled as readAnswer's is;
+// elsewhere term.ReadPassword reads, and its abandoned read ends with the
+// process, which is ending.
 func readPassword(ctx context.Context, in *os.File) (string, error) {
 	if ctx.Err() != nil {
 		return "", errInterrupted
 	}
 	fd := int(in.Fd())
+	if restore, err := echoOff(fd); err == nil {
+		defer restore()
+		return readAnswer(ctx, in)
+	}
 	state, err := term.GetState(fd)
 	if err != nil {
 		return "", err

@@ -120,7 +120,7 @@ func TestApprovalPrompt(t *testing.T) {
 	text := prompt.String()
 	for _, want := range []string{
 		"names server \"git␛]0;pwned�hub\"", "file     ./.mcp.json (Claude Code project)",
-		"command  npx -y evil␛[2J --token ${env:GITHUB_TOKEN}", "env      AWS",
+		"command  npx -y 'evil␛[2J' --token '${env:GITHUB_TOKEN}'", "env      AWS",
 		"reads    AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN from your environment", "It runs as you", "[y/N]",
 	} {
 		if !strings.Contains(text, want) {

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -48,6 +49,9 @@ type connFlags struct {
 	// stdinTaken: the run answers in the terminal (call --interactive), so
 	// a pasted authorization redirect is not read from stdin.
 	stdinTaken bool
+	// progress: show progress on stderr even when it is no terminal (call
+	// --progress), a line per update.
+	progress bool
 
 	// target is the server to connect to, set by parseTarget; roots are
 	// the --root arguments as root URIs.
@@ -58,6 +62,8 @@ type connFlags struct {
 	offerRoots bool
 	// termTheme is the terminal's theme once asked (theme).
 	termTheme string
+	// secrets are the run's, once learnSecrets has added the target's.
+	secrets *mcpclient.Secrets
 }
 
 // register defines the flags on fs; headless commands also take --timeout.
@@ -156,9 +162,7 @@ func (cf *connFlags) open(secrets *mcpclient.Secrets, notify func(string)) (*end
 	}
 	e.wire = mcpclient.NewWireLog(0, sink)
 	e.wire.UseSecrets(secrets)
-	for _, secret := range cf.selection.secrets {
-		e.wire.Secret(secret)
-	}
+	cf.learnSecrets(secrets)
 	if cf.appHost {
 		host, err := cf.startAppHost(e.wire, notify)
 		if err != nil {
@@ -169,6 +173,21 @@ func (cf *connFlags) open(secrets *mcpclient.Secrets, notify func(string)) (*end
 		e.closers = append(e.closers, func() { _ = host.Close() })
 	}
 	return e, nil
+}
+
+// learnSecrets adds the credentials the target carries (its credential
+// headers, -H included, and environment entries) and those its config
+// resolved to the run's secrets, which all the run prints is redacted of:
+// called before anything is sent, so that even a server's first answer
+// cannot show one.
+func (cf *connFlags) learnSecrets(secrets *mcpclient.Secrets) {
+	for _, v := range mcpclient.TargetSecrets(cf.target) {
+		secrets.AddCredential(v)
+	}
+	for _, secret := range cf.selection.secrets {
+		secrets.Add(secret)
+	}
+	cf.secrets = secrets
 }
 
 // startAppHost starts the app host the flags describe; its diagnostics go
@@ -262,7 +281,14 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	if cf.tls.opts.Insecure {
 		fmt.Fprintln(s.errOut, insecureWarning)
 	}
-	events := newStderrEvents(s.errOut, isTerminal(s.errOut), cf.logLevel != "")
+	progress := progressOff
+	switch {
+	case isTerminal(s.errOut):
+		progress = progressInPlace
+	case cf.progress:
+		progress = progressLines
+	}
+	events := newStderrEvents(s.errOut, progress, cf.logLevel != "")
 	defer events.close()
 	e.onEvent = events.OnEvent
 	cf.events, cf.host = events, e.host
@@ -272,10 +298,65 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	}
 	conn, err := e.connect(ctx, asker, records)
 	if err != nil {
-		return err
+		return cf.doctorHint(ctx, err)
 	}
 	defer conn.Close()
-	return do(ctx, conn)
+	err = do(ctx, conn)
+	if cf.logLevel != "" {
+		// Log messages the server sends just after the answer are shown
+		// too, as the wire log has them.
+		conn.DrainLogs(ctx, logDrain)
+	}
+	return err
+}
+
+// logDrain is how long a headless run that shows log messages waits for
+// those that come just after the answer.
+const logDrain = 200 * time.Millisecond
+
+// doctorHint points a failure to connect to mcpeek doctor, which checks
+// the same server step by step; an interrupted run is left as it is.
+func (cf *connFlags) doctorHint(ctx context.Context, err error) error {
+	if ctx.Err() != nil || !errors.As(err, new(*mcpclient.ConnectError)) {
+		return err
+	}
+	return fmt.Errorf("%w; %s checks each step", err, cf.doctorCommand())
+}
+
+// doctorCommand is the mcpeek doctor command line for the run's server,
+// with no secrets: a config's server by its name, a URL without its
+// query's values, a command as the error names it.
+func (cf *connFlags) doctorCommand() string {
+	sel := cf.selection
+	switch {
+	case sel.entry != nil:
+		words := []string{"mcpeek", "doctor"}
+		if sel.configPath != "" {
+			words = append(words, "--config", doctorArg(sel.configPath))
+		}
+		return strings.Join(append(words, doctorArg("@"+sel.entry.Name)), " ")
+	case cf.target.Kind == mcpclient.TargetHTTP:
+		if shown := cf.target.String(); shown != cf.target.URL {
+			return "mcpeek doctor " + shown // its query or password left for the person to give again
+		}
+		return "mcpeek doctor " + doctorArg(cf.target.URL)
+	case cf.target.Kind == mcpclient.TargetStdio:
+		words := make([]string, len(cf.target.Command))
+		for i, w := range cf.target.Command {
+			words[i] = doctorArg(w)
+		}
+		return "mcpeek doctor -- " + strings.Join(words, " ")
+	}
+	return "mcpeek doctor"
+}
+
+// doctorArg is w quoted for a POSIX shell when it needs to be, for the
+// doctor command line a person pastes.
+func doctorArg(w string) string {
+	if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@%+=,") == "" {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 // waitUpdates waits for n resource updates in a headless run, or for ctx

@@ -131,6 +131,8 @@ func (o *doctorOptions) run(ctx context.Context, s streams) error {
 	}
 	ctx, cancel := withTimeout(ctx, o.conn.timeout)
 	defer cancel()
+	// The steps before the connection send the target's credentials too.
+	o.conn.learnSecrets(s.secrets)
 	t := o.conn.target
 	d := &doctor{cf: &o.conn, report: doctorReport{Target: t.String(), Transport: transportName(t), Source: o.conn.selection.source(), OK: true}}
 	if !o.json {

@@ -165,7 +165,7 @@ func (d *doctor) handshake(ctx context.Context) outcome {
 		return o
 	}
 	if left := time.Until(leaf.NotAfter); left < expiryWarning {
-		return warned(fmt.Sprintf("%s; expires in %d days", about, int(left.Hours()/24)), "renew the server's certificate soon")
+		return warned(fmt.Sprintf("%s; expires in %s", about, counted(int(left.Hours()/24), "day")), "renew the server's certificate soon")
 	}
 	return passed("%s; the chain and the name check out", about)
 }
@@ -341,11 +341,11 @@ func (d *doctor) judge(resp *http.Response, media, line string) outcome {
 		return failed(line+": no POST here, so not a streamable HTTP endpoint",
 			`an HTTP+SSE server? Give "type": "sse" in its config; else `+pathHint)
 	case code == http.StatusForbidden:
-		return failed(line+": "+snippet(resp.Body), "the server refuses this client: a header or token missing? (-H, or the config's headers)")
+		return failed(line+": "+d.snippet(resp.Body), "the server refuses this client: a header or token missing? (-H, or the config's headers)")
 	case code >= 500:
-		return failed(line+": "+snippet(resp.Body), "the server failed: see its log")
+		return failed(line+": "+d.snippet(resp.Body), "the server failed: see its log")
 	case code >= 300:
-		return failed(line+": "+snippet(resp.Body), "")
+		return failed(line+": "+d.snippet(resp.Body), "")
 	}
 	if d.cf.target.SSE {
 		if media != "text/event-stream" {
@@ -355,12 +355,12 @@ func (d *doctor) judge(resp *http.Response, media, line string) outcome {
 	}
 	switch media {
 	case "application/json", "text/event-stream":
-		if err := jsonRPCAnswer(resp.Body, media); err != nil {
+		if err := jsonRPCAnswer(resp.Body, media, d.cf.secrets); err != nil {
 			return failed(line+": "+err.Error(), pathHint)
 		}
 		return passed("%s: answers JSON-RPC", line)
 	}
-	return failed(fmt.Sprintf("%s: a %s answer is not MCP: %s", line, orWord(media, "typeless"), snippet(resp.Body)), pathHint)
+	return failed(fmt.Sprintf("%s: a %s answer is not MCP: %s", line, orWord(media, "typeless"), d.snippet(resp.Body)), pathHint)
 }
 
 func orWord(s, instead string) string {
@@ -370,10 +370,16 @@ func orWord(s, instead string) string {
 	return s
 }
 
-// snippet is the start of a body, for a person to recognise.
-func snippet(r io.Reader) string {
-	b, _ := io.ReadAll(io.LimitReader(r, 200))
-	s := cutLine(strings.Join(strings.Fields(string(b)), " "), 120)
+// snippet is the start of a body, for a person to recognise, with the
+// run's secrets redacted.
+func (d *doctor) snippet(r io.Reader) string { return snippet(r, d.cf.secrets) }
+
+// snippet is the start of a body, for a person to recognise: the secrets
+// are redacted before it is cut and quoted, so that neither leaves a part
+// of one, or a form the redaction of the output would not know.
+func snippet(r io.Reader, secrets *mcpclient.Secrets) string {
+	b, _ := io.ReadAll(io.LimitReader(r, 1<<10))
+	s := cutLine(strings.Join(strings.Fields(secrets.Redact(string(b))), " "), 120)
 	if s == "" {
 		return "(empty body)"
 	}
@@ -381,8 +387,9 @@ func snippet(r io.Reader) string {
 }
 
 // jsonRPCAnswer checks that a body holds a JSON-RPC response: the JSON
-// itself, or the first data of an event stream.
-func jsonRPCAnswer(body io.Reader, media string) error {
+// itself, or the first data of an event stream. What it quotes of a body
+// is redacted of secrets.
+func jsonRPCAnswer(body io.Reader, media string, secrets *mcpclient.Secrets) error {
 	var data []byte
 	var err error
 	if media == "text/event-stream" {
@@ -397,23 +404,30 @@ func jsonRPCAnswer(body io.Reader, media string) error {
 		Error   json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(data, &m) != nil || m.JSONRPC != "2.0" || m.Result == nil && m.Error == nil {
-		return fmt.Errorf("the answer is not a JSON-RPC response: %s", snippet(bytes.NewReader(data)))
+		return fmt.Errorf("the answer is not a JSON-RPC response: %s", snippet(bytes.NewReader(data), secrets))
 	}
 	return nil
 }
 
 // firstEventData is the data of the first event in a stream that has
-// data.
+// data. An event whose data is empty is passed over, as a client must (the
+// SSE rules dispatch no such event): a server with resumability starts
+// each stream with one, an id and an empty data: to prime the client's
+// Last-Event-ID.
 func firstEventData(stream io.Reader) []byte {
 	var data []string
 	sc := bufio.NewScanner(stream)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		if v, ok := strings.CutPrefix(line, "data:"); ok {
+		switch {
+		case line == "data" || strings.HasPrefix(line, "data:"):
+			v := strings.TrimPrefix(strings.TrimPrefix(line, "data"), ":")
 			data = append(data, strings.TrimPrefix(v, " "))
-		} else if line == "" && len(data) > 0 {
-			break
+		case line == "" && strings.Join(data, "\n") != "":
+			return []byte(strings.Join(data, "\n"))
+		case line == "":
+			data = data[:0]
 		}
 	}
 	return []byte(strings.Join(data, "\n"))

@@ -179,14 +179,12 @@ func (d *doctor) awaitAnswer(ctx context.Context, p *stdioProbe) outcome {
 			}
 			n++
 			if !isJSONRPC(l.text) {
-				return failed(fmt.Sprintf("stdout line %d is not JSON-RPC: %q", n, cutLine(l.text, 100)),
+				return failed(fmt.Sprintf("stdout line %d is not JSON-RPC: %q", n, cutLine(d.cf.secrets.Redact(l.text), 100)),
 					"a stdio server must write only JSON-RPC messages on stdout: send logs and banners to stderr")
 			}
 			if answersInit(l.text) {
 				detail := fmt.Sprintf("pid %d answered initialize in %dms", p.cmd.Process.Pid, time.Since(start).Milliseconds())
-				if k := p.stderr.count(); k > 0 {
-					detail += fmt.Sprintf("; %d lines on stderr (where logs belong)", k)
-				}
+				detail += stderrNote(p.stderr.count())
 				return passed("%s", detail)
 			}
 		case err := <-p.exited:
@@ -204,6 +202,15 @@ func (d *doctor) awaitAnswer(ctx context.Context, p *stdioProbe) outcome {
 func (p *stdioProbe) exitOutcome() outcome {
 	return failed(joinDetail("the server exited before answering initialize: "+exitWord(p.exitErr), p.stderr.text()),
 		"run the command by hand to see why it stops; its stderr is above")
+}
+
+// stderrNote is what the start step adds about the server's stderr, once
+// it answered: how many lines it wrote there, if any.
+func stderrNote(lines int) string {
+	if lines == 0 {
+		return ""
+	}
+	return "; " + counted(lines, "line") + " on stderr (where logs belong)"
 }
 
 // readLines sends each line of r, and closes lines when r ends.

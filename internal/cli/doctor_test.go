@@ -251,3 +251,77 @@ func TestDoctorCommandPath(t *testing.T) {
 	code, r, _ := doctorJSON(t, "--config", cfg)
 	wantStop(t, code, r, "command", filepath.Join(dir, "server.sh"), "give the path of an executable file")
 }
+
+// A server that refuses the doctor's probe quoting the -H credential back
+// (403 invalid credentials: Bearer …) has it redacted in the report, text
+// and JSON: the -H credentials are the run's secrets before the first
+// request, and a body is redacted before it is cut and quoted, so that no
+// part of the token shows, nor a form of it quoting made (a token with
+// a quote or a backslash).
+func TestDoctorRedactsAQuotedCredential(t *testing.T) {
+	long := `sk-live-` + strings.Repeat("0123456789", 14) + `"\end` // cut at 120, escaped by %q
+	for _, tc := range []struct {
+		name, header, token string
+	}{
+		{"bearer", "Authorization: Bearer " + long, long},
+		{"auth token", "X-Auth-Token: " + long, long},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Error(w, "invalid credentials: "+r.Header.Get("Authorization")+r.Header.Get("X-Auth-Token"), http.StatusForbidden)
+			}))
+			defer srv.Close()
+			for _, format := range []string{"--json", "--no-stored-auth"} {
+				code, stdout, stderr := run("doctor", format, "-H", tc.header, srv.URL)
+				if code != exitConnection || !strings.Contains(stdout, "invalid credentials: ") {
+					t.Errorf("%s: exit %d, stdout %q; want the refusal reported", format, code, stdout)
+				}
+				for _, leak := range []string{tc.token[:20], "0123456789012"} {
+					if strings.Contains(stdout+stderr, leak) {
+						t.Errorf("%s: the token shows (%q):\n%s%s", format, leak, stdout, stderr)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFirstEventDataSkipsEmptyEvents: the answer in an event stream is the
+// first event with data; an event with none, or with an empty data: (the
+// priming event of a server with resumability), is passed over, as a
+// client passes it over.
+func TestFirstEventDataSkipsEmptyEvents(t *testing.T) {
+	answer := `{"jsonrpc":"2.0","id":0,"result":{}}`
+	for _, tc := range []struct{ name, stream, want string }{
+		{"plain", "event: message\ndata: " + answer + "\n\n", answer},
+		{"priming event first", "id: 1_0\ndata: \n\nevent: message\nid: 1_1\ndata: " + answer + "\n\n", answer},
+		{"priming data without a colon", "id: 1\ndata\n\ndata: " + answer + "\n\n", answer},
+		{"comment and retry first", ": keep-alive\nretry: 1000\n\ndata: " + answer + "\n\n", answer},
+		{"CRLF lines", "id: 1\r\ndata:\r\n\r\ndata: " + answer + "\r\n\r\n", answer},
+		{"data on two lines", "data: {\"a\":\ndata: 1}\n\n", "{\"a\":\n1}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(firstEventData(strings.NewReader(tc.stream))); got != tc.want {
+				t.Errorf("firstEventData = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if err := jsonRPCAnswer(strings.NewReader("id: 7\ndata: \n\ndata: "+answer+"\n\n"), "text/event-stream", nil); err != nil {
+		t.Errorf("a primed stream's answer: %v", err)
+	}
+}
+
+// TestDoctorCounts: the doctor's counts read as English: one line, two
+// lines.
+func TestDoctorCounts(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{stderrNote(0), ""},
+		{stderrNote(1), "; 1 line on stderr (where logs belong)"},
+		{stderrNote(2), "; 2 lines on stderr (where logs belong)"},
+		{countListed(map[string]any{"resources": []any{1}, "resourceTemplates": []any{1, 2}}), "1 resource and 2 templates"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%q, want %q", tc.got, tc.want)
+		}
+	}
+}

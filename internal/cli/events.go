@@ -11,54 +11,111 @@ import (
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
+// progressMode is how a headless run shows the progress of its call.
+type progressMode int
+
+const (
+	// progressOff: not at all (stderr is no terminal, and --progress was
+	// not given).
+	progressOff progressMode = iota
+	// progressInPlace: on one line of the terminal, rewritten in place,
+	// at most ten times a second; the last stays in view.
+	progressInPlace
+	// progressLines: a line for each update (--progress, for CI logs).
+	progressLines
+)
+
 // stderrEvents prints what the server tells a headless run on stderr,
-// never stdout: each log message as one line, and, when stderr is a
-// terminal, the progress of the call on one line rewritten in place. The
-// connection never waits for it: lines queue, bounded, for a writer of
-// their own, and those that do not fit are counted and said at the end.
+// never stdout: each log message as one line, and the progress of the call
+// as its progressMode says. The connection never waits for it: lines
+// queue, bounded, for a writer of their own, and those that do not fit
+// are counted and said at the end.
 type stderrEvents struct {
 	out      io.Writer
-	terminal bool // stderr is a terminal: progress is shown
+	progress progressMode
 	logs     bool // --log-level was given: log messages are shown
 
-	lines   chan string
+	lines   chan queued
 	done    chan struct{}
 	updated chan struct{} // one token per resource update, for --updates
 	mu      sync.Mutex
 	dropped int
 	closed  bool
-	// lastProgress is when progress was last queued: it is shown at most
-	// ten times a second.
+	// settled: the call is done (settle); progress that comes later is
+	// written as whole lines, which cannot run into the result.
+	settled bool
+	// lastProgress is when progress was last queued in place: it is shown
+	// at most ten times a second.
 	lastProgress time.Time
+}
+
+// queued is one line for the writer: text, or, with settled set, the
+// request to end the progress line (settle).
+type queued struct {
+	text    string
+	settled chan struct{}
 }
 
 // maxDataRunes is the most of a log message's data one stderr line shows.
 const maxDataRunes = 2000
 
-func newStderrEvents(out io.Writer, terminal, logs bool) *stderrEvents {
-	e := &stderrEvents{out: out, terminal: terminal, logs: logs, lines: make(chan string, 256), done: make(chan struct{}), updated: make(chan struct{}, 1024)}
+func newStderrEvents(out io.Writer, progress progressMode, logs bool) *stderrEvents {
+	e := &stderrEvents{out: out, progress: progress, logs: logs, lines: make(chan queued, 256), done: make(chan struct{}), updated: make(chan struct{}, 1024)}
 	go e.write()
 	return e
 }
 
+// write writes the queued lines. A progress line (one that starts with
+// \r) is drawn over the one before; a line of another kind clears it
+// first. The last progress line is ended rather than cleared, when the
+// call settles and at the end, so that the person still sees it.
 func (e *stderrEvents) write() {
 	defer close(e.done)
 	onProgressLine := false
-	for line := range e.lines {
-		if strings.HasPrefix(line, "\r") {
-			fmt.Fprint(e.out, line+"\x1b[K")
+	for q := range e.lines {
+		switch {
+		case q.settled != nil:
+			if onProgressLine {
+				fmt.Fprintln(e.out)
+				onProgressLine = false
+			}
+			close(q.settled)
+		case strings.HasPrefix(q.text, "\r"):
+			fmt.Fprint(e.out, q.text+"\x1b[K")
 			onProgressLine = true
-			continue
+		default:
+			if onProgressLine {
+				fmt.Fprint(e.out, "\r\x1b[K")
+				onProgressLine = false
+			}
+			fmt.Fprintln(e.out, q.text)
 		}
-		if onProgressLine {
-			fmt.Fprint(e.out, "\r\x1b[K")
-			onProgressLine = false
-		}
-		fmt.Fprintln(e.out, line)
 	}
 	if onProgressLine {
-		fmt.Fprint(e.out, "\r\x1b[K")
+		fmt.Fprintln(e.out)
 	}
+}
+
+// settle ends the progress line once what is queued before it is
+// written: the call's result, on stdout, may come next on the same
+// terminal, and starts on a line of its own below the last progress.
+// Only the run's goroutine, which closes e later, calls it.
+func (e *stderrEvents) settle() {
+	if e.progress != progressInPlace {
+		return
+	}
+	settled := make(chan struct{})
+	e.mu.Lock()
+	if e.closed || e.settled {
+		e.mu.Unlock()
+		return
+	}
+	e.settled = true // from now on, no line is drawn in place
+	e.mu.Unlock()
+	// Queued behind every line drawn in place, whatever the room: the
+	// writer drains without the lock, and only this goroutine closes e.
+	e.lines <- queued{settled: settled}
+	<-settled
 }
 
 // OnEvent implements [mcpclient.Listener].
@@ -77,27 +134,45 @@ func (e *stderrEvents) OnEvent(ev mcpclient.Event) {
 		default:
 		}
 	case mcpclient.ProgressEvent:
-		if !e.terminal {
+		if e.progress == progressOff {
 			return
 		}
-		e.mu.Lock()
-		if time.Since(e.lastProgress) < 100*time.Millisecond && (ev.Total == 0 || ev.Progress < ev.Total) {
-			e.mu.Unlock()
-			return
-		}
-		e.lastProgress = time.Now()
-		e.mu.Unlock()
-		line = "\r" + progressLine(ev)
+		e.onProgress(ev)
+		return
 	default:
 		return
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.queue(line)
+}
+
+// onProgress queues a progress line: drawn in place on a terminal, at most
+// ten times a second (the last, at its total, always) until the call
+// settles; else, and after, a whole line. Deciding and queueing hold the
+// lock together, so that no line drawn in place follows settle's.
+func (e *stderrEvents) onProgress(ev mcpclient.ProgressEvent) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.progress == progressLines || e.settled {
+		e.queue(progressLine(ev))
+		return
+	}
+	if time.Since(e.lastProgress) < 100*time.Millisecond && (ev.Total == 0 || ev.Progress < ev.Total) {
+		return
+	}
+	e.lastProgress = time.Now()
+	e.queue("\r" + progressLine(ev))
+}
+
+// queue queues a line for the writer, or counts it when the queue is
+// full; e.mu is held.
+func (e *stderrEvents) queue(line string) {
 	if e.closed {
 		return
 	}
 	select {
-	case e.lines <- line:
+	case e.lines <- queued{text: line}:
 	default:
 		e.dropped++
 	}

@@ -76,6 +76,8 @@ func exitCode(ctx context.Context, err error) (code int, say bool) {
 		return exitConnection, false
 	case mcpclient.IsSampleRejected(err): // the call cannot go on without the reply
 		return exitToolError, true
+	case errors.As(err, new(urlRequiredError)): // nor without the pages opened
+		return exitToolError, true
 	case errors.Is(err, errAnswersRejected):
 		return exitUsage, false
 	case errors.As(err, new(usageError)):

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/apphost"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -145,6 +146,11 @@ func summarize(ctx context.Context, c *mcpclient.Conn, words []string, out io.Wr
 	if ins := c.Instructions(); ins != "" {
 		fmt.Fprintf(w, "instructions: %s\n", ins)
 	}
+	if !offers(c.ServerCapabilities(), "tools") {
+		fmt.Fprintf(w, "\ntools: none (the server does not offer tools)\n")
+		writeTries(w, words)
+		return nil
+	}
 	list, err := c.List(ctx, "tools")
 	if err != nil {
 		return fmt.Errorf("list tools: %w", err)
@@ -177,7 +183,7 @@ func writeTries(w io.Writer, words []string) {
 		fmt.Fprintf(w, "  %s caps -- %s fixture\n", self, self)
 		return
 	}
-	server := " -- " + strings.Join(words, " ")
+	server := " -- " + shellescape.QuoteCommand(words)
 	fmt.Fprintf(w, "  %s list tools%s\n", self, server)
 	fmt.Fprintf(w, "  %s call TOOL --args '{}' --on-elicit decline%s\n", self, server)
 	fmt.Fprintf(w, "  %s caps%s\n", self, server)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // listOptions are `mcpeek list`'s.
@@ -41,12 +42,35 @@ func (o *listOptions) parse(fs *flagSet, args []string) error {
 
 func (o *listOptions) run(ctx context.Context, s streams) error {
 	return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
+		if !offers(conn.ServerCapabilities(), o.what) {
+			// Not asked: a server need not answer for what it does not
+			// offer. The list is empty, and stderr says why.
+			fmt.Fprintf(s.errOut, "mcpeek: the server offers no %s (its capabilities have no %q)\n", o.what, o.what)
+			return writeJSON(s.out, map[string]any{o.what: []any{}})
+		}
 		out, err := conn.List(ctx, o.what)
 		if err != nil {
 			return fmt.Errorf("list %s: %w", o.what, err)
 		}
 		return writeJSON(s.out, out)
 	})
+}
+
+// offers reports whether the server's capabilities offer what: tools,
+// resources or prompts.
+func offers(caps *mcp.ServerCapabilities, what string) bool {
+	if caps == nil {
+		return false
+	}
+	switch what {
+	case "tools":
+		return caps.Tools != nil
+	case "resources":
+		return caps.Resources != nil
+	case "prompts":
+		return caps.Prompts != nil
+	}
+	return false
 }
 
 // capsOptions are `mcpeek caps`'s.

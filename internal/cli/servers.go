@@ -13,6 +13,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -24,12 +25,14 @@ import (
 type serversOptions struct {
 	configPath string
 	json       bool
+	names      bool
 }
 
 func newServersOptions(fs *flagSet) options {
 	o := &serversOptions{}
 	fs.StringVar(&o.configPath, "config", "", "list the servers of this MCP config `FILE` only")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
+	fs.BoolVar(&o.names, "names", false, "print only the names, one a line, for shell completion (a name with other than letters, digits and . _ + - / is left out)")
 	return o
 }
 
@@ -40,6 +43,9 @@ func (o *serversOptions) parse(fs *flagSet, args []string) error {
 	}
 	if len(rest) > 0 {
 		return usagef("servers: unexpected arguments: %s", strings.Join(rest, " "))
+	}
+	if o.json && o.names {
+		return usagef("servers: --json or --names, not both")
 	}
 	return nil
 }
@@ -89,6 +95,9 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	if o.names {
+		return writeNames(s.out, listed)
+	}
 	if o.json {
 		return writeJSON(s.out, struct {
 			Servers []serverListing `json:"servers"`
@@ -96,6 +105,23 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 		}{listed, looked})
 	}
 	return writeServers(s.out, listed, looked)
+}
+
+// writeNames writes each name @NAME may take, once, in the order found:
+// a project's unapproved servers too (naming one runs nothing; using it
+// asks first), but only names no shell reads as more than text.
+func writeNames(w io.Writer, listed []serverListing) error {
+	seen := map[string]bool{}
+	for _, l := range listed {
+		if seen[l.Name] || !completableName(l.Name) {
+			continue
+		}
+		seen[l.Name] = true
+		if _, err := fmt.Fprintln(w, l.Name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // listings describe the servers found, each with whose config it is in,
@@ -276,17 +302,9 @@ func notes(l serverListing) string {
 	return strings.Join(n, "; ")
 }
 
-// commandLine joins a command's words, quoting those a shell would split.
-func commandLine(words []string) string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		if w == "" || strings.ContainsAny(w, " \t\"'\\") {
-			w = strconv.Quote(w)
-		}
-		out[i] = w
-	}
-	return strings.Join(out, " ")
-}
+// commandLine joins a command's words, quoted for a POSIX shell, so that
+// it can be pasted back.
+func commandLine(words []string) string { return shellescape.QuoteCommand(words) }
 
 // serverEntries lists, for the inspector's server picker, the demo fixture
 // and every server the configs name (--config's alone when given); each

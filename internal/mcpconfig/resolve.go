@@ -183,7 +183,7 @@ func (x *expander) http(sse bool) (mcpclient.Target, error) {
 		x.secrets = append(x.secrets, tok)
 	}
 	for name, vs := range h {
-		if credentialHeader(name) {
+		if mcpclient.CredentialHeader(name) {
 			for _, v := range vs {
 				x.secrets = append(x.secrets, v)
 				if _, cred, ok := strings.Cut(v, " "); ok {
@@ -195,18 +195,6 @@ func (x *expander) http(sse bool) (mcpclient.Target, error) {
 	sort.Strings(x.secrets)
 	x.secrets = slices.Compact(x.secrets)
 	return mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: raw, Headers: h, SSE: sse}, nil
-}
-
-// credentialHeader reports whether a config header likely carries a
-// credential: a config's headers are there mostly to authenticate.
-func credentialHeader(name string) bool {
-	n := strings.ToLower(name)
-	for _, word := range []string{"auth", "token", "key", "secret", "cookie", "session", "password"} {
-		if strings.Contains(n, word) {
-			return true
-		}
-	}
-	return false
 }
 
 // env reads the variable name for the field where, or fails naming it.

@@ -7,15 +7,13 @@
 //
 // Environment: MCPEEK_BIN (the mcpeek binary), MCPEEK_SERVER_EVERYTHING (the
 // server's bin script).
-import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import { check, failures, freePort, mcpeek, report, startServer, texts } from "./lib.mjs";
 
 const here = dirname(new URL(import.meta.url).pathname);
-const bin = process.env.MCPEEK_BIN || "mcpeek";
 const everything = process.env.MCPEEK_SERVER_EVERYTHING;
 if (!everything) {
   console.error("MCPEEK_SERVER_EVERYTHING is not set");
@@ -24,34 +22,6 @@ if (!everything) {
 const answersFile = join(here, "everything-answers.json");
 const answered = JSON.parse(readFileSync(answersFile, "utf8"))[0].content;
 
-let failures = 0;
-function report(name, ok, detail) {
-  if (!ok) failures++;
-  console.log(`${name}\t${ok ? "pass" : "fail"}\t${String(detail ?? "").replace(/\s+/g, " ").slice(0, 160)}`);
-}
-
-// mcpeek runs one subcommand against the target and returns its exit code,
-// its parsed stdout (when JSON) and its stderr.
-function mcpeek(target, ...args) {
-  const run = spawnSync(bin, [...args, "--timeout", "60s", ...target], { encoding: "utf8" });
-  let out = null;
-  try {
-    out = JSON.parse(run.stdout);
-  } catch {}
-  return { code: run.status, out, stderr: (run.stderr ?? "").trim() };
-}
-
-// check runs one named check; fn returns [ok, detail] or throws.
-function check(name, fn) {
-  try {
-    const [ok, detail] = fn();
-    report(name, ok, detail);
-  } catch (e) {
-    report(name, false, e.message);
-  }
-}
-
-const texts = (out) => (out?.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
 const rawResult = (out) => JSON.parse(texts(out).split("Raw result:")[1]);
 
 function checks(transport, target) {
@@ -225,37 +195,11 @@ function checks(transport, target) {
   });
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 // startHTTP starts the server's streamable HTTP transport and waits until
 // it says it is listening.
 async function startHTTP() {
   const port = await freePort();
-  const child = spawn(everything, ["streamableHttp"], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let said = "";
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening" within 20s: ${said}`)), 20000);
-    child.stderr.on("data", (d) => {
-      said += d;
-      if (said.includes("listening on port")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`exited ${code}: ${said}`)));
-  });
+  const child = await startServer(everything, ["streamableHttp"], { PORT: String(port) }, "listening on port");
   return { child, url: `http://127.0.0.1:${port}/mcp` };
 }
 
@@ -269,4 +213,4 @@ try {
 } finally {
   server?.child.kill();
 }
-process.exit(failures > 0 ? 1 : 0);
+process.exit(failures() > 0 ? 1 : 0);

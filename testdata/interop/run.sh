@@ -5,12 +5,16 @@
 #      included, driven through testdata/conformance/client.mjs;
 #   2. the reference server @modelcontextprotocol/server-everything over
 #      stdio and streamable HTTP (testdata/interop/everything.mjs);
-#   3. an MCP App built with the official Apps SDK, answered through
+#   3. @modelcontextprotocol/server-filesystem and server-memory over
+#      stdio, and testdata/mcpgo, a mark3labs/mcp-go server, over stdio and
+#      streamable HTTP in both protocol eras (testdata/interop/servers.mjs);
+#   4. an MCP App built with the official Apps SDK, answered through
 #      mcpeek's app host in headless Chromium (a Go test).
 #
 # Installs the pinned npm packages into a cache folder outside the
 # repository, prints a summary table and exits non-zero on any unexpected
-# failure. Needs Go, npm and, for step 3, Chromium.
+# failure (a check of a command this mcpeek lacks is "skipped"). Needs Go,
+# npm and, for step 4, Chromium.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -18,6 +22,8 @@ root=$(pwd)
 conformance_version=0.2.0-alpha.12
 node_version=22.23.3 # the conformance suite needs Node.js >= 22
 everything_version=2026.8.31
+filesystem_version=2026.8.31
+memory_version=2026.8.31
 ext_apps_version=2.0.4
 
 cache="${MCPEEK_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpeek-ci/npm}"
@@ -30,6 +36,8 @@ if ! npm install --prefix "$cache" --no-audit --no-fund --loglevel=error \
   "@modelcontextprotocol/conformance@$conformance_version" \
   "node@$node_version" \
   "@modelcontextprotocol/server-everything@$everything_version" \
+  "@modelcontextprotocol/server-filesystem@$filesystem_version" \
+  "@modelcontextprotocol/server-memory@$memory_version" \
   "@modelcontextprotocol/ext-apps@$ext_apps_version" >"$work/npm.log" 2>&1; then
   cat "$work/npm.log"; echo "npm install failed"; exit 1
 fi
@@ -40,11 +48,28 @@ echo "== go build"
 go build -o "$work/mcpeek" . || exit 1
 export MCPEEK_BIN="$work/mcpeek"
 export MCPEEK_SERVER_EVERYTHING="$cache/node_modules/.bin/mcp-server-everything"
+export MCPEEK_SERVER_FILESYSTEM="$cache/node_modules/.bin/mcp-server-filesystem"
+export MCPEEK_SERVER_MEMORY="$cache/node_modules/.bin/mcp-server-memory"
 export MCPEEK_EXT_APPS="$cache/node_modules/@modelcontextprotocol/ext-apps"
 
 rows=()    # "name<TAB>result"
 unexpected=0
-row() { rows+=("$1"$'\t'"$2"); case "$2" in pass | "expected failure") ;; *) unexpected=$((unexpected + 1)) ;; esac; }
+row() { rows+=("$1"$'\t'"$2"); case "$2" in pass | "expected failure" | skipped) ;; *) unexpected=$((unexpected + 1)) ;; esac; }
+
+# checks runs a script that prints "<check>\t<result>\t<detail>" lines and
+# adds a row for each; a script that fails without a failing row adds NAME/run.
+checks() {
+  local name=$1 script=$2 status
+  node "$script" >"$work/$name.tsv" 2>"$work/$name.err"
+  status=$?
+  while IFS=$'\t' read -r check result detail; do
+    row "$check" "$result"
+    [ "$result" = pass ] || echo "--- $check: $result: $detail"
+  done <"$work/$name.tsv"
+  if [ $status -ne 0 ] && ! grep -q $'\tfail\t' "$work/$name.tsv"; then
+    cat "$work/$name.err"; row "$name/run" fail
+  fi
+}
 
 echo "== conformance $conformance_version: client scenarios"
 expected="$root/testdata/conformance/expected-failures.yaml"
@@ -95,15 +120,15 @@ for r in "${runs[@]}"; do
 done
 
 echo "== server-everything $everything_version: stdio and streamable HTTP"
-node testdata/interop/everything.mjs >"$work/everything.tsv" 2>"$work/everything.err"
-status=$?
-while IFS=$'\t' read -r name result detail; do
-  row "$name" "$result"
-  [ "$result" = pass ] || echo "--- $name: $detail"
-done <"$work/everything.tsv"
-if [ $status -ne 0 ] && ! grep -q $'\tfail\t' "$work/everything.tsv"; then
-  cat "$work/everything.err"; row "everything/run" fail
+checks everything testdata/interop/everything.mjs
+
+echo "== server-filesystem $filesystem_version, server-memory $memory_version and mcp-go (testdata/mcpgo)"
+if (cd testdata/mcpgo && go build -o "$work/mcpgo" .) >"$work/mcpgo-build.log" 2>&1; then
+  export MCPEEK_MCPGO="$work/mcpgo"
+else
+  cat "$work/mcpgo-build.log"; row "mcpgo/build" fail
 fi
+checks servers testdata/interop/servers.mjs
 
 echo "== Apps SDK $ext_apps_version: an SDK-built app answered through the app host"
 if MCPEEK_REQUIRE_BROWSER=1 go test -count=1 -run '^TestBrowserInteropWithTheAppsSDK$' ./e2e >"$work/apps.log" 2>&1; then
@@ -123,5 +148,6 @@ total=${#rows[@]}
 conf_total=$(printf '%s\n' "${rows[@]}" | grep -c '^conformance/')
 conf_pass=$(printf '%s\n' "${rows[@]}" | grep '^conformance/' | grep -c $'\tpass$')
 echo "conformance: $conf_pass of $conf_total scenario runs passed"
-echo "all checks: $((total - unexpected)) of $total as expected"
+skipped=$(printf '%s\n' "${rows[@]}" | grep -c $'\tskipped$')
+echo "all checks: $((total - unexpected)) of $total as expected ($skipped skipped)"
 [ $unexpected -eq 0 ]

@@ -1,0 +1,7 @@
+//go:build darwin || dragonfly || freebsd || netbsd || openbsd
+
+package cli
+
+import "golang.org/x/sys/unix"
+
+const getTermios, setTermios = unix.TIOCGETA, unix.TIOCSETA

@@ -1,0 +1,140 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A call the server refuses until the person opens a page
+// (URLElicitationRequiredError, -32042): its result lists the pages, each
+// page is shown on the URL consent card (mcpclient.Conn.AskURLs), and c
+// calls the tool again, with the same arguments, once the person is done
+// there (docs/architecture.md, "URL elicitation required").
+
+// refusedCall is the last call the server refused until a page is opened:
+// what c calls again. Its arguments are kept whole, in memory, for this
+// connection only.
+type refusedCall struct {
+	conn   *mcpclient.Conn
+	tool   *mcp.Tool
+	args   json.RawMessage
+	asTask bool
+}
+
+// urlsAnsweredMsg says the pages of a refused call were all answered (or
+// that asking stopped).
+type urlsAnsweredMsg struct {
+	conn    *mcpclient.Conn
+	tool    string
+	answers []*mcp.ElicitResult
+	err     error
+}
+
+// urlRequired shows a refused call's pages, one consent card after the
+// other, and keeps the call for c; nil when the call was not refused so.
+func (m *Model) urlRequired(msg callDoneMsg) tea.Cmd {
+	u, ok, bad := mcpclient.URLRequiredOf(msg.err)
+	if !ok || bad != nil || msg.conn == nil {
+		return nil
+	}
+	tool := m.toolNamed(msg.tool)
+	if tool == nil {
+		return nil
+	}
+	m.refused = &refusedCall{conn: msg.conn, tool: tool, args: msg.args, asTask: msg.asTask}
+	conn, name := msg.conn, msg.tool
+	return func() tea.Msg {
+		answers, err := conn.AskURLs(conn.Context(), "tools/call "+name, u)
+		return urlsAnsweredMsg{conn, name, answers, err}
+	}
+}
+
+func (msg urlsAnsweredMsg) update(m *Model) tea.Cmd {
+	if m.refused == nil || msg.conn != m.refused.conn || msg.tool != m.refused.tool.Name {
+		return nil
+	}
+	opened := 0
+	for _, a := range msg.answers {
+		if a.Action == "accept" {
+			opened++
+		}
+	}
+	k := m.c.keys.tabs.retry.Help().Key
+	switch {
+	case msg.err != nil:
+		m.status = statusMsg{"the pages were not all shown: " + clean(msg.err.Error()), true}
+	case opened == len(msg.answers):
+		m.status = statusMsg{fmt.Sprintf("once you are done on the page, %s on the Tools tab calls %s again", k, clean(msg.tool)), false}
+	default:
+		m.status = statusMsg{fmt.Sprintf("you did not open every page %s needs: %s calls it again anyway", clean(msg.tool), k), true}
+	}
+	return nil
+}
+
+// toolNamed is the listed tool of that name, or nil.
+func (m *Model) toolNamed(name string) *mcp.Tool {
+	for _, t := range m.tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// retryRefused calls the refused call again, with the same arguments, when
+// it is the selected tool's (c).
+func (m *Model) retryRefused() tea.Cmd {
+	r, t := m.refused, m.selectedTool()
+	switch {
+	case m.tab != tabTools || t == nil:
+		return nil
+	case r == nil || r.conn != m.conn || r.tool.Name != t.Name:
+		m.status = statusMsg{"c calls a tool again once the server asked for a page to be opened first; enter calls it", true}
+		return nil
+	case m.running != "":
+		m.status = statusMsg{"a call is running: esc cancels it", true}
+		return nil
+	}
+	m.refused = nil
+	return m.callAs(r.tool, r.args, r.asTask)
+}
+
+// renderURLRequired is the result of a call the server refused until the
+// person opens pages: each page whole, its host, the server's message, and
+// what to do.
+func renderURLRequired(c *common, u *mcpclient.URLRequired, took time.Duration) string {
+	s := c.styles
+	var b strings.Builder
+	b.WriteString(s.warn.Render("the server needs a page opened first") +
+		s.dim.Render(fmt.Sprintf(" · URL elicitation required (-32042) · after %s", took.Round(time.Millisecond))) + "\n")
+	for i, p := range u.Elicitations {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, clean(p.Message))
+		b.WriteString("   " + clean(p.URL) + "\n")
+		if id := clean(p.ElicitationID); id != "" {
+			b.WriteString(s.dim.Render("   elicitation id "+id) + "\n")
+		}
+	}
+	if u.Dropped > 0 {
+		b.WriteString(s.warn.Render(fmt.Sprintf("and %d more, not shown", u.Dropped)) + "\n")
+	}
+	k := c.keys.tabs.retry.Help().Key
+	b.WriteString(s.dim.Render("Each page is shown on a consent card (o opens it). Once you are done there, " + k + " calls the tool again with the same arguments."))
+	return b.String()
+}
+
+// refusedNote is what the URL consent card says of a page a refused call
+// needs, or "".
+func (m *Model) refusedNote(x *ask) string {
+	if x.req.Refused == "" {
+		return ""
+	}
+	k := m.c.keys.tabs.retry.Help().Key
+	return m.c.styles.warn.Render("The server refused "+clean(x.req.Refused)+" until you open this page.") + "\n" +
+		m.c.styles.dim.Render("Once you are done there, "+k+" on the Tools tab calls it again.") + "\n\n"
+}
