@@ -20,7 +20,8 @@ import (
 //
 // This reaches legacy elicitation/create requests. go-sdk answers the
 // input requests of a 2026-07-28 result inside its own multi round-trip
-// middleware, which no middleware of mcpeek's can come between.
+// middleware, which no middleware of mcpeek's can come between: there the
+// wire tap keeps the schema from go-sdk (ownschema_modern.go).
 
 // wholeParams carries an elicitation's params as received, beside the
 // schemaless copy go-sdk is given.

@@ -166,8 +166,9 @@ var errClosing = errors.New("mcpeek is closing the connection")
 var errDismissed = errors.New("dismissed")
 
 func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	// With the schema go-sdk was not given (ownschema.go).
-	return r.elicit(ctx, receivedParams(ctx, req.Params), nil, "")
+	// With the schema go-sdk was not given (ownschema.go,
+	// ownschema_modern.go).
+	return r.elicit(ctx, ownParams(receivedParams(ctx, req.Params)), nil, "")
 }
 
 // elicit answers one elicitation: raw are its params as the server wrote
