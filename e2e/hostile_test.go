@@ -423,10 +423,10 @@ func TestHostileServerHeadless(t *testing.T) {
 
 // TestMalformedSchemasGetClearErrors: questions whose requested schema is
 // malformed are refused with an invalid-params error that says what is
-// wrong (the SDK checks the schema before mcpeek's router sees it): never
-// a crash, a hang or an answer.
+// wrong (mcpeek checks the schema itself, go-sdk never sees it:
+// mcpclient/ownschema.go): never a crash, a hang or an answer.
 func TestMalformedSchemasGetClearErrors(t *testing.T) {
-	for variant, want := range []string{"nonsense", "properties", "object", "required", "unmarshal string"} {
+	for variant, want := range []string{"nonsense", "properties", "object", "required", "must be a json object"} {
 		t.Run(strconv.Itoa(variant), func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "elicit.jsonl")
 			r := mcpeek(t, append([]string{"call", "bad_schema", "--args", fmt.Sprintf(`{"variant":%d}`, variant),
@@ -452,6 +452,9 @@ func TestMalformedSchemasGetClearErrors(t *testing.T) {
 			}
 			if answer.Action != "" || answer.Code != -32602 || !strings.Contains(strings.ToLower(answer.Message), want) {
 				t.Errorf("the server got %s, want an invalid-params error about %q", res.Content[0].Text, want)
+			}
+			if n := strings.Count(answer.Message, "requested schema"); n > 1 {
+				t.Errorf("the error says \"requested schema\" %d times: %s", n, answer.Message)
 			}
 			t.Logf("variant %d: the server was told %s", variant, res.Content[0].Text)
 			if data, err := os.ReadFile(log); err == nil && len(data) > 0 {

@@ -24,10 +24,7 @@ func isLeafKind(k jsonschema.ErrorKind) bool {
 // message words one validation error for a person. It uses the schema's
 // own constraints, never the submitted value.
 func (s *Schema) message(ve *jsonschema.ValidationError) string {
-	var f *Field
-	if len(ve.InstanceLocation) > 0 {
-		f = s.Field(ve.InstanceLocation[0])
-	}
+	f := s.fieldAt(ve.InstanceLocation)
 	switch k := ve.ErrorKind.(type) {
 	case *kind.Required:
 		return "is required"
@@ -52,9 +49,9 @@ func (s *Schema) message(ve *jsonschema.ValidationError) string {
 	case *kind.MultipleOf:
 		return "must be a multiple of " + ratString(k.Want)
 	case *kind.MinItems:
-		return fmt.Sprintf("choose at least %d", k.Want)
+		return countMessage(f, "needs at least", "choose at least", k.Want)
 	case *kind.MaxItems:
-		return fmt.Sprintf("choose at most %d", k.Want)
+		return countMessage(f, "takes at most", "choose at most", k.Want)
 	case *kind.UniqueItems:
 		return "must not repeat a choice"
 	case *kind.Enum, *kind.Const, *kind.AnyOf, *kind.OneOf:
@@ -118,6 +115,38 @@ func ratString(r *big.Rat) string {
 	}
 	f, _ := r.Float64()
 	return fmt.Sprint(f)
+}
+
+// fieldAt is the field an error at an instance location is about: a
+// top-level field, or a group's own field; nil for none.
+func (s *Schema) fieldAt(loc []string) *Field {
+	if len(loc) == 0 {
+		return nil
+	}
+	f := s.Field(loc[0])
+	if f != nil && f.Kind == KindGroup && len(loc) > 1 {
+		return f.sub(loc[1])
+	}
+	return f
+}
+
+// countMessage words a bound on how many: items of a list, choices of a
+// multi-select.
+func countMessage(f *Field, items, choices string, n int) string {
+	if f != nil && f.Kind == KindList {
+		return items + " " + Plural(n, "item", "items")
+	}
+	return fmt.Sprintf("%s %d", choices, n)
+}
+
+// sub is a group's field with the given key, or nil.
+func (f *Field) sub(key string) *Field {
+	for i := range f.Fields {
+		if f.Fields[i].Key == key {
+			return &f.Fields[i]
+		}
+	}
+	return nil
 }
 
 // Plural counts n of a thing in words: "1 field", "3 fields".

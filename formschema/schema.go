@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -27,6 +28,13 @@ const (
 	KindBoolean     Kind = "boolean"
 	KindSelect      Kind = "select"
 	KindMultiSelect Kind = "multiselect"
+	// KindList is a list of text or numbers the person adds to and
+	// removes from: an array whose items are a string, number or integer
+	// without choices. Only tool arguments have it ([ParseArguments]).
+	KindList Kind = "list"
+	// KindGroup is a nested object of simple fields, shown as a group.
+	// Only tool arguments have it ([ParseArguments]).
+	KindGroup Kind = "group"
 )
 
 // Option is one choice of a select or multi-select field: Value is sent,
@@ -43,8 +51,17 @@ type Field struct {
 	Label       string
 	Description string
 	Required    bool
-	// Default is the schema's default value, or nil.
+	// Default is the value the field starts from: the schema's default
+	// when it is a value this field may send, else nil. An empty string
+	// is no value, and a default that fails the field's own constraints
+	// (a "" or "tomorrow" with format date) is not sent either:
+	// DefaultNote then says why.
 	Default any
+	// Declared is the default as the schema declares it, used or not.
+	Declared any
+	// DefaultNote says why a declared default is not used, for a person
+	// ("" when it is, or when it is the empty string).
+	DefaultNote string
 	// Format is the string format (email, uri, date, date-time), or "".
 	Format  string
 	Options []Option
@@ -59,6 +76,11 @@ type Field struct {
 	// (formatMinimum, formatMaximum), as the schema gives them; "" when
 	// it does not. Validate enforces them.
 	FormatMinimum, FormatMaximum string
+	// Item is a list's item (KindList): its kind (string, number or
+	// integer), format and constraints.
+	Item *Field
+	// Fields are a group's fields (KindGroup), in the schema's order.
+	Fields []Field
 }
 
 // Schema is a parsed requested schema: its fields in the order the server
@@ -71,7 +93,9 @@ type Schema struct {
 // FieldError is a validation problem with one field, worded for a person.
 // It never contains the submitted value.
 type FieldError struct {
-	Key     string
+	Key string
+	// Sub is the field of a group (KindGroup) the error is about, or "".
+	Sub     string
 	Label   string
 	Message string
 }
@@ -90,6 +114,28 @@ func Parse(requested any) (*Schema, error) {
 	return ParseWithOrder(requested, nil)
 }
 
+// ParseArguments reads a tool's input schema into a form: the elicitation
+// subset, and beyond it lists of text or numbers ([KindList]) and nested
+// objects of simple fields ([KindGroup]), each in the schema's property
+// order when given as raw JSON. A schema beyond that (a oneOf of objects,
+// a $ref, an array of objects, a group in a group) is an error naming
+// what a form cannot show.
+func ParseArguments(input any) (*Schema, error) {
+	raw, err := toRaw(input)
+	if err != nil {
+		return nil, err
+	}
+	key := "args\x00" + string(raw)
+	if s, ok := parsed.get(key); ok {
+		return s, nil
+	}
+	s, err := parser{args: true}.parse(raw, nil)
+	if err == nil {
+		parsed.put(key, s)
+	}
+	return s, err
+}
+
 // ParseWithOrder is [Parse] for a schema whose property order was lost in
 // decoding: fields named in order come first, in that order, and the rest
 // follow in the order Parse finds them.
@@ -102,7 +148,7 @@ func ParseWithOrder(requested any, order []string) (*Schema, error) {
 	if s, ok := parsed.get(key); ok {
 		return s, nil
 	}
-	s, err := parse(raw, order)
+	s, err := parser{}.parse(raw, order)
 	if err == nil {
 		parsed.put(key, s)
 	}
@@ -145,7 +191,13 @@ func (c *schemaCache) put(key string, s *Schema) {
 	c.order = append(c.order, key)
 }
 
-func parse(raw []byte, order []string) (*Schema, error) {
+// parser reads a schema: an elicitation's requested schema, or with args
+// a tool's input schema, which may also hold lists and groups.
+type parser struct {
+	args bool
+}
+
+func (p parser) parse(raw []byte, order []string) (*Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("requested schema is not valid JSON: %w", err)
@@ -194,12 +246,13 @@ func parse(raw []byte, order []string) (*Schema, error) {
 		}
 	}
 	s := &Schema{}
+	rawProps := propertiesRaw(raw)
 	for _, key := range order {
 		def, ok := props[key].(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("field %q: schema must be an object", key)
 		}
-		f, err := parseField(key, def, required[key])
+		f, err := p.parseField(key, def, required[key], rawProps[key])
 		if err != nil {
 			return nil, err
 		}
@@ -215,7 +268,77 @@ func parse(raw []byte, order []string) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("requested schema does not compile: %w", err)
 	}
+	s.settleDefaults()
 	return s, nil
+}
+
+// settleDefaults keeps of each declared default only a value the field
+// may send: an empty string is no value, and a default its own field
+// refuses is noted and left out, so that nothing mcpeek sends fails the
+// server's schema.
+func (s *Schema) settleDefaults() {
+	for i := range s.Fields {
+		f := &s.Fields[i]
+		for j := range f.Fields {
+			s.settleSubDefault(f, &f.Fields[j])
+		}
+		if f.Default == nil {
+			continue
+		}
+		if f.Default == "" && f.Kind == KindString {
+			f.Default = nil
+			continue
+		}
+		for _, e := range s.Validate(map[string]any{f.Key: f.Default}) {
+			if e.Key == f.Key {
+				f.DefaultNote = fmt.Sprintf("the server's default %s is not used: it %s", quoteValue(f.Declared), e.Message)
+				f.Default = nil
+				break
+			}
+		}
+	}
+}
+
+// settleSubDefault is settleDefaults for a field of a group.
+func (s *Schema) settleSubDefault(group, g *Field) {
+	if g.Default == "" && g.Kind == KindString {
+		g.Default = nil
+	}
+	if g.Default == nil {
+		return
+	}
+	for _, e := range s.Validate(map[string]any{group.Key: map[string]any{g.Key: g.Default}}) {
+		if e.Key == group.Key && e.Sub == g.Key {
+			g.DefaultNote = fmt.Sprintf("the server's default %s is not used: it %s", quoteValue(g.Declared), e.Message)
+			g.Default = nil
+			return
+		}
+	}
+}
+
+// quoteValue writes a value as JSON, cut to a readable length.
+func quoteValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	out := Clean(string(b))
+	if r := []rune(out); len(r) > 40 {
+		out = string(r[:39]) + "…"
+	}
+	return out
+}
+
+// propertiesRaw is each property's schema in raw as written, which keeps
+// the order of a nested object's properties; nil when raw has none.
+func propertiesRaw(raw []byte) map[string]json.RawMessage {
+	var top struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(raw, &top) != nil {
+		return nil
+	}
+	return top.Properties
 }
 
 type noLoader struct{}
@@ -290,11 +413,15 @@ func propertyOrder(raw []byte) ([]string, error) {
 	return keys, nil
 }
 
-func parseField(key string, def map[string]any, required bool) (Field, error) {
-	f := Field{Key: key, Required: required, Default: def["default"]}
-	for _, kw := range []string{"$ref", "allOf", "not", "if", "properties", "patternProperties", "additionalProperties"} {
+func (p parser) parseField(key string, def map[string]any, required bool, raw json.RawMessage) (Field, error) {
+	f := Field{Key: key, Required: required, Default: def["default"], Declared: def["default"]}
+	unsupported := []string{"$ref", "allOf", "not", "if", "properties", "patternProperties", "additionalProperties"}
+	if p.args && def["type"] == "object" {
+		unsupported = []string{"$ref", "allOf", "not", "if", "patternProperties"}
+	}
+	for _, kw := range unsupported {
 		if _, ok := def[kw]; ok {
-			return f, fmt.Errorf("field %q: %s is not supported in an elicitation form", key, kw)
+			return f, fmt.Errorf("field %q: %s is not supported in a form", key, kw)
 		}
 	}
 	if _, isList := def["type"].([]any); isList {
@@ -310,7 +437,7 @@ func parseField(key string, def map[string]any, required bool) (Field, error) {
 	f.Label = Clean(f.Label)
 	f.Description, _ = def["description"].(string)
 	f.Description = Clean(f.Description)
-	if err := parseKind(&f, def); err != nil {
+	if err := p.parseKind(&f, def, raw); err != nil {
 		return f, err
 	}
 	if err := parseFormatBounds(&f, def); err != nil {
@@ -361,7 +488,7 @@ func parseConstraints(f *Field, def map[string]any) error {
 }
 
 // parseKind decides the field's kind from its type and choices.
-func parseKind(f *Field, def map[string]any) error {
+func (p parser) parseKind(f *Field, def map[string]any, raw json.RawMessage) error {
 	key := f.Key
 	typ, _ := def["type"].(string)
 	switch {
@@ -386,22 +513,109 @@ func parseKind(f *Field, def map[string]any) error {
 	case typ == "boolean":
 		f.Kind = KindBoolean
 	case typ == "array":
-		items, _ := def["items"].(map[string]any)
-		if items == nil {
-			return fmt.Errorf("field %q: an array needs items with enum or anyOf", key)
-		}
-		opts, err := parseOptions(key, items)
-		if err != nil {
-			return err
-		}
-		f.Kind, f.Options = KindMultiSelect, opts
+		return p.parseArray(f, def)
 	case typ == "":
 		return fmt.Errorf("field %q: type is missing", key)
+	case typ == "object" && p.args:
+		return p.parseGroup(f, def, raw)
 	case typ == "object":
 		return fmt.Errorf("field %q: nested objects are not supported (elicitation forms are flat)", key)
 	default:
 		return fmt.Errorf("field %q: type %q is not supported", key, typ)
 	}
+	return nil
+}
+
+// parseArray reads an array: a multi-select when its items are choices
+// (enum, or anyOf/oneOf of {const,title}, with or without an item type:
+// FastMCP sends {"items":{"enum":[…]}}), and for tool arguments a list of
+// text or numbers.
+func (p parser) parseArray(f *Field, def map[string]any) error {
+	key := f.Key
+	items, _ := def["items"].(map[string]any)
+	if items == nil {
+		if p.args {
+			return fmt.Errorf("field %q: an array needs items that say what each one is", key)
+		}
+		return fmt.Errorf("field %q: an array needs items with enum or anyOf (its choices)", key)
+	}
+	if items["enum"] != nil || items["anyOf"] != nil || items["oneOf"] != nil {
+		opts, err := parseOptions(key, items)
+		if err != nil {
+			return err
+		}
+		f.Kind, f.Options = KindMultiSelect, opts
+		return nil
+	}
+	itemType, _ := items["type"].(string)
+	if !p.args {
+		if itemType == "" {
+			return fmt.Errorf("field %q: an array's items need enum or anyOf (its choices) to be a multi-select", key)
+		}
+		return fmt.Errorf("field %q: an array of %s items without enum or anyOf is not a multi-select; an elicitation form can only offer choices", key, itemType)
+	}
+	switch itemType {
+	case "string", "number", "integer":
+	case "object":
+		return fmt.Errorf("field %q: a list of objects is more than a form can show", key)
+	case "":
+		return fmt.Errorf("field %q: the array's items have no type", key)
+	default:
+		return fmt.Errorf("field %q: a list of %s items is more than a form can show", key, itemType)
+	}
+	item, err := parser{}.parseField(key, items, false, nil)
+	if err != nil {
+		return fmt.Errorf("%w (in its items)", err)
+	}
+	item.Label, item.Description = f.Label, ""
+	f.Kind, f.Item = KindList, &item
+	return nil
+}
+
+// parseGroup reads a nested object of simple fields, in the order raw
+// gives them.
+func (p parser) parseGroup(f *Field, def map[string]any, raw json.RawMessage) error {
+	key := f.Key
+	props, ok := def["properties"].(map[string]any)
+	if !ok || len(props) == 0 {
+		return fmt.Errorf("field %q: an object without properties is more than a form can show", key)
+	}
+	required := map[string]bool{}
+	if list, ok := def["required"].([]any); ok {
+		for _, k := range list {
+			if name, ok := k.(string); ok {
+				required[name] = true
+			}
+		}
+	}
+	var order []string
+	if raw != nil {
+		order, _ = propertyOrder(raw)
+	}
+	nestedRaw := propertiesRaw(raw)
+	for k := range props { // properties raw did not give (a decoded schema)
+		if !slices.Contains(order, k) {
+			order = append(order, k)
+		}
+	}
+	if raw == nil {
+		slices.Sort(order)
+	}
+	for _, k := range order {
+		sub, ok := props[k].(map[string]any)
+		if !ok {
+			return fmt.Errorf("field %q: property %q: schema must be an object", key, k)
+		}
+		if sub["type"] == "object" {
+			return fmt.Errorf("field %q: an object in an object (%q) is more than a form can show", key, k)
+		}
+		g, err := parser{args: true}.parseField(k, sub, required[k], nestedRaw[k])
+		if err != nil {
+			return fmt.Errorf("field %q: %w", key, err)
+		}
+		f.Fields = append(f.Fields, g)
+	}
+	f.Kind = KindGroup
 	return nil
 }
 
@@ -454,6 +668,10 @@ func checkDefault(f Field) error {
 		for _, v := range list {
 			ok = ok && slices.ContainsFunc(f.Options, func(o Option) bool { return o.Value == v })
 		}
+	case KindList:
+		_, ok = f.Default.([]any)
+	case KindGroup:
+		_, ok = f.Default.(map[string]any)
 	}
 	if !ok {
 		return fmt.Errorf("field %q: the default does not fit the field", f.Key)
@@ -500,6 +718,9 @@ func parseOptions(key string, def map[string]any) ([]Option, error) {
 		var opts []Option
 		for _, e := range list {
 			m, ok := e.(map[string]any)
+			if ok && m["const"] == nil && (m["type"] == "object" || m["properties"] != nil) {
+				return nil, fmt.Errorf("field %q: a %s of objects is more than a form can show (a choice needs a const in each entry)", key, kw)
+			}
 			if !ok || m["const"] == nil || isComposite(m["const"]) {
 				return nil, fmt.Errorf("field %q: every %s entry needs a const", key, kw)
 			}
@@ -637,6 +858,11 @@ func (s *Schema) Validate(content map[string]any) []FieldError {
 		if msg, ok := byKey[f.Key]; ok {
 			out = append(out, FieldError{Key: f.Key, Label: f.Label, Message: msg})
 		}
+		for _, g := range f.Fields {
+			if msg, ok := byKey[f.Key+subSep+g.Key]; ok {
+				out = append(out, FieldError{Key: f.Key, Sub: g.Key, Label: f.Label + " › " + g.Label, Message: msg})
+			}
+		}
 	}
 	// Properties the schema does not declare, by name: a typo in an answer,
 	// or data the person never saw in the form.
@@ -680,6 +906,10 @@ func normalize(content map[string]any) (any, error) {
 	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
 }
 
+// subSep joins a group's key and its field's key in collect's map; JSON
+// keys may hold any character but this one is no key's in practice.
+const subSep = "\x00"
+
 // collect walks the error tree and keeps the first message per field.
 func (s *Schema) collect(ve *jsonschema.ValidationError, byKey map[string]string, general *[]string) {
 	if len(ve.Causes) == 0 || isLeafKind(ve.ErrorKind) {
@@ -702,12 +932,30 @@ func (s *Schema) collect(ve *jsonschema.ValidationError, byKey map[string]string
 			}
 			return
 		}
+		if req, ok := ve.ErrorKind.(*kindRequired); ok && len(ve.InstanceLocation) == 1 {
+			for _, k := range req.Missing { // a group's field
+				if key := ve.InstanceLocation[0] + subSep + k; byKey[key] == "" {
+					byKey[key] = "is required"
+				}
+			}
+			return
+		}
 		msg := s.message(ve)
 		if len(ve.InstanceLocation) == 0 {
 			*general = append(*general, msg)
 			return
 		}
 		key := ve.InstanceLocation[0]
+		if f := s.Field(key); f != nil && len(ve.InstanceLocation) > 1 {
+			switch f.Kind {
+			case KindGroup:
+				key += subSep + ve.InstanceLocation[1]
+			case KindList:
+				if n, err := strconv.Atoi(ve.InstanceLocation[1]); err == nil {
+					msg = fmt.Sprintf("item %d %s", n+1, msg)
+				}
+			}
+		}
 		if _, seen := byKey[key]; !seen {
 			byKey[key] = msg
 		}

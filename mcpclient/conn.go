@@ -208,6 +208,7 @@ type Conn struct {
 	toolsGen    int             // how many times the server said its tools changed
 	liveTasks   map[string]bool // the tasks followed now (trackTask)
 	acks        subscriptionAcks
+	toolSchemas toolSchemas // as listed, in the server's order
 	router      *router
 	records     *Recorder
 	wire        *WireLog
@@ -321,7 +322,7 @@ func (c *Conn) connect(ctx context.Context) error {
 	}
 	c.notify.options(copts)
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeek", Title: "mcpeek", Version: Version}, copts)
-	client.AddReceivingMiddleware(c.rootsMiddleware)
+	client.AddReceivingMiddleware(c.rootsMiddleware, ownSchema)
 	if len(c.roots) > 0 {
 		client.AddRoots(c.roots...)
 	}

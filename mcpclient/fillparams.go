@@ -15,7 +15,9 @@ import (
 // legacy elicitation without params to its handler as nil. So the tap gives
 // such a request an empty params object, {}, before the SDK reads it; the
 // wire log keeps what the server wrote (docs/architecture.md, "Sampling,
-// roots and notifications").
+// roots and notifications"). The same step keeps the requested schema of a
+// form elicitation among input requests away from go-sdk
+// (ownschema_modern.go).
 
 // askMethods are the server→client requests whose absent params mcpeek
 // reads as empty.
@@ -103,8 +105,9 @@ func fillOne(data []byte) []byte {
 }
 
 // fillInputRequests is a result whose input requests without params have
-// an empty one, or nil when none lacks them. Every other member, and each
-// request's params, keep their bytes (a requested schema its order).
+// an empty one, and whose form elicitations carry their requested schema
+// in _meta (see schemaInMeta), or nil when none needs either. Every other
+// member, and the params of every other request, keep their bytes.
 func fillInputRequests(result json.RawMessage) json.RawMessage {
 	if !bytes.Contains(result, []byte(`"inputRequests"`)) || !mentionsAsk(result) {
 		return nil
@@ -120,11 +123,16 @@ func fillInputRequests(result json.RawMessage) json.RawMessage {
 	changed := false
 	for _, ir := range requests {
 		var method string
-		if ir == nil || json.Unmarshal(ir["method"], &method) != nil || !askMethods[method] || !emptyParams(ir["params"]) {
+		if ir == nil || json.Unmarshal(ir["method"], &method) != nil || !askMethods[method] {
 			continue
 		}
-		ir["params"] = json.RawMessage(`{}`)
-		changed = true
+		if emptyParams(ir["params"]) {
+			ir["params"] = json.RawMessage(`{}`)
+			changed = true
+		} else if own := schemaInMeta(method, ir["params"]); own != nil {
+			ir["params"] = own
+			changed = true
+		}
 	}
 	if !changed {
 		return nil

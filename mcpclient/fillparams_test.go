@@ -13,15 +13,21 @@ import (
 )
 
 // The asks a server may send without params get an empty params object,
-// as a request of their own or as input requests of a result; the rest of
-// the message keeps its bytes, a requested schema its property order.
+// as a request of their own or as input requests of a result, and a form
+// elicitation among input requests has its requested schema moved into
+// _meta, away from go-sdk (ownschema_modern.go); the rest of the message
+// keeps its bytes, a requested schema its property order.
 func TestFillWire(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"roots/list request", `{"jsonrpc":"2.0","id":1,"method":"roots/list"}`, `{"id":1,"jsonrpc":"2.0","method":"roots/list","params":{}}`},
 		{"null params", `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":null}`, `{"id":1,"jsonrpc":"2.0","method":"elicitation/create","params":{}}`},
 		{"sampling request", `{"jsonrpc":"2.0","id":"s","method":"sampling/createMessage"}`, `{"id":"s","jsonrpc":"2.0","method":"sampling/createMessage","params":{}}`},
 		{"input requests", `{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"},"q":{"method":"elicitation/create","params":{"message":"<b>","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}}}}}}`,
-			`{"id":2,"jsonrpc":"2.0","result":{"inputRequests":{"q":{"method":"elicitation/create","params":{"message":"<b>","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}}},"r":{"method":"roots/list","params":{}}},"resultType":"input_required"}}`},
+			`{"id":2,"jsonrpc":"2.0","result":{"inputRequests":{"q":{"method":"elicitation/create","params":{"_meta":{"io.mcpeek/requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}},"message":"<b>"}},"r":{"method":"roots/list","params":{}}},"resultType":"input_required"}}`},
+		{"a form's schema beside its _meta", `{"jsonrpc":"2.0","id":2,"result":{"inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"m","_meta":{"ui":{"resourceUri":"ui://a/b"}},"requestedSchema":{"type":"object","properties":{"d":{"type":"string","default":""}}}}}}}}`,
+			`{"id":2,"jsonrpc":"2.0","result":{"inputRequests":{"q":{"method":"elicitation/create","params":{"_meta":{"io.mcpeek/requestedSchema":{"type":"object","properties":{"d":{"type":"string","default":""}}},"ui":{"resourceUri":"ui://a/b"}},"message":"m","mode":"form"}}}}}`},
+		{"a URL elicitation", `{"jsonrpc":"2.0","id":2,"result":{"inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://a.test","requestedSchema":{"type":"object"}}}}}}`, ``},
+		{"a legacy request's schema", `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}`, ``},
 		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"roots/list"},{"jsonrpc":"2.0","method":"notifications/message","params":{}}]`,
 			`[{"id":1,"jsonrpc":"2.0","method":"roots/list","params":{}},{"jsonrpc":"2.0","method":"notifications/message","params":{}}]`},
 		{"params given", `{"jsonrpc":"2.0","id":1,"method":"roots/list","params":{"_meta":{}}}`, ``},
@@ -119,5 +125,38 @@ func TestBackChannelRefusal(t *testing.T) {
 		if got := backChannelRefusal(text); got != want {
 			t.Errorf("backChannelRefusal(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// The router takes the schema the tap moved back into its place, and the
+// params as go-sdk decoded them are the params as the server wrote them
+// again: the params book finds the server's bytes by them.
+func TestOwnParams(t *testing.T) {
+	server := `{"message":"m","_meta":{"ui":{"resourceUri":"ui://a/b"}},"requestedSchema":{"type":"object","properties":{"d":{"type":"string","default":""}}}}`
+	moved := fillWire([]byte(`{"jsonrpc":"2.0","id":2,"result":{"inputRequests":{"q":{"method":"elicitation/create","params":` + server + `}}}}`))
+	var res struct {
+		InputRequests map[string]struct {
+			Params mcp.ElicitParams `json:"params"`
+		} `json:"inputRequests"`
+	}
+	var msg struct{ Result json.RawMessage }
+	if json.Unmarshal(moved, &msg) != nil || json.Unmarshal(msg.Result, &res) != nil {
+		t.Fatalf("moved: %s", moved)
+	}
+	decoded := res.InputRequests["q"].Params
+	if decoded.RequestedSchema != nil {
+		t.Fatalf("go-sdk is given a schema: %v", decoded.RequestedSchema)
+	}
+	own := ownParams(&decoded)
+	var book paramsBook
+	book.add(json.RawMessage(server))
+	if got := book.take(own); string(got) != server {
+		t.Errorf("the book gives %s for %+v, want the server's params", got, own)
+	}
+	if _, left := own.Meta[ownSchemaMeta]; left || own.Meta["ui"] == nil {
+		t.Errorf("_meta is %v, want the server's", own.Meta)
+	}
+	if p := (&mcp.ElicitParams{Message: "m"}); ownParams(p) != p {
+		t.Error("params without a moved schema are changed")
 	}
 }

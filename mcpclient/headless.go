@@ -40,6 +40,11 @@ type Answer struct {
 	} `json:"match"`
 	Action  string         `json:"action,omitempty"`
 	Content map[string]any `json:"content,omitempty"`
+	// Defaults, when false, sends the content as written. Otherwise (the
+	// default) an accept's content starts from the requested schema's
+	// defaults, those it may send ([formschema.Field.Default]), and the
+	// entry's own values replace them.
+	Defaults *bool `json:"defaults,omitempty"`
 	// Result is a sampling reply: role (assistant if omitted), content (a
 	// content block or an array of them), model (mcpeek if omitted) and
 	// stopReason (endTurn if omitted).
@@ -134,6 +139,9 @@ func (a *Answer) checkElicit() error {
 	if a.Result != nil {
 		return fmt.Errorf("result is only for %s entries; an elicitation answers with action and content", MethodSample)
 	}
+	if a.Defaults != nil && a.Action != "accept" {
+		return errors.New("defaults is only allowed with action accept")
+	}
 	switch a.Action {
 	case "accept":
 	case "decline", "cancel":
@@ -152,6 +160,8 @@ func (a *Answer) checkSample() error {
 	switch {
 	case a.Content != nil:
 		return fmt.Errorf("a %s entry answers with result, not content", MethodSample)
+	case a.Defaults != nil:
+		return fmt.Errorf("defaults is only for elicitations; a %s entry answers with result", MethodSample)
 	case a.Match.ResourceURI != "":
 		return errors.New("match.resourceUri is only for elicitations")
 	case a.Action == "reject":
@@ -263,18 +273,17 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 	var action string
 	var content map[string]any
 	var source string
+	defaults := false // start from the schema's defaults
 	if i, a := h.take(func(a *Answer) bool { return a.fits(req) }); a != nil {
 		action, content = a.Action, a.Content
+		defaults = a.Defaults == nil || *a.Defaults
 		source = fmt.Sprintf("answers file entry %d", i+1)
 	} else {
 		switch h.Policy {
 		case PolicyDecline:
 			action = "decline"
 		case PolicyAcceptDefaults:
-			action = "accept"
-			if req.Schema != nil {
-				content = req.Schema.Defaults()
-			}
+			action, defaults = "accept", true
 		case PolicyCancel, "":
 			action = "cancel"
 			h.sayCancelled(req)
@@ -288,6 +297,9 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 		h.say("mcpeek: %s consented to open %s; open it yourself to continue", source, req.Params.URL)
 		return &mcp.ElicitResult{Action: "accept"}, nil
 	}
+	if defaults {
+		content = h.withDefaults(req, content)
+	}
 	if content == nil {
 		content = map[string]any{}
 	}
@@ -297,6 +309,22 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 		return &mcp.ElicitResult{Action: "cancel"}, nil
 	}
 	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+}
+
+// withDefaults is content over the schema's defaults: those a field may
+// send, each replaced by the content's own value. A declared default the
+// field refuses is left out, and a line says so.
+func (h *HeadlessAsker) withDefaults(req *NativeRequest, content map[string]any) map[string]any {
+	out := req.Schema.Defaults()
+	for k, v := range content {
+		out[k] = v
+	}
+	for _, f := range req.Schema.Fields {
+		if _, given := content[f.Key]; !given && f.DefaultNote != "" {
+			h.say("mcpeek: %s: %s: %s", req.Key, f.Label, f.DefaultNote)
+		}
+	}
+	return out
 }
 
 // sayCancelled says why a request no answer matched is cancelled, and how

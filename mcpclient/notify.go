@@ -309,8 +309,10 @@ func (c *Conn) rootsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 
 // observe looks at each received message for the roots/list input
 // requests of a 2026-07-28 result, which the SDK answers from the roots
-// without a handler mcpeek could wrap.
+// without a handler mcpeek could wrap, and for tools' input schemas as
+// written.
 func (c *Conn) observe(data []byte) {
+	c.toolSchemas.note(data)
 	if strings.Contains(string(data), `"notifications/message"`) {
 		c.logs.read(data)
 	}

@@ -166,7 +166,9 @@ var errClosing = errors.New("mcpeek is closing the connection")
 var errDismissed = errors.New("dismissed")
 
 func (r *router) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	return r.elicit(ctx, req.Params, nil, "")
+	// With the schema go-sdk was not given (ownschema.go,
+	// ownschema_modern.go).
+	return r.elicit(ctx, ownParams(receivedParams(ctx, req.Params)), nil, "")
 }
 
 // elicit answers one elicitation: raw are its params as the server wrote
@@ -258,7 +260,11 @@ func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitPar
 		schema, err = formschema.Parse(p.RequestedSchema)
 	}
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requested schema: " + err.Error()}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "requested schema") { // said once: formschema's may say it already
+			msg = "requested schema: " + msg
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 	}
 	nreq.Schema = schema
 	reason, uri := AppGate(r.conn.caps.sent, r.conn.ServerCapabilities(), p)

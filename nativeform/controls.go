@@ -24,6 +24,11 @@ type ControlKeyMap struct {
 	// The segmented choice: the option before or after; Clear leaves an
 	// optional choice unanswered.
 	PrevOption, NextOption, Clear key.Binding
+	// A yes/no drawn as segments (without colour): yes or no at once.
+	Yes, No key.Binding
+	// The list: add what is typed, pick the item before or after, remove
+	// the one picked.
+	AddItem, PrevItem, NextItem, RemoveItem key.Binding
 	// The multi-select (huh's, bound to these): toggle the option under
 	// the cursor, or all of them.
 	Toggle, ToggleAll key.Binding
@@ -46,6 +51,12 @@ var ControlKeys = ControlKeyMap{
 	PrevOption: key.NewBinding(key.WithKeys("left", "h", "up", "k"), key.WithHelp("←", "the option before")),
 	NextOption: key.NewBinding(key.WithKeys("right", "l", "down", "j"), key.WithHelp("→", "the option after")),
 	Clear:      key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("backspace", "no answer")),
+	Yes:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+	No:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no")),
+	AddItem:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add the item typed")),
+	PrevItem:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "the item before")),
+	NextItem:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "the item after")),
+	RemoveItem: key.NewBinding(key.WithKeys("delete", "ctrl+x"), key.WithHelp("delete", "remove the item")),
 	Toggle:     key.NewBinding(key.WithKeys(" ", "x"), key.WithHelp("space/x", "toggle")),
 	ToggleAll:  key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "all/none")),
 }
@@ -64,7 +75,8 @@ func (k ControlKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.PrevDay, k.NextDay, k.PrevWeek, k.NextWeek, k.PrevMonth, k.NextMonth, k.Today},
 		{k.Lower, k.Higher, k.Lowest, k.Highest},
-		{k.PrevOption, k.NextOption, k.Clear},
+		{k.PrevOption, k.NextOption, k.Clear, k.Yes, k.No},
+		{k.AddItem, k.PrevItem, k.NextItem, k.RemoveItem},
 		{k.Toggle, k.ToggleAll},
 	}
 }
@@ -76,6 +88,19 @@ const narrowColumns = 40
 // defaultTheme is the form's theme (huh's default), for fields not given
 // one.
 var defaultTheme = huh.ThemeCharm()
+
+// theme is the form's theme: huh's default, and where there is no colour
+// a multi-select's choices marked [x] and [ ], not by colour.
+func theme() *huh.Theme {
+	t := huh.ThemeCharm()
+	if !colour() {
+		for _, st := range []*huh.FieldStyles{&t.Focused, &t.Blurred} {
+			st.SelectedPrefix = st.SelectedPrefix.SetString("[x] ")
+			st.UnselectedPrefix = st.UnselectedPrefix.SetString("[ ] ")
+		}
+	}
+	return t
+}
 
 // fieldBase is what the form's own controls share: the field and its
 // value, the title with its error, the theme, the keys that move between
@@ -127,7 +152,7 @@ func (b *fieldBase) render(body string) string {
 	st := b.styles()
 	var sb strings.Builder
 	sb.WriteString(st.Title.Render(ansi.Wrap(b.title(), b.inner(), ",.-; ")))
-	if d := b.v.field.Description; d != "" {
+	if d := description(b.v.field); d != "" {
 		sb.WriteString("\n" + st.Description.Render(ansi.Wrap(d, b.inner(), ",.-; ")))
 	}
 	sb.WriteString("\n" + body)

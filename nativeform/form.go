@@ -115,9 +115,10 @@ type Form struct {
 	opts   Options
 	id     int64
 	values []*value
+	leaves []*value // the values with a control: a group's fields in its place
 	form   *huh.Form
 	group  *huh.Group  // the form's one page
-	fields []huh.Field // the controls of values, in order
+	fields []huh.Field // the controls of leaves, in order
 
 	attempted bool // a submit failed: fields now show their errors
 	wholeMsg  bool // ctrl+o: show a long message in full
@@ -140,6 +141,7 @@ func New(req Request, opts Options) *Form {
 	for i := range req.Schema.Fields {
 		f.values = append(f.values, newValue(&req.Schema.Fields[i]))
 	}
+	f.leaves = leaves(f.values)
 	f.openedAt = opts.Now()
 	if opts.Timeout > 0 {
 		f.deadline = f.openedAt.Add(opts.Timeout)
@@ -157,8 +159,8 @@ func (f *Form) Result() (Result, bool) {
 }
 
 // Control names the control that renders a field: "text", "yes/no",
-// "select", "multi-select", "date", "date-time", "slider" or "segmented"
-// ("" for an unknown key).
+// "select", "multi-select", "date", "date-time", "slider", "segmented",
+// "list" or "group" ("" for an unknown key).
 func (f *Form) Control(key string) string {
 	for _, v := range f.values {
 		if v.field.Key != key {
@@ -167,39 +169,43 @@ func (f *Form) Control(key string) string {
 		if v.widget != widgetNone {
 			return [...]string{widgetDate: "date", widgetDateTime: "date-time", widgetSlider: "slider", widgetSegmented: "segmented"}[v.widget]
 		}
-		return [...]string{controlInput: "text", controlConfirm: "yes/no", controlSelect: "select", controlMulti: "multi-select"}[v.control]
+		return [...]string{controlInput: "text", controlConfirm: "yes/no", controlSelect: "select", controlMulti: "multi-select",
+			controlList: "list", controlGroup: "group"}[v.control]
 	}
 	return ""
 }
 
 // Content is what accept would send now: answered fields only.
-func (f *Form) Content() map[string]any {
-	out := map[string]any{}
-	for _, v := range f.values {
-		if c, ok := v.content(); ok {
-			out[v.field.Key] = c
-		}
-	}
-	return out
-}
+func (f *Form) Content() map[string]any { return contentOf(f.values) }
 
-// build makes the huh form over the bound values.
+// build makes the huh form over the bound values: a control per field,
+// a group's fields under a heading of the group's.
 func (f *Form) build() {
-	var fields []huh.Field
+	var fields, page []huh.Field
 	for _, v := range f.values {
-		fields = append(fields, f.control(v))
+		if v.control == controlGroup {
+			page = append(page, huh.NewNote().Title(v.field.Label).Description(description(v.field)))
+			for _, sv := range v.subs {
+				c := f.control(sv)
+				fields, page = append(fields, c), append(page, c)
+			}
+			continue
+		}
+		c := f.control(v)
+		fields, page = append(fields, c), append(page, c)
 	}
 	f.fields = fields
-	if len(fields) == 0 {
-		fields = append(fields, huh.NewNote().Title("No fields").Description("The server asks only for a yes or no: submit to accept."))
+	if len(page) == 0 {
+		page = append(page, huh.NewNote().Title("No fields").Description("The server asks only for a yes or no: submit to accept."))
 	}
 	km := huh.NewDefaultKeyMap()
 	km.Quit = key.NewBinding(key.WithDisabled())
 	km.MultiSelect.Toggle = ControlKeys.Toggle
 	km.MultiSelect.SelectAll.SetKeys(ControlKeys.ToggleAll.Keys()...)
 	km.MultiSelect.SelectNone.SetKeys(ControlKeys.ToggleAll.Keys()...)
-	f.group = huh.NewGroup(fields...)
+	f.group = huh.NewGroup(page...)
 	f.form = huh.NewForm(f.group).
+		WithTheme(theme()).
 		WithKeyMap(km).
 		WithShowHelp(false).
 		WithWidth(f.width - 2).
@@ -208,9 +214,9 @@ func (f *Form) build() {
 
 func (f *Form) label(v *value) string {
 	if v.field.Required {
-		return v.field.Label + " *"
+		return v.label() + " *"
 	}
-	return v.field.Label
+	return v.label()
 }
 
 // refreshErrors recomputes each field's error after a failed submit, so
@@ -223,10 +229,13 @@ func (f *Form) refreshErrors() int {
 	}
 	byKey := map[string]string{}
 	for _, e := range f.req.Schema.Validate(f.Content()) {
+		if e.Sub != "" {
+			e.Key += "\x00" + e.Sub
+		}
 		byKey[e.Key] = e.Message
 	}
-	for i, v := range f.values {
-		v.setError(byKey[v.field.Key])
+	for i, v := range f.leaves {
+		v.setError(byKey[v.errorKey()])
 		if first < 0 && v.status.Error != "" {
 			first = i
 		}
@@ -244,7 +253,7 @@ func (f *Form) title(v *value) string {
 }
 
 func (f *Form) control(v *value) huh.Field {
-	desc := v.field.Description
+	desc := description(v.field)
 	title := func() string { return f.title(v) }
 	switch v.widget {
 	case widgetDate, widgetDateTime:
@@ -255,7 +264,12 @@ func (f *Form) control(v *value) huh.Field {
 		return f.newSegmented(v, title)
 	}
 	switch v.control {
+	case controlList:
+		return f.newList(v, title)
 	case controlConfirm:
+		if !colour() { // huh's buttons show the choice by colour alone
+			return f.newSegmented(v, title)
+		}
 		return huh.NewConfirm().Key(v.field.Key).TitleFunc(title, &v.status).Description(desc).
 			Affirmative("Yes").Negative("No").Value(&v.yes)
 	case controlSelect:

@@ -116,18 +116,19 @@ func (p *plain) fill(req Request) (Result, error) {
 	for i := range req.Schema.Fields {
 		values[i] = newValue(&req.Schema.Fields[i])
 	}
-	content := func() map[string]any {
-		m := map[string]any{}
-		for _, v := range values {
-			if c, ok := v.content(); ok {
-				m[v.field.Key] = c
-			}
-		}
-		return m
-	}
-	todo := values
+	content := func() map[string]any { return contentOf(values) }
+	all := leaves(values)
+	todo := all
 	for {
+		var group *value
 		for _, v := range todo {
+			if v.group != nil && v.group != group { // a group's heading, before its fields
+				fmt.Fprintln(p.out, v.group.field.Label+":")
+				if d := description(v.group.field); d != "" {
+					fmt.Fprintf(p.out, "  %s\n", d)
+				}
+			}
+			group = v.group
 			if err := p.field(v); err != nil {
 				if err == errEOF {
 					return Result{Action: Cancel}, nil
@@ -142,8 +143,12 @@ func (p *plain) fill(req Request) (Result, error) {
 		todo = nil
 		for _, e := range errs {
 			fmt.Fprintf(p.out, "  ! %s\n", e.Error())
-			for _, v := range values {
-				if v.field.Key == e.Key {
+			key := e.Key
+			if e.Sub != "" {
+				key += "\x00" + e.Sub
+			}
+			for _, v := range all {
+				if v.errorKey() == key {
 					todo = append(todo, v)
 				}
 			}
@@ -161,8 +166,8 @@ func (p *plain) field(v *value) error {
 		label += " (required)"
 	}
 	fmt.Fprintln(p.out, label)
-	if f.Description != "" {
-		fmt.Fprintf(p.out, "  %s\n", f.Description)
+	if d := description(f); d != "" {
+		fmt.Fprintf(p.out, "  %s\n", d)
 	}
 	switch v.control {
 	case controlInput:
@@ -192,8 +197,38 @@ func (p *plain) field(v *value) error {
 		return p.choose(v)
 	case controlMulti:
 		return p.chooseMany(v)
+	case controlList:
+		return p.items(v)
 	}
 	return nil
+}
+
+// items asks for a list's items, one a line, until an empty line; an
+// empty first line keeps the list as it is, and "-" empties it.
+func (p *plain) items(v *value) error {
+	now := "empty"
+	if len(v.items) > 0 {
+		now = strings.Join(v.items, ", ")
+	}
+	fmt.Fprintf(p.out, "  one item a line, an empty line ends (now: %s; an empty first line keeps it, - empties it)\n", now)
+	var items []string
+	for {
+		line, err := p.read("  item: ")
+		if err != nil {
+			return err
+		}
+		switch {
+		case line == "" && items == nil:
+			return nil
+		case line == "":
+			v.items = items
+			return nil
+		case line == "-" && items == nil:
+			v.items = nil
+			return nil
+		}
+		items = append(items, line)
+	}
 }
 
 // choose asks for one of the numbered options of a select field.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -23,6 +24,27 @@ func (f *Form) newSegmented(v *value, title func() string) *segmented {
 	s := &segmented{fieldBase: &fieldBase{v: v, title: title}}
 	s.self = s
 	return s
+}
+
+// choice is the option chosen: 1 + its index, or noAnswer. A yes/no
+// with a default (drawn as segments where there is no colour to show
+// which of huh's buttons is chosen) holds its answer in v.yes.
+func (s *segmented) choice() int {
+	if s.v.control != controlConfirm {
+		return s.v.choice
+	}
+	if s.v.yes {
+		return 1
+	}
+	return 2
+}
+
+func (s *segmented) setChoice(c int) {
+	if s.v.control == controlConfirm {
+		s.v.yes = c == 1
+		return
+	}
+	s.v.choice = c
 }
 
 // lowest is the lowest choice: "(no answer)" where the field may stay
@@ -44,11 +66,17 @@ func (s *segmented) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(km, ControlKeys.PrevOption):
-		s.v.choice = max(s.v.choice-1, s.lowest())
+		s.setChoice(max(s.choice()-1, s.lowest()))
 	case key.Matches(km, ControlKeys.NextOption):
-		s.v.choice = min(s.v.choice+1, len(s.v.options()))
+		s.setChoice(min(s.choice()+1, len(s.v.options())))
 	case key.Matches(km, ControlKeys.Clear) && s.v.unanswerable():
-		s.v.choice = noAnswer
+		s.setChoice(noAnswer)
+	case key.Matches(km, ControlKeys.Yes) && s.v.control == controlConfirm:
+		s.setChoice(1)
+		return s, huh.NextField // as huh's yes/no: the answer, and on to the next field
+	case key.Matches(km, ControlKeys.No) && s.v.control == controlConfirm:
+		s.setChoice(2)
+		return s, huh.NextField
 	}
 	return s, nil
 }
@@ -75,7 +103,7 @@ func (s *segmented) line() string {
 	st := s.styles()
 	var segs []string
 	for i, t := range s.titles() {
-		if s.v.choice == i+1 {
+		if s.choice() == i+1 {
 			segs = append(segs, st.SelectedOption.Render("● "+t))
 		} else {
 			segs = append(segs, st.Option.Render("○ "+t))
@@ -84,7 +112,7 @@ func (s *segmented) line() string {
 	line := strings.Join(segs, "   ")
 	if s.focused {
 		keys := "←/→ choose"
-		if s.v.unanswerable() && s.v.choice != noAnswer {
+		if s.v.unanswerable() && s.choice() != noAnswer {
 			keys += " · backspace: no answer"
 		}
 		line += "   " + styleDim.Render(keys)
@@ -103,7 +131,7 @@ func (s *segmented) list() string {
 	lines := make([]string, len(titles))
 	for i, t := range titles {
 		t = ansi.Truncate(t, max(s.inner()-2, 1), "…")
-		if i+s.lowest() == s.v.choice {
+		if i+s.lowest() == s.choice() {
 			lines[i] = st.SelectSelector.String() + st.SelectedOption.Render(t)
 		} else {
 			lines[i] = "  " + st.Option.Render(t)
@@ -114,8 +142,12 @@ func (s *segmented) list() string {
 
 func (s *segmented) Focus() tea.Cmd { s.focused = true; return nil }
 func (s *segmented) Blur() tea.Cmd  { s.focused = false; return nil }
-func (s *segmented) GetValue() any  { return s.v.choice }
+func (s *segmented) GetValue() any  { return s.choice() }
 
 func (s *segmented) KeyBinds() []key.Binding {
-	return append([]key.Binding{ControlKeys.PrevOption, ControlKeys.NextOption, ControlKeys.Clear}, s.navKeys()...)
+	keys := []key.Binding{ControlKeys.PrevOption, ControlKeys.NextOption, ControlKeys.Clear}
+	if s.v.control == controlConfirm {
+		keys = append(keys, ControlKeys.Yes, ControlKeys.No)
+	}
+	return append(keys, s.navKeys()...)
 }

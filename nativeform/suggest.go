@@ -178,7 +178,7 @@ func (f *Form) Focused() (key, text string, ok bool) {
 // has typed so far.
 func (f *Form) Texts() map[string]string {
 	out := map[string]string{}
-	for _, v := range f.values {
+	for _, v := range f.leaves {
 		if v.control == controlInput {
 			out[v.field.Key] = v.text
 		}

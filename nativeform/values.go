@@ -17,6 +17,8 @@ const (
 	controlConfirm
 	controlSelect
 	controlMulti
+	controlList  // a list of text or numbers the person adds to
+	controlGroup // a nested object: its fields are subs
 )
 
 // widget is the control a field gets on a full screen, where it is more
@@ -49,6 +51,10 @@ type value struct {
 	yes     bool        // controlConfirm
 	choice  int         // controlSelect: 1 + an index into options(), or noAnswer
 	picks   []int       // controlMulti: indices into field.Options
+	items   []string    // controlList: the items as typed
+	subs    []*value    // controlGroup: its fields
+	// group is the group a field of a group belongs to, or nil.
+	group *value
 	// status is bound to the control's title, which shows the error: huh
 	// hashes status on the program's goroutine to see that it changed, and
 	// computes the title in a command, on another goroutine, which reads
@@ -81,6 +87,25 @@ type fieldStatus struct {
 func newValue(f *formschema.Field) *value {
 	v := &value{field: f, choice: noAnswer}
 	switch f.Kind {
+	case formschema.KindList:
+		v.control = controlList
+		if list, ok := f.Default.([]any); ok {
+			for _, d := range list {
+				v.items = append(v.items, formatScalar(d))
+			}
+		}
+	case formschema.KindGroup:
+		v.control = controlGroup
+		given, _ := f.Default.(map[string]any) // the group's default, or its last value
+		for i := range f.Fields {
+			sub := f.Fields[i] // a copy: its default may be the group's
+			if d, ok := given[sub.Key]; ok {
+				sub.Default = d
+			}
+			sv := newValue(&sub)
+			sv.group = v
+			v.subs = append(v.subs, sv)
+		}
 	case formschema.KindString, formschema.KindNumber, formschema.KindInteger:
 		v.control = controlInput
 		if f.Default != nil {
@@ -158,26 +183,29 @@ func (v *value) unanswerable() bool {
 func (v *value) content() (any, bool) {
 	switch v.control {
 	case controlInput:
-		s := strings.TrimSpace(v.text)
-		if s == "" {
+		if strings.TrimSpace(v.text) == "" {
 			return nil, false
 		}
-		switch v.field.Kind {
-		case formschema.KindInteger:
-			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-				return n, true
-			}
-			if f, err := strconv.ParseFloat(s, 64); err == nil {
-				return f, true // a fraction: validation says "whole number"
-			}
-			return s, true
-		case formschema.KindNumber:
-			if f, err := strconv.ParseFloat(s, 64); err == nil {
-				return f, true
-			}
-			return s, true
+		return typed(v.field.Kind, v.text), true
+	case controlList:
+		if len(v.items) == 0 {
+			return nil, false
 		}
-		return v.text, true
+		out := make([]any, len(v.items))
+		for i, it := range v.items {
+			out[i] = typed(v.field.Item.Kind, it)
+		}
+		return out, true
+	case controlGroup:
+		out := map[string]any{}
+		for _, sv := range v.subs {
+			if c, ok := sv.content(); ok {
+				out[sv.field.Key] = c
+			}
+		}
+		// An untouched optional group is left out; a required one is sent,
+		// so that validation names its missing fields.
+		return out, len(out) > 0 || v.field.Required
 	case controlConfirm:
 		return v.yes, true
 	case controlSelect:
@@ -197,6 +225,82 @@ func (v *value) content() (any, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// description is the field's description, with why the server's default
+// is not used when it is not.
+func description(f *formschema.Field) string {
+	switch {
+	case f.DefaultNote == "":
+		return f.Description
+	case f.Description == "":
+		return f.DefaultNote
+	}
+	return f.Description + " · " + f.DefaultNote
+}
+
+// typed is text as a value of a field's kind: a number or an integer when
+// it parses as one, else the text (validation then says what it must be).
+func typed(kind formschema.Kind, text string) any {
+	s := strings.TrimSpace(text)
+	switch kind {
+	case formschema.KindInteger:
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return n
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f // a fraction: validation says "whole number"
+		}
+		return s
+	case formschema.KindNumber:
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+		return s
+	}
+	return text
+}
+
+// leaves are the values that have a control: each field, a group's own
+// fields in its place.
+func leaves(values []*value) []*value {
+	var out []*value
+	for _, v := range values {
+		if v.control == controlGroup {
+			out = append(out, v.subs...)
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// contentOf is what accept would send: the answered fields.
+func contentOf(values []*value) map[string]any {
+	out := map[string]any{}
+	for _, v := range values {
+		if c, ok := v.content(); ok {
+			out[v.field.Key] = c
+		}
+	}
+	return out
+}
+
+// errorKey is where Validate's errors for this value are: its key, and
+// for a field of a group the group's key and its own.
+func (v *value) errorKey() string {
+	if v.group != nil {
+		return v.group.field.Key + "\x00" + v.field.Key
+	}
+	return v.field.Key
+}
+
+// label is the field's label, a group's field's under the group's.
+func (v *value) label() string {
+	if v.group != nil {
+		return v.group.field.Label + " › " + v.field.Label
+	}
+	return v.field.Label
 }
 
 func formatScalar(v any) string {

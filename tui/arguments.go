@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,32 +72,53 @@ func (m *Model) argsDone(l *argsForm, r nativeform.Result) tea.Cmd {
 }
 
 // jsonEditor edits a tool's arguments as JSON, for an input schema a form
-// cannot show (nested objects, arrays of objects…).
+// cannot show (a oneOf of objects, a $ref, arrays of objects…), with the
+// schema beside it.
 type jsonEditor struct {
 	ed     textarea.Model
 	tool   *mcp.Tool
+	schema string // the input schema, indented, as listed
+	why    string // what in the schema a form cannot show
 	asTask bool   // the call runs as a task
 	err    string // why the last call was refused
 }
 
 func (l *jsonEditor) typesText() bool { return true }
 
+// sideBySide is the narrowest screen that shows the schema beside the
+// editor; a narrower one shows it under the editor.
+const sideBySide = 90
+
 func (l *jsonEditor) resize(m *Model) tea.Cmd {
+	notes := 1 + min(len(secretFields(l.tool.InputSchema)), 1) // why, and the note of secrets
+	if m.c.width >= sideBySide {
+		l.ed.SetWidth(max(m.c.width/2-2, 20))
+		l.ed.SetHeight(max(m.bodyHeight()-5-notes, 4))
+		return nil
+	}
 	l.ed.SetWidth(max(m.c.width-4, 20))
-	l.ed.SetHeight(max(m.bodyHeight()-6-min(len(secretFields(l.tool.InputSchema)), 1), 4)) // the note of secrets
+	l.ed.SetHeight(max((m.bodyHeight()-5-notes)*2/3, 4)) // the schema under it
 	return nil
 }
 
 // openJSON opens the JSON editor for a tool's arguments: those of its
-// last call, else an empty object with the cursor inside.
+// last call, else a skeleton of the schema (its required properties and
+// its defaults), the cursor in the first.
 func (m *Model) openJSON(t *mcp.Tool, asTask bool) tea.Cmd {
-	l := &jsonEditor{ed: textarea.New(), tool: t, asTask: asTask}
+	input := m.inputSchema(t)
+	l := &jsonEditor{ed: textarea.New(), tool: t, asTask: asTask, schema: indentedSchema(input)}
+	if _, err := formschema.ParseArguments(input); err != nil {
+		l.why = err.Error()
+	}
 	l.resize(m)
 	if last := m.runs.lastArgsJSON(t); last != "" {
 		l.ed.SetValue(last) // the tool's last arguments, the cursor at their end
 	} else {
-		l.ed.SetValue("{\n  \n}")
-		l.ed.CursorUp() // inside the braces
+		text := skeleton(input)
+		l.ed.SetValue(text)
+		for range strings.Count(text, "\n") - 1 { // to the first property, or inside the braces
+			l.ed.CursorUp()
+		}
 		l.ed.CursorEnd()
 	}
 	l.ed.Focus()
@@ -108,14 +130,26 @@ func (l *jsonEditor) view(m *Model, _ int, _ *level) string {
 	s := m.c.styles
 	head := s.title.Render("Arguments for "+clean(l.tool.Name)+" as JSON") + s.dim.Render(" (its input schema is more than a form can show)")
 	out := head + "\n"
+	if l.why != "" {
+		out += s.dim.Render(line(l.why, m.c.width-2)) + "\n"
+	}
 	if secrets := secretFields(l.tool.InputSchema); len(secrets) > 0 {
 		out += s.dim.Render(line(notRemembered+": "+clean(strings.Join(secrets, ", ")), m.c.width-2)) + "\n"
 	}
-	out += l.ed.View()
+	editor := l.ed.View()
 	if l.err != "" {
-		out += "\n" + s.err.Render(line(l.err, m.c.width-2))
+		editor += "\n" + s.err.Render(line(l.err, l.ed.Width()+2))
 	}
-	return out
+	schema := s.dim.Render("input schema:") + "\n" + s.colourJSON(clean(l.schema))
+	if m.c.width >= sideBySide {
+		h := lipgloss.Height(editor)
+		return out + lipgloss.JoinHorizontal(lipgloss.Top, editor, "  ", block(schema, m.c.width-l.ed.Width()-6, h))
+	}
+	rest := m.bodyHeight() - lipgloss.Height(out) - lipgloss.Height(editor) - 2
+	if rest < 2 {
+		return out + editor
+	}
+	return out + editor + "\n" + block(schema, m.c.width-2, rest)
 }
 
 func (l *jsonEditor) footer(m *Model, _ *level) string {

@@ -176,6 +176,7 @@ func FormRequest(req *mcpclient.NativeRequest, redact func(string) string) nativ
 
 // RunForm shows one form on the terminal until it settles or ctx ends.
 func RunForm(ctx context.Context, req nativeform.Request, opts nativeform.Options, in io.Reader, out io.Writer) (nativeform.Result, error) {
+	nativeform.UseOutput(out) // its colours follow the terminal it is drawn on
 	form := nativeform.New(req, opts)
 	p := tea.NewProgram(nativeform.Standalone(form), tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
 	if _, err := p.Run(); err != nil && ctx.Err() == nil && !errors.Is(err, tea.ErrProgramKilled) {
@@ -193,6 +194,7 @@ func RunForm(ctx context.Context, req nativeform.Request, opts nativeform.Option
 // RunSampleForm shows one sample form on the terminal until it settles or
 // ctx ends.
 func RunSampleForm(ctx context.Context, req nativeform.SampleRequest, opts nativeform.Options, in io.Reader, out io.Writer) (nativeform.SampleResult, error) {
+	nativeform.UseOutput(out)
 	form := nativeform.NewSample(req, opts)
 	p := tea.NewProgram(nativeform.StandaloneSample(form), tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
 	if _, err := p.Run(); err != nil && ctx.Err() == nil && !errors.Is(err, tea.ErrProgramKilled) {

@@ -166,24 +166,28 @@ func TestElicitationHistoryShowsRequestAndResponse(t *testing.T) {
 	}
 }
 
-// nestedServer has a tool whose input schema a form cannot show.
+// nestedServer has a tool whose input schema a form cannot show: a oneOf
+// of objects.
 func nestedServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "nested", Version: "1"}, nil)
-	s.AddTool(&mcp.Tool{Name: "deep", InputSchema: json.RawMessage(`{"type":"object","properties":{"point":{"type":"object","properties":{"x":{"type":"number"}}}}}`)},
+	s.AddTool(&mcp.Tool{Name: "deep", InputSchema: json.RawMessage(`{"type":"object","properties":{"shape":{"oneOf":[
+		{"type":"object","properties":{"r":{"type":"number"}},"required":["r"]},
+		{"type":"object","properties":{"w":{"type":"number"},"h":{"type":"number"}},"required":["w","h"]}]}},"required":["shape"]}`)},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "got " + string(req.Params.Arguments)}}}, nil
 		})
 	return s
 }
 
+// A schema a form cannot show is edited as JSON, starting from a skeleton
+// of its required keys, with the schema beside the editor.
 func TestJSONArgumentsForSchemasAFormCannotShow(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // no arguments remembered from another run
-	in := open(t, Options{Connect: inMemory(nestedServer, "")}, 100, 30).expect("deep")
-	in.keys("enter").expect("as JSON")
-	in.tm.Type(`"point":{"x":1}`)
-	time.Sleep(100 * time.Millisecond)
+	in := open(t, Options{Connect: inMemory(nestedServer, "")}, 120, 30).expect("deep")
+	in.keys("enter").expectAll("as JSON", "input schema:", `"oneOf"`)
+	in.keys("down", "end", "backspace").typeText("2")
 	in.keys("ctrl+s").expect(`got {`)
-	if view := in.screen(); !strings.Contains(view, `"x":1`) {
+	if view := in.screen(); !strings.Contains(view, `{"shape":{"r":2}}`) {
 		t.Errorf("the server did not get the arguments typed:\n%s", view)
 	}
 }

@@ -203,8 +203,7 @@ func TestJSONEditorIsPrefilled(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	in := open(t, Options{Connect: inMemory(nestedServer, "")}, 100, 30).expect("deep")
 	in.keys("enter").expect("as JSON")
-	in.tm.Type(`"point":{"x":7}`)
-	time.Sleep(100 * time.Millisecond)
+	in.keys("down", "end", "backspace").typeText("7") // the skeleton's "r": 0 made 7
 	in.keys("ctrl+s").expect(`got {`).keys("enter").expect("as JSON").keys("ctrl+s").expect("result 2 of 2")
-	wantOnScreen(t, in.screen(), "result 2 of 2", `"x":7`)
+	wantOnScreen(t, in.screen(), "result 2 of 2", `"r":7`)
 }

@@ -33,10 +33,10 @@ func (in *inspector) argsOpen(title string) *inspector {
 func (in *inspector) countDown(steps, delayMs int) *inspector {
 	in.t.Helper()
 	in.selectTool("count_down").keys("enter").argsOpen("Arguments for count_down")
-	in.keys("ctrl+u") // its fields in the order of their keys: delayMs, steps
-	in.tm.Type(fmt.Sprint(delayMs))
-	in.keys("enter", "ctrl+u")
+	in.keys("ctrl+u") // its fields in the schema's order: steps, delayMs
 	in.tm.Type(fmt.Sprint(steps))
+	in.keys("enter", "ctrl+u")
+	in.tm.Type(fmt.Sprint(delayMs))
 	return in.keys("ctrl+s")
 }
 
@@ -544,9 +544,9 @@ func TestProgressWithoutTotalShowsACount(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("count_down")
 	in.selectTool("count_down").keys("enter").argsOpen("Arguments for count_down")
 	in.keys("ctrl+u")
-	in.tm.Type("600")
-	in.keys("enter", "ctrl+u")
 	in.tm.Type("3")
+	in.keys("enter", "ctrl+u")
+	in.tm.Type("600")
 	in.keys("enter", "n") // total: no, and the form is submitted
 	in.expectAll("1 so far (the server names no total)", "step 1 of 3")
 	in.expectAll("2 so far", "step 2 of 3")

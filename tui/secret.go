@@ -345,18 +345,29 @@ func secretFields(schema any) []string {
 func markSecrets(schema *formschema.Schema, input any) *formschema.Schema {
 	root := schemaObject(input)
 	d := newSchemaDoc(root)
-	parts := d.parts(root, map[string]bool{})
 	own := *schema
-	own.Fields = slices.Clone(schema.Fields)
-	for i, f := range own.Fields {
-		if !d.secretField(f.Key, fieldDefs(parts, f.Key)) {
+	own.Fields = d.markSecretFields(schema.Fields, d.parts(root, map[string]bool{}))
+	return &own
+}
+
+// markSecretFields is fields (a copy) with each secret one marked, a
+// group's own fields alike; parts are the schemas of the object that
+// declares them (see parts).
+func (d schemaDoc) markSecretFields(fields []formschema.Field, parts []map[string]any) []formschema.Field {
+	own := slices.Clone(fields)
+	for i, f := range own {
+		defs := fieldDefs(parts, f.Key)
+		if f.Kind == formschema.KindGroup {
+			own[i].Fields = d.markSecretFields(f.Fields, d.allParts(defs, map[string]bool{}))
+		}
+		if !d.secretField(f.Key, defs) {
 			continue
 		}
 		if f.Description == "" {
-			own.Fields[i].Description = notRemembered
+			own[i].Description = notRemembered
 		} else {
-			own.Fields[i].Description = f.Description + " · " + notRemembered
+			own[i].Description = f.Description + " · " + notRemembered
 		}
 	}
-	return &own
+	return own
 }

@@ -14,6 +14,7 @@ import (
 // banner, and its clarification arrives as a native form; declining it
 // there reaches the server, whose report says so.
 func TestTaskClarifiedInTheInspector(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the topic typed is the topic sent, not one remembered
 	cmd := serverEverything(t)
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 		cfg := mcpclient.Config{
@@ -29,8 +30,8 @@ func TestTaskClarifiedInTheInspector(t *testing.T) {
 	}
 	in := open(t, Options{Connect: connect, Target: "server-everything"}, 120, 40).expect("simulate-research-query")
 	in.selectTool("simulate-research-query").keys("enter").argsOpen("Arguments for simulate-research-query")
-	in.keys("y") // ambiguous: yes
-	in.tm.Type("go")
+	in.tm.Type("go") // the topic, then ambiguous: yes
+	in.keys("enter", "y")
 	in.keys("ctrl+s")
 	in.expect("task working")
 	in.expect("Which interpretation of the topic do you mean?")

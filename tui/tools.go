@@ -33,7 +33,7 @@ func (m *Model) openTool(t *mcp.Tool) tea.Cmd { return m.openToolAs(t, false) }
 // openToolAs asks for a tool's arguments and calls it, as a task when
 // asTask (a tool whose task support is optional, called with t).
 func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
-	schema, err := formschema.Parse(t.InputSchema)
+	schema, err := formschema.ParseArguments(m.inputSchema(t))
 	title := "Arguments for " + t.Name
 	if asTask {
 		title += " (called as a task)"
@@ -52,6 +52,18 @@ func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
 	}
 	// A schema a form cannot show: edit the arguments as JSON.
 	return m.openJSON(t, asTask)
+}
+
+// inputSchema is a tool's input schema as the server listed it, which
+// keeps the order of its properties; the decoded one when mcpeek did not
+// see it listed.
+func (m *Model) inputSchema(t *mcp.Tool) any {
+	if m.conn != nil {
+		if raw := m.conn.InputSchema(t.Name); raw != nil {
+			return raw
+		}
+	}
+	return t.InputSchema
 }
 
 // taskSupportMsg says whether a tool may be called as a task.
