@@ -424,6 +424,13 @@ func (c *Conn) List(ctx context.Context, what string) (_ map[string]any, err err
 	switch what {
 	case "tools":
 		items, err := collect(s.Tools(ctx, nil))
+		for _, t := range items {
+			// The schema as the server wrote it: go-sdk's map would list
+			// its properties in alphabetical order, not the server's.
+			if raw := c.InputSchema(t.Name); raw != nil {
+				t.InputSchema = raw
+			}
+		}
 		return map[string]any{"tools": items}, err
 	case "resources":
 		items, err := collect(s.Resources(ctx, nil))
