@@ -45,6 +45,7 @@ func TestColourFollowsTheOutputDrawnOn(t *testing.T) {
 	t.Setenv("TERM", "xterm-256color")
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("CLICOLOR_FORCE", "")
+	t.Setenv("CI", "") // termenv takes a set CI for an output without colours
 	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 	ptmx, tty, err := pty.Open()
 	if err != nil {
