@@ -335,9 +335,15 @@ func (h *HeadlessAsker) sayCancelled(req *NativeRequest) {
 	if len(h.Answers) > 0 {
 		why = "no --answers entry matched it"
 	}
+	if req.Refused != "" {
+		return // a page to open before a refused call: the call's error names it, and how to go on
+	}
 	what := fmt.Sprintf("%q", req.Params.Message)
-	if req.Schema == nil {
+	switch {
+	case req.Schema == nil:
 		what = "to open " + req.Params.URL
+	case req.Params.Message == "":
+		what = "(without a message)"
 	}
 	h.say("mcpeek: %s: cancelled the request %s (%s, and --on-elicit is cancel): answer it with --answers FILE or --interactive, "+
 		"or choose --on-elicit decline or accept-defaults", req.Key, what, why)

@@ -52,7 +52,7 @@ func newCallOptions(fs *flagSet) options {
 	fs.StringVar(&o.elicitLog, "elicit-log", "", "write one JSON record per server request (elicitation, sampling, roots) to `FILE`")
 	fs.BoolVar(&o.conn.progress, "progress", false, "print the call's progress on stderr, a line per update, even when stderr is not a terminal (on a terminal it is shown on one line)")
 	fs.BoolVar(&o.interactive, "interactive", false, "answer elicitations in a form on the terminal (drawn on stderr; the result still goes to stdout)")
-	fs.BoolVar(&o.plain, "plain", os.Getenv("TERM") == "dumb", "with --interactive: ask field by field with line prompts")
+	fs.BoolVar(&o.plain, "plain", os.Getenv("TERM") == "dumb", "with --interactive: ask field by field with line prompts (always so when standard input is not a terminal)")
 	fs.DurationVar(&o.elicitTimeout, "elicit-timeout", 2*time.Minute, "with --interactive: cancel a form nobody answers within this time (0: never)")
 	return o
 }
@@ -122,7 +122,9 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 	var forms *tui.FormAsker
 	if o.interactive {
 		forms = &tui.FormAsker{
-			In: os.Stdin, Out: s.term, Log: s.errOut, Plain: o.plain, Timeout: o.elicitTimeout, Secrets: s.secrets,
+			// A form needs a terminal to read keys from: answers piped in
+			// are read as the plain prompts' lines.
+			In: os.Stdin, Out: s.term, Log: s.errOut, Plain: o.plain || !isTerminal(os.Stdin), Timeout: o.elicitTimeout, Secrets: s.secrets,
 			Interrupt: func() { interrupt(errInterrupted) },
 		}
 		asker = forms

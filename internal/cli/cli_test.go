@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -190,5 +191,27 @@ func TestFlagsBeforeTheCommand(t *testing.T) {
 	code, _, stderr = run("--json", "--protocol", "legacy", "caps")
 	if code != exitUsage || !strings.Contains(stderr, "flag provided but not defined: -json") {
 		t.Errorf("a flag no command before it takes: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestInteractiveAnswersPipedIn: with standard input not a terminal,
+// call --interactive asks with the plain prompts, so that answers piped in
+// answer the form instead of a full-screen form waiting out its timeout.
+func TestInteractiveAnswersPipedIn(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := w.WriteString("a\n1\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	stdin := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = stdin }()
+	code, stdout, stderr := run("call", "choose_option", "--interactive", "--timeout", "30s")
+	if code != 0 || !strings.Contains(stdout, `"option-a"`) {
+		t.Errorf("exit %d, stdout %s, stderr %s", code, stdout, stderr)
 	}
 }

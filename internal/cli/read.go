@@ -23,7 +23,7 @@ type readOptions struct {
 func newReadOptions(fs *flagSet) options {
 	o := &readOptions{}
 	o.conn.register(fs, true)
-	fs.StringVar(&o.out, "out", "", "write the resource's content to `FILE` as it is (a blob decoded, text as text) instead of printing the result; never over a file already there without --force")
+	fs.StringVar(&o.out, "out", "", "write the resource's content to `FILE` as it is (a blob decoded, text as text) instead of printing the result; never over a file already there without --force; - writes it to standard output when that is not a terminal")
 	fs.BoolVar(&o.force, "force", false, "with --out: replace a file already there")
 	return o
 }
@@ -48,7 +48,7 @@ func (o *readOptions) parse(fs *flagSet, args []string) error {
 }
 
 func (o *readOptions) run(ctx context.Context, s streams) error {
-	if o.out != "" && !o.force {
+	if o.out != "" && o.out != "-" && !o.force {
 		// Said before connecting; createNew checks again when it writes.
 		if _, err := os.Lstat(o.out); err == nil {
 			return usagef("--out: %s is already there: give --force to replace it", o.out)
@@ -80,6 +80,15 @@ func (o *readOptions) save(res *mcp.ReadResourceResult, s streams) error {
 		if s.secrets.Redact(string(c.Blob)) != string(c.Blob) {
 			return fmt.Errorf("read %s: the blob holds a secret of this run (a header or token mcpeek sent), so it is not written", o.uri)
 		}
+	}
+	if o.out == "-" {
+		// The content as it is goes to standard output, which must not be
+		// a terminal: raw server bytes are never drawn on one.
+		if isTerminal(s.out) {
+			return usagef("--out -: standard output is a terminal, and the content is written raw: redirect it to a file or a pipe")
+		}
+		_, err := s.out.Write(data)
+		return err
 	}
 	if err := createNew(o.out, data, o.force); err != nil {
 		return usagef("--out: %v", err)

@@ -127,6 +127,15 @@ func TestReadOut(t *testing.T) {
 			}
 		})
 	}
+	// - is standard output (not a terminal here): the blob's bytes, and no
+	// file named "-".
+	t.Chdir(dir)
+	if code, stdout, stderr := run("read", "test://image.png", "--out", "-", url); code != exitOK || stdout != string(blobBytes) {
+		t.Errorf("--out -: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "-")); err == nil {
+		t.Error(`--out - wrote a file named "-"`)
+	}
 	code, stdout, stderr := run("read", "test://two", "--out", filepath.Join(dir, "two"), url)
 	if code != exitConnection || stdout != "" || !strings.Contains(stderr, "the server returned 2 contents, and --out writes one") {
 		t.Errorf("two contents: exit %d, stdout %q, stderr %q", code, stdout, stderr)
