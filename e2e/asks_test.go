@@ -213,3 +213,17 @@ func TestConnectErrorNamesStatus(t *testing.T) {
 		t.Errorf("a missing command: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestListKeepsTheServersKeyOrder: `mcpeek list tools` prints each tool as
+// the TypeScript SDK wrote it, its name first, rather than in go-sdk's
+// (alphabetical) order of its struct, in both eras.
+func TestListKeepsTheServersKeyOrder(t *testing.T) {
+	server := tsservers.Asks(t)
+	for _, protocol := range []string{"legacy", "modern"} {
+		r := mcpeek(t, slices.Concat([]string{"list", "tools", "--protocol", protocol, "--"}, server)...)
+		first := strings.Index(r.stdout, `"name"`)
+		if r.code != exitOK || first < 0 || first > strings.Index(r.stdout, `"inputSchema"`) {
+			t.Errorf("%s: exit %d, want each tool's name before its inputSchema, as the server sent them: %.400s %s", protocol, r.code, r.stdout, r.stderr)
+		}
+	}
+}

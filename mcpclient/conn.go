@@ -209,6 +209,7 @@ type Conn struct {
 	liveTasks   map[string]bool // the tasks followed now (trackTask)
 	acks        subscriptionAcks
 	toolSchemas toolSchemas // as listed, in the server's order
+	listed      listed      // the list answers' items as the server wrote them
 	router      *router
 	records     *Recorder
 	wire        *WireLog

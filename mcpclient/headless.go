@@ -431,27 +431,28 @@ func (c *Conn) List(ctx context.Context, what string) (_ map[string]any, err err
 	case "tools":
 		items, err := collect(s.Tools(ctx, nil))
 		for _, t := range items {
-			// The schema as the server wrote it: go-sdk's map would list
-			// its properties in alphabetical order, not the server's.
+			// Where the tool as written was not kept: its schema as the
+			// server wrote it at least (go-sdk's map has its properties in
+			// alphabetical order).
 			if raw := c.InputSchema(t.Name); raw != nil {
 				t.InputSchema = raw
 			}
 		}
-		return map[string]any{"tools": items}, err
+		return map[string]any{"tools": asListed(&c.listed, "tools", items, func(t *mcp.Tool) string { return t.Name })}, err
 	case "resources":
 		items, err := collect(s.Resources(ctx, nil))
 		if err != nil {
 			return nil, err
 		}
-		out := map[string]any{"resources": items}
+		out := map[string]any{"resources": asListed(&c.listed, "resources", items, func(r *mcp.Resource) string { return r.URI })}
 		templates, err := collect(s.ResourceTemplates(ctx, nil))
 		if err == nil && len(templates) > 0 {
-			out["resourceTemplates"] = templates
+			out["resourceTemplates"] = asListed(&c.listed, "resourceTemplates", templates, func(r *mcp.ResourceTemplate) string { return r.URITemplate })
 		}
 		return out, nil
 	case "prompts":
 		items, err := collect(s.Prompts(ctx, nil))
-		return map[string]any{"prompts": items}, err
+		return map[string]any{"prompts": asListed(&c.listed, "prompts", items, func(p *mcp.Prompt) string { return p.Name })}, err
 	}
 	return nil, fmt.Errorf("cannot list %q (want tools, resources or prompts)", what)
 }

@@ -313,6 +313,7 @@ func (c *Conn) rootsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 // written.
 func (c *Conn) observe(data []byte) {
 	c.toolSchemas.note(data)
+	c.listed.note(data)
 	if strings.Contains(string(data), `"notifications/message"`) {
 		c.logs.read(data)
 	}
