@@ -438,21 +438,21 @@ func (c *Conn) List(ctx context.Context, what string) (_ map[string]any, err err
 				t.InputSchema = raw
 			}
 		}
-		return map[string]any{"tools": asListed(&c.listed, "tools", items, func(t *mcp.Tool) string { return t.Name })}, err
+		return map[string]any{"tools": items}, err
 	case "resources":
 		items, err := collect(s.Resources(ctx, nil))
 		if err != nil {
 			return nil, err
 		}
-		out := map[string]any{"resources": asListed(&c.listed, "resources", items, func(r *mcp.Resource) string { return r.URI })}
+		out := map[string]any{"resources": items}
 		templates, err := collect(s.ResourceTemplates(ctx, nil))
 		if err == nil && len(templates) > 0 {
-			out["resourceTemplates"] = asListed(&c.listed, "resourceTemplates", templates, func(r *mcp.ResourceTemplate) string { return r.URITemplate })
+			out["resourceTemplates"] = templates
 		}
 		return out, nil
 	case "prompts":
 		items, err := collect(s.Prompts(ctx, nil))
-		return map[string]any{"prompts": asListed(&c.listed, "prompts", items, func(p *mcp.Prompt) string { return p.Name })}, err
+		return map[string]any{"prompts": items}, err
 	}
 	return nil, fmt.Errorf("cannot list %q (want tools, resources or prompts)", what)
 }

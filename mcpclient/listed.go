@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // listed keeps the tools, prompts, resources and resource templates of
@@ -69,6 +71,10 @@ func (l *listed) keep(kind string, item json.RawMessage) {
 	if k.id == "" {
 		return
 	}
+	// As valid UTF-8, as encoding/json would write the decoded strings:
+	// the bytes are the server's, and invalid ones stand only in strings
+	// of a message that decoded.
+	item = bytes.ToValidUTF8(item, []byte("\ufffd"))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	old := l.byKey[k]
@@ -96,4 +102,25 @@ func asListed[T any](l *listed, kind string, items []*T, id func(*T) string) []a
 		out = append(out, item)
 	}
 	return out
+}
+
+// AsListed is out, a [Conn.List] answer, with each item as the server wrote
+// it where mcpeek kept it: for printing, in the server's order of keys.
+func (c *Conn) AsListed(out map[string]any) map[string]any {
+	shown := make(map[string]any, len(out))
+	for kind, v := range out {
+		switch items := v.(type) {
+		case []*mcp.Tool:
+			shown[kind] = asListed(&c.listed, kind, items, func(t *mcp.Tool) string { return t.Name })
+		case []*mcp.Prompt:
+			shown[kind] = asListed(&c.listed, kind, items, func(p *mcp.Prompt) string { return p.Name })
+		case []*mcp.Resource:
+			shown[kind] = asListed(&c.listed, kind, items, func(r *mcp.Resource) string { return r.URI })
+		case []*mcp.ResourceTemplate:
+			shown[kind] = asListed(&c.listed, kind, items, func(r *mcp.ResourceTemplate) string { return r.URITemplate })
+		default:
+			shown[kind] = v
+		}
+	}
+	return shown
 }

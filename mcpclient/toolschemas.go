@@ -42,6 +42,9 @@ func (t *toolSchemas) note(data []byte) {
 		if tool.Name == "" || len(tool.InputSchema) == 0 {
 			continue
 		}
+		// Valid UTF-8, as encoding/json writes decoded strings: `list`
+		// prints the schema as it is kept.
+		tool.InputSchema = bytes.ToValidUTF8(tool.InputSchema, []byte("\ufffd"))
 		old := t.byName[tool.Name]
 		if t.bytes-len(old)+len(tool.InputSchema) > toolSchemasMax {
 			continue

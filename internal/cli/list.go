@@ -52,7 +52,7 @@ func (o *listOptions) run(ctx context.Context, s streams) error {
 		if err != nil {
 			return fmt.Errorf("list %s: %w", o.what, err)
 		}
-		return writeJSON(s.out, out)
+		return writeJSON(s.out, conn.AsListed(out))
 	})
 }
 
