@@ -73,6 +73,7 @@ func TestOptionalTaskInTheInspector(t *testing.T) {
 // is called as one on enter: its question mid-task comes as a native form,
 // and the answer reaches the server, whose result says so.
 func TestTasksExtensionInTheInspector(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the path typed is the path sent, not typed onto one remembered
 	cmd := tsservers.TasksExtension(t)
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 		cfg := mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: cmd},
