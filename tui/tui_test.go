@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"regexp"
 	"testing"
@@ -120,6 +121,40 @@ func (in *inspector) keys(keys ...string) *inspector {
 		time.Sleep(120 * time.Millisecond) // the form's grace period and focus moves
 	}
 	return in
+}
+
+// keyUntil types k until the screen shows texts (within 10 s): for a card
+// that ignores keys while it is new, this is the first k it takes, with no
+// fixed wait for its grace period. k must do nothing where the card is not.
+func (in *inspector) keyUntil(k string, texts ...string) *inspector {
+	in.t.Helper()
+	var seen []byte
+	shows := func() bool {
+		b, _ := io.ReadAll(in.tm.Output())
+		seen = append(seen, b...)
+		for _, text := range texts {
+			if !bytes.Contains(seen, []byte(text)) {
+				return false
+			}
+		}
+		return true
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for {
+		in.tm.Send(keyMsg(k))
+		for range 10 { // a frame's time for this k to show, before the next
+			select {
+			case <-tick.C:
+			case <-deadline:
+				in.t.Fatalf("%q never brought %q on screen; last output:\n%s", k, texts, seen)
+			}
+			if shows() {
+				return in
+			}
+		}
+	}
 }
 
 // press types the first key of each binding: what its help names.

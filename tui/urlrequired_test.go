@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -27,8 +26,7 @@ func TestURLRequiredCallIsShownAndRetried(t *testing.T) {
 	}}
 	in := open(t, opts, 100, 30).expect("url_required")
 	in.selectTool("url_required").keys("enter").expectAll("asks you to open a page", "The server refused tools/call url_required")
-	time.Sleep(urlGrace + 50*time.Millisecond) // the card ignores keys at first
-	in.keys("o").expectAll("the server needs a page opened first", "consent?id=", "c calls the tool again")
+	in.keyUntil("o", "the server needs a page opened first", "consent?id=", "c calls the tool again") // the card ignores keys at first
 	in.keys("c").expect("authorized: ")
 	wantOnScreen(t, in.screen(), "authorized: ", "result 2 of 2")
 	mu.Lock()
