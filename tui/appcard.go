@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // appCard shows, above the tabs, an elicitation being answered in its app
@@ -23,7 +24,7 @@ func (*appCard) view(m *Model, h int, under *level) string {
 
 func (*appCard) key(m *Model, msg tea.KeyMsg, under *level) tea.Cmd {
 	// While a filter is typed, n is a letter of it.
-	if !key.Matches(msg, m.c.keys.app.abandon) || m.filtering() || m.conn == nil {
+	if !key.Matches(msg, m.c.Keys.App.Abandon) || m.filtering() || m.conn == nil {
 		return under.key(msg)
 	}
 	for _, p := range m.pending {
@@ -64,7 +65,7 @@ func (m *Model) appPending() int {
 // most about budget lines: as many requests as fit, each with its URL whole,
 // then how many more there are.
 func (m *Model) appCardView(budget int) string {
-	s := m.c.styles
+	s := m.c.Styles
 	var inApp []mcpclient.Pending
 	for _, p := range m.pending {
 		if p.Path == mcpclient.PathApp {
@@ -76,24 +77,24 @@ func (m *Model) appCardView(budget int) string {
 	}
 	var ssh string
 	if m.opts.AppSSHHint != "" && m.opts.AppURL != nil {
-		ssh = "\n" + s.dim.Render("over SSH, forward the port first:") + "\n" + wrapWhole(m.opts.AppSSHHint, m.c.width)
+		ssh = "\n" + s.Dim.Render("over SSH, forward the port first:") + "\n" + wrapWhole(m.opts.AppSSHHint, m.c.Width)
 	}
 	used := 3 + lipgloss.Height(ssh) // the box's frame and heading, and the SSH lines
 	var rows, links []string
 	for i, p := range inApp {
-		row := s.dim.Render(p.Key+" · ") + line(p.Message, m.c.width-16) + "\n" +
-			s.dim.Render("     app "+line(p.ResourceURI, m.c.width-20))
+		row := s.Dim.Render(p.Key+" · ") + widget.Line(p.Message, m.c.Width-16) + "\n" +
+			s.Dim.Render("     app "+widget.Line(p.ResourceURI, m.c.Width-20))
 		var link string
 		if m.opts.AppURL != nil {
 			if u, ok := m.opts.AppURL(p.Key); ok {
 				// Whole, wrapped at the edge rather than cut, so that every
 				// character of it can be copied.
-				link = s.dim.Render("open "+p.Key+":") + "\n" + wrapWhole(u, m.c.width)
+				link = s.Dim.Render("open "+p.Key+":") + "\n" + wrapWhole(u, m.c.Width)
 			}
 		}
 		need := 2 + lipgloss.Height(link)
 		if i > 0 && used+need+1 > budget { // keep a line to say how many more
-			rows = append(rows, s.dim.Render(fmt.Sprintf("… and %d more in the browser", len(inApp)-i)))
+			rows = append(rows, s.Dim.Render(fmt.Sprintf("… and %d more in the browser", len(inApp)-i)))
 			break
 		}
 		used += need
@@ -102,11 +103,11 @@ func (m *Model) appCardView(budget int) string {
 			links = append(links, link)
 		}
 	}
-	abandon := m.c.keys.app.abandon.Help()
-	text := s.title.Render(fmt.Sprintf("answering in the browser (%d)", len(inApp))) +
-		s.dim.Render(fmt.Sprintf(" · %s answers %s natively instead", abandon.Key, inApp[0].Key)) +
+	abandon := m.c.Keys.App.Abandon.Help()
+	text := s.Title.Render(fmt.Sprintf("answering in the browser (%d)", len(inApp))) +
+		s.Dim.Render(fmt.Sprintf(" · %s answers %s natively instead", abandon.Key, inApp[0].Key)) +
 		"\n" + strings.Join(rows, "\n")
-	card := s.box.Width(max(m.c.width-4, 20)).Render(text)
+	card := s.Box.Width(max(m.c.Width-4, 20)).Render(text)
 	if len(links) > 0 {
 		card += "\n" + strings.Join(links, "\n") + ssh
 	}

@@ -30,7 +30,7 @@ func TestAppCardShowsEveryURLWhole(t *testing.T) {
 	}
 	m.pending = append(m.pending, mcpclient.Pending{Key: "e-4", Message: "native", Path: mcpclient.PathNative})
 	for _, width := range []int{120, 80, 40} {
-		m.c.width = width
+		m.c.Width = width
 		view := ansi.Strip(m.appCardView(100))
 		for _, l := range strings.Split(view, "\n") {
 			if w := ansi.StringWidth(l); w > width {
@@ -68,7 +68,7 @@ func TestAppCardLeavesRoomForTheTabs(t *testing.T) {
 	for i := range 12 {
 		m.pending = append(m.pending, mcpclient.Pending{Key: fmt.Sprintf("e-%d", i+1), Message: "Q", ResourceURI: "ui://x/app.html", Path: mcpclient.PathApp})
 	}
-	m.c.width = 80
+	m.c.Width = 80
 	card := ansi.Strip(m.appCardView(11))
 	if h := lipgloss.Height(card); h > 13 {
 		t.Errorf("the card is %d lines for a budget of 11:\n%s", h, card)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // A tool app's ui/open-link waits for the person's consent on a card like
@@ -109,47 +111,47 @@ func (m *Model) answerLink(l *linkAsk, open bool) {
 }
 
 func (c *linkCard) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.url
-	if key.Matches(msg, k.quit) {
+	k := m.c.Keys.URL
+	if key.Matches(msg, k.Quit) {
 		return m.askQuit()
 	}
 	if time.Since(c.shown) < urlGrace {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.open):
+	case key.Matches(msg, k.Open):
 		m.answerLink(c.l, true)
-	case key.Matches(msg, k.decline, k.cancel):
+	case key.Matches(msg, k.Decline, k.Cancel):
 		m.answerLink(c.l, false)
 	}
 	return nil
 }
 
 func (c *linkCard) view(m *Model, _ int, _ *level) string {
-	s := m.c.styles
+	s := m.c.Styles
 	var b strings.Builder
 	name := c.l.app.tool.Title
 	if name == "" {
 		name = c.l.app.tool.Name
 	}
-	b.WriteString(s.title.Render("The app of "+clean(name)+" asks you to open a page") + "\n")
+	b.WriteString(s.Title.Render("The app of "+widget.Clean(name)+" asks you to open a page") + "\n")
 	via := "a tool app's ui/open-link"
 	if c.l.app.key != "" {
 		via += " · session " + c.l.app.key
 	}
-	b.WriteString(s.dim.Render(via) + "\n\n")
+	b.WriteString(s.Dim.Render(via) + "\n\n")
 	b.WriteString(m.urlLines(c.l.url))
-	k := m.c.keys.url
-	b.WriteString("\n" + m.c.keyLine(hint(k.open.Help().Key, "open it in the browser (consent)", k.open),
-		hint("d/esc", "refuse (the app is told)", k.decline, k.cancel)))
-	return s.box.Width(max(m.c.width-4, 20)).Render(b.String())
+	k := m.c.Keys.URL
+	b.WriteString("\n" + m.c.KeyLine(keys.Hint(k.Open.Help().Key, "open it in the browser (consent)", k.Open),
+		keys.Hint("d/esc", "refuse (the app is told)", k.Decline, k.Cancel)))
+	return s.Box.Width(max(m.c.Width-4, 20)).Render(b.String())
 }
 
 func (c *linkCard) footer(m *Model, _ *level) string {
-	k := m.c.keys.url
-	keys := m.c.keyLine(hint("o", "open", k.open), hint("d/esc", "refuse", k.decline, k.cancel), hint("q", "quit", k.quit))
+	k := m.c.Keys.URL
+	keys := m.c.KeyLine(keys.Hint("o", "open", k.Open), keys.Hint("d/esc", "refuse", k.Decline, k.Cancel), keys.Hint("q", "quit", k.Quit))
 	if n := len(m.apps.links); n > 1 {
-		return m.c.styles.warn.Render(fmt.Sprintf("1 of %d links", n)) + m.c.styles.dim.Render(" · ") + keys
+		return m.c.Styles.Warn.Render(fmt.Sprintf("1 of %d links", n)) + m.c.Styles.Dim.Render(" · ") + keys
 	}
 	return keys
 }

@@ -12,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -96,19 +97,19 @@ func (s *appsState) open() int {
 
 // toolRow is a tool's row in the Tools list: marked app when it has an
 // app, and dim and marked when only apps may call it.
-func toolRow(t *mcp.Tool) row {
-	r := row{name: t.Name}
+func toolRow(t *mcp.Tool) widget.Row {
+	r := widget.Row{Name: t.Name}
 	var marks []string
 	if mcpclient.ToolAppURI(t) != "" {
 		marks = append(marks, "app")
 	}
 	switch model, app := mcpclient.ModelVisible(t), mcpclient.AppVisible(t); {
 	case app && !model:
-		marks, r.faint = append(marks, "app only"), true
+		marks, r.Faint = append(marks, "app only"), true
 	case !app && !model:
-		marks, r.faint = append(marks, "hidden"), true
+		marks, r.Faint = append(marks, "hidden"), true
 	}
-	r.mark = strings.Join(marks, " · ")
+	r.Mark = strings.Join(marks, " · ")
 	return r
 }
 
@@ -116,28 +117,28 @@ func toolRow(t *mcp.Tool) row {
 // who may call it, its app, what calling it does here, and the app of its
 // last call.
 func (m *Model) toolAppText(t *mcp.Tool) string {
-	s := m.c.styles
+	s := m.c.Styles
 	var b strings.Builder
 	switch model, app := mcpclient.ModelVisible(t), mcpclient.AppVisible(t); {
 	case app && !model:
-		b.WriteString(s.warn.Render("app only") + s.dim.Render(": the server offers it to its apps, never to a model (_meta.ui.visibility). The inspector calls it anyway, to try it.") + "\n")
+		b.WriteString(s.Warn.Render("app only") + s.Dim.Render(": the server offers it to its apps, never to a model (_meta.ui.visibility). The inspector calls it anyway, to try it.") + "\n")
 	case !app && !model:
-		b.WriteString(s.warn.Render("hidden") + s.dim.Render(": visible neither to a model nor to apps (_meta.ui.visibility). The inspector calls it anyway, to try it.") + "\n")
+		b.WriteString(s.Warn.Render("hidden") + s.Dim.Render(": visible neither to a model nor to apps (_meta.ui.visibility). The inspector calls it anyway, to try it.") + "\n")
 	}
 	uri := mcpclient.ToolAppURI(t)
 	if uri == "" {
 		return b.String()
 	}
-	b.WriteString(s.accent.Render("app ") + clean(uri) + "\n")
+	b.WriteString(s.Accent.Render("app ") + widget.Clean(uri) + "\n")
 	if m.opts.ToolApps == nil {
-		b.WriteString(s.dim.Render("This tool has an MCP App: mcpeek opens it in the browser when a call starts if it runs with --app-host.") + "\n")
+		b.WriteString(s.Dim.Render("This tool has an MCP App: mcpeek opens it in the browser when a call starts if it runs with --app-host.") + "\n")
 		return b.String()
 	}
-	k := m.c.keys.tabs.apps.Help().Key
-	b.WriteString(s.dim.Render("Calling it opens its app in the browser, which gets the call's input and result; "+k+" lists the apps opened.") + "\n")
+	k := m.c.Keys.Tabs.Apps.Help().Key
+	b.WriteString(s.Dim.Render("Calling it opens its app in the browser, which gets the call's input and result; "+k+" lists the apps opened.") + "\n")
 	for i := len(m.apps.list) - 1; i >= 0; i-- {
 		if a := m.apps.list[i]; a.tool.Name == t.Name {
-			b.WriteString(s.dim.Render("its last call's app: ") + m.appStateText(a) + "\n")
+			b.WriteString(s.Dim.Render("its last call's app: ") + m.appStateText(a) + "\n")
 			break
 		}
 	}
@@ -216,7 +217,7 @@ func (msg appOpenedMsg) update(m *Model) tea.Cmd {
 		return nil
 	}
 	a.state, a.sess, a.url, a.key = appOpen, msg.sess, msg.sess.URL(), appKey(msg.sess.URL())
-	m.status = statusMsg{fmt.Sprintf("opened the app of %s in the browser · %s lists the apps", a.tool.Name, m.c.keys.tabs.apps.Help().Key), false}
+	m.status = statusMsg{fmt.Sprintf("opened the app of %s in the browser · %s lists the apps", a.tool.Name, m.c.Keys.Tabs.Apps.Help().Key), false}
 	return tea.Batch(watchApp(a, msg.sess, m.asker.ended), m.sendOutcome(a))
 }
 
@@ -380,7 +381,7 @@ func readableAppMessage(kind string, params json.RawMessage, at time.Time) appMe
 		StructuredContent json.RawMessage `json:"structuredContent"`
 	}
 	if json.Unmarshal(params, &p) != nil {
-		msg.text = cutShown(string(params), maxAppMessageText)
+		msg.text = widget.CutRedacted(string(params), maxAppMessageText)
 		return msg
 	}
 	msg.head = p.Role
@@ -398,7 +399,7 @@ func readableAppMessage(kind string, params json.RawMessage, at time.Time) appMe
 	if len(parts) == 0 {
 		parts = append(parts, compactJSON(params))
 	}
-	msg.text = cutShown(strings.Join(parts, "\n"), maxAppMessageText)
+	msg.text = widget.CutRedacted(strings.Join(parts, "\n"), maxAppMessageText)
 	return msg
 }
 
@@ -433,21 +434,21 @@ func readableBlock(raw json.RawMessage) string {
 
 // compactJSON is JSON on one line, cut to maxAppMessageText bytes.
 func compactJSON(raw json.RawMessage) string {
-	return cutShown(strings.Join(strings.Fields(string(raw)), " "), maxAppMessageText)
+	return widget.CutRedacted(strings.Join(strings.Fields(string(raw)), " "), maxAppMessageText)
 }
 
 // appStateText is a session's state in a few words.
 func (m *Model) appStateText(a *toolApp) string {
-	s := m.c.styles
+	s := m.c.Styles
 	name := a.key
 	if name == "" {
 		name = "the app"
 	}
 	switch a.state {
 	case appOpening:
-		return s.dim.Render("opening…")
+		return s.Dim.Render("opening…")
 	case appOpen:
-		return s.ok.Render(name + " open")
+		return s.OK.Render(name + " open")
 	}
-	return s.dim.Render(name + " ended: " + clean(a.why))
+	return s.Dim.Render(name + " ended: " + widget.Clean(a.why))
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -355,15 +357,15 @@ func TestToolRows(t *testing.T) {
 		{"no one", &mcp.Tool{Name: "a", Meta: mcp.Meta{"ui": map[string]any{"visibility": []any{}}}}, "hidden", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if r := toolRow(tc.tool); r.mark != tc.mark || r.faint != tc.faint {
+			if r := toolRow(tc.tool); r.Mark != tc.mark || r.Faint != tc.faint {
 				t.Errorf("row %+v, want mark %q faint %v", r, tc.mark, tc.faint)
 			}
 		})
 	}
 	m := New(Options{})
-	r := row{name: "a_long_tool_name_that_does_not_fit", mark: "app only"}
+	r := widget.Row{Name: "a_long_tool_name_that_does_not_fit", Mark: "app only"}
 	for _, selected := range []bool{false, true} {
-		if got := r.text(&m.c, 26, selected); !strings.HasSuffix(got, "app only") || len([]rune(got)) != 26 {
+		if got := r.Text(&m.c, 26, selected); !strings.HasSuffix(got, "app only") || len([]rune(got)) != 26 {
 			t.Errorf("selected %v: %q is not 26 cells ending in its mark", selected, got)
 		}
 	}
@@ -420,27 +422,27 @@ func TestAppMessagesBounded(t *testing.T) {
 // with the app's messages.
 func TestToolAppOwnToolsAndTheme(t *testing.T) {
 	host := newFakeApps()
-	k := newKeyMap()
+	k := keys.NewMap()
 	in := withApps(t, host, Options{Theme: "light"}, 100, 30).expect("slow_board")
 	in.keys("enter").expect("the board is drawn")
 	app := host.next(t)
 	app.expectTold(t, "result the board is drawn")
-	in.press(k.tabs.apps).expect("theme: light")
-	in.press(k.apps.theme).expect("the app's theme is now dark")
+	in.press(k.Tabs.Apps).expect("theme: light")
+	in.press(k.Apps.Theme).expect("the app's theme is now dark")
 	app.expectTold(t, "theme dark")
-	in.press(k.apps.theme).expect("the app's theme is now light")
+	in.press(k.Apps.Theme).expect("the app's theme is now light")
 	app.expectTold(t, "theme light")
 
-	in.press(k.apps.tools).expect("declared no tools of its own")
+	in.press(k.Apps.Tools).expect("declared no tools of its own")
 	app.mu.Lock()
 	app.tools = []*mcp.Tool{{Name: "app_first", Description: "The first"}, {Name: "app_echo", Description: "Echoes in the app"}}
 	app.mu.Unlock()
 	app.app.Peer.AppToolsChanged()
 	in.expectAll("app_first", "Echoes in the app")
-	in.press(k.appTools.down).typeText("nope").press(k.appTools.call).expect("must be a JSON object")
-	in.keys("ctrl+u").typeText(`{"x":1}`).press(k.appTools.call)
+	in.press(k.AppTools.Down).typeText("nope").press(k.AppTools.Call).expect("must be a JSON object")
+	in.keys("ctrl+u").typeText(`{"x":1}`).press(k.AppTools.Call)
 	app.expectTold(t, `app tool app_echo {"x":1}`)
 	in.expect("app_echo ran in the app")
-	in.press(k.appTools.back)
+	in.press(k.AppTools.Back)
 	wantOnScreen(t, in.screen(), "app tool · app_echo", "tools changed", "the theme is now dark")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // AppSessions is what [FormAsker.WatchApps] needs of a connection: the
@@ -64,7 +65,7 @@ func (a *FormAsker) WatchApps(ctx context.Context, conn AppSessions) {
 // showAppStatus runs the status line until no request is in its app, a
 // form wants the terminal, n is pressed or ctx ends.
 func (a *FormAsker) showAppStatus(ctx context.Context, conn AppSessions) {
-	m := &appStatus{conn: conn, styles: newStyles(), formWaiting: func() bool { return a.waiting.Load() > 0 }}
+	m := &appStatus{conn: conn, styles: widget.NewStyles(), formWaiting: func() bool { return a.waiting.Load() > 0 }}
 	m.refresh()
 	p := tea.NewProgram(m, tea.WithInput(a.In), tea.WithOutput(a.Out), tea.WithContext(ctx))
 	if _, err := p.Run(); err != nil {
@@ -78,7 +79,7 @@ func (a *FormAsker) showAppStatus(ctx context.Context, conn AppSessions) {
 // appStatus is the status line's model.
 type appStatus struct {
 	conn        AppSessions
-	styles      styles
+	styles      widget.Styles
 	formWaiting func() bool
 	first       *mcpclient.Pending
 	count       int
@@ -133,8 +134,8 @@ func (m *appStatus) View() string {
 	if m.count > 1 {
 		more = fmt.Sprintf(" (and %d more)", m.count-1)
 	}
-	return s.title.Render("answering "+m.first.Key+" in the browser"+more) +
-		s.dim.Render(fmt.Sprintf(" · %s %s · %s %s",
+	return s.Title.Render("answering "+m.first.Key+" in the browser"+more) +
+		s.Dim.Render(fmt.Sprintf(" · %s %s · %s %s",
 			appStatusKeys.here.Help().Key, appStatusKeys.here.Help().Desc,
 			appStatusKeys.quit.Help().Key, appStatusKeys.quit.Help().Desc)) + "\n"
 }

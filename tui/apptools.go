@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -30,11 +31,11 @@ type appToolsLayer struct {
 	tools   []*mcp.Tool
 	err     string // why the list is missing
 	loading bool
-	cursor  int
+	picked  widget.List // the tool selected
 	args    textinput.Model
 	calling string // the tool being called
 	result  string // the last call's outcome, drawn
-	detail  pane
+	detail  widget.Pane
 }
 
 type (
@@ -66,7 +67,7 @@ func (m *Model) openAppTools(a *toolApp) tea.Cmd {
 	in.Prompt = "arguments: "
 	in.Placeholder = "{} (a JSON object)"
 	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Width = max(m.c.width-16, 10)
+	in.Width = max(m.c.Width-16, 10)
 	in.Focus()
 	l := &appToolsLayer{a: a, args: in}
 	m.open(l)
@@ -109,7 +110,7 @@ func (msg appToolsMsg) update(m *Model) tea.Cmd {
 	case msg.err != nil:
 		l.err = "listing the app's tools failed: " + msg.err.Error()
 	}
-	l.cursor = min(l.cursor, max(len(l.tools)-1, 0))
+	l.picked.SetLen(len(l.tools))
 	return nil
 }
 
@@ -132,7 +133,7 @@ func (msg appToolCalledMsg) update(m *Model) tea.Cmd {
 	msg.a.note(appMessage{at: time.Now(), kind: "app tool", head: msg.name, text: text})
 	if l := m.appToolsOf(msg.a); l != nil && l.calling == msg.name {
 		l.calling = ""
-		l.result = m.c.styles.title.Render(clean(msg.name)) + "\n" + renderResult(&m.c, msg.res, msg.err, msg.took)
+		l.result = m.c.Styles.Title.Render(widget.Clean(msg.name)) + "\n" + renderResult(&m.c, msg.res, msg.err, msg.took)
 	}
 	return nil
 }
@@ -145,25 +146,26 @@ func errText(err error) string {
 }
 
 func (l *appToolsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.appTools
+	k := m.c.Keys.AppTools
+	l.picked.SetLen(len(l.tools))
 	switch {
-	case key.Matches(msg, k.quit):
+	case key.Matches(msg, k.Quit):
 		return m.askQuit()
-	case key.Matches(msg, k.back):
+	case key.Matches(msg, k.Back):
 		m.close(l)
-	case key.Matches(msg, k.up):
-		l.cursor = max(l.cursor-1, 0)
-	case key.Matches(msg, k.down):
-		l.cursor = min(l.cursor+1, max(len(l.tools)-1, 0))
-	case key.Matches(msg, k.pageUp):
-		l.detail.vp.PageUp()
-	case key.Matches(msg, k.pageDown):
-		l.detail.vp.PageDown()
-	case key.Matches(msg, k.relist):
+	case key.Matches(msg, k.Up):
+		l.picked.Move(-1)
+	case key.Matches(msg, k.Down):
+		l.picked.Move(1)
+	case key.Matches(msg, k.PageUp):
+		l.detail.Viewport.PageUp()
+	case key.Matches(msg, k.PageDown):
+		l.detail.Viewport.PageDown()
+	case key.Matches(msg, k.Relist):
 		if l.a.state == appOpen {
 			return l.list()
 		}
-	case key.Matches(msg, k.call):
+	case key.Matches(msg, k.Call):
 		return l.call(m)
 	default:
 		var cmd tea.Cmd
@@ -178,12 +180,12 @@ func (l *appToolsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 func (l *appToolsLayer) call(m *Model) tea.Cmd {
 	switch {
 	case l.a.state != appOpen:
-		l.result = m.c.styles.err.Render("the app's session is not open")
+		l.result = m.c.Styles.Err.Render("the app's session is not open")
 		return nil
 	case len(l.tools) == 0:
 		return nil
 	case l.calling != "":
-		l.result = m.c.styles.warn.Render("still calling " + clean(l.calling))
+		l.result = m.c.Styles.Warn.Render("still calling " + widget.Clean(l.calling))
 		return nil
 	}
 	text := strings.TrimSpace(l.args.Value())
@@ -192,11 +194,11 @@ func (l *appToolsLayer) call(m *Model) tea.Cmd {
 	}
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(text), &obj); err != nil || obj == nil {
-		l.result = m.c.styles.err.Render("the arguments must be a JSON object, like {\"q\": \"x\"}")
+		l.result = m.c.Styles.Err.Render("the arguments must be a JSON object, like {\"q\": \"x\"}")
 		return nil
 	}
-	name := l.tools[l.cursor].Name
-	l.calling, l.result = name, m.c.styles.dim.Render("calling "+clean(name)+"…")
+	name := l.tools[l.picked.Cursor()].Name
+	l.calling, l.result = name, m.c.Styles.Dim.Render("calling "+widget.Clean(name)+"…")
 	a, sess, args := l.a, l.a.sess, json.RawMessage(text)
 	return func() tea.Msg {
 		start := time.Now()
@@ -208,37 +210,33 @@ func (l *appToolsLayer) call(m *Model) tea.Cmd {
 }
 
 func (l *appToolsLayer) view(m *Model, h int, _ *level) string {
-	s := m.c.styles
+	s := m.c.Styles
 	var b strings.Builder
-	b.WriteString(s.title.Render(line("The app's own tools · "+l.a.tool.Name, m.c.width)) + "\n")
-	b.WriteString(s.dim.Render(line("Tools the app registered, called in the app (tools/call to it), not on the server.", m.c.width)) + "\n\n")
+	b.WriteString(s.Title.Render(widget.Line("The app's own tools · "+l.a.tool.Name, m.c.Width)) + "\n")
+	b.WriteString(s.Dim.Render(widget.Line("Tools the app registered, called in the app (tools/call to it), not on the server.", m.c.Width)) + "\n\n")
 	switch {
 	case l.loading:
-		b.WriteString(s.dim.Render("asking the app…") + "\n")
+		b.WriteString(s.Dim.Render("asking the app…") + "\n")
 	case l.err != "":
-		b.WriteString(block(s.warn.Render(clean(l.err)), m.c.width, 3) + "\n")
+		b.WriteString(widget.Block(s.Warn.Render(widget.Clean(l.err)), m.c.Width, 3) + "\n")
 	case len(l.tools) == 0:
-		b.WriteString(s.dim.Render("The app lists no tools.") + "\n")
+		b.WriteString(s.Dim.Render("The app lists no tools.") + "\n")
 	}
-	rows := max(min(len(l.tools), h/3), 1)
-	first := min(max(l.cursor-rows+1, 0), max(len(l.tools)-rows, 0))
-	for i := first; i < min(first+rows, len(l.tools)); i++ {
-		t := l.tools[i]
-		row := fit(fmt.Sprintf("%-24s  %s", line(t.Name, 24), line(t.Description, m.c.width)), max(m.c.width-2, 10))
-		if i == l.cursor {
-			b.WriteString(s.selected.Render("> "+row) + "\n")
-		} else {
-			b.WriteString("  " + row + "\n")
-		}
+	rows := make([]widget.Row, len(l.tools))
+	for i, t := range l.tools {
+		rows[i] = widget.Row{Name: widget.Fit(fmt.Sprintf("%-24s  %s", widget.Line(t.Name, 24), widget.Line(t.Description, m.c.Width)), max(m.c.Width-2, 10)), Drawn: true}
+	}
+	if len(rows) > 0 {
+		b.WriteString(l.picked.Rows(&m.c, rows, m.c.Width, max(min(len(l.tools), h/3), 1)) + "\n")
 	}
 	b.WriteString("\n" + l.args.View() + "\n\n")
 	head := b.String()
-	l.detail.set(m.redact(l.result), m.c.width, max(h-strings.Count(head, "\n"), 1))
-	return head + l.detail.view(&m.c, "")
+	l.detail.Set(m.redact(l.result), m.c.Width, max(h-strings.Count(head, "\n"), 1))
+	return head + l.detail.View(&m.c, "")
 }
 
 func (l *appToolsLayer) footer(m *Model, _ *level) string {
-	return m.c.keyLine(m.c.keys.appTools.ShortHelp()...)
+	return m.c.KeyLine(m.c.Keys.AppTools.ShortHelp()...)
 }
 
 // toggleTheme tells an app the host's theme is now the other one.

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -27,7 +28,7 @@ func (l *argsForm) view(_ *Model, _ int, _ *level) string { return l.form.View()
 func (l *argsForm) footer(_ *Model, _ *level) string      { return "" } // the form shows its keys
 
 func (l *argsForm) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	if key.Matches(msg, m.c.keys.form.interrupt) { // as q on the tabs; the form stays under the prompt
+	if key.Matches(msg, m.c.Keys.Form.Interrupt) { // as q on the tabs; the form stays under the prompt
 		return m.askQuit()
 	}
 	accepting := false
@@ -91,12 +92,12 @@ const sideBySide = 90
 
 func (l *jsonEditor) resize(m *Model) tea.Cmd {
 	notes := 1 + min(len(secretFields(l.tool.InputSchema)), 1) // why, and the note of secrets
-	if m.c.width >= sideBySide {
-		l.ed.SetWidth(max(m.c.width/2-2, 20))
+	if m.c.Width >= sideBySide {
+		l.ed.SetWidth(max(m.c.Width/2-2, 20))
 		l.ed.SetHeight(max(m.bodyHeight()-5-notes, 4))
 		return nil
 	}
-	l.ed.SetWidth(max(m.c.width-4, 20))
+	l.ed.SetWidth(max(m.c.Width-4, 20))
 	l.ed.SetHeight(max((m.bodyHeight()-5-notes)*2/3, 4)) // the schema under it
 	return nil
 }
@@ -127,46 +128,46 @@ func (m *Model) openJSON(t *mcp.Tool, asTask bool) tea.Cmd {
 }
 
 func (l *jsonEditor) view(m *Model, _ int, _ *level) string {
-	s := m.c.styles
-	head := s.title.Render("Arguments for "+clean(l.tool.Name)+" as JSON") + s.dim.Render(" (its input schema is more than a form can show)")
+	s := m.c.Styles
+	head := s.Title.Render("Arguments for "+widget.Clean(l.tool.Name)+" as JSON") + s.Dim.Render(" (its input schema is more than a form can show)")
 	out := head + "\n"
 	if l.why != "" {
-		out += s.dim.Render(line(l.why, m.c.width-2)) + "\n"
+		out += s.Dim.Render(widget.Line(l.why, m.c.Width-2)) + "\n"
 	}
 	if secrets := secretFields(l.tool.InputSchema); len(secrets) > 0 {
-		out += s.dim.Render(line(notRemembered+": "+clean(strings.Join(secrets, ", ")), m.c.width-2)) + "\n"
+		out += s.Dim.Render(widget.Line(notRemembered+": "+widget.Clean(strings.Join(secrets, ", ")), m.c.Width-2)) + "\n"
 	}
 	editor := l.ed.View()
 	if l.err != "" {
-		editor += "\n" + s.err.Render(line(l.err, l.ed.Width()+2))
+		editor += "\n" + s.Err.Render(widget.Line(l.err, l.ed.Width()+2))
 	}
-	schema := s.dim.Render("input schema:") + "\n" + s.colourJSON(clean(l.schema))
-	if m.c.width >= sideBySide {
+	schema := s.Dim.Render("input schema:") + "\n" + s.ColourJSON(widget.Clean(l.schema))
+	if m.c.Width >= sideBySide {
 		h := lipgloss.Height(editor)
-		return out + lipgloss.JoinHorizontal(lipgloss.Top, editor, "  ", block(schema, m.c.width-l.ed.Width()-6, h))
+		return out + lipgloss.JoinHorizontal(lipgloss.Top, editor, "  ", widget.Block(schema, m.c.Width-l.ed.Width()-6, h))
 	}
 	rest := m.bodyHeight() - lipgloss.Height(out) - lipgloss.Height(editor) - 2
 	if rest < 2 {
 		return out + editor
 	}
-	return out + editor + "\n" + block(schema, m.c.width-2, rest)
+	return out + editor + "\n" + widget.Block(schema, m.c.Width-2, rest)
 }
 
 func (l *jsonEditor) footer(m *Model, _ *level) string {
-	return m.c.keyLine(m.c.keys.json.ShortHelp()...)
+	return m.c.KeyLine(m.c.Keys.JSON.ShortHelp()...)
 }
 
 // key edits the arguments; the call key calls the tool when they are a
 // JSON object.
 func (l *jsonEditor) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.json
+	k := m.c.Keys.JSON
 	switch {
-	case key.Matches(msg, k.back):
+	case key.Matches(msg, k.Back):
 		m.close(l)
 		return nil
-	case key.Matches(msg, k.quit):
+	case key.Matches(msg, k.Quit):
 		return m.askQuit()
-	case key.Matches(msg, k.call):
+	case key.Matches(msg, k.Call):
 		var obj map[string]any
 		text := l.ed.Value()
 		if err := json.Unmarshal([]byte(text), &obj); err != nil || obj == nil {

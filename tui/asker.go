@@ -16,6 +16,7 @@ import (
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -138,7 +139,7 @@ func (a *FormAsker) Sample(ctx context.Context, req *mcpclient.SampleRequest) (*
 // secrets redact knows redacted from all it shows (before the form wraps
 // or cuts any of it).
 func FormRequest(req *mcpclient.NativeRequest, redact func(string) string) nativeform.Request {
-	req = redactNative(req, redact)
+	req = widget.RedactNative(req, redact)
 	server := req.Server.Title
 	if server == "" {
 		server = req.Server.Name

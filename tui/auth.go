@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // What the inspector says of a URL server's authorization (OAuth): the
@@ -16,13 +17,13 @@ import (
 // authBrief is the header's word on authorization, in at most width
 // cells, or "" where there is no OAuth.
 func (m *Model) authBrief(width int) string {
-	s := m.c.styles
+	s := m.c.Styles
 	if m.login != nil {
 		text := "authorizing…"
 		if _, shown := find[*loginCard](m); !shown {
-			text += " (" + m.c.keys.tabs.authorize.Help().Key + " shows it)"
+			text += " (" + m.c.Keys.Tabs.Authorize.Help().Key + " shows it)"
 		}
-		return s.warn.Render(fit(text, width))
+		return s.Warn.Render(widget.Fit(text, width))
 	}
 	if m.conn == nil {
 		return ""
@@ -34,29 +35,29 @@ func (m *Model) authBrief(width int) string {
 // when there is no OAuth, or when the server never asked for it (it named
 // no authorization server and no sign-in failed), for then there is
 // nothing to sign in to.
-func authWords(c *common, st *oauth.State, width int) string {
-	s := c.styles
+func authWords(c *widget.Common, st *oauth.State, width int) string {
+	s := c.Styles
 	switch {
 	case st == nil, !st.SignedIn && st.Err == "" && st.MetadataURL == "" && st.Issuer == "":
 		return ""
 	case !st.SignedIn && st.Err != "":
-		return s.err.Render(fit("sign-in failed", width))
+		return s.Err.Render(widget.Fit("sign-in failed", width))
 	case !st.SignedIn:
-		return s.dim.Render(fit("not signed in", width))
+		return s.Dim.Render(widget.Fit("not signed in", width))
 	}
 	expiry := expiresIn(st.Expiry, time.Now())
 	for _, text := range []string{
-		"signed in · " + line(strings.Join(st.Scopes, " "), 24) + " · " + expiry,
+		"signed in · " + widget.Line(strings.Join(st.Scopes, " "), 24) + " · " + expiry,
 		"signed in · " + expiry,
 	} {
 		if len(st.Scopes) == 0 && strings.Count(text, " · ") == 2 {
 			continue
 		}
 		if lipgloss.Width(text) <= width {
-			return s.ok.Render(text)
+			return s.OK.Render(text)
 		}
 	}
-	return s.ok.Render(fit("signed in", width))
+	return s.OK.Render(widget.Fit("signed in", width))
 }
 
 // expiresIn says when a token expires, in a few words.
@@ -81,39 +82,39 @@ func expiresIn(t, now time.Time) string {
 // authorization, as the connection tells it, and the key that signs in
 // afresh. A value too long for its row goes under its label, so that a URL
 // stays whole on one line where it can.
-func authText(c *common, st *oauth.State, now time.Time) string {
-	s := c.styles
+func authText(c *widget.Common, st *oauth.State, now time.Time) string {
+	s := c.Styles
 	var b strings.Builder
-	k := c.keys.tabs.authorize.Help().Key
-	fmt.Fprintf(&b, "%s %s", s.title.Render("authorization (OAuth)"), s.dim.Render("("+k+" forgets the tokens and signs in afresh)"))
+	k := c.Keys.Tabs.Authorize.Help().Key
+	fmt.Fprintf(&b, "%s %s", s.Title.Render("authorization (OAuth)"), s.Dim.Render("("+k+" forgets the tokens and signs in afresh)"))
 	switch {
 	case st.SignedIn && st.FromStore:
-		b.WriteString("\n  " + s.ok.Render("signed in") + ": a token stored by an earlier login")
+		b.WriteString("\n  " + s.OK.Render("signed in") + ": a token stored by an earlier login")
 	case st.SignedIn:
-		b.WriteString("\n  " + s.ok.Render("signed in") + ": a login in this session")
+		b.WriteString("\n  " + s.OK.Render("signed in") + ": a login in this session")
 	case st.Err != "":
-		b.WriteString("\n  " + s.err.Render("not signed in") + ": the sign-in failed")
+		b.WriteString("\n  " + s.Err.Render("not signed in") + ": the sign-in failed")
 	default:
-		b.WriteString("\n  " + s.dim.Render("not signed in: the server has not asked for it"))
+		b.WriteString("\n  " + s.Dim.Render("not signed in: the server has not asked for it"))
 	}
 	row := func(label, value string) { // value: clean already
 		if value == "" {
-			value = s.dim.Render("—")
+			value = s.Dim.Render("—")
 		}
 		const col = 24
 		head := "  " + label + strings.Repeat(" ", max(col-2-len(label), 1))
-		if col+lipgloss.Width(value) > c.width && lipgloss.Width(value)+4 <= c.width {
+		if col+lipgloss.Width(value) > c.Width && lipgloss.Width(value)+4 <= c.Width {
 			b.WriteString("\n" + head + "\n    " + value)
 			return
 		}
 		b.WriteString("\n" + head + value)
 	}
-	row("resource", clean(st.Resource))
-	row("resource metadata", clean(st.MetadataURL))
-	row("authorization server", clean(st.Issuer))
-	row("registration", clean(st.Registration))
-	row("client id", clean(st.ClientID))
-	row("scopes granted", clean(strings.Join(st.Scopes, " ")))
+	row("resource", widget.Clean(st.Resource))
+	row("resource metadata", widget.Clean(st.MetadataURL))
+	row("authorization server", widget.Clean(st.Issuer))
+	row("registration", widget.Clean(st.Registration))
+	row("client id", widget.Clean(st.ClientID))
+	row("scopes granted", widget.Clean(strings.Join(st.Scopes, " ")))
 	switch {
 	case !st.SignedIn:
 		row("token", "")
@@ -122,15 +123,15 @@ func authText(c *common, st *oauth.State, now time.Time) string {
 	default:
 		row("token", expiresIn(st.Expiry, now)+" (at "+st.Expiry.Local().Format("15:04:05")+")")
 	}
-	refresh := s.dim.Render("none yet")
+	refresh := s.Dim.Render("none yet")
 	if !st.LastRefresh.IsZero() {
 		refresh = st.LastRefresh.Local().Format("15:04:05")
 	}
 	row("last refresh", refresh)
 	if st.Err != "" {
-		row("last error", s.err.Render(clean(st.Err)))
+		row("last error", s.Err.Render(widget.Clean(st.Err)))
 	} else {
-		row("last error", s.dim.Render("none"))
+		row("last error", s.Dim.Render("none"))
 	}
 	return b.String()
 }

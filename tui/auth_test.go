@@ -9,6 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // hostile is what a hostile authorization server puts in its strings: a
@@ -32,7 +34,7 @@ func wantNoControls(t *testing.T, what, s string) {
 // authorization URL) cleaned.
 func TestAuthStringsShownCleaned(t *testing.T) {
 	t.Parallel()
-	c := newCommon()
+	c := widget.NewCommon(keys.NewMap(tabNames[:]...))
 	st := &oauth.State{Resource: "https://mcp.example/mcp", MetadataURL: "https://mcp.example/.well-known/x" + hostile,
 		Issuer: "https://as.example/" + hostile, Registration: "dynamic client registration", ClientID: "client" + hostile,
 		Scopes: []string{"read", hostile}, SignedIn: true, Expiry: time.Now().Add(time.Hour), Err: "refused: " + hostile}
@@ -56,7 +58,7 @@ func TestAuthStringsShownCleaned(t *testing.T) {
 // authorization, and says "not signed in" once one did.
 func TestHeaderSaysNothingOfSignInUnasked(t *testing.T) {
 	t.Parallel()
-	c := newCommon()
+	c := widget.NewCommon(keys.NewMap(tabNames[:]...))
 	for _, tc := range []struct {
 		name string
 		st   *oauth.State

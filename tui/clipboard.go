@@ -32,9 +32,9 @@ func (m *Model) statusLine() string {
 	case m.status.text == "":
 		return ""
 	case m.status.err:
-		return m.c.styles.err.Render(m.status.text)
+		return m.c.Styles.Err.Render(m.status.text)
 	}
-	return m.c.styles.ok.Render(m.status.text)
+	return m.c.Styles.OK.Render(m.status.text)
 }
 
 // paneCopy is the text of the current tab's pane as it would be copied
@@ -47,7 +47,7 @@ func (m *Model) paneCopy() (string, bool) {
 	case m.hasPane():
 		text = ansi.Strip(m.redact(m.paneText()))
 	case m.tab == tabLog:
-		text = ansi.Strip(m.redact(m.logTextAt(m.pick[tabLog].cursor)))
+		text = ansi.Strip(m.redact(m.logTextAt(m.pick[tabLog].Cursor())))
 	}
 	return text, strings.TrimSpace(text) != ""
 }
@@ -140,7 +140,7 @@ func (m *Model) askSave() tea.Cmd {
 	in.Prompt = "save to: "
 	in.Placeholder = "file name"
 	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Width = max(m.c.width-40, 10)
+	in.Width = max(m.c.Width-40, 10)
 	in.SetValue(name)
 	in.Focus()
 	m.open(&savePrompt{input: in, data: data})
@@ -184,15 +184,15 @@ func (*savePrompt) typesText() bool { return true }
 func (*savePrompt) view(_ *Model, h int, under *level) string { return under.view(h) }
 
 func (l *savePrompt) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.save
+	k := m.c.Keys.Save
 	switch {
-	case key.Matches(msg, k.quit):
+	case key.Matches(msg, k.Quit):
 		m.close(l)
 		return m.askQuit()
-	case key.Matches(msg, k.cancel):
+	case key.Matches(msg, k.Cancel):
 		m.close(l)
 		return nil
-	case key.Matches(msg, k.confirm):
+	case key.Matches(msg, k.Confirm):
 		name := strings.TrimSpace(l.input.Value())
 		if name == "" {
 			return nil
@@ -206,7 +206,7 @@ func (l *savePrompt) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 }
 
 func (l *savePrompt) footer(m *Model, _ *level) string {
-	return l.input.View() + "  " + m.c.keyLine(m.c.keys.save.ShortHelp()...)
+	return l.input.View() + "  " + m.c.KeyLine(m.c.Keys.Save.ShortHelp()...)
 }
 
 // saveFile writes data to the file named, readable by its owner only

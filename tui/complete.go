@@ -126,4 +126,4 @@ func suggestions(c *mcpclient.Completion, err error) nativeform.Suggestions {
 }
 
 // isOpen reports whether a layer is still on the stack.
-func (m *Model) isOpen(l layer) bool { return slices.Contains(m.layers, l) }
+func (m *Model) isOpen(l modelLayer) bool { return slices.Contains(m.layers, l) }

@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -50,7 +51,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		m.subs = subscriptions{} // subscriptions belong to a connection
 		// The wire log's set as a rule, known already; a connection of
 		// its own (a test's) brings another.
-		shown.add(m.conn.Secrets())
+		widget.Shown.Add(m.conn.Secrets())
 		return tea.Batch(m.keepRoots(), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel())
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
@@ -164,7 +165,7 @@ func (m *Model) selection() (names [tabCount]string) {
 	if e, ok := m.selectedResource(); ok {
 		names[tabResources] = e.key()
 	}
-	if c := m.pick[tabPrompts].cursor; c < len(m.prompts) {
+	if c := m.pick[tabPrompts].Cursor(); c < len(m.prompts) {
 		names[tabPrompts] = m.prompts[c].Name
 	}
 	return names
@@ -188,9 +189,9 @@ func (m *Model) reselect(kept [tabCount]string) {
 	}
 	for t, names := range map[tab][]string{tabTools: tools, tabResources: resources, tabPrompts: prompts} {
 		p := &m.pick[t]
+		p.SetLen(len(names))
 		if i := slices.Index(names, kept[t]); kept[t] != "" && i >= 0 {
-			p.cursor = i
+			p.Select(i)
 		}
-		p.cursor = max(min(p.cursor, len(names)-1), 0)
 	}
 }

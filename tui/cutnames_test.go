@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,7 +27,7 @@ func TestLongNamesStayToldApart(t *testing.T) {
 		{[]string{"create_or_update_file_contents_in_repo", "create_or_update_file_contents_in_fork_repo"},
 			[]string{"create_or_…_in_repo", "create_or_…_fork_repo"}},
 	} {
-		got := cutNames(tc.names, 24)
+		got := widget.CutNames(tc.names, 24)
 		seen := map[string]bool{}
 		for i, g := range got {
 			if w := ansi.StringWidth(g); w > 24 {

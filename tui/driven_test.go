@@ -10,23 +10,24 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The form's keys, as the help screen documents them, answer an
 // elicitation in the inspector.
 func TestCallToolsAndAnswerInTheInspector(t *testing.T) {
-	k := newKeyMap().form
+	k := keys.NewMap().Form
 	for _, tc := range []struct {
 		name, tool string
 		moves      []string // in the form's fields
 		answer     key.Binding
 		want       string
 	}{
-		{"choose option A", "choose_option", []string{"down"}, k.submit, "accept: option-a"},
-		{"decline", "choose_option", nil, k.decline, "decline"},
-		{"cancel", "choose_option", nil, k.cancel, "cancel"},
-		{"all fields with their defaults", "all_fields", nil, k.submit, "Lovelace"},
+		{"choose option A", "choose_option", []string{"down"}, k.Submit, "accept: option-a"},
+		{"decline", "choose_option", nil, k.Decline, "decline"},
+		{"cancel", "choose_option", nil, k.Cancel, "cancel"},
+		{"all fields with their defaults", "all_fields", nil, k.Submit, "Lovelace"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -61,7 +62,7 @@ func watchedServer(got chan<- string) func() *mcp.Server {
 func TestQuitWithAPendingElicitationCancelsIt(t *testing.T) {
 	got := make(chan string, 1)
 	in := open(t, Options{Connect: inMemory(watchedServer(got), "legacy")}, 100, 30).expect("ask")
-	in.keys("enter").formOpen().press(newKeyMap().form.interrupt).expect("quit and cancel them?").keys("y")
+	in.keys("enter").formOpen().press(keys.NewMap().Form.Interrupt).expect("quit and cancel them?").keys("y")
 	select {
 	case action := <-got:
 		if action != "cancel" {

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -44,7 +45,7 @@ type drivenAsker struct {
 }
 
 func (a *drivenAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp.ElicitResult, error) {
-	form := nativeform.New(FormRequest(req, redactShown), nativeform.Options{Grace: time.Nanosecond})
+	form := nativeform.New(FormRequest(req, widget.Redact), nativeform.Options{Grace: time.Nanosecond})
 	a.seen = form
 	tm := teatest.NewTestModel(a.t, nativeform.Standalone(form), teatest.WithInitialTermSize(100, 200))
 	a.steps(tm, form)

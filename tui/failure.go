@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // stderrShown is how many of the server's last stderr lines the failure
@@ -75,21 +77,21 @@ func (m *Model) failureText() string {
 	if m.state != stateDisconnected {
 		return ""
 	}
-	s := m.c.styles
+	s := m.c.Styles
 	var b strings.Builder
-	b.WriteString(s.err.Render(m.failureWhat()) + "\n")
+	b.WriteString(s.Err.Render(m.failureWhat()) + "\n")
 	if m.err != nil {
-		b.WriteString(clean(m.err.Error()) + "\n")
+		b.WriteString(widget.Clean(m.err.Error()) + "\n")
 	}
 	if len(m.stderr) > 0 {
-		b.WriteString("\n" + s.title.Render("the server's last stderr lines") + "\n")
+		b.WriteString("\n" + s.Title.Render("the server's last stderr lines") + "\n")
 		for _, l := range m.stderr {
-			b.WriteString(clean(l) + "\n")
+			b.WriteString(widget.Clean(l) + "\n")
 		}
 	}
-	b.WriteString("\n" + s.title.Render(m.targetKind()) + "\n" + clean(m.opts.Target) + "\n\n")
-	k := m.c.keys.tabs.reconnect
-	b.WriteString(m.c.keyLine(hint(k.Help().Key, "retries", k)))
+	b.WriteString("\n" + s.Title.Render(m.targetKind()) + "\n" + widget.Clean(m.opts.Target) + "\n\n")
+	k := m.c.Keys.Tabs.Reconnect
+	b.WriteString(m.c.KeyLine(keys.Hint(k.Help().Key, "retries", k)))
 	return b.String()
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,7 +32,7 @@ func TestCtrlCInAFormAsksFirst(t *testing.T) {
 			tc.setup(t, m)
 			form := m.top().layer()
 			m.Update(keyMsg("ctrl+c"))
-			if _, ok := m.top().layer().(*quitPrompt); !ok || m.quitting {
+			if _, ok := findTop[*layer.QuitPrompt](m); !ok || m.quitting {
 				t.Fatalf("top %T, quitting %v; want the quit prompt", m.top().layer(), m.quitting)
 			}
 			if f := footerOf(m.View()); !strings.Contains(f, tc.want) {

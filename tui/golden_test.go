@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -81,7 +82,7 @@ func TestLayerGoldens(t *testing.T) {
 		{"url_required", Options{}, "choose_option", func(in *inspector) {
 			in.selectTool("url_required").keys("enter").expect("The server refused tools/call url_required")
 		}},
-		{"prompt_arguments", Options{}, "touch_counter", func(in *inspector) {
+		{"prompt_arguments", Options{}, "choose_option", func(in *inspector) {
 			in.keys("3").expect("Greet someone").keys("e").expect("Arguments for the prompt greet")
 			in.tm.Type("French")
 		}},
@@ -164,7 +165,7 @@ func TestPaneGoldens(t *testing.T) {
 			in.selectTool("long").keys("enter").expect("row 001").keys("right", "j", "j", "pgdown")
 		}},
 		{"elicitation_end", Options{}, "all_fields", func(in *inspector) {
-			in.selectTool("all_fields").keys("enter").formOpen().press(newKeyMap().form.submit).expect("Lovelace")
+			in.selectTool("all_fields").keys("enter").formOpen().press(keys.NewMap().Form.Submit).expect("Lovelace")
 			in.keys("4").expect("accept").keys("enter").expect("request:").keys("end")
 		}},
 	} {

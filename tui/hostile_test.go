@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 )
@@ -251,7 +252,8 @@ func TestFiveThousandTools(t *testing.T) {
 	}
 	draw := frameTime(in.m)
 	// The whole list, unfiltered, cursor at the end.
-	in.m.pick[tabTools] = picker{cursor: 4999}
+	in.m.pick[tabTools] = widget.List{}
+	in.m.pick[tabTools].Place(4999, 5000)
 	drawAll := frameTime(in.m)
 	if v := in.m.View(); !strings.Contains(v, "tool_4999") {
 		t.Errorf("the cursor's tool is not on screen:\n%s", v)
@@ -299,7 +301,7 @@ func TestHugeStringsKeepTheInspectorResponsive(t *testing.T) {
 
 	frames := map[string]time.Duration{}
 	for i, name := range []string{"a 1 MB description", "a 64 KB name"} {
-		in.m.pick[tabTools].cursor = i + 1
+		in.m.pick[tabTools].Place(i+1, len(in.m.tools))
 		frames[name] = frameTime(in.m)
 	}
 	in.m.tab = tabLog // the Log, which holds the 2 MB message

@@ -1,94 +1,14 @@
 package tui
 
 import (
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// boundKeys are the keys of every binding in a group of the key map.
-func boundKeys(group reflect.Value) []string {
-	var keys []string
-	var walk func(v reflect.Value)
-	walk = func(v reflect.Value) {
-		switch {
-		case v.Type() == reflect.TypeFor[key.Binding]():
-			ks := v.FieldByName("keys") // unexported: read, not Interface()
-			for j := range ks.Len() {
-				keys = append(keys, ks.Index(j).String())
-			}
-		case v.Kind() == reflect.Struct:
-			for i := range v.NumField() {
-				walk(v.Field(i))
-			}
-		case v.Kind() == reflect.Array:
-			for i := range v.Len() {
-				walk(v.Index(i))
-			}
-		}
-	}
-	walk(group)
-	return keys
-}
-
-func helpKeys(groups ...[]key.Binding) []string {
-	var keys []string
-	for _, g := range groups {
-		for _, b := range g {
-			keys = append(keys, b.Keys()...)
-		}
-	}
-	return keys
-}
-
-// Every key the inspector binds is documented where the person can see
-// it (the help screen, or for the filter and the quit prompt their
-// footer), and every key documented is bound.
-func TestKeyMapDocumentsEveryKeyAndOnlyThose(t *testing.T) {
-	km := newKeyMap()
-	groups := map[string]help.KeyMap{
-		"tabs": km.tabs, "filter": km.filter, "app": km.app, "form": km.form,
-		"url": km.url, "json": km.json, "quit": km.quit, "save": km.save, "level": km.level, "servers": km.servers, "roots": km.roots,
-		"login": km.login, "apps": km.apps, "appTools": km.appTools, "tasks": km.tasks, "controls": km.controls, "promptArgs": km.promptArgs,
-	}
-	onHelp := map[string]bool{}
-	for _, sec := range km.helpSections() {
-		onHelp[reflect.TypeOf(sec.keys).Name()] = true
-	}
-	v := reflect.ValueOf(km)
-	for i := range v.NumField() {
-		name := v.Type().Field(i).Name
-		t.Run(name, func(t *testing.T) {
-			group, ok := groups[name]
-			if !ok {
-				t.Fatalf("the key map's group %s is not checked here", name)
-			}
-			bound := boundKeys(v.Field(i))
-			short, full := helpKeys(group.ShortHelp()), helpKeys(group.FullHelp()...)
-			shown := short
-			if onHelp[reflect.TypeOf(group).Name()] {
-				shown = full
-			}
-			for _, k := range bound {
-				if !slices.Contains(shown, k) {
-					t.Errorf("%s is bound but not documented", k)
-				}
-			}
-			for _, k := range append(short, full...) {
-				if !slices.Contains(bound, k) {
-					t.Errorf("%s is documented but not bound", k)
-				}
-			}
-		})
-	}
-}
 
 // The tabs' keys do what the help screen says.
 func TestTabKeys(t *testing.T) {
@@ -105,16 +25,16 @@ func TestTabKeys(t *testing.T) {
 		{"↓ and j move down", nil, []string{"down", "j"}, wantCursor(2)},
 		{"↑ and k move up", nil, []string{"j", "j", "up", "k"}, wantCursor(0)},
 		{"the filter takes text, erases it, and enter ends it", nil, []string{"/", "b", "x", "backspace", "enter"}, func(t *testing.T, m *Model) {
-			if p := m.pick[tabTools]; p.filter != "b" || p.filtering {
-				t.Errorf("filter %q, filtering %v; want b, done", p.filter, p.filtering)
+			if p := m.pick[tabTools]; p.Filter() != "b" || p.Filtering() {
+				t.Errorf("filter %q, filtering %v; want b, done", p.Filter(), p.Filtering())
 			}
 			if v := m.visibleTools(); len(v) != 1 || v[0].Name != "beta" {
 				t.Errorf("the filter lets through %v", v)
 			}
 		}},
 		{"enter ends the filter; its digits are text", nil, []string{"/", "2", "enter"}, func(t *testing.T, m *Model) {
-			if p := m.pick[tabTools]; p.filter != "2" || p.filtering || m.tab != tabTools {
-				t.Errorf("filter %q, filtering %v, tab %d", p.filter, p.filtering, m.tab)
+			if p := m.pick[tabTools]; p.Filter() != "2" || p.Filtering() || m.tab != tabTools {
+				t.Errorf("filter %q, filtering %v, tab %d", p.Filter(), p.Filtering(), m.tab)
 			}
 		}},
 		{"enter expands a log entry and x closes it", func(m *Model) { m.wire = make([]mcpclient.WireEntry, 2) },
@@ -133,7 +53,7 @@ func TestTabKeys(t *testing.T) {
 		{"ctrl+c quits from the filter", nil, []string{"/", "q", "ctrl+c"}, wantQuitting(true)},
 		{"ctrl+c quits too", nil, []string{"ctrl+c"}, wantQuitting(true)},
 		{"q asks first while an app answers", withAppPending, []string{"q"}, func(t *testing.T, m *Model) {
-			if _, ok := m.top().layer().(*quitPrompt); !ok || m.quitting {
+			if _, ok := findTop[*layer.QuitPrompt](m); !ok || m.quitting {
 				t.Errorf("top %T, quitting %v; want the quit prompt", m.top().layer(), m.quitting)
 			}
 		}},
@@ -187,7 +107,7 @@ func wantTab(want tab) func(*testing.T, *Model) {
 
 func wantCursor(want int) func(*testing.T, *Model) {
 	return func(t *testing.T, m *Model) {
-		if got := m.pick[m.tab].cursor; got != want {
+		if got := m.pick[m.tab].Cursor(); got != want {
 			t.Errorf("cursor %d, want %d", got, want)
 		}
 	}
@@ -214,19 +134,19 @@ func TestHelpScreenScrollsWithJK(t *testing.T) {
 		for _, k := range []string{"j", "j", "k", "G", "g", "j"} {
 			m.Update(keyMsg(k))
 		}
-		l, ok := find[*helpScreen](m)
+		l, ok := findHosted[*layer.HelpScreen](m)
 		if !ok {
 			t.Fatalf("%dx%d: a scrolling key closed the help screen", size.w, size.h)
 		}
-		lines, shown := l.lines(m)
-		if want := min(1, max(len(lines)-shown, 0)); l.offset != want {
-			t.Errorf("%dx%d: offset %d after j j k G g j, want %d", size.w, size.h, l.offset, want)
+		lines, shown := l.Lines()
+		if want := min(1, max(len(lines)-shown, 0)); l.Offset() != want {
+			t.Errorf("%dx%d: offset %d after j j k G g j, want %d", size.w, size.h, l.Offset(), want)
 		}
 		if footer := footerOf(m.View()); size.h == 24 && !strings.Contains(footer, "jk") {
 			t.Errorf("the footer does not name j/k: %q", footer)
 		}
 		m.Update(keyMsg("x"))
-		if _, ok := find[*helpScreen](m); ok {
+		if _, ok := findHosted[*layer.HelpScreen](m); ok {
 			t.Errorf("%dx%d: another key did not close the help screen", size.w, size.h)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // logState is the Log tab's own state: whether it follows new traffic,
@@ -83,25 +85,26 @@ func (m *Model) syncLog() {
 		if l.server { // the wire's place waits while the server's log shows
 			pick, expanded = &l.away.pick, &l.away.expanded
 		}
-		if pick.filter == "" { // the lines are the entries
-			pick.cursor = l.moved(old, pick.cursor)
+		if pick.Filter() == "" { // the lines are the entries
+			pick.Place(l.moved(old, pick.Cursor()), len(l.lines))
 			*expanded = l.moved(old, *expanded)
 		}
 	}
 	if m.tab != tabLog || l.paused {
 		return
 	}
-	m.pick[tabLog].cursor = max(m.logRowCount()-1, 0)
+	n := m.logRowCount()
+	m.pick[tabLog].Place(n-1, n)
 }
 
 // logRowCount is how many lines the Log tab's view lists.
 func (m *Model) logRowCount() int {
 	switch {
-	case m.log.server && m.pick[tabLog].filter == "":
+	case m.log.server && m.pick[tabLog].Filter() == "":
 		return len(m.serverLog)
 	case m.log.server:
 		return len(m.serverRows())
-	case m.pick[tabLog].filter == "":
+	case m.pick[tabLog].Filter() == "":
 		return len(m.log.lines)
 	}
 	rows, _ := m.wireRows()
@@ -171,7 +174,7 @@ func makeLine(e mcpclient.WireEntry, methods map[string]string) logLine {
 	if len(e.Message) > 0 {
 		text = string(e.Message)
 	}
-	return logLine{key: keyOf(e), label: clean(label), row: clean(e.Time.Format("15:04:05.000") + " " + label + "  " + text)}
+	return logLine{key: keyOf(e), label: widget.Clean(label), row: widget.Clean(e.Time.Format("15:04:05.000") + " " + label + "  " + text)}
 }
 
 // messageLabel says what a message is: its direction, then its method
@@ -235,29 +238,29 @@ func (m *Model) logView(h int) string {
 		return m.serverLogView(h)
 	}
 	rows, _ := m.wireRows()
-	list := m.pick[tabLog].list(&m.c, rows, nil, m.c.width, h-1)
+	list := m.pick[tabLog].View(&m.c, widget.Names(rows), nil, m.c.Width, h-1)
 	if pad := h - 1 - lipgloss.Height(list); pad > 0 {
 		list += strings.Repeat("\n", pad)
 	}
-	return list + "\n" + fit(m.logStatus(len(rows)), m.c.width)
+	return list + "\n" + widget.Fit(m.logStatus(len(rows)), m.c.Width)
 }
 
 // logStatus says whether the log follows new messages, and how to make
 // it follow again when it does not.
 func (m *Model) logStatus(n int) string {
-	d := m.c.styles.dim
-	k := m.c.keys.tabs
+	d := m.c.Styles.Dim
+	k := m.c.Keys.Tabs
 	var out string
 	if !m.log.paused {
 		out = d.Render(fmt.Sprintf("following new messages · %d", n))
 	} else {
-		out = d.Render(fmt.Sprintf("paused at %d of %d · ", m.pick[tabLog].cursor+1, n)) + m.c.keyLine(hint(k.bottom.Help().Key, "follows", k.bottom))
+		out = d.Render(fmt.Sprintf("paused at %d of %d · ", m.pick[tabLog].Cursor()+1, n)) + m.c.KeyLine(keys.Hint(k.Bottom.Help().Key, "follows", k.Bottom))
 	}
 	server := "server log"
 	if m.log.unseen > 0 {
 		server += fmt.Sprintf(" (%d new)", m.log.unseen)
 	}
-	return out + d.Render(" · ") + m.c.keyLine(hint(k.logView.Help().Key, server, k.logView))
+	return out + d.Render(" · ") + m.c.KeyLine(keys.Hint(k.LogView.Help().Key, server, k.LogView))
 }
 
 // logKey moves through the log's list, reporting whether the key was one
@@ -267,28 +270,28 @@ func (m *Model) logKey(msg tea.KeyMsg) bool {
 	if m.tab != tabLog || m.expandedEntry() >= 0 {
 		return false
 	}
-	k := m.c.keys.tabs
+	k := m.c.Keys.Tabs
 	n := m.logRowCount()
 	p := &m.pick[tabLog]
 	page := max(m.bodyHeight()-2, 1) // the filter's line and the status aside
+	p.SetLen(n)
 	switch {
-	case key.Matches(msg, k.up):
-		p.cursor--
-	case key.Matches(msg, k.down):
-		p.cursor++
-	case key.Matches(msg, k.pageUp):
-		p.cursor -= page
-	case key.Matches(msg, k.pageDown):
-		p.cursor += page
-	case key.Matches(msg, k.top):
-		p.cursor = 0
-	case key.Matches(msg, k.bottom):
-		p.cursor = n - 1
+	case key.Matches(msg, k.Up):
+		p.Move(-1)
+	case key.Matches(msg, k.Down):
+		p.Move(1)
+	case key.Matches(msg, k.PageUp):
+		p.Move(-page)
+	case key.Matches(msg, k.PageDown):
+		p.Move(page)
+	case key.Matches(msg, k.Top):
+		p.Select(0)
+	case key.Matches(msg, k.Bottom):
+		p.Select(n - 1)
 	default:
 		return false
 	}
-	p.cursor = max(min(p.cursor, n-1), 0)
-	m.log.paused = p.cursor < n-1
+	m.log.paused = p.Cursor() < n-1
 	return true
 }
 
@@ -297,7 +300,7 @@ func (m *Model) logKey(msg tea.KeyMsg) bool {
 func (m *Model) wireRows() (rows []string, entries []int) {
 	p := &m.pick[tabLog]
 	for i, l := range m.log.lines {
-		if p.matches(l.row) {
+		if p.Matches(l.row) {
 			rows, entries = append(rows, l.row), append(entries, i)
 		}
 	}
@@ -310,7 +313,7 @@ func (m *Model) wireEntry(e int) (int, bool) {
 	if e < 0 {
 		return 0, false
 	}
-	if m.pick[tabLog].filter == "" {
+	if m.pick[tabLog].Filter() == "" {
 		return e, e < len(m.log.lines)
 	}
 	_, entries := m.wireRows()
@@ -341,12 +344,12 @@ func (m *Model) wireTextAt(e int) string {
 		return ""
 	}
 	w := m.wire[i]
-	head := m.c.styles.title.Render(w.Time.Format("15:04:05.000") + " " + m.log.lines[i].label)
+	head := m.c.Styles.Title.Render(w.Time.Format("15:04:05.000") + " " + m.log.lines[i].label)
 	body := w.Text
 	if len(w.Message) > 0 {
-		body = prettyText(string(w.Message))
+		body = widget.PrettyText(string(w.Message))
 	}
-	return head + "\n" + m.c.styles.colourJSON(clean(body))
+	return head + "\n" + m.c.Styles.ColourJSON(widget.Clean(body))
 }
 
 // expandedEntry is the entry the Requests or Log tab shows whole, or

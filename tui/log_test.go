@@ -124,20 +124,20 @@ func TestLogStopsFollowingWhenScrolledUp(t *testing.T) {
 	}
 	m.wire = wireOf(entries[:30]...)
 	press(m, "5")
-	if c := m.pick[tabLog].cursor; c != 29 {
+	if c := m.pick[tabLog].Cursor(); c != 29 {
 		t.Fatalf("the cursor is on line %d, want the newest, 29", c)
 	}
 	press(m, "k", "k")
 	m.wire = wireOf(entries...)
 	m.Update(pollMsg{})
-	if c := m.pick[tabLog].cursor; c != 27 {
+	if c := m.pick[tabLog].Cursor(); c != 27 {
 		t.Errorf("scrolled up, the cursor moved to %d with new messages; want it kept on 27", c)
 	}
 	wantOnScreen(t, m.View(), "paused at 28 of 40", "end/G follows")
 	press(m, "end")
 	m.wire = wireOf(append(entries, request(mcpclient.DirSend, 40, "ping"))...)
 	m.Update(pollMsg{})
-	if c := m.pick[tabLog].cursor; c != 40 {
+	if c := m.pick[tabLog].Cursor(); c != 40 {
 		t.Errorf("after end the cursor is on %d, want the newest, 40", c)
 	}
 	wantOnScreen(t, m.View(), "following new messages")
@@ -157,7 +157,7 @@ func TestLogKeepsItsPlaceWhenOldEntriesLeave(t *testing.T) {
 	press(m, "5", "k", "k", "k") // on #26
 	m.wire = entries[5:35]
 	m.Update(pollMsg{})
-	if c := m.pick[tabLog].cursor; c != 21 || !strings.Contains(m.log.lines[c].row, "#26 ") {
+	if c := m.pick[tabLog].Cursor(); c != 21 || !strings.Contains(m.log.lines[c].row, "#26 ") {
 		t.Errorf("the cursor is on line %d, want 21, still #26", c)
 	}
 	press(m, "enter")

@@ -14,6 +14,8 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // A URL server's login (OAuth) in the inspector. The connection's
@@ -258,21 +260,21 @@ func (m *Model) forgot(msg forgotMsg) tea.Cmd {
 func (*loginCard) typesText() bool { return true }
 
 func (c *loginCard) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k, l := m.c.keys.login, c.l
+	k, l := m.c.Keys.Login, c.l
 	m.status = statusMsg{}
 	switch {
-	case key.Matches(msg, k.quit):
+	case key.Matches(msg, k.Quit):
 		return m.askQuit()
-	case key.Matches(msg, k.hide):
+	case key.Matches(msg, k.Hide):
 		m.close(c)
 		return nil
-	case key.Matches(msg, k.copy) && !msg.Paste && l.input.Value() == "":
+	case key.Matches(msg, k.Copy) && !msg.Paste && l.input.Value() == "":
 		if l.url == "" {
 			m.status = statusMsg{"no URL to copy: the browser was opened on it", true}
 			return nil
 		}
 		return copyText(l.url, "the URL")
-	case key.Matches(msg, k.send):
+	case key.Matches(msg, k.Send):
 		text := strings.TrimSpace(l.input.Value())
 		if text == "" {
 			return nil
@@ -296,12 +298,12 @@ func (c *loginCard) footer(m *Model, _ *level) string {
 	if m.status.text != "" {
 		return m.statusLine()
 	}
-	k := m.c.keys.login
+	k := m.c.Keys.Login
 	var bs []key.Binding
 	if c.l.input.Value() == "" && c.l.url != "" {
-		bs = append(bs, hint(k.copy.Help().Key, "copy the URL", k.copy))
+		bs = append(bs, keys.Hint(k.Copy.Help().Key, "copy the URL", k.Copy))
 	}
-	return m.c.keyLine(append(bs, hint(k.send.Help().Key, "send the address", k.send), hint(k.hide.Help().Key, "hide (it waits)", k.hide), k.quit)...)
+	return m.c.KeyLine(append(bs, keys.Hint(k.Send.Help().Key, "send the address", k.Send), keys.Hint(k.Hide.Help().Key, "hide (it waits)", k.Hide), k.Quit)...)
 }
 
 // view draws the card: what happens and what mcpeek waits for in a box,
@@ -309,35 +311,35 @@ func (c *loginCard) footer(m *Model, _ *level) string {
 // can be selected, then the field for the address. The URL gives way
 // when the screen is short; y copies it whole.
 func (c *loginCard) view(m *Model, h int, _ *level) string {
-	s, l, width := m.c.styles, c.l, max(m.c.width, 20)
+	s, l, width := m.c.Styles, c.l, max(m.c.Width, 20)
 	var b strings.Builder
-	b.WriteString(s.title.Render("Sign in to "+line(m.opts.Target, width-16)) + "\n")
-	b.WriteString(s.dim.Render(fmt.Sprintf("The server asks for authorization (OAuth) · waiting %s", time.Since(l.since).Round(time.Second))))
+	b.WriteString(s.Title.Render("Sign in to "+widget.Line(m.opts.Target, width-16)) + "\n")
+	b.WriteString(s.Dim.Render(fmt.Sprintf("The server asks for authorization (OAuth) · waiting %s", time.Since(l.since).Round(time.Second))))
 	for _, t := range l.lines {
-		b.WriteString("\n" + clean(t))
+		b.WriteString("\n" + widget.Clean(t))
 	}
-	box := s.box.Width(max(width-4, 16)).Render(b.String())
+	box := s.Box.Width(max(width-4, 16)).Render(b.String())
 
 	l.input.Width = max(width-len(l.input.Prompt)-2, 10)
 	field := l.input.View()
 	switch {
 	case l.sent:
-		field += "\n" + s.dim.Render("checking the address…")
+		field += "\n" + s.Dim.Render("checking the address…")
 	case l.held != "":
-		field += "\n" + s.dim.Render("the address goes to mcpeek as soon as it reads one")
+		field += "\n" + s.Dim.Render("the address goes to mcpeek as soon as it reads one")
 	case l.err != "":
-		field += "\n" + block(s.err.Render("refused: ")+clean(l.err), width, 3)
+		field += "\n" + widget.Block(s.Err.Render("refused: ")+widget.Clean(l.err), width, 3)
 	}
 
 	parts := []string{box}
 	if l.url != "" {
-		k := m.c.keys.login.copy.Help().Key
-		urlLines := strings.Split(wrapWhole(clean(l.url), width), "\n")
+		k := m.c.Keys.Login.Copy.Help().Key
+		urlLines := strings.Split(wrapWhole(widget.Clean(l.url), width), "\n")
 		room := h - lipgloss.Height(box) - lipgloss.Height(field) - 3 // the heading and two blank lines
 		if len(urlLines) > room {
-			urlLines = append(urlLines[:max(room-1, 0)], s.warn.Render(fmt.Sprintf("… cut here: %s copies it whole", k)))
+			urlLines = append(urlLines[:max(room-1, 0)], s.Warn.Render(fmt.Sprintf("… cut here: %s copies it whole", k)))
 		}
-		parts = append(parts, s.dim.Render(fmt.Sprintf("open this URL to authorize (%s copies it):", k))+"\n"+strings.Join(urlLines, "\n"))
+		parts = append(parts, s.Dim.Render(fmt.Sprintf("open this URL to authorize (%s copies it):", k))+"\n"+strings.Join(urlLines, "\n"))
 	}
 	return strings.Join(append(parts, field), "\n\n")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpeek/mcpeek/internal/oauthtest"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
+	"github.com/mcpeek/mcpeek/tui/keys"
 )
 
 // protected is an OAuth-protected MCP server with its authorization
@@ -148,12 +149,12 @@ func TestWrongPasteKeepsTheLoginWaiting(t *testing.T) {
 // shows it again.
 func TestHiddenLoginWaits(t *testing.T) {
 	t.Parallel()
-	k := newKeyMap()
+	k := keys.NewMap()
 	p := newProtected(t)
 	in := open(t, p.options(), 100, 30)
 	u := p.nextURL()
-	in.expect("address: ").press(k.login.hide).expect("authorizing… (a shows it)")
-	in.press(k.tabs.authorize).expect("address: ")
+	in.expect("address: ").press(k.Login.Hide).expect("authorizing… (a shows it)")
+	in.press(k.Tabs.Authorize).expect("address: ")
 	in.paste(p.browse(u)).expect("whoami")
 }
 
@@ -174,11 +175,11 @@ func TestInfoNarratesTheLogin(t *testing.T) {
 // a second token is issued.
 func TestReauthorize(t *testing.T) {
 	t.Parallel()
-	k := newKeyMap()
+	k := keys.NewMap()
 	p := newProtected(t)
 	in := open(t, p.options(), 100, 30)
 	in.expect("address: ").paste(p.browse(p.nextURL())).expect("whoami")
-	in.press(k.tabs.authorize)
+	in.press(k.Tabs.Authorize)
 	u := p.nextURL()
 	in.expect("address: ").paste(p.browse(u)).expect("signed in")
 	in.screen()

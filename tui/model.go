@@ -9,6 +9,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/page"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -64,7 +67,7 @@ const (
 // Model is the inspector: one root model. The tabs are plain state in
 // it; what lies over them is the overlay stack (overlay.go).
 type Model struct {
-	c     common
+	c     widget.Common
 	opts  Options
 	asker *programAsker
 
@@ -81,13 +84,14 @@ type Model struct {
 	templates []*mcp.ResourceTemplate
 	prompts   []*mcp.Prompt
 	listErr   [tabCount]error // why a tab's list is missing or short
-	pick      [tabCount]picker
-	expanded  [tabCount]int        // per tab, the entry shown whole, or -1
-	panes     [tabCount]pane       // per tab, the scrollable detail
-	focus     [tabCount]bool       // per tab, whether ↑/↓ scroll the pane beside the list
-	runs      toolRuns             // per tool, its results and last arguments
-	reads     map[string]string    // per resource or template, what enter read
-	blobs     map[string]*blobRead // per resource or template, the bytes it read, if binary
+	pick      [tabCount]widget.List
+	expanded  [tabCount]int         // per tab, the entry shown whole, or -1
+	panes     [tabCount]widget.Pane // per tab, the scrollable detail
+	pages     []page.Page           // the tabs, in the order of the tab bar (pages.go)
+	focus     [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
+	runs      toolRuns              // per tool, its results and last arguments
+	reads     map[string]string     // per resource or template, what enter read
+	blobs     map[string]*blobRead  // per resource or template, the bytes it read, if binary
 
 	promptsGot map[string]string            // per prompt, what getting it last gave
 	promptArgs map[string]map[string]string // per prompt, the arguments last given (this session)
@@ -122,7 +126,7 @@ type Model struct {
 
 	apps appsState // the tool apps the calls opened (apps.go)
 
-	layers   []layer // the overlay stack, bottom first
+	layers   []modelLayer // the overlay stack, bottom first
 	quitting bool
 }
 
@@ -130,12 +134,18 @@ type Model struct {
 func New(opts Options) *Model {
 	sp := spinner.New()
 	sp.Spinner = spinner.Dot
-	shown.add(opts.Wire.Secrets())
-	return &Model{
-		c:     newCommon(),
+	widget.Shown.Add(opts.Wire.Secrets())
+	m := &Model{
 		opts:  opts,
 		asker: newProgramAsker(), spinner: sp, expanded: [tabCount]int{-1, -1, -1, -1, -1, -1},
 	}
+	m.pages = m.newPages()
+	titles := make([]string, len(m.pages))
+	for i, p := range m.pages {
+		titles[i] = p.Title()
+	}
+	m.c = widget.NewCommon(keys.NewMap(titles...))
+	return m
 }
 
 type (
@@ -234,6 +244,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) bodyHeight() int  { return max(m.c.height-4, 6) }
-func (m *Model) detailWidth() int { return max(m.c.width-m.listWidth()-3, 20) }
-func (m *Model) listWidth() int   { return min(max(m.c.width/3, 20), 40) }
+func (m *Model) bodyHeight() int  { return max(m.c.Height-4, 6) }
+func (m *Model) detailWidth() int { return max(m.c.Width-m.listWidth()-3, 20) }
+func (m *Model) listWidth() int   { return min(max(m.c.Width/3, 20), 40) }

@@ -1,19 +1,23 @@
 package tui
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/mcpeek/mcpeek/tui/keys"
+)
 
 // What the server tells, at each size: its log, a call's progress, and
 // completions under a field.
 func TestNotifyGoldens(t *testing.T) {
-	k := newKeyMap()
+	k := keys.NewMap()
 	for _, tc := range []struct {
 		name  string
 		steps func(in *inspector)
 	}{
 		{"server_log", func(in *inspector) {
-			in.press(k.tabs.logLevel).expect("Server log level").keys("j", "j", "j").press(k.level.choose).expect("now logs at warning")
+			in.press(k.Tabs.LogLevel).expect("Server log level").keys("j", "j", "j").press(k.Level.Choose).expect("now logs at warning")
 			in.selectTool("log_burst").keys("enter").expect("logged 8 messages")
-			in.keys("5").press(k.tabs.logView).expect("a emergency message")
+			in.keys("5").press(k.Tabs.LogView).expect("a emergency message")
 		}},
 		{"running_call", func(in *inspector) {
 			in.countDown(3, 1500).expectAll("1/3", "step 1 of 3")
@@ -26,7 +30,7 @@ func TestNotifyGoldens(t *testing.T) {
 	} {
 		for _, size := range sizes {
 			t.Run(tc.name+"/"+size.name, func(t *testing.T) {
-				in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, size.w, size.h).expect("touch_counter")
+				in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, size.w, size.h).expect("choose_option")
 				tc.steps(in)
 				checkGolden(t, in.screen())
 			})

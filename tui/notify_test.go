@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -74,7 +75,7 @@ func TestEscCancelsTheRunningCall(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("count_down")
 	in.countDown(50, 200).expect("2/50")
-	in.press(newKeyMap().tabs.cancelCall).expect("cancelled")
+	in.press(keys.NewMap().Tabs.CancelCall).expect("cancelled")
 	wire := in.m.conn.Wire()
 	eventually(t, "notifications/cancelled on the wire", func() bool {
 		for _, e := range wire.Entries() {
@@ -146,11 +147,11 @@ func TestLogLevelAndTheServerLog(t *testing.T) {
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 110, 30).expect("log_burst")
-			k := newKeyMap()
-			in.press(k.tabs.logLevel).expect("Server log level")
-			in.keys("j", "j", "j").press(k.level.choose).expect("now logs at warning")
+			k := keys.NewMap()
+			in.press(k.Tabs.LogLevel).expect("Server log level")
+			in.keys("j", "j", "j").press(k.Level.Choose).expect("now logs at warning")
 			in.selectTool("log_burst").keys("enter").expect("logged 8 messages")
-			in.keys("5").press(k.tabs.logView).expect("a emergency message")
+			in.keys("5").press(k.Tabs.LogView).expect("a emergency message")
 			view := in.screen()
 			for _, want := range []string{
 				"warning    fixture  {\"n\":4,\"text\":\"a warning message\"}",
@@ -180,10 +181,10 @@ func TestLogLevelAndTheServerLog(t *testing.T) {
 // message whole, its data pretty-printed.
 func TestServerLogFiltersAndOpens(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("log_burst")
-	k := newKeyMap()
-	in.press(k.tabs.logLevel).expect("Server log level").press(k.level.choose).expect("now logs at debug")
+	k := keys.NewMap()
+	in.press(k.Tabs.LogLevel).expect("Server log level").press(k.Level.Choose).expect("now logs at debug")
 	in.selectTool("log_burst").keys("enter").expect("logged 8 messages")
-	in.keys("5").press(k.tabs.logView).expect("a emergency message")
+	in.keys("5").press(k.Tabs.LogView).expect("a emergency message")
 	in.keys("/", "n", "o", "t", "i", "c", "e", "enter").expect("filter: notice")
 	in.keys("enter").expect(`"text": "a notice message"`)
 	view := in.screen()
@@ -209,10 +210,10 @@ func noisyServer() *mcp.Server {
 // saying how long it was.
 func TestHugeLogMessageIsBounded(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(noisyServer, "legacy")}, 100, 30).expect("shout")
-	k := newKeyMap()
-	in.press(k.tabs.logLevel).expect("Server log level").press(k.level.choose).expect("now logs at debug")
+	k := keys.NewMap()
+	in.press(k.Tabs.LogLevel).expect("Server log level").press(k.Level.Choose).expect("now logs at debug")
 	in.keys("enter").expect("shouted")
-	in.keys("5").press(k.tabs.logView).expectAll("big  spam spam", "bytes)")
+	in.keys("5").press(k.Tabs.LogView).expectAll("big  spam spam", "bytes)")
 	in.keys("enter").expect("mcpeek kept the first")
 	view := in.screen()
 	// Cut, the data is a JSON string of the first MaxLogData bytes: a few
@@ -253,12 +254,12 @@ func TestServerLogIsBounded(t *testing.T) {
 	if len(m.serverLog) != maxServerLog || string(m.serverLog[0].Data) != "4500" || string(m.serverLog[maxServerLog-1].Data) != "6499" {
 		t.Fatalf("kept %d messages, %s to %s; want the newest %d", len(m.serverLog), m.serverLog[0].Data, m.serverLog[len(m.serverLog)-1].Data, maxServerLog)
 	}
-	if c := m.pick[tabLog].cursor; c != 0 {
+	if c := m.pick[tabLog].Cursor(); c != 0 {
 		t.Errorf("the paused cursor is on %d; its message left the log, so the oldest line is nearest", c)
 	}
 	press(m, "end")
 	m.Update(batch(6500, 10))
-	if c := m.pick[tabLog].cursor; c != maxServerLog-1 || !strings.Contains(m.serverRow(c), " 6509") {
+	if c := m.pick[tabLog].Cursor(); c != maxServerLog-1 || !strings.Contains(m.serverRow(c), " 6509") {
 		t.Errorf("following, the cursor is on %d (%q), want the newest", c, m.serverRow(c))
 	}
 }
@@ -269,13 +270,13 @@ func TestSubscribeMarksAndRereadsTheOpenResource(t *testing.T) {
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 110, 30).expect("touch_counter")
-			k := newKeyMap()
+			k := keys.NewMap()
 			in.keys("2", "/", "c", "o", "u", "n", "t", "e", "r", "enter", "enter").expect("count: 0")
-			in.press(k.tabs.subscribe).expect("subscribed to fixture://counter")
+			in.press(k.Tabs.Subscribe).expect("subscribed to fixture://counter")
 			in.keys("1").selectTool("touch_counter").keys("enter").expect("counter is 1")
 			in.keys("2").expectAll("count: 1", "> ● Counter", "subscribed · s unsubscribes", "↻ updated ")
 			// Unsubscribed, the counter hears of no more updates.
-			in.press(k.tabs.subscribe).expect("unsubscribed from fixture://counter")
+			in.press(k.Tabs.Subscribe).expect("unsubscribed from fixture://counter")
 			in.keys("1").selectTool("touch_counter").keys("enter").expect("counter is 2")
 			in.keys("2").expect("s subscribes to its updates")
 			if view := in.screen(); strings.Contains(view, "count: 2") || strings.Contains(view, "updates)") || strings.Contains(view, "●") {
@@ -288,8 +289,8 @@ func TestSubscribeMarksAndRereadsTheOpenResource(t *testing.T) {
 // An update of a resource that is not open marks it, until it is read.
 func TestUpdateMarksAResourceNotOpen(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 110, 30).expect("touch_counter")
-	k := newKeyMap()
-	in.keys("2", "/", "c", "o", "u", "n", "t", "e", "r", "enter").press(k.tabs.subscribe).expect("subscribed to fixture://counter")
+	k := keys.NewMap()
+	in.keys("2", "/", "c", "o", "u", "n", "t", "e", "r", "enter").press(k.Tabs.Subscribe).expect("subscribed to fixture://counter")
 	in.keys("1").selectTool("touch_counter").keys("enter", "enter").expect("result 2 of 2")
 	in.keys("2").expectAll("↻ Counter", "(2 updates) · enter reads it again")
 	in.keys("enter").expect("count: 2")
@@ -309,7 +310,7 @@ func staticServer() *mcp.Server {
 
 func TestSubscribeSaysWhenTheServerOffersNone(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(staticServer, "legacy")}, 100, 30).expect("static")
-	in.keys("2").expect("still").press(newKeyMap().tabs.subscribe).expect("does not offer resource subscriptions")
+	in.keys("2").expect("still").press(keys.NewMap().Tabs.Subscribe).expect("does not offer resource subscriptions")
 }
 
 // changingServer's tool list changes while the inspector watches.
@@ -362,8 +363,8 @@ func TestPromptArgumentCompletes(t *testing.T) {
 			in.keys("3").expect("greet").keys("enter").argsOpen("Arguments for the prompt greet")
 			in.tm.Type("Fr")
 			in.expectAll("› French", "1 of 1")
-			in.press(newKeyMap().form.accept).expect("> French")
-			in.press(newKeyMap().form.submit).expect(`Say "Bonjour" to world.`)
+			in.press(keys.NewMap().Form.Accept).expect("> French")
+			in.press(keys.NewMap().Form.Submit).expect(`Say "Bonjour" to world.`)
 		})
 	}
 }
@@ -375,7 +376,7 @@ func TestTemplateVariableCompletes(t *testing.T) {
 	in.tm.Type("S")
 	in.expectAll("› Spanish", "Swedish", "1 of 2")
 	in.keys("down").expect("› Swedish")
-	in.press(newKeyMap().form.accept, newKeyMap().form.submit).expect("Hej")
+	in.press(keys.NewMap().Form.Accept, keys.NewMap().Form.Submit).expect("Hej")
 }
 
 // manyServer completes its prompt's argument with 150 values, and its
@@ -529,13 +530,13 @@ func TestLogLevelOutlivesAReconnection(t *testing.T) {
 	}
 	in := open(t, Options{Connect: connect}, 110, 30).expect("log_burst")
 	<-connected
-	k := newKeyMap()
-	in.press(k.tabs.logLevel).expect("Server log level")
-	in.keys("j", "j", "j").press(k.level.choose).expect("now logs at warning")
-	in.press(k.tabs.reconnect)
+	k := keys.NewMap()
+	in.press(k.Tabs.LogLevel).expect("Server log level")
+	in.keys("j", "j", "j").press(k.Level.Choose).expect("now logs at warning")
+	in.press(k.Tabs.Reconnect)
 	<-connected
 	in.selectTool("log_burst").keys("enter").expect("logged 8 messages")
-	in.keys("5").press(k.tabs.logView).expectAll("a emergency message", "server log · level warning · following new messages · 5")
+	in.keys("5").press(k.Tabs.LogView).expectAll("a emergency message", "server log · level warning · following new messages · 5")
 }
 
 // Progress that names no total shows a spinner and the count, not a bar.

@@ -7,18 +7,21 @@ import (
 	"github.com/mcpeek/mcpeek/nativeform"
 )
 
-// A layer is one screen over the tabs: an elicitation's form or URL
+// A modelLayer is a layer written against the Model, as every layer was
+// before tui/layer: one screen over the tabs: an elicitation's form or URL
 // consent card, a tool's or prompt's arguments form, the JSON editor, the
 // app card, the help screen, the quit prompt. The layers lie in one stack
 // (Model.layers, bottom first, the tabs under them all), and [Model.top]
 // alone says which is on top: the top layer is drawn on top, receives the
 // keys and supplies the footer, so the three cannot disagree. See
-// docs/architecture.md, section "The inspector".
+// docs/architecture.md, section "The inspector". New layers are written
+// in tui/layer, against [layer.Layer], and stand on the stack through
+// the adapter [hosted] (hosted.go); the rest move there one by one.
 //
 // A layer that leaves what is under it usable gets that as under: the app
 // card draws itself above the tabs and hands them the keys it does not
 // use; the quit prompt is only a footer over whatever it interrupts.
-type layer interface {
+type modelLayer interface {
 	// view draws the layer in h lines.
 	view(m *Model, h int, under *level) string
 	// key handles a key that reached the layer.
@@ -43,12 +46,12 @@ const (
 	rankPrompt
 )
 
-func rank(l layer) int {
-	switch l.(type) {
+func rank(l modelLayer) int {
+	switch l := l.(type) {
 	case *appCard:
 		return rankBackdrop
-	case *quitPrompt:
-		return rankPrompt
+	case *hosted:
+		return l.rank()
 	}
 	return rankLayer
 }
@@ -64,7 +67,7 @@ type level struct {
 // is drawn on top, takes the keys and gives the footer.
 func (m *Model) top() *level { return &level{m, len(m.layers) - 1} }
 
-func (lv *level) layer() layer {
+func (lv *level) layer() modelLayer {
 	if lv.i < 0 {
 		return tabsLayer{}
 	}
@@ -81,7 +84,7 @@ func (lv *level) key(msg tea.KeyMsg) tea.Cmd { return lv.layer().key(lv.m, msg, 
 // reach that layer.
 
 // open puts a layer on the stack, by its rank.
-func (m *Model) open(l layer) {
+func (m *Model) open(l modelLayer) {
 	i := len(m.layers)
 	for i > 0 && rank(m.layers[i-1]) > rank(l) {
 		i--
@@ -90,12 +93,12 @@ func (m *Model) open(l layer) {
 }
 
 // close takes a layer off the stack, wherever it lies.
-func (m *Model) close(l layer) {
-	m.layers = slices.DeleteFunc(m.layers, func(x layer) bool { return x == l })
+func (m *Model) close(l modelLayer) {
+	m.layers = slices.DeleteFunc(m.layers, func(x modelLayer) bool { return x == l })
 }
 
 // replace puts next where old lies, or opens it if old is not there.
-func (m *Model) replace(old, next layer) {
+func (m *Model) replace(old, next modelLayer) {
 	if i := slices.Index(m.layers, old); i >= 0 {
 		m.layers[i] = next
 		return
@@ -104,7 +107,7 @@ func (m *Model) replace(old, next layer) {
 }
 
 // find is the layer of type L nearest the top, if any.
-func find[L layer](m *Model) (L, bool) {
+func find[L modelLayer](m *Model) (L, bool) {
 	for i := len(m.layers) - 1; i >= 0; i-- {
 		if l, ok := m.layers[i].(L); ok {
 			return l, true
@@ -136,7 +139,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 
 // formLayer is a layer that shows a native form.
 type formLayer interface {
-	layer
+	modelLayer
 	nativeForm() *nativeform.Form
 }
 
@@ -161,7 +164,7 @@ type resizer interface{ resize(m *Model) tea.Cmd }
 
 // resize lays out every layer that needs it for a new terminal size.
 func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
-	m.c.width, m.c.height = msg.Width, msg.Height
+	m.c.Width, m.c.Height = msg.Width, msg.Height
 	var cmds []tea.Cmd
 	for _, l := range m.layers {
 		if r, ok := l.(resizer); ok {
@@ -173,6 +176,6 @@ func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 
 // sizeForm lays a form out for the body of the screen.
 func (m *Model) sizeForm(f *nativeform.Form) tea.Cmd {
-	_, cmd := f.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})
+	_, cmd := f.Update(tea.WindowSizeMsg{Width: m.c.Width, Height: m.bodyHeight()})
 	return cmd
 }

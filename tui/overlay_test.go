@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -159,7 +160,7 @@ func TestLayersOpenByRank(t *testing.T) {
 		m.Update(keyMsg("q"))
 		m.Update(askMsg{formAsk(t, "e-2")})
 		v := m.View()
-		if _, ok := m.top().layer().(*quitPrompt); !ok {
+		if _, ok := findTop[*layer.QuitPrompt](m); !ok {
 			t.Fatalf("top %T, want the quit prompt", m.top().layer())
 		}
 		if !strings.Contains(v, "is asking for input") || !strings.Contains(footerOf(v), "2 request(s) pending: quit and cancel them? y/n") {

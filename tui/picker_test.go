@@ -33,8 +33,8 @@ func TestFilterKeys(t *testing.T) {
 				m.Update(keyMsg(k))
 			}
 			p := m.pick[tabTools]
-			if p.filter != tc.wantFilter || p.filtering != tc.wantFiltering {
-				t.Errorf("filter %q, filtering %v; want %q, %v", p.filter, p.filtering, tc.wantFilter, tc.wantFiltering)
+			if p.Filter() != tc.wantFilter || p.Filtering() != tc.wantFiltering {
+				t.Errorf("filter %q, filtering %v; want %q, %v", p.Filter(), p.Filtering(), tc.wantFilter, tc.wantFiltering)
 			}
 			if got := len(m.visibleTools()); got != tc.wantVisible {
 				t.Errorf("%d tools shown, want %d", got, tc.wantVisible)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // A tool call's progress. Every call carries a progress token; the
@@ -44,24 +45,24 @@ func (m *Model) runBanner(width int) string {
 	if !m.runShown() {
 		return ""
 	}
-	s, t := m.c.styles, m.selectedTool()
-	k := m.c.keys.tabs.cancelCall
-	head := s.title.Render(fmt.Sprintf("%scalling %s… %s", m.spinner.View(), clean(t.Name), time.Since(m.runStart).Round(time.Second))) +
-		s.dim.Render(" · "+k.Help().Key+" cancels")
-	lines := []string{fit(head, width), "", ""}
+	s, t := m.c.Styles, m.selectedTool()
+	k := m.c.Keys.Tabs.CancelCall
+	head := s.Title.Render(fmt.Sprintf("%scalling %s… %s", m.spinner.View(), widget.Clean(t.Name), time.Since(m.runStart).Round(time.Second))) +
+		s.Dim.Render(" · "+k.Help().Key+" cancels")
+	lines := []string{widget.Fit(head, width), "", ""}
 	switch p := m.progress; {
 	case p == nil:
-		lines[1] = s.dim.Render("no progress reported yet")
+		lines[1] = s.Dim.Render("no progress reported yet")
 	case p.Total > 0:
 		count := " " + number(p.Progress) + "/" + number(p.Total)
 		bar := progress.New(progress.WithDefaultGradient(), progress.WithColorProfile(lipgloss.ColorProfile()),
 			progress.WithWidth(max(width-lipgloss.Width(count), 10)))
-		lines[1] = fit(bar.ViewAs(min(max(p.Progress/p.Total, 0), 1))+count, width)
+		lines[1] = widget.Fit(bar.ViewAs(min(max(p.Progress/p.Total, 0), 1))+count, width)
 	default:
-		lines[1] = fit(m.spinner.View()+number(p.Progress)+s.dim.Render(" so far (the server names no total)"), width)
+		lines[1] = widget.Fit(m.spinner.View()+number(p.Progress)+s.Dim.Render(" so far (the server names no total)"), width)
 	}
 	if p := m.progress; p != nil && p.Message != "" {
-		lines[2] = s.dim.Render(line(p.Message, width))
+		lines[2] = s.Dim.Render(widget.Line(p.Message, width))
 	}
 	return strings.Join(lines, "\n") + "\n\n"
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,13 +24,13 @@ func (m *Model) promptsView(h int) string {
 	for _, pr := range m.prompts {
 		names = append(names, pr.Name)
 	}
-	list := m.pick[tabPrompts].list(&m.c, cutNames(names, lw-2), m.listErr[tabPrompts], lw, h)
+	list := m.pick[tabPrompts].View(&m.c, widget.Names(widget.CutNames(names, lw-2)), m.listErr[tabPrompts], lw, h)
 	return columns(&m.c, list, m.paneView(""), lw, m.focus[tabPrompts])
 }
 
 // selectedPrompt is the prompt under the cursor, or nil.
 func (m *Model) selectedPrompt() *mcp.Prompt {
-	if c := m.pick[tabPrompts].cursor; c < len(m.prompts) {
+	if c := m.pick[tabPrompts].Cursor(); c < len(m.prompts) {
 		return m.prompts[c]
 	}
 	return nil
@@ -43,42 +44,42 @@ func (m *Model) promptText() string {
 	if pr == nil {
 		return ""
 	}
-	s := m.c.styles
+	s := m.c.Styles
 	var b strings.Builder
-	b.WriteString(s.title.Render(clean(cmp(pr.Title, pr.Name))) + "\n")
+	b.WriteString(s.Title.Render(widget.Clean(cmp(pr.Title, pr.Name))) + "\n")
 	if pr.Title != "" {
-		b.WriteString(s.dim.Render("name: ") + clean(pr.Name) + "\n")
+		b.WriteString(s.Dim.Render("name: ") + widget.Clean(pr.Name) + "\n")
 	}
 	if pr.Description != "" {
-		b.WriteString(clean(pr.Description) + "\n")
+		b.WriteString(widget.Clean(pr.Description) + "\n")
 	}
 	if len(pr.Arguments) == 0 {
-		b.WriteString(s.dim.Render("no arguments") + "\n")
+		b.WriteString(s.Dim.Render("no arguments") + "\n")
 	} else {
-		b.WriteString(s.dim.Render("arguments:") + "\n")
+		b.WriteString(s.Dim.Render("arguments:") + "\n")
 	}
 	for _, a := range pr.Arguments {
-		name := "  " + clean(cmp(a.Title, a.Name))
+		name := "  " + widget.Clean(cmp(a.Title, a.Name))
 		if a.Title != "" {
-			name += s.dim.Render(" (" + clean(a.Name) + ")")
+			name += s.Dim.Render(" (" + widget.Clean(a.Name) + ")")
 		}
 		if a.Required {
-			name += s.warn.Render(" required")
+			name += s.Warn.Render(" required")
 		}
 		b.WriteString(name + "\n")
 		if a.Description != "" {
-			b.WriteString("    " + clean(a.Description) + "\n")
+			b.WriteString("    " + widget.Clean(a.Description) + "\n")
 		}
 	}
 	if got, ok := m.promptsGot[pr.Name]; ok {
 		return b.String() + "\n" + got
 	}
-	k := m.c.keys.tabs
-	hint := k.open.Help().Key + " gets the prompt"
+	k := m.c.Keys.Tabs
+	hint := k.Open.Help().Key + " gets the prompt"
 	if len(pr.Arguments) > 0 {
-		hint += fmt.Sprintf(", asking for its arguments first; %s edits them on several lines", k.editArgs.Help().Key)
+		hint += fmt.Sprintf(", asking for its arguments first; %s edits them on several lines", k.EditArgs.Help().Key)
 	}
-	return b.String() + "\n" + s.dim.Render(hint)
+	return b.String() + "\n" + s.Dim.Render(hint)
 }
 
 // promptGotMsg brings what getting a prompt gave.
@@ -109,7 +110,7 @@ func (m *Model) getPromptCmd(name string, args map[string]string) tea.Cmd {
 	if m.promptsGot == nil {
 		m.promptsGot = map[string]string{}
 	}
-	m.promptsGot[name] = m.c.styles.dim.Render("getting " + clean(name) + "…")
+	m.promptsGot[name] = m.c.Styles.Dim.Render("getting " + widget.Clean(name) + "…")
 	conn, c := m.conn, &m.c
 	return func() tea.Msg { return promptGotMsg{conn, name, getPrompt(c, conn, name, args)} }
 }
@@ -155,29 +156,29 @@ func (m *Model) openPrompt(pr *mcp.Prompt) tea.Cmd {
 
 // getPrompt gets a prompt and words what it gave: the prompt's description,
 // then each message with its role.
-func getPrompt(c *common, conn *mcpclient.Conn, name string, args map[string]string) string {
-	s := c.styles
+func getPrompt(c *widget.Common, conn *mcpclient.Conn, name string, args map[string]string) string {
+	s := c.Styles
 	ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 	defer cancel()
 	res, err := conn.Session().GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
 	if err != nil {
-		return s.err.Render("error: ") + clean(err.Error())
+		return s.Err.Render("error: ") + widget.Clean(err.Error())
 	}
 	var b strings.Builder
-	b.WriteString(s.ok.Render("result") + s.dim.Render(fmt.Sprintf(" · %d messages", len(res.Messages))) + "\n")
+	b.WriteString(s.OK.Render("result") + s.Dim.Render(fmt.Sprintf(" · %d messages", len(res.Messages))) + "\n")
 	if res.Description != "" {
-		b.WriteString(s.dim.Render("description: ") + clean(res.Description) + "\n")
+		b.WriteString(s.Dim.Render("description: ") + widget.Clean(res.Description) + "\n")
 	}
 	for _, msg := range res.Messages {
 		if msg == nil {
 			continue
 		}
-		role := s.accent.Render(clean(string(msg.Role)) + ":")
+		role := s.Accent.Render(widget.Clean(string(msg.Role)) + ":")
 		if t, ok := msg.Content.(*mcp.TextContent); ok {
-			b.WriteString(role + " " + clean(t.Text) + "\n")
+			b.WriteString(role + " " + widget.Clean(t.Text) + "\n")
 			continue
 		}
-		b.WriteString(role + " " + s.dim.Render(clean(mcpclient.ContentText(msg.Content, 200))) + "\n")
+		b.WriteString(role + " " + s.Dim.Render(widget.Clean(mcpclient.ContentText(msg.Content, 200))) + "\n")
 	}
 	return b.String()
 }
@@ -199,7 +200,7 @@ func (m *Model) editPromptArgs() tea.Cmd {
 	case pr == nil || m.conn == nil:
 		return nil
 	case len(pr.Arguments) == 0:
-		m.status = statusMsg{clean(pr.Name) + " takes no arguments: " + m.c.keys.tabs.open.Help().Key + " gets it", true}
+		m.status = statusMsg{widget.Clean(pr.Name) + " takes no arguments: " + m.c.Keys.Tabs.Open.Help().Key + " gets it", true}
 		return nil
 	}
 	l := &promptEditor{prompt: pr}
@@ -208,7 +209,7 @@ func (m *Model) editPromptArgs() tea.Cmd {
 		ed.ShowLineNumbers = false
 		ed.Prompt = "┃ "
 		ed.CharLimit = 0
-		ed.Placeholder = clean(a.Description)
+		ed.Placeholder = widget.Clean(a.Description)
 		ed.SetValue(m.promptArgs[pr.Name][a.Name])
 		l.eds = append(l.eds, ed)
 	}
@@ -225,62 +226,62 @@ func (l *promptEditor) resize(m *Model) tea.Cmd {
 	n := len(l.eds)
 	each := max((m.bodyHeight()-3)/max(n, 1)-2, 1) // a label above each, the heading and the error under
 	for i := range l.eds {
-		l.eds[i].SetWidth(max(m.c.width-4, 20))
+		l.eds[i].SetWidth(max(m.c.Width-4, 20))
 		l.eds[i].SetHeight(each)
 	}
 	return nil
 }
 
 func (l *promptEditor) view(m *Model, _ int, _ *level) string {
-	s := m.c.styles
-	parts := []string{s.title.Render("Arguments for the prompt " + clean(l.prompt.Name))}
+	s := m.c.Styles
+	parts := []string{s.Title.Render("Arguments for the prompt " + widget.Clean(l.prompt.Name))}
 	for i, a := range l.prompt.Arguments {
-		label := clean(cmp(a.Title, a.Name))
+		label := widget.Clean(cmp(a.Title, a.Name))
 		if a.Required {
 			label += " *"
 		}
 		if i == l.focus {
-			label = s.accent.Render(label)
+			label = s.Accent.Render(label)
 		}
 		if a.Description != "" {
-			label += s.dim.Render(" · " + clean(a.Description))
+			label += s.Dim.Render(" · " + widget.Clean(a.Description))
 		}
-		parts = append(parts, line(label, m.c.width-2)+"\n"+l.eds[i].View())
+		parts = append(parts, widget.Line(label, m.c.Width-2)+"\n"+l.eds[i].View())
 	}
 	if l.err != "" {
-		parts = append(parts, s.err.Render(line(l.err, m.c.width-2)))
+		parts = append(parts, s.Err.Render(widget.Line(l.err, m.c.Width-2)))
 	}
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)
 }
 
 func (l *promptEditor) footer(m *Model, _ *level) string {
-	return m.c.keyLine(m.c.keys.promptArgs.ShortHelp()...)
+	return m.c.KeyLine(m.c.Keys.PromptArgs.ShortHelp()...)
 }
 
 // key edits the focused argument; tab moves between them, and the get key
 // gets the prompt once every required argument is given.
 func (l *promptEditor) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.promptArgs
+	k := m.c.Keys.PromptArgs
 	switch {
-	case key.Matches(msg, k.back):
+	case key.Matches(msg, k.Back):
 		m.close(l)
 		return nil
-	case key.Matches(msg, k.quit):
+	case key.Matches(msg, k.Quit):
 		return m.askQuit()
-	case key.Matches(msg, k.next, k.prev):
+	case key.Matches(msg, k.Next, k.Prev):
 		by := 1
-		if key.Matches(msg, k.prev) {
+		if key.Matches(msg, k.Prev) {
 			by = len(l.eds) - 1
 		}
 		l.eds[l.focus].Blur()
 		l.focus = (l.focus + by) % len(l.eds)
 		return l.eds[l.focus].Focus()
-	case key.Matches(msg, k.get):
+	case key.Matches(msg, k.Get):
 		args := map[string]string{}
 		for i, a := range l.prompt.Arguments {
 			v := l.eds[i].Value()
 			if v == "" && a.Required {
-				l.err = clean(cmp(a.Title, a.Name)) + " is required"
+				l.err = widget.Clean(cmp(a.Title, a.Name)) + " is required"
 				return nil
 			}
 			if v != "" {

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"testing"
+
+	"github.com/mcpeek/mcpeek/tui/keys"
 )
 
 // Before enter, the Prompts pane says what the prompt is: its title,
@@ -14,7 +16,7 @@ func TestPromptPaneDescribesThePromptAndItsResult(t *testing.T) {
 		"language required", "the language to greet in", "who to greet")
 	in.keys("enter").argsOpen("Arguments for the prompt greet")
 	in.tm.Type("French")
-	in.press(newKeyMap().form.submit).expectAll("description: A greeting in French.", `user: Say "Bonjour" to world.`)
+	in.press(keys.NewMap().Form.Submit).expectAll("description: A greeting in French.", `user: Say "Bonjour" to world.`)
 }
 
 // e edits a prompt's arguments on several lines, each its own editor: tab

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,7 +27,7 @@ type elicitation struct {
 
 // headLayer is the layer that shows the head of the queue.
 type headLayer interface {
-	layer
+	modelLayer
 	head() *ask
 }
 
@@ -55,7 +56,7 @@ func (l *elicitation) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 	if l.form == nil {
 		return m.urlKey(l, msg)
 	}
-	if key.Matches(msg, m.c.keys.form.interrupt) { // the quit prompt, over the form
+	if key.Matches(msg, m.c.Keys.Form.Interrupt) { // the quit prompt, over the form
 		return m.askQuit()
 	}
 	_, cmd := l.form.Update(msg)
@@ -65,7 +66,7 @@ func (l *elicitation) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 // queueKey handles ctrl+n, which puts the head of the queue back at the
 // end so that the next shows, reporting whether it did.
 func (m *Model) queueKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	if !key.Matches(msg, m.c.keys.form.next) || len(m.queue) < 2 {
+	if !key.Matches(msg, m.c.Keys.Form.Next) || len(m.queue) < 2 {
 		return nil, false
 	}
 	m.queue = append(m.queue[1:], m.queue[0])
@@ -77,14 +78,14 @@ func (m *Model) queueFooter() string {
 	if len(m.queue) < 2 {
 		return ""
 	}
-	s := m.c.styles
-	return s.warn.Render(fmt.Sprintf("1 of %d pending", len(m.queue))) + s.dim.Render(" · ") + m.c.keyLine(m.c.keys.form.ShortHelp()...)
+	s := m.c.Styles
+	return s.Warn.Render(fmt.Sprintf("1 of %d pending", len(m.queue))) + s.Dim.Render(" · ") + m.c.KeyLine(m.c.Keys.Form.ShortHelp()...)
 }
 
 // footer counts the queue; the form draws its own keys, the URL card's
 // are here.
 func (l *elicitation) footer(m *Model, _ *level) string {
-	s := m.c.styles
+	s := m.c.Styles
 	var parts []string
 	if q := m.queueFooter(); q != "" {
 		parts = append(parts, q)
@@ -92,7 +93,7 @@ func (l *elicitation) footer(m *Model, _ *level) string {
 	if l.form == nil {
 		parts = append(parts, m.urlFooter(l.x.req.Params.URL))
 	}
-	return strings.Join(parts, s.dim.Render(" · "))
+	return strings.Join(parts, s.Dim.Render(" · "))
 }
 
 // enqueue takes in a request; it shows if none is showing.
@@ -136,7 +137,7 @@ func (m *Model) showHead() tea.Cmd {
 		next = &elicitation{x: x, shown: time.Now()}
 	default:
 		l := &elicitation{x: x, shown: time.Now()}
-		l.form = nativeform.New(FormRequest(x.req, redactShown), nativeform.Options{Timeout: m.opts.ElicitTimeout})
+		l.form = nativeform.New(FormRequest(x.req, widget.Redact), nativeform.Options{Timeout: m.opts.ElicitTimeout})
 		next, cmd = l, tea.Batch(l.form.Init(), m.sizeForm(l.form))
 	}
 	if shown {

@@ -1,39 +1,18 @@
 package tui
 
 import (
-	"fmt"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// quitPrompt asks before quitting cancels pending elicitations. It is
-// only a footer: what it interrupts stays drawn.
-type quitPrompt struct{}
-
-func (*quitPrompt) view(_ *Model, h int, under *level) string { return under.view(h) }
-
-func (l *quitPrompt) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	m.close(l)
-	if key.Matches(msg, m.c.keys.quit.confirm) {
-		return m.quit()
-	}
-	return nil // any other key stays
-}
-
-func (*quitPrompt) footer(m *Model, _ *level) string {
-	k := m.c.keys.quit
-	return m.c.styles.warn.Render(fmt.Sprintf("%d request(s) pending: quit and cancel them? %s/%s",
-		len(m.queue)+m.appPending(), k.confirm.Help().Key, k.stay.Help().Key))
-}
 
 // askQuit quits, first asking when elicitations are pending.
 func (m *Model) askQuit() tea.Cmd {
 	if len(m.queue) > 0 || len(m.pending) > 0 {
-		if _, asking := find[*quitPrompt](m); !asking {
-			m.open(&quitPrompt{})
+		if _, asking := findHosted[*layer.QuitPrompt](m); !asking {
+			m.host(layer.NewQuitPrompt(&m.c, func() int { return len(m.queue) + m.appPending() }))
 		}
 		return nil
 	}

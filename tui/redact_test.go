@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -132,14 +133,14 @@ func TestFormsOnTheTerminalRedactTheRunsSecrets(t *testing.T) {
 // holds any more.
 func TestShownSetsAreRedactedOnce(t *testing.T) {
 	t.Parallel()
-	var sets secretSets
+	var sets widget.SecretSets
 	a, b := &mcpclient.Secrets{}, &mcpclient.Secrets{}
-	sets.add(a)
-	sets.add(a)
-	sets.add(b)
-	sets.add(nil)
+	sets.Add(a)
+	sets.Add(a)
+	sets.Add(b)
+	sets.Add(nil)
 	n := 0
-	sets.each(func(*mcpclient.Secrets) { n++ })
+	sets.Each(func(*mcpclient.Secrets) { n++ })
 	if n != 2 {
 		t.Errorf("%d sets redacted, want 2", n)
 	}

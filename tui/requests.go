@@ -9,15 +9,16 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // requestsView lists the server's requests to mcpeek, every kind
 // (elicitation, sampling, roots), newest first; enter shows one's request
 // and response.
 func (m *Model) requestsView(h int) string {
-	s := m.c.styles
+	s := m.c.Styles
 	if len(m.records) == 0 {
-		return s.dim.Render(block("No requests from the server yet. Call a tool that asks for input, for a model's reply or for roots (Tools tab).", m.c.width, 3))
+		return s.Dim.Render(widget.Block("No requests from the server yet. Call a tool that asks for input, for a model's reply or for roots (Tools tab).", m.c.Width, 3))
 	}
 	if m.expandedEntry() >= 0 {
 		return m.paneView(m.closesHint())
@@ -31,9 +32,9 @@ func (m *Model) requestsView(h int) string {
 			path += ":" + string(r.Fallback)
 		}
 		head := fmt.Sprintf("%s %s %s %s %s %dms ", r.Key, r.ReceivedAt.Format("15:04:05"), recordKind(r), recordAction(r), path, r.AnsweredMs)
-		rows = append(rows, head+line(r.Message, m.c.width-lipgloss.Width(head)-2))
+		rows = append(rows, head+widget.Line(r.Message, m.c.Width-lipgloss.Width(head)-2))
 	}
-	return p.list(&m.c, rows, nil, m.c.width, h)
+	return p.View(&m.c, widget.Names(rows), nil, m.c.Width, h)
 }
 
 // recordKind is a record's kind: elicitation, sampling or roots.
@@ -76,17 +77,17 @@ func (m *Model) recordText() string {
 }
 
 func (m *Model) renderRecord(r mcpclient.Record) string {
-	s := m.c.styles
+	s := m.c.Styles
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s · %s · %s\n", s.title.Render(r.Key), recordAction(r), recordKind(r), r.Path)
+	fmt.Fprintf(&b, "%s %s · %s · %s\n", s.Title.Render(r.Key), recordAction(r), recordKind(r), r.Path)
 	if r.Fallback != "" {
-		b.WriteString(s.warn.Render("rendered natively: "+r.Fallback.Describe()) + "\n")
+		b.WriteString(s.Warn.Render("rendered natively: "+r.Fallback.Describe()) + "\n")
 	}
 	if r.Error != "" {
-		b.WriteString(s.err.Render("error: ") + clean(r.Error) + "\n")
+		b.WriteString(s.Err.Render("error: ") + widget.Clean(r.Error) + "\n")
 	}
-	b.WriteString(s.dim.Render("request:") + "\n" + s.colourJSON(clean(indentJSON(r.Request))) + "\n")
-	b.WriteString(s.dim.Render("response:") + "\n" + s.colourJSON(clean(indentJSON(r.Response))))
+	b.WriteString(s.Dim.Render("request:") + "\n" + s.ColourJSON(widget.Clean(indentJSON(r.Request))) + "\n")
+	b.WriteString(s.Dim.Render("response:") + "\n" + s.ColourJSON(widget.Clean(indentJSON(r.Response))))
 	return b.String()
 }
 
@@ -102,16 +103,16 @@ func indentJSON(raw []byte) string {
 	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return cutShown(string(raw), recordStringRunes*4)
+		return widget.CutRedacted(string(raw), recordStringRunes*4)
 	}
-	return prettyJSON(cutStrings(v, recordStringRunes))
+	return widget.PrettyJSON(cutStrings(v, recordStringRunes))
 }
 
 // cutStrings cuts every string in a decoded JSON value to n runes.
 func cutStrings(v any, n int) any {
 	switch v := v.(type) {
 	case string:
-		v = redactShown(v) // before it is cut, which would keep part of a secret
+		v = widget.Redact(v) // before it is cut, which would keep part of a secret
 		if utf8.RuneCountInString(v) <= n {
 			return v
 		}

@@ -9,16 +9,17 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 )
 
 // requestsOfEveryKind calls the fixture's tools that ask for a model's
 // reply (answered), for the roots, and for input (declined), and goes to
 // the Requests tab.
 func requestsOfEveryKind(in *inspector) *inspector {
-	k := newKeyMap().form
-	in.selectTool("ask_model").keys("enter").sampleOpen().typeText("About logins.").press(k.submit).expect("replied: About logins.")
+	k := keys.NewMap().Form
+	in.selectTool("ask_model").keys("enter").sampleOpen().typeText("About logins.").press(k.Submit).expect("replied: About logins.")
 	in.selectTool("list_roots").keys("enter").expect("0 roots")
-	in.selectTool("choose_option").keys("enter").formOpen().press(k.decline).expect(`"action": "decline"`)
+	in.selectTool("choose_option").keys("enter").formOpen().press(k.Decline).expect(`"action": "decline"`)
 	return in.keys("4")
 }
 

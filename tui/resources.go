@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -72,12 +73,12 @@ func (m *Model) visibleResources() []resourceEntry {
 	var out []resourceEntry
 	p := &m.pick[tabResources]
 	for _, r := range m.resources {
-		if e := (resourceEntry{res: r}); p.matches(e.label() + " " + e.uri()) {
+		if e := (resourceEntry{res: r}); p.Matches(e.label() + " " + e.uri()) {
 			out = append(out, e)
 		}
 	}
 	for _, t := range m.templates {
-		if e := (resourceEntry{tmpl: t}); p.matches(e.label() + " " + e.uri()) {
+		if e := (resourceEntry{tmpl: t}); p.Matches(e.label() + " " + e.uri()) {
 			out = append(out, e)
 		}
 	}
@@ -87,7 +88,7 @@ func (m *Model) visibleResources() []resourceEntry {
 // selectedResource is the entry under the cursor.
 func (m *Model) selectedResource() (resourceEntry, bool) {
 	entries := m.visibleResources()
-	if c := m.pick[tabResources].cursor; c < len(entries) {
+	if c := m.pick[tabResources].Cursor(); c < len(entries) {
 		return entries[c], true
 	}
 	return resourceEntry{}, false
@@ -123,7 +124,7 @@ func (m *Model) resourcesView(h int) string {
 			names[i] = mark + names[i]
 		}
 	}
-	list := m.pick[tabResources].list(&m.c, names, m.listErr[tabResources], lw, h)
+	list := m.pick[tabResources].View(&m.c, widget.Names(names), m.listErr[tabResources], lw, h)
 	return columns(&m.c, list, m.paneView(""), lw, m.focus[tabResources])
 }
 
@@ -134,7 +135,7 @@ func (m *Model) resourcesView(h int) string {
 func uriTails(uris []string) []string {
 	out := make([]string, len(uris))
 	for i, u := range uris { // redacted before the shared part is cut off
-		out[i] = redactShown(u)
+		out[i] = widget.Redact(u)
 	}
 	uris = out
 	out = make([]string, len(uris))
@@ -170,20 +171,20 @@ func resourceRows(labels, tails []string, width int) []string {
 	cut := make([]bool, len(labels))
 	seen := map[string]int{}
 	for i := range labels {
-		label, tail := strings.Join(strings.Fields(clean(labels[i])), " "), clean(tails[i])
+		label, tail := strings.Join(strings.Fields(widget.Clean(labels[i])), " "), widget.Clean(tails[i])
 		switch {
 		case label == "" || label == tail || strings.HasSuffix(tail, "/"+label):
 			rows[i] = cutMiddle(tail, width)
 		case ansi.StringWidth(label+sep+tail) <= width:
 			rows[i] = label + sep + tail
 		default:
-			rows[i], cut[i] = line(label, width), true
+			rows[i], cut[i] = widget.Line(label, width), true
 		}
 		seen[rows[i]]++
 	}
 	for i := range rows {
 		if cut[i] && seen[rows[i]] > 1 {
-			rows[i] = cutMiddle(clean(tails[i]), width)
+			rows[i] = cutMiddle(widget.Clean(tails[i]), width)
 		}
 	}
 	return rows
@@ -216,20 +217,20 @@ func (m *Model) resourceText() string {
 	if !ok {
 		return ""
 	}
-	s := m.c.styles
+	s := m.c.Styles
 	var b strings.Builder
 	width, _ := m.paneSize()
 	field := func(name, value string) {
-		switch value = clean(value); {
+		switch value = widget.Clean(value); {
 		case value == "":
 		case ansi.StringWidth(name+": "+value) > width && !strings.Contains(value, " "):
 			// A long URI goes whole on a line of its own.
-			b.WriteString(s.dim.Render(name+":") + "\n" + value + "\n")
+			b.WriteString(s.Dim.Render(name+":") + "\n" + value + "\n")
 		default:
-			b.WriteString(s.dim.Render(name+": ") + value + "\n")
+			b.WriteString(s.Dim.Render(name+": ") + value + "\n")
 		}
 	}
-	b.WriteString(s.title.Render(clean(e.label())) + "\n")
+	b.WriteString(s.Title.Render(widget.Clean(e.label())) + "\n")
 	hint := "enter reads the resource"
 	if e.res != nil {
 		r := e.res
@@ -260,11 +261,11 @@ func (m *Model) resourceText() string {
 	}
 	if read, ok := m.reads[e.key()]; ok {
 		if m.blobs[e.key()] != nil {
-			read += s.dim.Render(m.c.keys.tabs.save.Help().Key+" saves its bytes to a file, as they are") + "\n"
+			read += s.Dim.Render(m.c.Keys.Tabs.Save.Help().Key+" saves its bytes to a file, as they are") + "\n"
 		}
 		return b.String() + "\n" + read
 	}
-	return b.String() + "\n" + s.dim.Render(hint)
+	return b.String() + "\n" + s.Dim.Render(hint)
 }
 
 // byteSize is a size in bytes, with its KiB or MiB when large.
@@ -293,7 +294,7 @@ func (m *Model) openResource() tea.Cmd {
 	}
 	tmpl, err := uritemplate.New(e.tmpl.URITemplate)
 	if err != nil {
-		m.setRead(e.key(), m.c.styles.err.Render("error: ")+clean(fmt.Sprintf("the URI template %s: %v", e.tmpl.URITemplate, err)))
+		m.setRead(e.key(), m.c.Styles.Err.Render("error: ")+widget.Clean(fmt.Sprintf("the URI template %s: %v", e.tmpl.URITemplate, err)))
 		return nil
 	}
 	names := tmpl.Varnames()
@@ -306,7 +307,7 @@ func (m *Model) openResource() tea.Cmd {
 	}
 	schema, err := formschema.ParseWithOrder(map[string]any{"type": "object", "properties": props, "required": []string{}}, names)
 	if err != nil {
-		m.setRead(e.key(), m.c.styles.err.Render("error: ")+clean(err.Error()))
+		m.setRead(e.key(), m.c.Styles.Err.Render("error: ")+widget.Clean(err.Error()))
 		return nil
 	}
 	schema = prefill(schema, m.runs.vars[tmpl.Raw()]) // the variables last given
@@ -322,7 +323,7 @@ func (m *Model) openResource() tea.Cmd {
 		}
 		uri, err := tmpl.Expand(vals)
 		if err != nil {
-			m.setRead(e.key(), m.c.styles.err.Render("error: ")+clean(fmt.Sprintf("expand %s: %v", tmpl.Raw(), err)))
+			m.setRead(e.key(), m.c.Styles.Err.Render("error: ")+widget.Clean(fmt.Sprintf("expand %s: %v", tmpl.Raw(), err)))
 			return nil
 		}
 		return m.readResource(e.key(), uri)
@@ -351,7 +352,7 @@ func (m *Model) readDone(msg resourceReadMsg) {
 
 // readResource reads a URI for an entry of the Resources tab.
 func (m *Model) readResource(key, uri string) tea.Cmd {
-	m.setRead(key, m.c.styles.dim.Render("reading "+clean(uri)+"…"))
+	m.setRead(key, m.c.Styles.Dim.Render("reading "+widget.Clean(uri)+"…"))
 	conn := m.conn
 	return func() tea.Msg {
 		text, blob := readResource(conn, uri)
@@ -364,15 +365,15 @@ func readResource(conn *mcpclient.Conn, uri string) (string, *blobRead) {
 	defer cancel()
 	res, err := conn.Session().ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
-		return "error: " + clean(err.Error()), nil
+		return "error: " + widget.Clean(err.Error()), nil
 	}
 	var b strings.Builder
 	var blob *blobRead
 	for _, c := range res.Contents {
-		fmt.Fprintf(&b, "%s (%s)\n", clean(c.URI), clean(c.MIMEType))
+		fmt.Fprintf(&b, "%s (%s)\n", widget.Clean(c.URI), widget.Clean(c.MIMEType))
 		switch {
 		case c.Text != "":
-			b.WriteString(newStyles().colourJSON(clean(prettyText(c.Text))) + "\n")
+			b.WriteString(widget.NewStyles().ColourJSON(widget.Clean(widget.PrettyText(c.Text))) + "\n")
 		case len(c.Blob) > 0:
 			fmt.Fprintf(&b, "[binary, %d bytes]\n", len(c.Blob))
 			if blob == nil {

@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -21,7 +23,7 @@ import (
 // the list changes (notifications/roots/list_changed).
 type rootsLayer struct {
 	roots  []*mcp.Root // as the connection last had them
-	cursor int
+	list   widget.List
 	adding bool
 	input  textinput.Model
 	err    string // why the root typed was not added
@@ -42,29 +44,30 @@ func (m *Model) openRoots() {
 func (l *rootsLayer) typesText() bool { return l.adding }
 
 func (l *rootsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.roots
-	if key.Matches(msg, k.quit) {
+	k := m.c.Keys.Roots
+	if key.Matches(msg, k.Quit) {
 		return m.askQuit()
 	}
 	if l.adding {
 		return l.inputKey(m, msg)
 	}
+	l.list.SetLen(len(l.roots))
 	switch {
-	case key.Matches(msg, k.close):
+	case key.Matches(msg, k.Close):
 		m.close(l)
-	case key.Matches(msg, k.up):
-		l.cursor = max(l.cursor-1, 0)
-	case key.Matches(msg, k.down):
-		l.cursor = min(l.cursor+1, max(len(l.roots)-1, 0))
-	case key.Matches(msg, k.add):
+	case key.Matches(msg, k.Up):
+		l.list.Move(-1)
+	case key.Matches(msg, k.Down):
+		l.list.Move(1)
+	case key.Matches(msg, k.Add):
 		l.startAdding(m)
-	case key.Matches(msg, k.remove):
-		if l.cursor < len(l.roots) && m.conn != nil {
-			uri := l.roots[l.cursor].URI
+	case key.Matches(msg, k.Remove):
+		if c := l.list.Cursor(); c < len(l.roots) && m.conn != nil {
+			uri := l.roots[c].URI
 			// At once, so that a key typed next sees the list without it;
 			// the connection tells the server in a command.
-			l.roots = slices.Delete(slices.Clone(l.roots), l.cursor, l.cursor+1)
-			l.cursor = min(l.cursor, max(len(l.roots)-1, 0))
+			l.roots = slices.Delete(slices.Clone(l.roots), c, c+1)
+			l.list.SetLen(len(l.roots))
 			m.editRoot(uri, false)
 			return m.changeRoots(func(c *mcpclient.Conn) { c.RemoveRoot(uri) })
 		}
@@ -77,7 +80,7 @@ func (l *rootsLayer) startAdding(m *Model) {
 	in.Prompt = "path or URI: "
 	in.Placeholder = "a directory, or file:///…"
 	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Width = max(m.c.width-24, 10)
+	in.Width = max(m.c.Width-24, 10)
 	in.Focus()
 	l.input, l.adding, l.err = in, true, ""
 }
@@ -85,12 +88,12 @@ func (l *rootsLayer) startAdding(m *Model) {
 // inputKey takes the keys while a root is typed: enter adds it, unless
 // it is not a path or URI, or is offered already, which shows under it.
 func (l *rootsLayer) inputKey(m *Model, msg tea.KeyMsg) tea.Cmd {
-	k := m.c.keys.roots
+	k := m.c.Keys.Roots
 	switch {
-	case key.Matches(msg, k.back):
+	case key.Matches(msg, k.Back):
 		l.adding, l.err = false, ""
 		return nil
-	case key.Matches(msg, k.confirm):
+	case key.Matches(msg, k.Confirm):
 		arg := strings.TrimSpace(l.input.Value())
 		if arg == "" {
 			return nil
@@ -111,7 +114,7 @@ func (l *rootsLayer) inputKey(m *Model, msg tea.KeyMsg) tea.Cmd {
 		l.adding, l.err = false, ""
 		l.roots = append(slices.Clone(l.roots), &mcp.Root{URI: uri})
 		slices.SortFunc(l.roots, func(a, b *mcp.Root) int { return strings.Compare(a.URI, b.URI) }) // as the connection lists them
-		l.cursor = slices.IndexFunc(l.roots, func(r *mcp.Root) bool { return r.URI == uri })
+		l.list.Place(slices.IndexFunc(l.roots, func(r *mcp.Root) bool { return r.URI == uri }), len(l.roots))
 		m.editRoot(uri, true)
 		return m.changeRoots(func(c *mcpclient.Conn) { c.AddRoot(uri, "") })
 	}
@@ -178,56 +181,57 @@ func (m *Model) rootsChanged(msg rootsMsg) {
 		return // another change is on its way
 	}
 	var selected string
-	if l.cursor < len(l.roots) {
-		selected = l.roots[l.cursor].URI
+	if c := l.list.Cursor(); c < len(l.roots) {
+		selected = l.roots[c].URI
 	}
 	l.roots = m.conn.Roots()
+	l.list.SetLen(len(l.roots))
 	if i := slices.IndexFunc(l.roots, func(r *mcp.Root) bool { return r.URI == selected }); i >= 0 {
-		l.cursor = i
+		l.list.Select(i)
 	}
-	l.cursor = min(l.cursor, max(len(l.roots)-1, 0))
 }
 
 func (l *rootsLayer) view(m *Model, h int, _ *level) string {
-	s := m.c.styles
-	width := max(m.c.width-4, 20)
+	s := m.c.Styles
+	width := max(m.c.Width-4, 20)
 	var b strings.Builder
-	b.WriteString(s.title.Render("Roots offered to the server") + "\n")
-	b.WriteString(s.dim.Render(line("It lists them with roots/list, and is told when they change.", width-4)) + "\n\n")
+	b.WriteString(s.Title.Render("Roots offered to the server") + "\n")
+	b.WriteString(s.Dim.Render(widget.Line("It lists them with roots/list, and is told when they change.", width-4)) + "\n\n")
 	switch {
 	case m.conn == nil:
-		b.WriteString(s.dim.Render("not connected") + "\n")
+		b.WriteString(s.Dim.Render("not connected") + "\n")
 	case len(l.roots) == 0:
-		b.WriteString(s.dim.Render("(none: a adds one)") + "\n")
+		b.WriteString(s.Dim.Render("(none: a adds one)") + "\n")
 	}
-	rows := max(h-9, 1)
-	start := max(l.cursor-rows+1, 0)
-	for i := start; i < len(l.roots) && i < start+rows; i++ {
-		r := l.roots[i]
+	rows := make([]widget.Row, len(l.roots))
+	for i, r := range l.roots {
 		text := r.URI
 		if r.Name != "" {
 			text += "  " + r.Name
 		}
-		text = line(text, width-6)
-		if i == l.cursor && !l.adding {
-			b.WriteString(s.selected.Render("> "+text) + "\n")
-		} else {
-			b.WriteString("  " + text + "\n")
-		}
+		rows[i] = widget.Row{Name: widget.Line(text, width-6), Drawn: true}
+	}
+	if l.adding {
+		l.list.Blur()
+	} else {
+		l.list.Focus()
+	}
+	if len(rows) > 0 {
+		b.WriteString(l.list.Rows(&m.c, rows, width-4, max(h-9, 2)) + "\n")
 	}
 	if l.adding {
 		b.WriteString("\n" + l.input.View() + "\n")
 		if l.err != "" {
-			b.WriteString(block(s.err.Render("error: ")+clean(l.err), width-4, 3) + "\n")
+			b.WriteString(widget.Block(s.Err.Render("error: ")+widget.Clean(l.err), width-4, 3) + "\n")
 		}
 	}
-	return s.box.Width(width).Render(strings.TrimRight(b.String(), "\n"))
+	return s.Box.Width(width).Render(strings.TrimRight(b.String(), "\n"))
 }
 
 func (l *rootsLayer) footer(m *Model, _ *level) string {
-	k := m.c.keys.roots
+	k := m.c.Keys.Roots
 	if l.adding {
-		return m.c.keyLine(hint(k.confirm.Help().Key, "add it", k.confirm), k.back, k.quit)
+		return m.c.KeyLine(keys.Hint(k.Confirm.Help().Key, "add it", k.Confirm), k.Back, k.Quit)
 	}
-	return m.c.keyLine(hint("↑↓", "select", k.up, k.down), k.add, k.remove, k.close)
+	return m.c.KeyLine(keys.Hint("↑↓", "select", k.Up, k.Down), k.Add, k.Remove, k.Close)
 }

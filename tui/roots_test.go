@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,18 +19,18 @@ func TestAddAndRemoveRootsInTheInspector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := newKeyMap()
+	k := keys.NewMap()
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 120, 30).expect("list_roots")
-			in.press(k.tabs.roots).expect("(none: a adds one)")
-			in.press(k.roots.add).typeText(".").press(k.roots.confirm).expect(here)
-			in.press(k.roots.add).typeText("https://example.com/x").press(k.roots.confirm).expect("is not a file:// URI")
-			in.keys("ctrl+u").typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data")
-			in.press(k.roots.close).selectTool("list_roots").keys("enter").expectAll("2 roots: ", "file:///zz/data")
+			in.press(k.Tabs.Roots).expect("(none: a adds one)")
+			in.press(k.Roots.Add).typeText(".").press(k.Roots.Confirm).expect(here)
+			in.press(k.Roots.Add).typeText("https://example.com/x").press(k.Roots.Confirm).expect("is not a file:// URI")
+			in.keys("ctrl+u").typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data")
+			in.press(k.Roots.Close).selectTool("list_roots").keys("enter").expectAll("2 roots: ", "file:///zz/data")
 			// The roots are in the order of their URIs: ↓ selects the second.
-			in.press(k.tabs.roots).expect("  file:///zz/data").press(k.roots.down).expect("> file:///zz/data").press(k.roots.remove, k.roots.close)
+			in.press(k.Tabs.Roots).expect("  file:///zz/data").press(k.Roots.Down).expect("> file:///zz/data").press(k.Roots.Remove, k.Roots.Close)
 			in.keys("enter").expect("1 roots: ")
 			if view := in.screen(); strings.Contains(view, "file:///zz/data") {
 				t.Errorf("the root removed is still offered:\n%s", view)
@@ -44,21 +45,21 @@ func TestAddAndRemoveRootsInTheInspector(t *testing.T) {
 // The Info tab lists the roots offered, and says how to change them.
 func TestInfoListsTheRoots(t *testing.T) {
 	t.Parallel()
-	k := newKeyMap()
+	k := keys.NewMap()
 	in := open(t, Options{}, 100, 30).expect("list_roots")
-	in.press(k.tabs.roots, k.roots.add).typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data")
-	in.press(k.roots.close).keys("6").expectAll("roots offered", "R adds or removes", "  file:///zz/data")
+	in.press(k.Tabs.Roots, k.Roots.Add).typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data")
+	in.press(k.Roots.Close).keys("6").expectAll("roots offered", "R adds or removes", "  file:///zz/data")
 }
 
 // The roots layer, at each size.
 func TestRootsGoldens(t *testing.T) {
-	k := newKeyMap()
+	k := keys.NewMap()
 	for _, size := range sizes {
 		t.Run(size.name, func(t *testing.T) {
 			in := open(t, Options{}, size.w, size.h).expect("list_roots")
-			in.press(k.tabs.roots, k.roots.add).typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data")
-			in.press(k.roots.add).typeText("file:///srv/logs").press(k.roots.confirm).expect("> file:///srv/logs")
-			in.press(k.roots.up, k.roots.add).typeText("ftp://x").press(k.roots.confirm).expect("is not a file:// URI")
+			in.press(k.Tabs.Roots, k.Roots.Add).typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data")
+			in.press(k.Roots.Add).typeText("file:///srv/logs").press(k.Roots.Confirm).expect("> file:///srv/logs")
+			in.press(k.Roots.Up, k.Roots.Add).typeText("ftp://x").press(k.Roots.Confirm).expect("is not a file:// URI")
 			checkGolden(t, in.screen())
 		})
 	}
@@ -79,12 +80,12 @@ func TestRootsOutliveAReconnection(t *testing.T) {
 		connected <- conn
 		return conn, err
 	}
-	k := newKeyMap()
+	k := keys.NewMap()
 	in := open(t, Options{Connect: connect}, 120, 30).expect("list_roots")
 	<-connected
-	in.press(k.tabs.roots).expect("> file:///aa/flag").press(k.roots.remove, k.roots.add)
-	in.typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data").press(k.roots.close)
-	in.press(k.tabs.reconnect)
+	in.press(k.Tabs.Roots).expect("> file:///aa/flag").press(k.Roots.Remove, k.Roots.Add)
+	in.typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data").press(k.Roots.Close)
+	in.press(k.Tabs.Reconnect)
 	conn := <-connected
 	in.selectTool("list_roots").keys("enter").expectAll("1 roots: ", "file:///zz/data")
 	in.screen()

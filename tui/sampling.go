@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // sampling shows the head of the queue when it is a sampling request: the
@@ -27,7 +28,7 @@ func (l *sampling) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 	if cmd, ok := m.queueKey(msg); ok {
 		return cmd
 	}
-	if key.Matches(msg, m.c.keys.form.interrupt) { // the quit prompt, over the form
+	if key.Matches(msg, m.c.Keys.Form.Interrupt) { // the quit prompt, over the form
 		return m.askQuit()
 	}
 	_, cmd := l.x.form.Update(msg)
@@ -43,7 +44,7 @@ func (l *sampling) footer(m *Model, _ *level) string { return m.queueFooter() }
 // another request in its place.
 func (m *Model) showSample(x *ask) (headLayer, tea.Cmd) {
 	if x.form == nil {
-		req := sampleFormRequest(x.sample, redactShown)
+		req := sampleFormRequest(x.sample, widget.Redact)
 		x.form = nativeform.NewSample(req, nativeform.Options{Timeout: m.opts.ElicitTimeout})
 	}
 	return &sampling{x}, tea.Batch(x.form.Init(), m.sizeSample(x.form))
@@ -51,7 +52,7 @@ func (m *Model) showSample(x *ask) (headLayer, tea.Cmd) {
 
 // sizeSample lays a sample form out for the body of the screen.
 func (m *Model) sizeSample(f *nativeform.SampleForm) tea.Cmd {
-	_, cmd := f.Update(tea.WindowSizeMsg{Width: m.c.width, Height: m.bodyHeight()})
+	_, cmd := f.Update(tea.WindowSizeMsg{Width: m.c.Width, Height: m.bodyHeight()})
 	return cmd
 }
 
@@ -79,7 +80,7 @@ func sampleOutcome(r nativeform.SampleResult, timeout time.Duration) sampleAnswe
 // asks, through which connection, and the request worded for a person,
 // each content block cut to a preview.
 func sampleFormRequest(req *mcpclient.SampleRequest, redact func(string) string) nativeform.SampleRequest {
-	req = redactSample(req, redact) // before the transcript cuts its blocks
+	req = widget.RedactSample(req, redact) // before the transcript cuts its blocks
 	server := ""
 	if req.Server != nil {
 		server = req.Server.Title

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -50,7 +51,7 @@ func TestAnswerSamplingInTheInspector(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 100, 30).expect("ask_model")
 			in.selectTool("ask_model").keys("enter").expectAll("asks for a model's reply", fixture.SampleQuestion).graceOver()
-			in.typeText("It is about logins.").keys("tab", "ctrl+u").typeText("gpt-test").press(newKeyMap().form.submit)
+			in.typeText("It is about logins.").keys("tab", "ctrl+u").typeText("gpt-test").press(keys.NewMap().Form.Submit)
 			in.expect("gpt-test (assistant) replied: It is about logins.")
 			recs := in.m.conn.Records()
 			if len(recs) != 1 || recs[0].Kind != mcpclient.KindSampling || recs[0].Action != "accept" {
@@ -64,13 +65,13 @@ func TestAnswerSamplingInTheInspector(t *testing.T) {
 // in the legacy era the fixture reports the refusal in its result; in the
 // 2026-07-28 era the call itself fails.
 func TestRejectSamplingInTheInspector(t *testing.T) {
-	k := newKeyMap().form
+	k := keys.NewMap().Form
 	for _, tc := range []struct {
 		era, key, want string
 	}{
-		{"legacy", k.reject.Keys()[0], "rejected: the user rejected the sampling request"},
-		{"legacy", k.cancel.Keys()[0], "rejected: the user rejected the sampling request"},
-		{"modern", k.reject.Keys()[0], "error: "},
+		{"legacy", k.Reject.Keys()[0], "rejected: the user rejected the sampling request"},
+		{"legacy", k.Cancel.Keys()[0], "rejected: the user rejected the sampling request"},
+		{"modern", k.Reject.Keys()[0], "error: "},
 	} {
 		t.Run(tc.era+"/"+tc.key, func(t *testing.T) {
 			t.Parallel()
@@ -140,9 +141,9 @@ func TestSamplingQueuesBehindAnElicitation(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(bothServer(release), "legacy")}, 100, 30).expect("both")
 	in.keys("enter").formOpen()
 	close(release)
-	in.expect("1 of 2 pending").press(newKeyMap().form.next).sampleOpen()
-	in.typeText("hi").press(newKeyMap().form.next).formOpen().press(newKeyMap().form.decline)
-	in.sampleOpen().press(newKeyMap().form.submit) // what was typed is still there
+	in.expect("1 of 2 pending").press(keys.NewMap().Form.Next).sampleOpen()
+	in.typeText("hi").press(keys.NewMap().Form.Next).formOpen().press(keys.NewMap().Form.Decline)
+	in.sampleOpen().press(keys.NewMap().Form.Submit) // what was typed is still there
 	in.expect("elicitation decline, sampling hi")
 }
 
@@ -277,7 +278,7 @@ func TestFormAskerRejectsAndTimesOut(t *testing.T) {
 func TestQuitWithAPendingSamplingRequestDismissesIt(t *testing.T) {
 	t.Parallel()
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("ask_model")
-	in.selectTool("ask_model").keys("enter").sampleOpen().press(newKeyMap().form.interrupt)
+	in.selectTool("ask_model").keys("enter").sampleOpen().press(keys.NewMap().Form.Interrupt)
 	in.expect("1 request(s) pending: quit and cancel them?").keys("y")
 	in.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	waitFor(t, func() bool {

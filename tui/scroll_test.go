@@ -10,6 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -62,7 +64,7 @@ func TestScrollALongResultToItsEnd(t *testing.T) {
 // The elicitation's detail scrolls to the response of a 16-field form.
 func TestElicitationDetailReachesTheResponse(t *testing.T) {
 	in := open(t, Options{}, 100, 30).expect("all_fields")
-	in.selectTool("all_fields").keys("enter").formOpen().press(newKeyMap().form.submit).expect("Lovelace")
+	in.selectTool("all_fields").keys("enter").formOpen().press(keys.NewMap().Form.Submit).expect("Lovelace")
 	in.keys("4").expect("accept").keys("enter").expect("request:").keys("G")
 	wantOnScreen(t, in.screen(), "response:", `"action": "accept"`, `"name": "Ada Lovelace"`)
 }
@@ -104,15 +106,15 @@ func TestFocusMovesBetweenTheListAndThePane(t *testing.T) {
 	long := strings.Repeat("a long description, ", 200)
 	m.tools = []*mcp.Tool{{Name: "alpha", Description: long}, {Name: "beta"}}
 	press(m, "j", "k", "right", "j", "j")
-	if m.pick[tabTools].cursor != 0 || m.panes[tabTools].vp.YOffset != 2 {
-		t.Errorf("focused: cursor %d, pane at line %d; want 0 and 2", m.pick[tabTools].cursor, m.panes[tabTools].vp.YOffset)
+	if m.pick[tabTools].Cursor() != 0 || m.panes[tabTools].Viewport.YOffset != 2 {
+		t.Errorf("focused: cursor %d, pane at line %d; want 0 and 2", m.pick[tabTools].Cursor(), m.panes[tabTools].Viewport.YOffset)
 	}
 	if view := m.View(); !strings.Contains(view, "┃") || !strings.Contains(view, "3–") {
 		t.Errorf("the focused pane shows neither its focus nor its place:\n%s", view)
 	}
 	press(m, "left", "j")
-	if m.pick[tabTools].cursor != 1 || m.focus[tabTools] {
-		t.Errorf("after ←: cursor %d, focused %v; want 1, false", m.pick[tabTools].cursor, m.focus[tabTools])
+	if m.pick[tabTools].Cursor() != 1 || m.focus[tabTools] {
+		t.Errorf("after ←: cursor %d, focused %v; want 1, false", m.pick[tabTools].Cursor(), m.focus[tabTools])
 	}
 	if view := m.View(); strings.Contains(view, "┃") {
 		t.Errorf("the pane still looks focused:\n%s", view)
@@ -137,8 +139,8 @@ func TestExpandedLogMessageIsPrettyPrinted(t *testing.T) {
 // Wrapped text breaks between words, never inside one that fits, and
 // wrapped JSON keeps its indentation.
 func TestWrapKeepsTokensWhole(t *testing.T) {
-	text := prettyText(`{"a":{"description":"the quick brown fox jumps over the lazy dog again and again","url":"https://example.com/x"}}`)
-	got := wrap(text, 30)
+	text := widget.PrettyText(`{"a":{"description":"the quick brown fox jumps over the lazy dog again and again","url":"https://example.com/x"}}`)
+	got := widget.Wrap(text, 30)
 	words := map[string]bool{}
 	for _, w := range strings.Fields(strings.NewReplacer(",", " ", ":", " ", `"`, " ").Replace(text)) {
 		words[w] = true

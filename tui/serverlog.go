@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // The server's log: its notifications/message, shown on the Log tab in
@@ -30,7 +32,7 @@ import (
 // view on screen keeps its place in the tab's own state (Model.pick,
 // Model.expanded, logState.paused); the other's waits here.
 type logPlace struct {
-	pick     picker
+	pick     widget.List
 	expanded int
 	paused   bool
 }
@@ -38,13 +40,13 @@ type logPlace struct {
 // notifyKey handles the keys of what the server tells: the Log tab's
 // view, the log level, a resource's subscription.
 func (m *Model) notifyKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.c.keys.tabs
+	k := m.c.Keys.Tabs
 	switch {
-	case key.Matches(msg, k.logView) && m.tab == tabLog:
+	case key.Matches(msg, k.LogView) && m.tab == tabLog:
 		m.toggleLogView()
-	case key.Matches(msg, k.logLevel):
+	case key.Matches(msg, k.LogLevel):
 		return m.openLevelPicker()
-	case key.Matches(msg, k.subscribe) && m.tab == tabResources:
+	case key.Matches(msg, k.Subscribe) && m.tab == tabResources:
 		return m.toggleSubscription()
 	}
 	return nil
@@ -66,14 +68,14 @@ func (m *Model) toggleLogView() {
 }
 
 // serverPlace is the server view's place, on screen or waiting.
-func (m *Model) serverPlace() (cursor, expanded *int) {
+func (m *Model) serverPlace() (pick *widget.List, expanded *int) {
 	if m.log.server {
-		return &m.pick[tabLog].cursor, &m.expanded[tabLog]
+		return &m.pick[tabLog], &m.expanded[tabLog]
 	}
 	if !m.log.toggled {
 		return nil, nil
 	}
-	return &m.log.away.pick.cursor, &m.log.away.expanded
+	return &m.log.away.pick, &m.log.away.expanded
 }
 
 // clearServerLog forgets the server's log (another server's begins), and
@@ -99,9 +101,9 @@ func (m *Model) trimServerLog() {
 	} else {
 		m.log.srvRows = nil
 	}
-	filtered := (m.log.server && m.pick[tabLog].filter != "") || (!m.log.server && m.log.away.pick.filter != "")
-	if cursor, expanded := m.serverPlace(); cursor != nil && !filtered {
-		*cursor = max(*cursor-over, 0)
+	filtered := (m.log.server && m.pick[tabLog].Filter() != "") || (!m.log.server && m.log.away.pick.Filter() != "")
+	if pick, expanded := m.serverPlace(); pick != nil && !filtered {
+		pick.Place(pick.Cursor()-over, len(m.serverLog))
 		if *expanded >= 0 {
 			if *expanded -= over; *expanded < 0 {
 				*expanded = -1 // it left the log
@@ -128,12 +130,12 @@ func (m *Model) serverRow(i int) string {
 		return r
 	}
 	e := m.serverLog[i]
-	data := line(logData(e.Data, e.Cut > 0, maxLogRowData), maxLogRowData)
+	data := widget.Line(logData(e.Data, e.Cut > 0, maxLogRowData), maxLogRowData)
 	logger := ""
 	if e.Logger != "" {
-		logger = line(e.Logger, 40) + "  "
+		logger = widget.Line(e.Logger, 40) + "  "
 	}
-	r := e.Time.Format("15:04:05.000") + " " + fmt.Sprintf("%-*s", logLevelWidth, line(e.Level, 20)) + "  " + logger + data
+	r := e.Time.Format("15:04:05.000") + " " + fmt.Sprintf("%-*s", logLevelWidth, widget.Line(e.Level, 20)) + "  " + logger + data
 	m.log.srvRows[i] = r
 	return r
 }
@@ -151,7 +153,7 @@ func logData(data json.RawMessage, cut bool, limit int) string {
 		return jsonText(data, limit)
 	}
 	if limit > 0 {
-		return cutText(string(data), 4*limit)
+		return widget.CutText(string(data), 4*limit)
 	}
 	return string(data)
 }
@@ -190,7 +192,7 @@ func (m *Model) serverRows() []int {
 	p := &m.pick[tabLog]
 	out := make([]int, 0, len(m.serverLog))
 	for i := range m.serverLog {
-		if p.filter == "" || p.matches(m.serverRow(i)) {
+		if p.Filter() == "" || p.Matches(m.serverRow(i)) {
 			out = append(out, i)
 		}
 	}
@@ -202,7 +204,7 @@ func (m *Model) serverEntry(e int) (int, bool) {
 	if e < 0 {
 		return 0, false
 	}
-	if m.pick[tabLog].filter == "" {
+	if m.pick[tabLog].Filter() == "" {
 		return e, e < len(m.serverLog)
 	}
 	rows := m.serverRows()
@@ -212,47 +214,34 @@ func (m *Model) serverEntry(e int) (int, bool) {
 	return rows[e], true
 }
 
-// levelStyle colours a level: quiet for debug, loud for the worst.
-func (s styles) level(level string) lipgloss.Style {
-	switch level {
-	case "debug":
-		return s.dim
-	case "info", "notice":
-		return s.json.key
-	case "warning":
-		return s.warn
-	case "error":
-		return s.err
-	case "critical", "alert", "emergency":
-		return s.err.Reverse(true)
-	}
-	return lipgloss.NewStyle()
-}
-
 // serverLogView lists the server's log messages, one a line, over a line
 // that says the level and whether it follows new messages.
 func (m *Model) serverLogView(h int) string {
 	rows := m.serverRows()
 	p := &m.pick[tabLog]
-	width := m.c.width
+	width := m.c.Width
 	var b strings.Builder
-	b.WriteString(p.head(&m.c, width))
+	b.WriteString(p.Head(&m.c, width))
 	height := max(h-2, 1)
 	switch {
 	case len(rows) == 0 && len(m.serverLog) == 0:
-		b.WriteString("\n" + m.c.styles.dim.Render(line(m.serverLogEmpty(), width)))
+		b.WriteString("\n" + m.c.Styles.Dim.Render(widget.Line(m.serverLogEmpty(), width)))
 	case len(rows) == 0:
-		b.WriteString("\n" + m.c.styles.dim.Render("(none)"))
+		b.WriteString("\n" + m.c.Styles.Dim.Render("(none)"))
 	}
-	start := max(min(p.cursor-height+1, len(rows)-height), 0)
-	for j := start; j < len(rows) && j < start+height; j++ {
-		b.WriteString("\n" + m.serverLine(rows[j], j == p.cursor, width))
+	p.SetLen(len(rows))
+	first, end, pos := p.Visible(height)
+	for j := first; j < end; j++ {
+		b.WriteString("\n" + m.serverLine(rows[j], j == p.Cursor(), width))
+	}
+	if pos != "" {
+		b.WriteString("\n" + m.c.Styles.Dim.Render(widget.Fit(pos, width)))
 	}
 	list := b.String()
 	if pad := h - 1 - lipgloss.Height(list); pad > 0 {
 		list += strings.Repeat("\n", pad)
 	}
-	return list + "\n" + fit(m.serverLogStatus(len(rows)), width)
+	return list + "\n" + widget.Fit(m.serverLogStatus(len(rows)), width)
 }
 
 // serverLine draws the i-th message's line: the cursor's reversed, the
@@ -266,14 +255,14 @@ func (m *Model) serverLine(i int, selected bool, width int) string {
 	}
 	row := ansi.Truncate(m.serverRow(i), max(width-2-ansi.StringWidth(cut), 1), "…") + cut
 	if selected {
-		return m.c.styles.selected.Render("> " + row)
+		return m.c.Styles.Selected.Render("> " + row)
 	}
 	const at = len("15:04:05.000 ")
 	level := m.serverLog[i].Level
 	if len(row) < at+logLevelWidth || !slices.Contains(mcpclient.LogLevels, level) {
 		return "  " + row
 	}
-	return "  " + row[:at] + m.c.styles.level(level).Render(row[at:at+logLevelWidth]) + row[at+logLevelWidth:]
+	return "  " + row[:at] + m.c.Styles.Level(level).Render(row[at:at+logLevelWidth]) + row[at+logLevelWidth:]
 }
 
 // serverLogEmpty says why the server's log is empty.
@@ -284,7 +273,7 @@ func (m *Model) serverLogEmpty() string {
 	case !offersLogging(m.conn):
 		return "the server does not offer logging (no logging capability): it may send no log messages"
 	case m.conn.LogLevel() == "":
-		return "no log messages yet: many servers send none until a level is set (" + m.c.keys.tabs.logLevel.Help().Key + " sets it)"
+		return "no log messages yet: many servers send none until a level is set (" + m.c.Keys.Tabs.LogLevel.Help().Key + " sets it)"
 	}
 	return "no log messages yet at level " + m.conn.LogLevel() + " and above"
 }
@@ -292,22 +281,22 @@ func (m *Model) serverLogEmpty() string {
 // serverLogStatus is the view's last line: the level, whether it follows
 // new messages, and the key back to the wire.
 func (m *Model) serverLogStatus(n int) string {
-	d := m.c.styles.dim
-	k := m.c.keys.tabs
+	d := m.c.Styles.Dim
+	k := m.c.Keys.Tabs
 	level := "level not set"
 	if m.conn != nil && m.conn.LogLevel() != "" {
 		level = "level " + m.conn.LogLevel()
 	}
 	out := d.Render("server log · " + level + " · ")
 	if m.log.paused {
-		out += d.Render(fmt.Sprintf("paused at %d of %d · ", m.pick[tabLog].cursor+1, n)) + m.c.keyLine(hint(k.bottom.Help().Key, "follows", k.bottom))
+		out += d.Render(fmt.Sprintf("paused at %d of %d · ", m.pick[tabLog].Cursor()+1, n)) + m.c.KeyLine(keys.Hint(k.Bottom.Help().Key, "follows", k.Bottom))
 	} else {
 		out += d.Render(fmt.Sprintf("following new messages · %d", n))
 	}
 	if m.droppedEvents > 0 {
-		out += m.c.styles.warn.Render(fmt.Sprintf(" · %d notifications dropped (too many at once)", m.droppedEvents))
+		out += m.c.Styles.Warn.Render(fmt.Sprintf(" · %d notifications dropped (too many at once)", m.droppedEvents))
 	}
-	return out + d.Render(" · ") + m.c.keyLine(hint(k.logLevel.Help().Key, "level", k.logLevel), hint(k.logView.Help().Key, "wire", k.logView))
+	return out + d.Render(" · ") + m.c.KeyLine(keys.Hint(k.LogLevel.Help().Key, "level", k.LogLevel), keys.Hint(k.LogView.Help().Key, "wire", k.LogView))
 }
 
 // serverTextAt is the message the e-th line the filter lets through shows,
@@ -323,16 +312,16 @@ func (m *Model) serverTextAt(e int) string {
 		return m.log.openText
 	}
 	ev := m.serverLog[i]
-	s := m.c.styles
-	head := s.title.Render(ev.Time.Format("15:04:05.000")+" ") + s.level(ev.Level).Render(clean(ev.Level))
+	s := m.c.Styles
+	head := s.Title.Render(ev.Time.Format("15:04:05.000")+" ") + s.Level(ev.Level).Render(widget.Clean(ev.Level))
 	if ev.Logger != "" {
-		head += s.title.Render(" " + clean(ev.Logger))
+		head += s.Title.Render(" " + widget.Clean(ev.Logger))
 	}
 	text := head + "\n"
 	if ev.Cut > 0 { // said first: the end is far down
-		text += s.warn.Render(fmt.Sprintf("… (%s: mcpeek kept the first %s)", bytesCount(ev.Cut), bytesCount(len(ev.Data)))) + "\n"
+		text += s.Warn.Render(fmt.Sprintf("… (%s: mcpeek kept the first %s)", bytesCount(ev.Cut), bytesCount(len(ev.Data)))) + "\n"
 	}
-	text += s.colourJSON(clean(prettyText(logData(ev.Data, ev.Cut > 0, 0))))
+	text += s.ColourJSON(widget.Clean(widget.PrettyText(logData(ev.Data, ev.Cut > 0, 0))))
 	if ev.Cut > 0 {
 		text += "…"
 	}
@@ -348,7 +337,7 @@ func offersLogging(conn *mcpclient.Conn) bool {
 
 // levelPicker sets the level the server logs at: a list of the levels,
 // the current one marked.
-type levelPicker struct{ cursor int }
+type levelPicker struct{ list widget.List }
 
 // openLevelPicker opens the level picker on the current level, when the
 // server offers logging.
@@ -362,9 +351,10 @@ func (m *Model) openLevelPicker() tea.Cmd {
 		}
 	}
 	l := &levelPicker{}
+	l.list.SetLen(len(mcpclient.LogLevels))
 	for i, level := range mcpclient.LogLevels {
 		if level == m.conn.LogLevel() {
-			l.cursor = i
+			l.list.Select(i)
 		}
 	}
 	m.open(l)
@@ -372,50 +362,50 @@ func (m *Model) openLevelPicker() tea.Cmd {
 }
 
 func (l *levelPicker) view(m *Model, h int, _ *level) string {
-	s := m.c.styles
+	s := m.c.Styles
 	var b strings.Builder
-	b.WriteString(s.title.Render("Server log level") + "\n")
+	b.WriteString(s.Title.Render("Server log level") + "\n")
 	note := "The server sends log messages at the chosen level and above."
 	if m.conn != nil && m.conn.ProtocolVersion() >= mcpclient.ProtocolModern {
 		note += " In this protocol era each call carries the level: it takes effect with the next call."
 	}
-	b.WriteString(block(s.dim.Render(note), m.c.width, 3) + "\n\n")
+	b.WriteString(widget.Block(s.Dim.Render(note), m.c.Width, 3) + "\n\n")
 	current := ""
 	if m.conn != nil {
 		current = m.conn.LogLevel()
 	}
+	rows := make([]widget.Row, len(mcpclient.LogLevels))
 	for i, level := range mcpclient.LogLevels {
 		row := fmt.Sprintf("%-*s", logLevelWidth, level)
 		if level == current {
 			row += "  (current)"
 		}
-		if i == l.cursor {
-			b.WriteString(s.selected.Render("> "+row) + "\n")
-		} else {
-			b.WriteString("  " + s.level(level).Render(row) + "\n")
-		}
+		style := s.Level(level)
+		rows[i] = widget.Row{Name: row, Drawn: true, Style: &style}
 	}
-	return block(strings.TrimRight(b.String(), "\n"), m.c.width, h)
+	b.WriteString(l.list.Rows(&m.c, rows, m.c.Width, h-lipgloss.Height(b.String())+1))
+	return widget.Block(strings.TrimRight(b.String(), "\n"), m.c.Width, h)
 }
 
 func (l *levelPicker) footer(m *Model, _ *level) string {
-	return m.c.keyLine(m.c.keys.level.ShortHelp()...)
+	return m.c.KeyLine(m.c.Keys.Level.ShortHelp()...)
 }
 
 func (l *levelPicker) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.level
+	k := m.c.Keys.Level
+	l.list.SetLen(len(mcpclient.LogLevels))
 	switch {
-	case key.Matches(msg, k.up):
-		l.cursor = max(l.cursor-1, 0)
-	case key.Matches(msg, k.down):
-		l.cursor = min(l.cursor+1, len(mcpclient.LogLevels)-1)
-	case key.Matches(msg, k.back):
+	case key.Matches(msg, k.Up):
+		l.list.Move(-1)
+	case key.Matches(msg, k.Down):
+		l.list.Move(1)
+	case key.Matches(msg, k.Back):
 		m.close(l)
-	case key.Matches(msg, k.quit):
+	case key.Matches(msg, k.Quit):
 		return m.askQuit()
-	case key.Matches(msg, k.choose):
+	case key.Matches(msg, k.Choose):
 		m.close(l)
-		return m.setLogLevel(mcpclient.LogLevels[l.cursor])
+		return m.setLogLevel(mcpclient.LogLevels[l.list.Cursor()])
 	}
 	return nil
 }
@@ -441,7 +431,7 @@ type levelSetMsg struct {
 
 func (msg levelSetMsg) update(m *Model) tea.Cmd {
 	if msg.err != nil {
-		m.status = statusMsg{"setting the log level failed: " + clean(msg.err.Error()), true}
+		m.status = statusMsg{"setting the log level failed: " + widget.Clean(msg.err.Error()), true}
 		return nil
 	}
 	m.log.level = msg.level

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // The server picker (S): the servers the person's MCP configs name, read
@@ -56,7 +57,7 @@ type (
 // serverPicker lists the servers; the cursor starts on the current one.
 type serverPicker struct {
 	entries []ServerEntry
-	cursor  int
+	list    widget.List
 }
 
 // openServers reads the configs, in a command; the picker opens with what
@@ -77,7 +78,7 @@ func (m *Model) openServers() tea.Cmd {
 func (msg serversMsg) update(m *Model) tea.Cmd {
 	switch {
 	case msg.err != nil:
-		m.status = statusMsg{"reading the MCP configs failed: " + clean(msg.err.Error()), true}
+		m.status = statusMsg{"reading the MCP configs failed: " + widget.Clean(msg.err.Error()), true}
 		return nil
 	case len(msg.entries) == 0:
 		m.status = statusMsg{"no MCP config names a server (mcpeek servers says where it looks)", true}
@@ -85,9 +86,10 @@ func (msg serversMsg) update(m *Model) tea.Cmd {
 	}
 	m.status = statusMsg{}
 	p := &serverPicker{entries: msg.entries}
+	p.list.SetLen(len(msg.entries))
 	for i, e := range msg.entries {
 		if m.isCurrent(e) {
-			p.cursor = i
+			p.list.Select(i)
 		}
 	}
 	m.open(p)
@@ -103,77 +105,75 @@ func (m *Model) isCurrent(e ServerEntry) bool {
 }
 
 func (p *serverPicker) view(m *Model, h int, _ *level) string {
-	s := m.c.styles
+	s := m.c.Styles
 	var b strings.Builder
-	b.WriteString(s.title.Render("Servers") + "\n")
+	b.WriteString(s.Title.Render("Servers") + "\n")
 	note := "The servers your MCP configs name. Enter connects to the one selected instead of the current server; the wire log, roots and log level stay."
-	b.WriteString(block(s.dim.Render(note), m.c.width, 3) + "\n\n")
+	b.WriteString(widget.Block(s.Dim.Render(note), m.c.Width, 3) + "\n\n")
 	nameW := 4
 	for _, e := range p.entries {
-		nameW = min(max(nameW, lipgloss.Width(line(e.Name, 24))), 24)
+		nameW = min(max(nameW, lipgloss.Width(widget.Line(e.Name, 24))), 24)
 	}
-	rows := max(h-lipgloss.Height(b.String())-3, 1)
-	first := min(max(p.cursor-rows+1, 0), max(len(p.entries)-rows, 0))
-	for i := first; i < min(first+rows, len(p.entries)); i++ {
-		e := p.entries[i]
+	rows := max(h-lipgloss.Height(b.String())-3, 2) // the selected row, and the position line
+	list := make([]widget.Row, len(p.entries))
+	for i, e := range p.entries {
 		transport := e.Transport
 		if transport == "" {
 			transport = "invalid"
 		}
-		row := fmt.Sprintf("%-*s  %-7s  %s", nameW, line(e.Name, nameW), line(transport, 7), line(e.What, m.c.width))
+		row := fmt.Sprintf("%-*s  %-7s  %s", nameW, widget.Line(e.Name, nameW), widget.Line(transport, 7), widget.Line(e.What, m.c.Width))
 		if m.isCurrent(e) {
 			row += "  (current)"
 		}
-		row = fit(row, max(m.c.width-2, 10))
-		switch {
-		case i == p.cursor:
-			b.WriteString(s.selected.Render("> "+row) + "\n")
-		case e.Choose == nil:
-			b.WriteString("  " + s.dim.Render(row) + "\n")
-		default:
-			b.WriteString("  " + row + "\n")
+		list[i] = widget.Row{Name: widget.Fit(row, max(m.c.Width-2, 10)), Drawn: true}
+		if e.Choose == nil {
+			list[i].Style = &s.Dim
 		}
+	}
+	if len(list) > 0 {
+		b.WriteString(p.list.Rows(&m.c, list, m.c.Width, rows) + "\n")
 	}
 	if len(p.entries) > 0 {
-		e := p.entries[p.cursor]
-		b.WriteString("\n" + s.dim.Render(line("from "+clean(e.Source), m.c.width)))
+		e := p.entries[p.list.Cursor()]
+		b.WriteString("\n" + s.Dim.Render(widget.Line("from "+widget.Clean(e.Source), m.c.Width)))
 		if e.Note != "" {
-			b.WriteString("\n" + s.warn.Render(line(clean(e.Note), m.c.width)))
+			b.WriteString("\n" + s.Warn.Render(widget.Line(widget.Clean(e.Note), m.c.Width)))
 		}
 	}
-	return block(strings.TrimRight(b.String(), "\n"), m.c.width, h)
+	return widget.Block(strings.TrimRight(b.String(), "\n"), m.c.Width, h)
 }
 
 func (p *serverPicker) footer(m *Model, _ *level) string {
 	if m.status.text != "" {
 		return m.statusLine()
 	}
-	return m.c.keyLine(m.c.keys.servers.ShortHelp()...)
+	return m.c.KeyLine(m.c.Keys.Servers.ShortHelp()...)
 }
 
 func (p *serverPicker) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.servers
+	k := m.c.Keys.Servers
 	m.status = statusMsg{}
+	p.list.SetLen(len(p.entries))
 	switch {
-	case key.Matches(msg, k.up):
-		p.cursor = max(p.cursor-1, 0)
-	case key.Matches(msg, k.down):
-		p.cursor = min(p.cursor+1, len(p.entries)-1)
-	case key.Matches(msg, k.back):
+	case key.Matches(msg, k.Up):
+		p.list.Move(-1)
+	case key.Matches(msg, k.Down):
+		p.list.Move(1)
+	case key.Matches(msg, k.Back):
 		m.close(p)
-	case key.Matches(msg, k.quit):
+	case key.Matches(msg, k.Quit):
 		return m.askQuit()
-	case key.Matches(msg, k.choose):
-		e := p.entries[p.cursor]
+	case key.Matches(msg, k.Choose):
+		e := p.entries[p.list.Cursor()]
 		switch {
 		case e.Choose == nil:
-			m.status = statusMsg{"cannot connect to " + clean(e.Name) + ": " + clean(e.Note), true}
+			m.status = statusMsg{"cannot connect to " + widget.Clean(e.Name) + ": " + widget.Clean(e.Note), true}
 		case m.isCurrent(e):
 			m.close(p)
-			m.status = statusMsg{"already connected to " + clean(e.Name) + " (r reconnects)", false}
+			m.status = statusMsg{"already connected to " + widget.Clean(e.Name) + " (r reconnects)", false}
 		default:
 			m.close(p)
-			m.status = statusMsg{"connecting to " + clean(e.Name) + "…", false}
+			m.status = statusMsg{"connecting to " + widget.Clean(e.Name) + "…", false}
 			choose, name := e.Choose, e.Name
 			return func() tea.Msg {
 				sw, err := choose()
@@ -186,7 +186,7 @@ func (p *serverPicker) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 
 func (msg switchMsg) update(m *Model) tea.Cmd {
 	if msg.err != nil {
-		m.status = statusMsg{"cannot connect to " + clean(msg.name) + ": " + clean(msg.err.Error()), true}
+		m.status = statusMsg{"cannot connect to " + widget.Clean(msg.name) + ": " + widget.Clean(msg.err.Error()), true}
 		return nil
 	}
 	return m.switchServer(msg.sw)
@@ -210,7 +210,7 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 			cmds = append(cmds, m.closeApp(a))
 		}
 	}
-	m.layers = slices.DeleteFunc(m.layers, func(l layer) bool { // a layer of an old server's app
+	m.layers = slices.DeleteFunc(m.layers, func(l modelLayer) bool { // a layer of an old server's app
 		_, ok := l.(*appToolsLayer)
 		return ok
 	})
@@ -218,8 +218,8 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
 	m.blobs, m.promptsGot, m.promptArgs, m.refused = nil, nil, nil, nil
 	m.expanded = [tabCount]int{-1, -1, -1, -1, -1, -1}
-	m.pick = [tabCount]picker{}
-	m.panes = [tabCount]pane{}
+	m.pick = [tabCount]widget.List{}
+	m.panes = [tabCount]widget.Pane{}
 	m.focus = [tabCount]bool{}
 	m.reads, m.updated = nil, nil
 	m.runs.results, m.runs.shown, m.runs.vars = nil, nil, nil // the last arguments are kept per server

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 )
 
 // pickerEntries are three servers: the fixture (where the inspector
@@ -35,19 +36,19 @@ func pickerEntries(era string) func() ([]ServerEntry, error) {
 // results go; the way back is the same. A server that cannot be chosen
 // says why, and the inspector stays where it was.
 func TestSwitchServers(t *testing.T) {
-	k := newKeyMap()
+	k := keys.NewMap()
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era), Servers: pickerEntries(era)}, 120, 30).expect("list_roots")
 			in.selectTool("list_roots").keys("enter").expect("0 roots")
-			in.press(k.tabs.servers).expectAll("Servers", "> fixture", "(current)")
-			in.press(k.servers.down, k.servers.down, k.servers.down).expect("invalid: has both command and url")
-			in.press(k.servers.choose).expect("cannot connect to both: invalid")
-			in.press(k.servers.up).press(k.servers.choose).expect("cannot connect to asks: it asks for VS Code inputs")
+			in.press(k.Tabs.Servers).expectAll("Servers", "> fixture", "(current)")
+			in.press(k.Servers.Down, k.Servers.Down, k.Servers.Down).expect("invalid: has both command and url")
+			in.press(k.Servers.Choose).expect("cannot connect to both: invalid")
+			in.press(k.Servers.Up).press(k.Servers.Choose).expect("cannot connect to asks: it asks for VS Code inputs")
 			// The current server is still the fixture; mortal is chosen next.
-			in.press(k.tabs.servers).expectAll("> fixture", "(current)").press(k.servers.down).press(k.servers.choose).expect("exit")
-			in.press(k.tabs.servers).expectAll("> mortal", "(current)").press(k.servers.up, k.servers.choose).expect("list_roots")
+			in.press(k.Tabs.Servers).expectAll("> fixture", "(current)").press(k.Servers.Down).press(k.Servers.Choose).expect("exit")
+			in.press(k.Tabs.Servers).expectAll("> mortal", "(current)").press(k.Servers.Up, k.Servers.Choose).expect("list_roots")
 			in.selectTool("list_roots")
 			time.Sleep(200 * time.Millisecond)
 			view := in.screen()
@@ -62,7 +63,7 @@ func TestSwitchServers(t *testing.T) {
 func TestNoServerPicker(t *testing.T) {
 	t.Parallel()
 	in := open(t, Options{}, 100, 30).expect("list_roots")
-	in.press(newKeyMap().tabs.servers).expect("no server picker")
+	in.press(keys.NewMap().Tabs.Servers).expect("no server picker")
 }
 
 // The picker, at each size.
@@ -70,7 +71,7 @@ func TestServerPickerGoldens(t *testing.T) {
 	for _, size := range sizes {
 		t.Run(size.name, func(t *testing.T) {
 			in := open(t, Options{Servers: pickerEntries("")}, size.w, size.h).expect("list_roots")
-			in.press(newKeyMap().tabs.servers).expect("(current)").press(newKeyMap().servers.down).expect("Claude Code project")
+			in.press(keys.NewMap().Tabs.Servers).expect("(current)").press(keys.NewMap().Servers.Down).expect("Claude Code project")
 			checkGolden(t, in.screen())
 		})
 	}

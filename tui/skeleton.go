@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // A tool whose input schema no form can show is called with JSON typed in
@@ -47,7 +49,7 @@ func rawSchema(input any) json.RawMessage {
 func indentedSchema(input any) string {
 	var b bytes.Buffer
 	if json.Indent(&b, rawSchema(input), "", "  ") != nil {
-		return prettyJSON(input)
+		return widget.PrettyJSON(input)
 	}
 	return b.String()
 }

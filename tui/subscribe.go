@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // Resource subscriptions: s on the Resources tab subscribes to the
@@ -56,15 +57,15 @@ func (msg subscribedMsg) update(m *Model) tea.Cmd {
 	delete(s.busy, msg.uri)
 	switch {
 	case msg.err != nil && msg.on:
-		m.status = statusMsg{"subscribing to " + clean(msg.uri) + " failed: " + clean(msg.err.Error()), true}
+		m.status = statusMsg{"subscribing to " + widget.Clean(msg.uri) + " failed: " + widget.Clean(msg.err.Error()), true}
 	case msg.err != nil:
-		m.status = statusMsg{"unsubscribing from " + clean(msg.uri) + " failed: " + clean(msg.err.Error()), true}
+		m.status = statusMsg{"unsubscribing from " + widget.Clean(msg.uri) + " failed: " + widget.Clean(msg.err.Error()), true}
 	case msg.on:
 		s.on[msg.uri] = true
-		m.status = statusMsg{"subscribed to " + clean(msg.uri) + ": its updates are marked here", false}
+		m.status = statusMsg{"subscribed to " + widget.Clean(msg.uri) + ": its updates are marked here", false}
 	default:
 		delete(s.on, msg.uri)
-		m.status = statusMsg{"unsubscribed from " + clean(msg.uri), false}
+		m.status = statusMsg{"unsubscribed from " + widget.Clean(msg.uri), false}
 	}
 	return nil
 }
@@ -189,16 +190,16 @@ func (m *Model) subscriptionMark(uri string) string {
 // subscriptionText is what the Resources pane says of a resource's
 // subscription and updates.
 func (m *Model) subscriptionText(uri string) string {
-	st, s := m.c.styles, &m.subs
+	st, s := m.c.Styles, &m.subs
 	var lines []string
-	k := m.c.keys.tabs.subscribe.Help().Key
+	k := m.c.Keys.Tabs.Subscribe.Help().Key
 	switch {
 	case s.busy[uri]:
-		lines = append(lines, st.dim.Render("subscribing…"))
+		lines = append(lines, st.Dim.Render("subscribing…"))
 	case s.on[uri]:
-		lines = append(lines, st.ok.Render("subscribed")+st.dim.Render(" · "+k+" unsubscribes"))
+		lines = append(lines, st.OK.Render("subscribed")+st.Dim.Render(" · "+k+" unsubscribes"))
 	case m.canSubscribe():
-		lines = append(lines, st.dim.Render(k+" subscribes to its updates"))
+		lines = append(lines, st.Dim.Render(k+" subscribes to its updates"))
 	}
 	if at, ok := m.updated[uri]; ok {
 		n := s.count[uri]
@@ -209,7 +210,7 @@ func (m *Model) subscriptionText(uri string) string {
 		if s.unread[uri] && !s.rereads[uri] {
 			what += " · enter reads it again"
 		}
-		lines = append(lines, st.warn.Render("↻ ")+what)
+		lines = append(lines, st.Warn.Render("↻ ")+what)
 	}
 	return strings.Join(lines, "\n")
 }

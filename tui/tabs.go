@@ -8,6 +8,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // tab is one of the inspector's tabs, in the order of the tab bar.
@@ -28,15 +31,15 @@ var tabNames = [tabCount]string{"Tools", "Resources", "Prompts", "Requests", "Lo
 
 func (m *Model) tabBar() string {
 	var parts []string
-	for i, name := range tabNames {
-		label := fmt.Sprintf("%d %s", i+1, name)
+	for i, p := range m.pages {
+		label := fmt.Sprintf("%d %s", i+1, p.Title())
 		if tab(i) == m.tab {
-			parts = append(parts, m.c.styles.activeTab.Render(label))
+			parts = append(parts, m.c.Styles.ActiveTab.Render(label))
 		} else {
-			parts = append(parts, m.c.styles.tab.Render(label))
+			parts = append(parts, m.c.Styles.Tab.Render(label))
 		}
 	}
-	return fit(strings.Join(parts, ""), m.c.width)
+	return widget.Fit(strings.Join(parts, ""), m.c.Width)
 }
 
 // listLen is how many entries the current tab lists.
@@ -63,8 +66,8 @@ func (m *Model) expandable() bool { return m.tab == tabRequests || m.tab == tabL
 
 // closesHint is the line under an expanded entry: how to close it.
 func (m *Model) closesHint() string {
-	k := m.c.keys.tabs.collapse
-	return m.c.keyLine(hint(k.Help().Key, "closes", k))
+	k := m.c.Keys.Tabs.Collapse
+	return m.c.KeyLine(keys.Hint(k.Help().Key, "closes", k))
 }
 
 // enter acts on the selected item of the current tab.
@@ -73,40 +76,25 @@ func (m *Model) enter() tea.Cmd {
 	switch m.tab {
 	case tabTools:
 		tools := m.visibleTools()
-		if p.cursor >= len(tools) {
+		if p.Cursor() >= len(tools) {
 			return nil
 		}
-		return m.openTool(tools[p.cursor])
+		return m.openTool(tools[p.Cursor()])
 	case tabResources:
 		return m.openResource()
 	case tabPrompts:
-		if p.cursor < len(m.prompts) && m.conn != nil {
-			return m.openPrompt(m.prompts[p.cursor])
+		if p.Cursor() < len(m.prompts) && m.conn != nil {
+			return m.openPrompt(m.prompts[p.Cursor()])
 		}
 	case tabRequests, tabLog:
-		m.expanded[m.tab] = p.cursor
+		m.expanded[m.tab] = p.Cursor()
 	case tabInfo, tabCount:
 	}
 	return nil
 }
 
 // tabView draws the current tab in h lines.
-func (m *Model) tabView(h int) string {
-	switch m.tab {
-	case tabTools:
-		return m.toolsView(h)
-	case tabResources:
-		return m.resourcesView(h)
-	case tabPrompts:
-		return m.promptsView(h)
-	case tabRequests:
-		return m.requestsView(h)
-	case tabLog:
-		return m.logView(h)
-	case tabInfo, tabCount:
-	}
-	return m.paneView("")
-}
+func (m *Model) tabView(h int) string { return m.pages[m.tab].View(m.c.Width, h) }
 
 // tabsLayer is the tabs themselves, under every layer.
 type tabsLayer struct{}
@@ -114,70 +102,71 @@ type tabsLayer struct{}
 func (tabsLayer) view(m *Model, h int, _ *level) string { return m.tabView(h) }
 
 func (tabsLayer) footer(m *Model, _ *level) string {
-	k := m.c.keys
+	k := m.c.Keys
 	switch {
 	case m.filtering():
-		return m.c.keyLine(k.filter.ShortHelp()...)
+		return m.c.KeyLine(k.Filter.ShortHelp()...)
 	case m.running != "":
 		status := fmt.Sprintf("%scalling %s… %s%s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second), m.progressBrief())
-		return m.c.styles.dim.Render(status+" · ") + m.c.keyLine(hint(k.tabs.cancelCall.Help().Key, "cancels the call", k.tabs.cancelCall))
+		return m.c.Styles.Dim.Render(status+" · ") + m.c.KeyLine(keys.Hint(k.Tabs.CancelCall.Help().Key, "cancels the call", k.Tabs.CancelCall))
 	case m.status.text != "":
 		return m.statusLine()
 	}
-	if m.paneFocused() {
-		return m.c.keyLine(k.tabs.paneHelp(m.tab != tabInfo)...)
-	}
-	return m.c.keyLine(k.tabs.ShortHelp()...)
+	return m.c.KeyLine(m.pages[m.tab].Help()...)
 }
 
 func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.tabs
+	k := m.c.Keys.Tabs
 	m.status = statusMsg{} // the status line stays until the next key
 	if m.filtering() {
-		if key.Matches(msg, m.c.keys.filter.quit) {
+		if key.Matches(msg, m.c.Keys.Filter.Quit) {
 			return m.askQuit()
 		}
-		m.pick[m.tab].update(msg, &m.c, m.listLen())
+		m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
 		return nil
 	}
-	if t, ok := k.tabFor(msg); ok {
-		m.tab = t
+	if t, ok := k.JumpTo(msg); ok {
+		m.show(tab(t))
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.quit):
+	case key.Matches(msg, k.Quit):
 		return m.askQuit()
-	case key.Matches(msg, k.help):
-		m.open(&helpScreen{})
-	case key.Matches(msg, k.next):
-		m.tab = (m.tab + 1) % tabCount
-	case key.Matches(msg, k.prev):
-		m.tab = (m.tab + tabCount - 1) % tabCount
-	case key.Matches(msg, k.reconnect, k.roots, k.authorize, k.apps, k.tasks, k.servers):
+	case key.Matches(msg, k.Help):
+		m.host(layer.NewHelpScreen(&m.c))
+	case key.Matches(msg, k.Next):
+		m.show((m.tab + 1) % tab(len(m.pages)))
+	case key.Matches(msg, k.Prev):
+		m.show((m.tab + tab(len(m.pages)) - 1) % tab(len(m.pages)))
+	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers):
 		return m.connectionKey(msg)
 	case m.entryKey(msg):
 		return m.entryCmd(msg)
-	case key.Matches(msg, k.cancelCall):
+	case key.Matches(msg, k.CancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()
 		}
-	case key.Matches(msg, k.open):
+	case key.Matches(msg, k.Open):
 		return m.enter()
-	case key.Matches(msg, k.logView, k.logLevel, k.subscribe):
+	case key.Matches(msg, k.LogView, k.LogLevel, k.Subscribe):
 		return m.notifyKey(msg)
-	case key.Matches(msg, k.copy):
+	case key.Matches(msg, k.Copy):
 		return m.copyPane()
-	case key.Matches(msg, k.save):
+	case key.Matches(msg, k.Save):
 		return m.askSave()
 	case m.logKey(msg):
-	case key.Matches(msg, k.collapse):
+	case key.Matches(msg, k.Collapse):
 		if m.expandable() {
 			m.expanded[m.tab] = -1
 		}
 	case m.stepResult(msg):
-	case m.paneKey(msg):
 	default:
-		m.pick[m.tab].update(msg, &m.c, m.listLen())
+		if cmd, took := m.pageKey(msg); took {
+			return cmd
+		}
+		if !m.paneKey(msg) {
+			m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
+		}
 	}
 	return nil
 }
@@ -185,34 +174,34 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 // connectionKey takes the keys about the connection rather than a tab:
 // reconnect, roots, sign in, the apps and tasks it opened, another server.
 func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.c.keys.tabs
+	k := m.c.Keys.Tabs
 	switch {
-	case key.Matches(msg, k.reconnect):
+	case key.Matches(msg, k.Reconnect):
 		return m.reconnect()
-	case key.Matches(msg, k.roots):
+	case key.Matches(msg, k.Roots):
 		m.openRoots()
-	case key.Matches(msg, k.authorize):
+	case key.Matches(msg, k.Authorize):
 		return m.authorize()
-	case key.Matches(msg, k.apps):
+	case key.Matches(msg, k.Apps):
 		m.openApps()
-	case key.Matches(msg, k.tasks):
+	case key.Matches(msg, k.Tasks):
 		m.openTasks()
-	case key.Matches(msg, k.servers):
+	case key.Matches(msg, k.Servers):
 		return m.openServers()
 	}
 	return nil
 }
 
 // filtering reports whether a list's filter is being typed.
-func (m *Model) filtering() bool { return m.pick[m.tab].filtering }
+func (m *Model) filtering() bool { return m.pick[m.tab].Filtering() }
 
 // columns lays out a list and a detail pane side by side; the line
 // between them is heavy when the pane is focused.
-func columns(c *common, left, right string, leftWidth int, focused bool) string {
+func columns(c *widget.Common, left, right string, leftWidth int, focused bool) string {
 	l := lipgloss.NewStyle().Width(leftWidth).Render(left)
-	bar, style := "│", c.styles.dim
+	bar, style := "│", c.Styles.Dim
 	if focused {
-		bar, style = "┃", c.styles.accent
+		bar, style = "┃", c.Styles.Accent
 	}
 	sep := style.Render(strings.Repeat(bar+"\n", max(lipgloss.Height(l), lipgloss.Height(right))-1) + bar)
 	return lipgloss.JoinHorizontal(lipgloss.Top, l, " ", sep, " ", right)
@@ -221,17 +210,17 @@ func columns(c *common, left, right string, leftWidth int, focused bool) string 
 // entryKey reports whether a key acts on the selected entry of the
 // current tab beyond enter: t and c on a tool, e on a prompt.
 func (m *Model) entryKey(msg tea.KeyMsg) bool {
-	k := m.c.keys.tabs
-	return m.tab == tabTools && key.Matches(msg, k.asTask, k.retry) || m.tab == tabPrompts && key.Matches(msg, k.editArgs)
+	k := m.c.Keys.Tabs
+	return m.tab == tabTools && key.Matches(msg, k.AsTask, k.Retry) || m.tab == tabPrompts && key.Matches(msg, k.EditArgs)
 }
 
 // entryCmd acts on the selected entry for a key entryKey takes.
 func (m *Model) entryCmd(msg tea.KeyMsg) tea.Cmd {
-	k := m.c.keys.tabs
+	k := m.c.Keys.Tabs
 	switch {
-	case key.Matches(msg, k.editArgs):
+	case key.Matches(msg, k.EditArgs):
 		return m.editPromptArgs()
-	case key.Matches(msg, k.retry):
+	case key.Matches(msg, k.Retry):
 		return m.retryRefused()
 	}
 	return m.callAsTask()

@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // taskRow is one task the inspector followed: the last status it learned.
@@ -41,7 +43,7 @@ func (m *Model) onTask(e mcpclient.TaskEvent) {
 // requests each made; c cancels the running one; l asks the server for
 // its list (tasks/list).
 type tasksLayer struct {
-	cursor int
+	list   widget.List
 	listed string // what tasks/list answered, once asked
 }
 
@@ -58,21 +60,22 @@ func (msg tasksListedMsg) update(m *Model) tea.Cmd {
 func (m *Model) openTasks() { m.open(&tasksLayer{}) }
 
 func (l *tasksLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.tasks
+	k := m.c.Keys.Tasks
+	l.list.SetLen(len(m.tasks))
 	switch {
-	case key.Matches(msg, k.quit):
+	case key.Matches(msg, k.Quit):
 		return m.askQuit()
-	case key.Matches(msg, k.close):
+	case key.Matches(msg, k.Close):
 		m.close(l)
-	case key.Matches(msg, k.up):
-		l.cursor = max(l.cursor-1, 0)
-	case key.Matches(msg, k.down):
-		l.cursor = min(l.cursor+1, max(len(m.tasks)-1, 0))
-	case key.Matches(msg, k.cancel):
+	case key.Matches(msg, k.Up):
+		l.list.Move(-1)
+	case key.Matches(msg, k.Down):
+		l.list.Move(1)
+	case key.Matches(msg, k.Cancel):
 		if m.cancelCall != nil && strings.HasPrefix(m.progressToken(), "task ") {
 			m.cancelCall() // the call's context ends: tasks/cancel goes out
 		}
-	case key.Matches(msg, k.list):
+	case key.Matches(msg, k.List):
 		if m.conn == nil {
 			return nil
 		}
@@ -110,53 +113,49 @@ func (m *Model) progressToken() string {
 }
 
 func (l *tasksLayer) view(m *Model, h int, _ *level) string {
-	s := m.c.styles
-	width := max(m.c.width-4, 20)
+	s := m.c.Styles
+	width := max(m.c.Width-4, 20)
 	var b strings.Builder
-	b.WriteString(s.title.Render("Tasks") + "\n")
-	b.WriteString(s.dim.Render(line("Tools that require a task are called as one (2025-11-25); each task's latest status.", width-4)) + "\n\n")
+	b.WriteString(s.Title.Render("Tasks") + "\n")
+	b.WriteString(s.Dim.Render(widget.Line("Tools that require a task are called as one (2025-11-25); each task's latest status.", width-4)) + "\n\n")
 	if len(m.tasks) == 0 {
-		b.WriteString(s.dim.Render("(no task yet)") + "\n")
+		b.WriteString(s.Dim.Render("(no task yet)") + "\n")
 	}
-	rows := max(h-12, 1)
-	start := max(l.cursor-rows+1, 0)
-	for i := start; i < len(m.tasks) && i < start+rows; i++ {
-		t := m.tasks[i]
+	rows := make([]widget.Row, len(m.tasks))
+	for i, t := range m.tasks {
 		text := fmt.Sprintf("%s  %s  %s  %s  poll %s", t.tool, short(t.st.TaskID), t.st.Status,
 			t.st.Elapsed.Round(100*time.Millisecond), t.st.PollInterval)
-		text = line(clean(text), width-6)
-		if i == l.cursor {
-			b.WriteString(s.selected.Render("> "+text) + "\n")
-		} else {
-			b.WriteString("  " + text + "\n")
-		}
+		rows[i] = widget.Row{Name: widget.Line(widget.Clean(text), width-6), Drawn: true}
 	}
-	if l.cursor < len(m.tasks) {
-		t := m.tasks[l.cursor]
-		b.WriteString("\n" + s.dim.Render("task ") + clean(t.st.TaskID) + "\n")
+	if len(rows) > 0 {
+		b.WriteString(l.list.Rows(&m.c, rows, width-4, max(h-12, 2)) + "\n")
+	}
+	if c := l.list.Cursor(); c < len(m.tasks) {
+		t := m.tasks[c]
+		b.WriteString("\n" + s.Dim.Render("task ") + widget.Clean(t.st.TaskID) + "\n")
 		if t.st.StatusMessage != "" {
-			b.WriteString(block(clean(t.st.StatusMessage), width-4, 3) + "\n")
+			b.WriteString(widget.Block(widget.Clean(t.st.StatusMessage), width-4, 3) + "\n")
 		}
 		for _, r := range m.records {
 			if r.TaskID == t.st.TaskID {
-				b.WriteString(line(clean(fmt.Sprintf("  %s %s %s: %s", r.Key, r.Kind, r.Action, r.Message)), width-4) + "\n")
+				b.WriteString(widget.Line(widget.Clean(fmt.Sprintf("  %s %s %s: %s", r.Key, r.Kind, r.Action, r.Message)), width-4) + "\n")
 			}
 		}
 	}
 	if l.listed != "" {
-		b.WriteString("\n" + block(clean(l.listed), width-4, 8) + "\n")
+		b.WriteString("\n" + widget.Block(widget.Clean(l.listed), width-4, 8) + "\n")
 	}
-	return s.box.Width(width).Render(strings.TrimRight(b.String(), "\n"))
+	return s.Box.Width(width).Render(strings.TrimRight(b.String(), "\n"))
 }
 
 func (l *tasksLayer) footer(m *Model, _ *level) string {
-	k := m.c.keys.tasks
-	return m.c.keyLine(hint("↑↓", "select", k.up, k.down), k.cancel, k.list, k.close)
+	k := m.c.Keys.Tasks
+	return m.c.KeyLine(keys.Hint("↑↓", "select", k.Up, k.Down), k.Cancel, k.List, k.Close)
 }
 
 // short is a task id cut for a list.
 func short(id string) string {
-	id = redactShown(id) // before it is cut
+	id = widget.Redact(id) // before it is cut
 	if len(id) > 12 {
 		return id[:12] + "…"
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/internal/tsservers"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 )
 
 // server-everything's simulate-research-query requires a task: the
@@ -51,7 +52,7 @@ func TestTaskClarifiedInTheInspector(t *testing.T) {
 // tool that cannot run as one, t says so and calls nothing.
 func TestOptionalTaskInTheInspector(t *testing.T) {
 	cmd := tsservers.OptionalTasks(t)
-	k := newKeyMap()
+	k := keys.NewMap()
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 		cfg := mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: cmd}, Protocol: "legacy",
 			Asker: asker, Records: mcpclient.NewRecorder(nil)}
@@ -61,12 +62,12 @@ func TestOptionalTaskInTheInspector(t *testing.T) {
 		return mcpclient.Connect(ctx, cfg)
 	}
 	in := open(t, Options{Connect: connect, Target: "optional-tasks"}, 120, 40).expect("slow_sum")
-	in.selectTool("plain_echo").press(k.tabs.asTask).expect("plain_echo does not run as a task")
-	in.selectTool("slow_sum").press(k.tabs.asTask).argsOpen("Arguments for slow_sum (called as a task)")
+	in.selectTool("plain_echo").press(k.Tabs.AsTask).expect("plain_echo does not run as a task")
+	in.selectTool("slow_sum").press(k.Tabs.AsTask).argsOpen("Arguments for slow_sum (called as a task)")
 	in.keys("2", "tab", "3", "ctrl+s")
 	in.expect("sum 5")
-	in.press(k.tabs.tasks).expectAll("Tasks", "slow_sum", "completed")
-	in.press(k.tasks.list).expect("the server lists 1 tasks")
+	in.press(k.Tabs.Tasks).expectAll("Tasks", "slow_sum", "completed")
+	in.press(k.Tasks.List).expect("the server lists 1 tasks")
 }
 
 // A tool a 2026-07-28 server runs only as a task of the tasks extension

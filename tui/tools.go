@@ -12,6 +12,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,7 +21,7 @@ import (
 func (m *Model) visibleTools() []*mcp.Tool {
 	var out []*mcp.Tool
 	for _, t := range m.tools {
-		if m.pick[tabTools].matches(t.Name) {
+		if m.pick[tabTools].Matches(t.Name) {
 			out = append(out, t)
 		}
 	}
@@ -102,13 +104,13 @@ func (msg taskSupportMsg) update(m *Model) tea.Cmd {
 	switch {
 	case msg.conn != m.conn: // the inspector reconnected or switched servers meanwhile
 	case msg.modern && !msg.conn.OffersTasksExtension():
-		m.status = statusMsg{clean(mcpclient.ErrTasksUnsupported.Error()), true}
+		m.status = statusMsg{widget.Clean(mcpclient.ErrTasksUnsupported.Error()), true}
 	case msg.modern: // the server decides whether the call becomes a task
 		return m.openToolAs(msg.tool, true)
 	case msg.err != nil:
-		m.status = statusMsg{"reading the tool's task support failed: " + clean(msg.err.Error()), true}
+		m.status = statusMsg{"reading the tool's task support failed: " + widget.Clean(msg.err.Error()), true}
 	case msg.support == "":
-		m.status = statusMsg{clean(msg.tool.Name) + " does not run as a task (its execution.taskSupport is forbidden or not given)", true}
+		m.status = statusMsg{widget.Clean(msg.tool.Name) + " does not run as a task (its execution.taskSupport is forbidden or not given)", true}
 	default:
 		return m.openToolAs(msg.tool, true)
 	}
@@ -187,20 +189,20 @@ func (m *Model) callDone(msg callDoneMsg) {
 
 // renderCancelled says that the person cancelled a call, what the server
 // was told, and how far the call had come.
-func renderCancelled(c *common, took time.Duration, last *mcpclient.ProgressEvent) string {
-	s := c.styles
+func renderCancelled(c *widget.Common, took time.Duration, last *mcpclient.ProgressEvent) string {
+	s := c.Styles
 	var b strings.Builder
-	b.WriteString(s.warn.Render("cancelled") + s.dim.Render(fmt.Sprintf(" · after %s", took.Round(time.Millisecond))) + "\n")
+	b.WriteString(s.Warn.Render("cancelled") + s.Dim.Render(fmt.Sprintf(" · after %s", took.Round(time.Millisecond))) + "\n")
 	b.WriteString("You cancelled the call: mcpeek sent the server notifications/cancelled, and drops its reply if one still comes.")
 	if last != nil {
-		b.WriteString("\n" + s.dim.Render("last progress: "))
+		b.WriteString("\n" + s.Dim.Render("last progress: "))
 		if last.Total > 0 {
 			b.WriteString(number(last.Progress) + "/" + number(last.Total))
 		} else {
 			b.WriteString(number(last.Progress))
 		}
 		if last.Message != "" {
-			b.WriteString(s.dim.Render(" · ") + clean(last.Message))
+			b.WriteString(s.Dim.Render(" · ") + widget.Clean(last.Message))
 		}
 	}
 	return b.String()
@@ -211,20 +213,20 @@ func renderCancelled(c *common, took time.Duration, last *mcpclient.ProgressEven
 func (m *Model) toolsView(h int) string {
 	lw := m.listWidth()
 	tools := m.visibleTools()
-	rows := make([]row, len(tools))
+	rows := make([]widget.Row, len(tools))
 	for i, t := range tools {
 		rows[i] = toolRow(t) // marked when it has an app, or only apps may call it
 	}
-	cutRows(rows, lw) // names that share a long start stay told apart
-	list := m.pick[tabTools].rows(&m.c, rows, m.listErr[tabTools], lw, h)
+	widget.CutRows(rows, lw) // names that share a long start stay told apart
+	list := m.pick[tabTools].View(&m.c, rows, m.listErr[tabTools], lw, h)
 	return columns(&m.c, list, m.runBanner(m.detailWidth())+m.paneView(m.stepHint()), lw, m.focus[tabTools])
 }
 
 // selectedTool is the tool under the cursor, or nil.
 func (m *Model) selectedTool() *mcp.Tool {
 	tools := m.visibleTools()
-	if p := m.pick[tabTools]; p.cursor < len(tools) {
-		return tools[p.cursor]
+	if p := m.pick[tabTools]; p.Cursor() < len(tools) {
+		return tools[p.Cursor()]
 	}
 	return nil
 }
@@ -232,14 +234,14 @@ func (m *Model) selectedTool() *mcp.Tool {
 // stepResult shows the selected tool's earlier or later result for the
 // keys that step through them, reporting whether the key was one.
 func (m *Model) stepResult(msg tea.KeyMsg) bool {
-	k := m.c.keys.tabs
+	k := m.c.Keys.Tabs
 	by := 0
 	switch {
 	case m.tab != tabTools:
 		return false
-	case key.Matches(msg, k.earlier):
+	case key.Matches(msg, k.Earlier):
 		by = -1
-	case key.Matches(msg, k.later):
+	case key.Matches(msg, k.Later):
 		by = 1
 	default:
 		return false
@@ -260,80 +262,80 @@ func (m *Model) stepHint() string {
 	if _, _, n := m.runs.at(t.Name); n < 2 {
 		return ""
 	}
-	k := m.c.keys.tabs
-	return m.c.keyLine(hint("[/]", "earlier/later result", k.earlier, k.later))
+	k := m.c.Keys.Tabs
+	return m.c.KeyLine(keys.Hint("[/]", "earlier/later result", k.Earlier, k.Later))
 }
 
 // toolText is the Tools tab's pane: the selected tool's latest result in
 // this session, if it has one, then its description and schemas.
 func (m *Model) toolText() string {
-	s := m.c.styles
+	s := m.c.Styles
 	tools := m.visibleTools()
 	p := m.pick[tabTools]
-	if p.cursor >= len(tools) {
+	if p.Cursor() >= len(tools) {
 		return ""
 	}
-	t := tools[p.cursor]
+	t := tools[p.Cursor()]
 	var b strings.Builder
 	// While the tool runs, the banner above the pane shows the call.
 	if res, i, n := m.runs.at(t.Name); n > 0 && m.running != t.Name {
 		if n > 1 {
-			b.WriteString(s.dim.Render(fmt.Sprintf("result %d of %d", i, n)) + "\n")
+			b.WriteString(s.Dim.Render(fmt.Sprintf("result %d of %d", i, n)) + "\n")
 		}
 		b.WriteString(res + "\n\n")
 	}
-	b.WriteString(s.title.Render(clean(t.Name)) + "\n" + clean(t.Description) + "\n")
+	b.WriteString(s.Title.Render(widget.Clean(t.Name)) + "\n" + widget.Clean(t.Description) + "\n")
 	if t.Annotations != nil {
-		b.WriteString(s.dim.Render("annotations: ") + s.colourJSON(clean(prettyJSON(t.Annotations))) + "\n")
+		b.WriteString(s.Dim.Render("annotations: ") + s.ColourJSON(widget.Clean(widget.PrettyJSON(t.Annotations))) + "\n")
 	}
-	b.WriteString(s.dim.Render("input schema: ") + s.colourJSON(clean(prettyJSON(t.InputSchema))) + "\n")
+	b.WriteString(s.Dim.Render("input schema: ") + s.ColourJSON(widget.Clean(widget.PrettyJSON(t.InputSchema))) + "\n")
 	if t.OutputSchema != nil {
-		b.WriteString(s.dim.Render("output schema: ") + s.colourJSON(clean(prettyJSON(t.OutputSchema))) + "\n")
+		b.WriteString(s.Dim.Render("output schema: ") + s.ColourJSON(widget.Clean(widget.PrettyJSON(t.OutputSchema))) + "\n")
 	}
 	if ui, ok := t.Meta["ui"]; ok {
-		b.WriteString(s.dim.Render("_meta.ui: ") + s.colourJSON(clean(prettyJSON(ui))) + "\n")
+		b.WriteString(s.Dim.Render("_meta.ui: ") + s.ColourJSON(widget.Clean(widget.PrettyJSON(ui))) + "\n")
 	}
 	b.WriteString(m.toolAppText(t))
-	b.WriteString(s.dim.Render("enter calls it"))
+	b.WriteString(s.Dim.Render("enter calls it"))
 	return b.String()
 }
 
 // renderResult draws a tool result: each content block, structured
 // content as JSON, isError highlighted, and the call's duration.
-func renderResult(c *common, res *mcp.CallToolResult, err error, took time.Duration) string {
+func renderResult(c *widget.Common, res *mcp.CallToolResult, err error, took time.Duration) string {
 	var b strings.Builder
 	if err != nil {
-		b.WriteString(c.styles.err.Render("error: ") + clean(err.Error()) + "\n")
-		b.WriteString(c.styles.dim.Render(fmt.Sprintf("after %s", took.Round(time.Millisecond))))
+		b.WriteString(c.Styles.Err.Render("error: ") + widget.Clean(err.Error()) + "\n")
+		b.WriteString(c.Styles.Dim.Render(fmt.Sprintf("after %s", took.Round(time.Millisecond))))
 		return b.String()
 	}
-	status := c.styles.ok.Render("result")
+	status := c.Styles.OK.Render("result")
 	if res.IsError {
-		status = c.styles.err.Render("isError: the tool reports a failure")
+		status = c.Styles.Err.Render("isError: the tool reports a failure")
 	}
-	b.WriteString(status + c.styles.dim.Render(fmt.Sprintf(" · %s", took.Round(time.Millisecond))) + "\n")
+	b.WriteString(status + c.Styles.Dim.Render(fmt.Sprintf(" · %s", took.Round(time.Millisecond))) + "\n")
 	for _, content := range res.Content {
 		switch v := content.(type) {
 		case *mcp.TextContent:
-			b.WriteString(c.styles.colourJSON(clean(prettyText(v.Text))) + "\n")
+			b.WriteString(c.Styles.ColourJSON(widget.Clean(widget.PrettyText(v.Text))) + "\n")
 		case *mcp.ImageContent:
-			b.WriteString(c.styles.dim.Render(fmt.Sprintf("[image %s, %d bytes]", clean(v.MIMEType), len(v.Data))) + "\n")
+			b.WriteString(c.Styles.Dim.Render(fmt.Sprintf("[image %s, %d bytes]", widget.Clean(v.MIMEType), len(v.Data))) + "\n")
 		case *mcp.AudioContent:
-			b.WriteString(c.styles.dim.Render(fmt.Sprintf("[audio %s, %d bytes]", clean(v.MIMEType), len(v.Data))) + "\n")
+			b.WriteString(c.Styles.Dim.Render(fmt.Sprintf("[audio %s, %d bytes]", widget.Clean(v.MIMEType), len(v.Data))) + "\n")
 		case *mcp.ResourceLink:
-			b.WriteString(c.styles.dim.Render("[resource link] ") + clean(v.URI) + "\n")
+			b.WriteString(c.Styles.Dim.Render("[resource link] ") + widget.Clean(v.URI) + "\n")
 		case *mcp.EmbeddedResource:
 			uri := ""
 			if v.Resource != nil {
 				uri = v.Resource.URI
 			}
-			b.WriteString(c.styles.dim.Render("[embedded resource] ") + clean(uri) + "\n")
+			b.WriteString(c.Styles.Dim.Render("[embedded resource] ") + widget.Clean(uri) + "\n")
 		default:
-			b.WriteString(c.styles.dim.Render(fmt.Sprintf("[%T]", content)) + "\n")
+			b.WriteString(c.Styles.Dim.Render(fmt.Sprintf("[%T]", content)) + "\n")
 		}
 	}
 	if res.StructuredContent != nil {
-		b.WriteString(c.styles.dim.Render("structuredContent:") + "\n" + c.styles.colourJSON(clean(prettyJSON(res.StructuredContent))))
+		b.WriteString(c.Styles.Dim.Render("structuredContent:") + "\n" + c.Styles.ColourJSON(widget.Clean(widget.PrettyJSON(res.StructuredContent))))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

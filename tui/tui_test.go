@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/muesli/termenv"
 )
@@ -217,4 +218,14 @@ func mask(s string) string {
 	s = durations.ReplaceAllString(s, "N$1")
 	s = ids.ReplaceAllString(s, "id=ID")
 	return spinners.ReplaceAllString(s, "*")
+}
+
+// findTop is the layer on top when it is of type L.
+func findTop[L layer.Layer](m *Model) (L, bool) {
+	if h, ok := m.top().layer().(*hosted); ok {
+		l, ok := h.l.(L)
+		return l, ok
+	}
+	var zero L
+	return zero, false
 }

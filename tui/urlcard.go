@@ -13,6 +13,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -21,18 +23,18 @@ const urlGrace = 400 * time.Millisecond
 
 // urlKey answers the URL consent card shown by l.
 func (m *Model) urlKey(l *elicitation, msg tea.KeyMsg) tea.Cmd {
-	k := m.c.keys.url
-	if key.Matches(msg, k.quit) {
+	k := m.c.Keys.URL
+	if key.Matches(msg, k.Quit) {
 		return m.askQuit()
 	}
 	if time.Since(l.shown) < urlGrace {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.open):
+	case key.Matches(msg, k.Open):
 		open, url := m.opts.OpenURL, l.x.req.Params.URL
 		if _, err := mcpclient.WebURL(url); err != nil { // the card says so: d or esc answer it
-			m.status = statusMsg{"not opened: " + clean(err.Error()), true}
+			m.status = statusMsg{"not opened: " + widget.Clean(err.Error()), true}
 			return nil
 		}
 		return tea.Batch(m.reply(l, &mcp.ElicitResult{Action: "accept"}), func() tea.Msg {
@@ -41,9 +43,9 @@ func (m *Model) urlKey(l *elicitation, msg tea.KeyMsg) tea.Cmd {
 			}
 			return nil
 		})
-	case key.Matches(msg, k.decline):
+	case key.Matches(msg, k.Decline):
 		return m.reply(l, &mcp.ElicitResult{Action: "decline"})
-	case key.Matches(msg, k.cancel):
+	case key.Matches(msg, k.Cancel):
 		return m.reply(l, &mcp.ElicitResult{Action: "cancel"})
 	}
 	return nil
@@ -62,36 +64,36 @@ func (m *Model) urlExpired() tea.Cmd {
 // urlView asks consent before opening a URL: the whole URL, its host
 // highlighted, and warnings about what could mislead.
 func (m *Model) urlView(x *ask) string {
-	s := m.c.styles
+	s := m.c.Styles
 	raw := x.req.Params.URL
 	var b strings.Builder
 	server := x.req.Server.Title
 	if server == "" {
 		server = x.req.Server.Name
 	}
-	b.WriteString(s.title.Render(clean(server)+" asks you to open a page") + "\n")
-	b.WriteString(s.dim.Render("via "+clean(x.req.Connection)) + "\n\n")
-	b.WriteString(block(clean(x.req.Params.Message), m.c.width-6, 6) + "\n\n")
+	b.WriteString(s.Title.Render(widget.Clean(server)+" asks you to open a page") + "\n")
+	b.WriteString(s.Dim.Render("via "+widget.Clean(x.req.Connection)) + "\n\n")
+	b.WriteString(widget.Block(widget.Clean(x.req.Params.Message), m.c.Width-6, 6) + "\n\n")
 	b.WriteString(m.refusedNote(x))
 	b.WriteString(m.urlLines(raw))
-	k := m.c.keys.url
-	keys := []key.Binding{k.decline, hint("esc", "cancel", k.cancel)}
+	k := m.c.Keys.URL
+	bs := []key.Binding{k.Decline, keys.Hint("esc", "cancel", k.Cancel)}
 	if _, err := mcpclient.WebURL(raw); err == nil {
-		keys = append([]key.Binding{hint(k.open.Help().Key, "open it in the browser (consent)", k.open)}, keys...)
+		bs = append([]key.Binding{keys.Hint(k.Open.Help().Key, "open it in the browser (consent)", k.Open)}, bs...)
 	}
-	b.WriteString("\n" + m.c.keyLine(keys...))
-	return s.box.Width(max(m.c.width-4, 20)).Render(b.String())
+	b.WriteString("\n" + m.c.KeyLine(bs...))
+	return s.Box.Width(max(m.c.Width-4, 20)).Render(b.String())
 }
 
 // urlFooter is the footer of the URL consent card for raw: without o
 // when raw is not a page mcpeek opens.
 func (m *Model) urlFooter(raw string) string {
-	k := m.c.keys.url
+	k := m.c.Keys.URL
 	keys := k.ShortHelp()
 	if _, err := mcpclient.WebURL(raw); err != nil {
-		keys = slices.DeleteFunc(keys, func(b key.Binding) bool { return slices.Equal(b.Keys(), k.open.Keys()) })
+		keys = slices.DeleteFunc(keys, func(b key.Binding) bool { return slices.Equal(b.Keys(), k.Open.Keys()) })
 	}
-	return m.c.keyLine(keys...)
+	return m.c.KeyLine(keys...)
 }
 
 // openWeb opens raw with open, the one way the inspector opens a page (a
@@ -111,20 +113,20 @@ func openWeb(open func(string) error, raw string) error {
 // urlLines show a URL to consent to: whole, its host highlighted, and
 // warnings about what could mislead, each line ending in a newline.
 func (m *Model) urlLines(raw string) string {
-	s := m.c.styles
+	s := m.c.Styles
 	u, err := mcpclient.WebURL(raw)
 	if err != nil {
-		return clean(raw) + "\n" + s.err.Render("this is not a URL mcpeek can open: "+clean(err.Error())) + "\n"
+		return widget.Clean(raw) + "\n" + s.Err.Render("this is not a URL mcpeek can open: "+widget.Clean(err.Error())) + "\n"
 	}
 	var b strings.Builder
 	if i := strings.Index(raw, u.Host); i >= 0 {
-		b.WriteString(clean(raw[:i]) + s.accent.Render(clean(u.Host)) + clean(raw[i+len(u.Host):]) + "\n")
+		b.WriteString(widget.Clean(raw[:i]) + s.Accent.Render(widget.Clean(u.Host)) + widget.Clean(raw[i+len(u.Host):]) + "\n")
 	} else {
-		b.WriteString(clean(raw) + "\n")
+		b.WriteString(widget.Clean(raw) + "\n")
 	}
-	b.WriteString(s.dim.Render("host: ") + s.accent.Render(clean(u.Hostname())) + "\n")
+	b.WriteString(s.Dim.Render("host: ") + s.Accent.Render(widget.Clean(u.Hostname())) + "\n")
 	for _, w := range urlWarnings(u) {
-		b.WriteString(s.warn.Render("⚠ "+w) + "\n")
+		b.WriteString(s.Warn.Render("⚠ "+w) + "\n")
 	}
 	return b.String()
 }
@@ -178,27 +180,27 @@ func (msg urlNotOpenedMsg) update(m *Model) tea.Cmd {
 type urlShown struct{ url, why string }
 
 func (c *urlShown) view(m *Model, h int, _ *level) string {
-	s, width := m.c.styles, max(m.c.width, 20)
-	k := m.c.keys.url
-	head := s.title.Render("Open this page yourself") + "\n" +
-		block(s.warn.Render("The browser did not open it: "+clean(c.why)), width, 3) + "\n" +
-		block(s.dim.Render(fmt.Sprintf("You consented; %s copies the URL whole (OSC 52), or select it:", k.copy.Help().Key)), width, 3) + "\n\n"
-	lines := strings.Split(wrapWhole(clean(c.url), width), "\n")
+	s, width := m.c.Styles, max(m.c.Width, 20)
+	k := m.c.Keys.URL
+	head := s.Title.Render("Open this page yourself") + "\n" +
+		widget.Block(s.Warn.Render("The browser did not open it: "+widget.Clean(c.why)), width, 3) + "\n" +
+		widget.Block(s.Dim.Render(fmt.Sprintf("You consented; %s copies the URL whole (OSC 52), or select it:", k.Copy.Help().Key)), width, 3) + "\n\n"
+	lines := strings.Split(wrapWhole(widget.Clean(c.url), width), "\n")
 	if room := h - lipgloss.Height(head); len(lines) > room {
-		lines = append(lines[:max(room-1, 0)], s.warn.Render(fmt.Sprintf("… cut here: %s copies it whole", k.copy.Help().Key)))
+		lines = append(lines[:max(room-1, 0)], s.Warn.Render(fmt.Sprintf("… cut here: %s copies it whole", k.Copy.Help().Key)))
 	}
 	return head + strings.Join(lines, "\n")
 }
 
 func (c *urlShown) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.keys.url
+	k := m.c.Keys.URL
 	m.status = statusMsg{}
 	switch {
-	case key.Matches(msg, k.quit):
+	case key.Matches(msg, k.Quit):
 		return m.askQuit()
-	case key.Matches(msg, k.copy):
+	case key.Matches(msg, k.Copy):
 		return copyText(c.url, "the URL")
-	case key.Matches(msg, k.close):
+	case key.Matches(msg, k.Close):
 		m.close(c)
 	}
 	return nil
@@ -208,6 +210,6 @@ func (c *urlShown) footer(m *Model, _ *level) string {
 	if m.status.text != "" {
 		return m.statusLine()
 	}
-	k := m.c.keys.url
-	return m.c.keyLine(hint(k.copy.Help().Key, "copy the URL", k.copy), k.close, k.quit)
+	k := m.c.Keys.URL
+	return m.c.KeyLine(keys.Hint(k.Copy.Help().Key, "copy the URL", k.Copy), k.Close, k.Quit)
 }

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -65,14 +66,14 @@ func (msg urlsAnsweredMsg) update(m *Model) tea.Cmd {
 			opened++
 		}
 	}
-	k := m.c.keys.tabs.retry.Help().Key
+	k := m.c.Keys.Tabs.Retry.Help().Key
 	switch {
 	case msg.err != nil:
-		m.status = statusMsg{"the pages were not all shown: " + clean(msg.err.Error()), true}
+		m.status = statusMsg{"the pages were not all shown: " + widget.Clean(msg.err.Error()), true}
 	case opened == len(msg.answers):
-		m.status = statusMsg{fmt.Sprintf("once you are done on the page, %s on the Tools tab calls %s again", k, clean(msg.tool)), false}
+		m.status = statusMsg{fmt.Sprintf("once you are done on the page, %s on the Tools tab calls %s again", k, widget.Clean(msg.tool)), false}
 	default:
-		m.status = statusMsg{fmt.Sprintf("you did not open every page %s needs: %s calls it again anyway", clean(msg.tool), k), true}
+		m.status = statusMsg{fmt.Sprintf("you did not open every page %s needs: %s calls it again anyway", widget.Clean(msg.tool), k), true}
 	}
 	return nil
 }
@@ -108,23 +109,23 @@ func (m *Model) retryRefused() tea.Cmd {
 // renderURLRequired is the result of a call the server refused until the
 // person opens pages: each page whole, its host, the server's message, and
 // what to do.
-func renderURLRequired(c *common, u *mcpclient.URLRequired, took time.Duration) string {
-	s := c.styles
+func renderURLRequired(c *widget.Common, u *mcpclient.URLRequired, took time.Duration) string {
+	s := c.Styles
 	var b strings.Builder
-	b.WriteString(s.warn.Render("the server needs a page opened first") +
-		s.dim.Render(fmt.Sprintf(" · URL elicitation required (-32042) · after %s", took.Round(time.Millisecond))) + "\n")
+	b.WriteString(s.Warn.Render("the server needs a page opened first") +
+		s.Dim.Render(fmt.Sprintf(" · URL elicitation required (-32042) · after %s", took.Round(time.Millisecond))) + "\n")
 	for i, p := range u.Elicitations {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, clean(p.Message))
-		b.WriteString("   " + clean(p.URL) + "\n")
-		if id := clean(p.ElicitationID); id != "" {
-			b.WriteString(s.dim.Render("   elicitation id "+id) + "\n")
+		fmt.Fprintf(&b, "%d. %s\n", i+1, widget.Clean(p.Message))
+		b.WriteString("   " + widget.Clean(p.URL) + "\n")
+		if id := widget.Clean(p.ElicitationID); id != "" {
+			b.WriteString(s.Dim.Render("   elicitation id "+id) + "\n")
 		}
 	}
 	if u.Dropped > 0 {
-		b.WriteString(s.warn.Render(fmt.Sprintf("and %d more, not shown", u.Dropped)) + "\n")
+		b.WriteString(s.Warn.Render(fmt.Sprintf("and %d more, not shown", u.Dropped)) + "\n")
 	}
-	k := c.keys.tabs.retry.Help().Key
-	b.WriteString(s.dim.Render("Each page is shown on a consent card (o opens it). Once you are done there, " + k + " calls the tool again with the same arguments."))
+	k := c.Keys.Tabs.Retry.Help().Key
+	b.WriteString(s.Dim.Render("Each page is shown on a consent card (o opens it). Once you are done there, " + k + " calls the tool again with the same arguments."))
 	return b.String()
 }
 
@@ -134,7 +135,7 @@ func (m *Model) refusedNote(x *ask) string {
 	if x.req.Refused == "" {
 		return ""
 	}
-	k := m.c.keys.tabs.retry.Help().Key
-	return m.c.styles.warn.Render("The server refused "+clean(x.req.Refused)+" until you open this page.") + "\n" +
-		m.c.styles.dim.Render("Once you are done there, "+k+" on the Tools tab calls it again.") + "\n\n"
+	k := m.c.Keys.Tabs.Retry.Help().Key
+	return m.c.Styles.Warn.Render("The server refused "+widget.Clean(x.req.Refused)+" until you open this page.") + "\n" +
+		m.c.Styles.Dim.Render("Once you are done there, "+k+" on the Tools tab calls it again.") + "\n\n"
 }

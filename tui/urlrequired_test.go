@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // A call the server refuses with -32042 shows its page on the URL consent
@@ -104,7 +105,7 @@ func TestFormRequestForARefusedCall(t *testing.T) {
 	t.Parallel()
 	x := urlAsk("e-1")
 	x.req.Refused = "tools/call url_required"
-	msg := FormRequest(x.req, redactShown).Message
+	msg := FormRequest(x.req, widget.Redact).Message
 	for _, want := range []string{"Sign in.", "It refused tools/call url_required until you open:", "https://example.com/in", "(host: example.com)", "then submit to call again"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the form's message lacks %q:\n%s", want, msg)

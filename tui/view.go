@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // View draws the header, the tab bar, the body and the footer, never
@@ -19,18 +20,18 @@ func (m *Model) View() string {
 	body := top.view(m.bodyHeight())
 	out := m.header() + "\n" + m.tabBar() + "\n" + body
 	lines := strings.Split(out, "\n")
-	h := m.c.height - 1
+	h := m.c.Height - 1
 	if len(lines) > h {
 		lines = lines[:h]
 	}
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	return m.redact(strings.Join(lines, "\n") + "\n" + fit(top.footer(), m.c.width))
+	return m.redact(strings.Join(lines, "\n") + "\n" + widget.Fit(top.footer(), m.c.Width))
 }
 
 func (m *Model) header() string {
-	s := m.c.styles
+	s := m.c.Styles
 	app := "app host off"
 	if m.opts.AppHost != "" {
 		app = "app host " + m.opts.AppHost
@@ -41,20 +42,20 @@ func (m *Model) header() string {
 	case n > 1:
 		app = fmt.Sprintf("%d apps open · %s", n, app)
 	}
-	right := s.dim.Render(app)
+	right := s.Dim.Render(app)
 	if m.opts.Insecure {
-		right = s.warn.Render("TLS unverified") + s.dim.Render(" · ") + right
+		right = s.Warn.Render("TLS unverified") + s.Dim.Render(" · ") + right
 	}
 	if m.conn != nil && m.conn.LogLevel() != "" { // the level the server logs at (L)
-		right = s.dim.Render("log "+m.conn.LogLevel()+" · ") + right
+		right = s.Dim.Render("log "+m.conn.LogLevel()+" · ") + right
 	}
-	if a := m.authBrief(min(max(m.c.width-lipgloss.Width(right)-40, 12), 48)); a != "" {
-		right = a + s.dim.Render(" · ") + right
+	if a := m.authBrief(min(max(m.c.Width-lipgloss.Width(right)-40, 12), 48)); a != "" {
+		right = a + s.Dim.Render(" · ") + right
 	}
 	if n := len(m.queue) + m.appPending(); n > 0 {
-		right = s.warn.Render(fmt.Sprintf("%d pending", n)) + s.dim.Render(" · ") + right
+		right = s.Warn.Render(fmt.Sprintf("%d pending", n)) + s.Dim.Render(" · ") + right
 	}
-	width := m.c.width - lipgloss.Width(right) - 1
+	width := m.c.Width - lipgloss.Width(right) - 1
 	var state string
 	switch m.state {
 	case stateConnecting:
@@ -69,21 +70,21 @@ func (m *Model) header() string {
 		if m.conn.ProtocolVersion() >= mcpclient.ProtocolModern {
 			era = "modern"
 		}
-		state = fmt.Sprintf("%s %s · %s (%s) · %s", s.accent.Render(line(name, 30)), line(info.Version, 12),
+		state = fmt.Sprintf("%s %s · %s (%s) · %s", s.Accent.Render(widget.Line(name, 30)), widget.Line(info.Version, 12),
 			m.conn.ProtocolVersion(), era, m.targetText(30))
 	case stateDisconnected:
 		// One line: what happened and why; the Info tab has the rest.
-		what := s.err.Render(m.failureWhat() + ":")
-		retry := s.dim.Render(" · " + m.c.keys.tabs.reconnect.Help().Key + " reconnects")
-		state = what + " " + line(m.failureReason(), max(width-lipgloss.Width(what+retry)-1, 10)) + retry
+		what := s.Err.Render(m.failureWhat() + ":")
+		retry := s.Dim.Render(" · " + m.c.Keys.Tabs.Reconnect.Help().Key + " reconnects")
+		state = what + " " + widget.Line(m.failureReason(), max(width-lipgloss.Width(what+retry)-1, 10)) + retry
 	}
-	return fit(state, width) + " " + right
+	return widget.Fit(state, width) + " " + right
 }
 
 // targetText is the target cut to n, after the config that named it.
 func (m *Model) targetText(n int) string {
 	if m.opts.Source == "" {
-		return line(m.opts.Target, n)
+		return widget.Line(m.opts.Target, n)
 	}
-	return line(m.opts.Source, n) + " · " + line(m.opts.Target, n)
+	return widget.Line(m.opts.Source, n) + " · " + widget.Line(m.opts.Target, n)
 }

@@ -1,4 +1,4 @@
-package tui
+package widget
 
 import (
 	"encoding/json"
@@ -8,14 +8,14 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// jsonStyles colour JSON in the panes: keys, strings and other literals.
-type jsonStyles struct{ key, str, lit lipgloss.Style }
+// JSONStyles colour JSON in the panes: keys, strings and other literals.
+type JSONStyles struct{ Key, Str, Lit lipgloss.Style }
 
-// colourJSON colours text that is JSON (already cleaned of control
+// ColourJSON colours text that is JSON (already cleaned of control
 // characters), token by token, and leaves any other text as it is. Colour
 // follows the terminal (none with NO_COLOR or without one), and the text
 // is unchanged but for the colour.
-func (s styles) colourJSON(text string) string {
+func (s Styles) ColourJSON(text string) string {
 	t := strings.TrimSpace(text)
 	if t == "" || (t[0] != '{' && t[0] != '[') || !json.Valid([]byte(t)) {
 		return text
@@ -32,9 +32,9 @@ func (s styles) colourJSON(text string) string {
 				j++
 			}
 			if j < len(text) && text[j] == ':' {
-				b.WriteString(s.json.key.Render(tok))
+				b.WriteString(s.JSON.Key.Render(tok))
 			} else {
-				b.WriteString(s.json.str.Render(tok))
+				b.WriteString(s.JSON.Str.Render(tok))
 			}
 			i = end
 		case c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n':
@@ -42,7 +42,7 @@ func (s styles) colourJSON(text string) string {
 			for end < len(text) && strings.IndexByte(",]} \n\t", text[end]) < 0 {
 				end++
 			}
-			b.WriteString(s.json.lit.Render(text[i:end]))
+			b.WriteString(s.JSON.Lit.Render(text[i:end]))
 			i = end
 		default:
 			_, size := utf8.DecodeRuneInString(text[i:])

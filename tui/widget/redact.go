@@ -1,6 +1,6 @@
 //lint:file-ignore SA1019 sampling, roots and logging are deprecated from 2026-07-28 on, but servers still use them and mcpeek answers them (docs/architecture.md, "Sampling, roots and notifications").
 
-package tui
+package widget
 
 import (
 	"encoding/json"
@@ -14,22 +14,22 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// shown are the secrets of the inspectors this process runs (one; tests
+// Shown are the secrets of the inspectors this process runs (one; tests
 // run several side by side): -H and config credentials, tokens learned in
 // a login. Whatever the inspector draws is redacted of them before it is
 // cut, wrapped or cleaned (clean, line), since a secret wrapped across two
 // lines or cut short is no longer found whole in the finished frame.
 //
 // The sets are held weakly: an inspector's set goes with it.
-var shown secretSets
+var Shown SecretSets
 
-type secretSets struct {
+type SecretSets struct {
 	mu   sync.RWMutex
 	sets []weak.Pointer[mcpclient.Secrets]
 }
 
-// add makes the inspector redact the secrets of set too.
-func (s *secretSets) add(set *mcpclient.Secrets) {
+// Add makes the inspector redact the secrets of set too.
+func (s *SecretSets) Add(set *mcpclient.Secrets) {
 	if set == nil {
 		return
 	}
@@ -42,8 +42,8 @@ func (s *secretSets) add(set *mcpclient.Secrets) {
 	}
 }
 
-// each calls f with each live set.
-func (s *secretSets) each(f func(*mcpclient.Secrets)) {
+// Each calls f with each live set.
+func (s *SecretSets) Each(f func(*mcpclient.Secrets)) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, w := range s.sets {
@@ -53,40 +53,40 @@ func (s *secretSets) each(f func(*mcpclient.Secrets)) {
 	}
 }
 
-// redactShown is text with every secret the inspectors know redacted.
-func redactShown(text string) string {
-	shown.each(func(set *mcpclient.Secrets) { text = set.Redact(text) })
+// Redact is text with every secret the inspectors know redacted.
+func Redact(text string) string {
+	Shown.Each(func(set *mcpclient.Secrets) { text = set.Redact(text) })
 	return text
 }
 
-// cutShown is cutText with the secrets redacted: the cut moves to the
+// CutRedacted is CutText with the secrets redacted: the cut moves to the
 // start of a secret it would split, so that no part of one is left, and
 // [mcpclient.Redacted] says one was there.
-func cutShown(s string, n int) string {
+func CutRedacted(s string, n int) string {
 	if len(s) <= n {
-		return redactShown(s)
+		return Redact(s)
 	}
-	at := len(cutText(s, n))
+	at := len(CutText(s, n))
 	cut := at
 	for moved := true; moved; {
 		moved = false
-		shown.each(func(set *mcpclient.Secrets) {
+		Shown.Each(func(set *mcpclient.Secrets) {
 			if c := set.SafeCut(s, cut); c < cut {
 				cut, moved = c, true
 			}
 		})
 	}
 	if cut < at { // a secret was left out whole
-		return redactShown(s[:cut]) + mcpclient.Redacted
+		return Redact(s[:cut]) + mcpclient.Redacted
 	}
-	return redactShown(s[:cut])
+	return Redact(s[:cut])
 }
 
-// redactNative is what of an elicitation the person is shown, with the
+// RedactNative is what of an elicitation the person is shown, with the
 // secrets redact knows redacted: the server's identity and message, the
 // URL of a URL elicitation, the fields' labels, descriptions, choices and
 // default values (a default shown redacted is sent as shown).
-func redactNative(req *mcpclient.NativeRequest, redact func(string) string) *mcpclient.NativeRequest {
+func RedactNative(req *mcpclient.NativeRequest, redact func(string) string) *mcpclient.NativeRequest {
 	out := *req
 	if req.Server != nil {
 		server := *req.Server
@@ -130,10 +130,10 @@ func redactSchema(schema *formschema.Schema, redact func(string) string) *formsc
 	return &out
 }
 
-// redactSample is a sampling request as the person is shown it, with the
+// RedactSample is a sampling request as the person is shown it, with the
 // secrets redact knows redacted from every string of its parameters
 // (redacted in their JSON, whose escaped forms redact knows too).
-func redactSample(req *mcpclient.SampleRequest, redact func(string) string) *mcpclient.SampleRequest {
+func RedactSample(req *mcpclient.SampleRequest, redact func(string) string) *mcpclient.SampleRequest {
 	out := *req
 	if req.Server != nil {
 		server := *req.Server

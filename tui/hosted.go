@@ -1,0 +1,107 @@
+// The layers of tui/layer on the overlay stack: the adapter that gives
+// them the stack's place and applies the actions they return.
+
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/layer"
+)
+
+// hosted is a [layer.Layer] on the stack. Layers still written against
+// the Model (the layer interface) are ported to tui/layer one by one; the
+// stack holds both kinds meanwhile.
+type hosted struct{ l layer.Layer }
+
+// host opens l on the stack, telling it the room it has.
+func (m *Model) host(l layer.Layer) *hosted {
+	h := &hosted{l}
+	m.open(h)
+	m.apply(h, l.Update(m.bodySize()), nil, nil)
+	return h
+}
+
+// bodySize is the room a layer is drawn in.
+func (m *Model) bodySize() tea.WindowSizeMsg {
+	return tea.WindowSizeMsg{Width: m.c.Width, Height: m.bodyHeight()}
+}
+
+func (h *hosted) view(m *Model, height int, under *level) string {
+	if _, ok := h.l.(layer.Seethrough); ok {
+		return under.view(height)
+	}
+	return h.l.View(m.c.Width, height)
+}
+
+func (h *hosted) key(m *Model, msg tea.KeyMsg, under *level) tea.Cmd {
+	return m.apply(h, h.l.Update(msg), under, msg)
+}
+
+func (h *hosted) footer(m *Model, _ *level) string {
+	if f, ok := h.l.(layer.Footer); ok {
+		return f.Footer(m.c.Width)
+	}
+	return m.c.KeyLine(h.l.Help()...)
+}
+
+func (h *hosted) resize(m *Model) tea.Cmd { return m.apply(h, h.l.Update(m.bodySize()), nil, nil) }
+
+// apply carries out what the layer h asked, at once: msg is the key that
+// asked it, which a [layer.Pass] gives to what lies under h.
+func (m *Model) apply(h *hosted, a layer.Action, under *level, msg tea.Msg) tea.Cmd {
+	switch a := a.(type) {
+	case nil:
+	case layer.Close:
+		m.close(h)
+	case layer.Open:
+		m.host(a.Layer)
+	case layer.Replace:
+		next := &hosted{a.Layer}
+		m.replace(h, next)
+		return m.apply(next, a.Layer.Update(m.bodySize()), nil, nil)
+	case layer.Pass:
+		if k, ok := msg.(tea.KeyMsg); ok && under != nil {
+			return under.key(k)
+		}
+	case layer.Cmd:
+		return a.Cmd
+	case layer.Batch:
+		cmds := make([]tea.Cmd, 0, len(a))
+		for _, each := range a {
+			cmds = append(cmds, m.apply(h, each, under, msg))
+		}
+		return tea.Batch(cmds...)
+	case layer.Quit:
+		return m.quit()
+	}
+	return nil
+}
+
+// rank is where a hosted layer opens.
+func (h *hosted) rank() int {
+	r, ok := h.l.(layer.Ranked)
+	if !ok {
+		return rankLayer
+	}
+	switch r.Rank() {
+	case layer.Backdrop:
+		return rankBackdrop
+	case layer.Prompt:
+		return rankPrompt
+	case layer.Normal:
+	}
+	return rankLayer
+}
+
+// findHosted is the hosted layer of type L nearest the top, if any.
+func findHosted[L layer.Layer](m *Model) (L, bool) {
+	for i := len(m.layers) - 1; i >= 0; i-- {
+		if h, ok := m.layers[i].(*hosted); ok {
+			if l, ok := h.l.(L); ok {
+				return l, true
+			}
+		}
+	}
+	var zero L
+	return zero, false
+}

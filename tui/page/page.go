@@ -1,0 +1,48 @@
+// Package page holds the inspector's tabs, one type per tab, behind one
+// small interface, [Page]. The program builds the tab bar, the jump keys,
+// the footer and the dispatch of keys from its list of pages, so adding a
+// tab is one new file here and one line in the list.
+//
+// A page holds what it shows for the connected server and never reaches
+// into the program (this package does not import it): it asks the
+// program to act (call a tool, read a resource, open a layer) by
+// returning an [Action], and gets the outcome as a message. A page is
+// tested by sending it messages and reading its view or the action it
+// returns.
+package page
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/layer"
+)
+
+// Page is one tab.
+type Page interface {
+	// Title is the tab's name in the tab bar (its jump key is its place).
+	Title() string
+	// Help is the footer's keys while the page shows and nothing lies
+	// over it.
+	Help() []key.Binding
+	// Update handles a message for the page: the keys the program does
+	// not take itself (switching tabs, quitting, help…) while the page
+	// shows, and its own messages. A key that is not the page's returns
+	// [layer.Pass].
+	Update(msg tea.Msg) Action
+	// View draws the page in width × height cells.
+	View(width, height int) string
+	// Focus tells the page it shows (true) or that another tab does.
+	Focus(shown bool)
+}
+
+// Action is what a page asks of the program: the actions of layers
+// ([layer.Open] a layer, [layer.Cmd], [layer.Pass]…), or a page's own.
+type Action = layer.Action
+
+// Show gives a page that shows text the text and its room: the program
+// sends it after every message while the page shows, the text made by
+// the program from the connection (redacted of the secrets it knows).
+type Show struct {
+	Text          string
+	Width, Height int
+}

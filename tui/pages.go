@@ -1,0 +1,110 @@
+// The tabs as a list of pages: the tab bar, the jump keys, the footer and
+// the dispatch of keys come from it (Model.pages). The Info tab is a page
+// of tui/page; the other tabs are still drawn by the Model, each standing
+// in the list through tabPage until it is ported to tui/page.
+
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
+)
+
+// newPages are the tabs in the order of the tab bar. Adding a tab is a
+// page in tui/page and a line here (and its tab constant, while tabPage
+// stands for the others).
+func (m *Model) newPages() []page.Page {
+	return []page.Page{
+		tabPage{m, tabTools},
+		tabPage{m, tabResources},
+		tabPage{m, tabPrompts},
+		tabPage{m, tabRequests},
+		tabPage{m, tabLog},
+		page.NewInfo(&m.c),
+	}
+}
+
+// tabPage is a tab the Model still draws and keys itself (toolsView…),
+// standing in the list of pages until it moves to tui/page: replace its
+// line in newPages with the new page, and delete its case below.
+type tabPage struct {
+	m *Model
+	t tab
+}
+
+func (p tabPage) Title() string { return tabNames[p.t] }
+
+func (p tabPage) Help() []key.Binding {
+	k := p.m.c.Keys.Tabs
+	if p.m.paneFocused() {
+		return k.PaneHelp(true)
+	}
+	return k.ShortHelp()
+}
+
+// Update passes every key: the Model keys these tabs itself.
+func (tabPage) Update(tea.Msg) page.Action { return layer.Pass{} }
+
+func (p tabPage) View(_, h int) string {
+	m := p.m
+	switch p.t {
+	case tabTools:
+		return m.toolsView(h)
+	case tabResources:
+		return m.resourcesView(h)
+	case tabPrompts:
+		return m.promptsView(h)
+	case tabRequests:
+		return m.requestsView(h)
+	case tabLog:
+		return m.logView(h)
+	case tabInfo, tabCount:
+	}
+	return m.paneView("")
+}
+
+func (tabPage) Focus(bool) {}
+
+// show makes t the current tab, telling the pages.
+func (m *Model) show(t tab) {
+	if t == m.tab {
+		return
+	}
+	m.pages[m.tab].Focus(false)
+	m.tab = t
+	m.pages[m.tab].Focus(true)
+}
+
+// pageKey gives a key to the current page when it is one of tui/page,
+// reporting whether the page took it, and the command its action asks.
+func (m *Model) pageKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	if _, ok := m.pages[m.tab].(tabPage); ok {
+		return nil, false
+	}
+	a := m.pages[m.tab].Update(msg)
+	if _, pass := a.(layer.Pass); pass {
+		return nil, false
+	}
+	return m.applyPage(a), true
+}
+
+// applyPage carries out what the current page asked, at once.
+func (m *Model) applyPage(a page.Action) tea.Cmd {
+	switch a := a.(type) {
+	case layer.Open:
+		m.host(a.Layer)
+	case layer.Cmd:
+		return a.Cmd
+	case layer.Batch:
+		cmds := make([]tea.Cmd, 0, len(a))
+		for _, each := range a {
+			cmds = append(cmds, m.applyPage(each))
+		}
+		return tea.Batch(cmds...)
+	case layer.Quit:
+		return m.askQuit()
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+// Every list of the inspector (the tabs' and the layers') on a short
+// terminal: the selected row stays on the screen.
+
+//lint:file-ignore SA1019 roots are deprecated from 2026-07-28 on, but servers still use them and mcpeek offers them (docs/architecture.md, "Sampling, roots and notifications").
+
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// many is how many rows each list gets: more than a 12-row terminal shows.
+const many = 30
+
+// On a short terminal (80×12) every list keeps its selected row on the
+// screen: select the last row with the keys, and it shows, marked, with
+// the position line that says not all rows do.
+func TestListsKeepTheSelectionVisibleAt80x12(t *testing.T) {
+	t.Parallel()
+	name := func(i int) string { return fmt.Sprintf("row_%02d", i) }
+	for _, tc := range []struct {
+		name  string
+		setup func(m *Model) // fills the list and opens it
+		keys  []string       // select the last row
+		want  string
+	}{
+		{"the log level picker", func(m *Model) { m.open(&levelPicker{}) }, downs(8), "> emergency"},
+		{"the server picker", func(m *Model) {
+			p := &serverPicker{}
+			for i := range many {
+				p.entries = append(p.entries, ServerEntry{Name: name(i), Transport: "stdio"})
+			}
+			m.open(p)
+		}, downs(many), "> " + name(many-1)},
+		{"the roots", func(m *Model) {
+			l := &rootsLayer{}
+			for i := range many {
+				l.roots = append(l.roots, &mcp.Root{URI: "file:///" + name(i)})
+			}
+			m.open(l)
+		}, downs(many), "> file:///" + name(many-1)},
+		{"the tasks", func(m *Model) {
+			for i := range many {
+				m.tasks = append(m.tasks, &taskRow{tool: name(i), st: mcpclient.TaskStatus{TaskID: "t"}})
+			}
+			m.open(&tasksLayer{})
+		}, downs(many), "> " + name(many-1)},
+		{"an app's own tools", func(m *Model) {
+			l := &appToolsLayer{a: &toolApp{tool: &mcp.Tool{Name: "app"}}}
+			for i := range many {
+				l.tools = append(l.tools, &mcp.Tool{Name: name(i)})
+			}
+			m.open(l)
+		}, downs(many), "> " + name(many-1)},
+		{"the apps panel", func(m *Model) {
+			for i := range many {
+				m.apps.list = append(m.apps.list, &toolApp{tool: &mcp.Tool{Name: name(i)}})
+			}
+			m.open(&appsPanel{})
+		}, downs(many), "> " + name(0)}, // newest first: the oldest is last
+		{"the Tools tab", func(m *Model) {
+			for i := range many {
+				m.tools = append(m.tools, &mcp.Tool{Name: name(i)})
+			}
+		}, downs(many), "> " + name(many-1)},
+		{"the Resources tab", func(m *Model) {
+			for i := range many {
+				m.resources = append(m.resources, &mcp.Resource{URI: "file:///" + name(i), Name: name(i)})
+			}
+			m.Update(keyMsg("2"))
+		}, downs(many), name(many - 1)},
+		{"the Prompts tab", func(m *Model) {
+			for i := range many {
+				m.prompts = append(m.prompts, &mcp.Prompt{Name: name(i)})
+			}
+			m.Update(keyMsg("3"))
+		}, downs(many), "> " + name(many-1)},
+		{"the Requests tab", func(m *Model) {
+			for i := range many {
+				m.records = append(m.records, mcpclient.Record{Key: name(i), Kind: "elicitation"})
+			}
+			m.Update(keyMsg("4"))
+		}, downs(many), "> " + name(0)}, // newest first
+		{"the Log tab", func(m *Model) {
+			for i := range many {
+				m.wire = append(m.wire, mcpclient.WireEntry{Dir: mcpclient.DirNote, Text: name(i)})
+			}
+			m.Update(keyMsg("5"))
+		}, []string{"g"}, name(0)},
+		{"the server's log", func(m *Model) {
+			for i := range many {
+				m.serverLog = append(m.serverLog, mcpclient.LogEvent{Level: "info", Data: []byte(`"` + name(i) + `"`)})
+			}
+			m.Update(keyMsg("5"))
+			m.Update(keyMsg("v"))
+		}, []string{"g"}, name(0)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := New(Options{})
+			m.asker.stop()
+			m.Update(tea.WindowSizeMsg{Width: 80, Height: 12})
+			tc.setup(m)
+			for _, k := range tc.keys {
+				m.Update(keyMsg(k))
+			}
+			view := ansi.Strip(m.View())
+			if !strings.Contains(view, tc.want) {
+				t.Errorf("the selected row %q does not show at 80×12:\n%s", tc.want, view)
+			}
+			if !strings.Contains(view, " of ") {
+				t.Errorf("no position line says which rows show:\n%s", view)
+			}
+		})
+	}
+}
+
+// downs are n presses of ↓.
+func downs(n int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = "down"
+	}
+	return keys
+}
