@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -64,9 +65,11 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		}
 	case listsMsg:
 		kept := m.selection()
-		m.tools, m.resources, m.templates, m.prompts = msg.tools, msg.resources, msg.templates, msg.prompts
+		m.resources, m.templates = msg.resources, msg.templates
 		m.listErr = msg.errs
 		m.reselect(kept)
+		pageOf[*page.Tools](m).Update(page.ToolList{Tools: msg.tools, Err: msg.errs[tabTools]})
+		pageOf[*page.Prompts](m).Update(page.PromptList{Prompts: msg.prompts, Err: msg.errs[tabPrompts]})
 	case pollMsg:
 		if m.conn != nil {
 			m.pending = m.conn.Pending()
@@ -100,8 +103,10 @@ func (m *Model) reconnect() tea.Cmd {
 	}
 	if old := m.conn; old != nil {
 		m.conn = nil
-		m.tools, m.resources, m.templates, m.prompts = nil, nil, nil, nil
+		m.resources, m.templates = nil, nil
 		m.listErr = [tabCount]error{}
+		pageOf[*page.Tools](m).Update(page.ToolList{})
+		pageOf[*page.Prompts](m).Update(page.PromptList{})
 		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
 	}
 	return m.connect()
@@ -156,17 +161,11 @@ func watch(conn *mcpclient.Conn) tea.Cmd {
 	return func() tea.Msg { return disconnectedMsg{conn, conn.Session().Wait()} }
 }
 
-// selection names what is selected on each list tab: a tool, a resource
-// or template, a prompt; "" where nothing is.
+// selection names what is selected on each list tab the Model still
+// draws: a resource or template; "" where nothing is.
 func (m *Model) selection() (names [tabCount]string) {
-	if t := m.selectedTool(); t != nil {
-		names[tabTools] = t.Name
-	}
 	if e, ok := m.selectedResource(); ok {
 		names[tabResources] = e.key()
-	}
-	if c := m.pick[tabPrompts].Cursor(); c < len(m.prompts) {
-		names[tabPrompts] = m.prompts[c].Name
 	}
 	return names
 }
@@ -177,17 +176,11 @@ func (m *Model) selection() (names [tabCount]string) {
 // follows it; where it left the list, the cursor stays in its place, on
 // the list.
 func (m *Model) reselect(kept [tabCount]string) {
-	var tools, resources, prompts []string
-	for _, t := range m.visibleTools() {
-		tools = append(tools, t.Name)
-	}
+	var resources []string
 	for _, e := range m.visibleResources() {
 		resources = append(resources, e.key())
 	}
-	for _, p := range m.prompts {
-		prompts = append(prompts, p.Name)
-	}
-	for t, names := range map[tab][]string{tabTools: tools, tabResources: resources, tabPrompts: prompts} {
+	for t, names := range map[tab][]string{tabResources: resources} {
 		p := &m.pick[t]
 		p.SetLen(len(names))
 		if i := slices.Index(names, kept[t]); kept[t] != "" && i >= 0 {

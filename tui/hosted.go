@@ -44,6 +44,12 @@ func (h *hosted) footer(m *Model, _ *level) string {
 	return m.c.KeyLine(h.l.Help()...)
 }
 
+// typesText: a layer that takes text gets a burst of characters whole.
+func (h *hosted) typesText() bool {
+	_, ok := h.l.(layer.Typist)
+	return ok
+}
+
 func (h *hosted) resize(m *Model) tea.Cmd { return m.apply(h, h.l.Update(m.bodySize()), nil, nil) }
 
 // apply carries out what the layer h asked, at once: msg is the key that
@@ -73,6 +79,10 @@ func (m *Model) apply(h *hosted, a layer.Action, under *level, msg tea.Msg) tea.
 		return tea.Batch(cmds...)
 	case layer.Quit:
 		return m.quit()
+	case layer.AskQuit:
+		return m.askQuit()
+	case layer.GetPrompt:
+		return m.getPromptCmd(a.Name, a.Args)
 	}
 	return nil
 }

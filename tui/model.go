@@ -79,22 +79,17 @@ type Model struct {
 	spinner spinner.Model
 	tab     tab
 
-	tools     []*mcp.Tool
 	resources []*mcp.Resource
 	templates []*mcp.ResourceTemplate
-	prompts   []*mcp.Prompt
 	listErr   [tabCount]error // why a tab's list is missing or short
 	pick      [tabCount]widget.List
 	expanded  [tabCount]int         // per tab, the entry shown whole, or -1
 	panes     [tabCount]widget.Pane // per tab, the scrollable detail
 	pages     []page.Page           // the tabs, in the order of the tab bar (pages.go)
 	focus     [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
-	runs      toolRuns              // per tool, its results and last arguments
+	runs      toolRuns              // per tool, its last arguments
 	reads     map[string]string     // per resource or template, what enter read
 	blobs     map[string]*blobRead  // per resource or template, the bytes it read, if binary
-
-	promptsGot map[string]string            // per prompt, what getting it last gave
-	promptArgs map[string]map[string]string // per prompt, the arguments last given (this session)
 
 	refused    *refusedCall // the last call refused until a page is opened (urlrequired.go)
 	running    string       // the tool being called
@@ -209,16 +204,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.auth(msg)
 	case forgotMsg:
 		return m.forgot(msg)
-	case modelMsg: // subscriptions, completions
+	case modelMsg: // calls, subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
 		return m.settleForms()
-	case callDoneMsg:
-		if msg.conn != m.runConn { // a call of a server left since (S)
-			return nil
-		}
-		m.callDone(msg)
-		return tea.Batch(m.appCallDone(msg), m.urlRequired(msg))
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
 		return nil

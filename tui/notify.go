@@ -149,6 +149,7 @@ func (m *Model) onLog(e mcpclient.LogEvent) {
 func (m *Model) onProgress(e mcpclient.ProgressEvent) {
 	if m.running != "" && m.runTrack != nil && m.runTrack.owns(e) {
 		m.progress = &e
+		m.tellRun()
 	}
 }
 

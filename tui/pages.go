@@ -1,7 +1,8 @@
 // The tabs as a list of pages: the tab bar, the jump keys, the footer and
-// the dispatch of keys come from it (Model.pages). The Info tab is a page
-// of tui/page; the other tabs are still drawn by the Model, each standing
-// in the list through tabPage until it is ported to tui/page.
+// the dispatch of keys come from it (Model.pages). The Tools, Prompts and
+// Info tabs are pages of tui/page; the other tabs are still drawn by the
+// Model, each standing in the list through tabPage until it is ported to
+// tui/page.
 
 package tui
 
@@ -17,9 +18,9 @@ import (
 // stands for the others).
 func (m *Model) newPages() []page.Page {
 	return []page.Page{
-		tabPage{m, tabTools},
+		page.NewTools(&m.c, page.ToolsFrom{AppText: m.toolAppText, Spinner: func() string { return m.spinner.View() }}),
 		tabPage{m, tabResources},
-		tabPage{m, tabPrompts},
+		page.NewPrompts(&m.c),
 		tabPage{m, tabRequests},
 		tabPage{m, tabLog},
 		page.NewInfo(&m.c),
@@ -50,17 +51,13 @@ func (tabPage) Update(tea.Msg) page.Action { return layer.Pass{} }
 func (p tabPage) View(_, h int) string {
 	m := p.m
 	switch p.t {
-	case tabTools:
-		return m.toolsView(h)
 	case tabResources:
 		return m.resourcesView(h)
-	case tabPrompts:
-		return m.promptsView(h)
 	case tabRequests:
 		return m.requestsView(h)
 	case tabLog:
 		return m.logView(h)
-	case tabInfo, tabCount:
+	case tabTools, tabPrompts, tabInfo, tabCount:
 	}
 	return m.paneView("")
 }
@@ -103,8 +100,30 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 			cmds = append(cmds, m.applyPage(each))
 		}
 		return tea.Batch(cmds...)
-	case layer.Quit:
+	case layer.Quit, layer.AskQuit:
 		return m.askQuit()
+	case page.Status:
+		m.status = statusMsg{a.Text, a.Err}
+	case page.CallTool:
+		return m.openToolAs(a.Tool, false)
+	case page.CallAsTask:
+		return m.callAsTask(a.Tool)
+	case page.RetryCall:
+		return m.retryRefused(a.Tool)
+	case page.AskPrompt:
+		return m.openPrompt(a)
+	case layer.GetPrompt:
+		return m.getPromptCmd(a.Name, a.Args)
 	}
 	return nil
+}
+
+// pageOf is the page of type P in the list of pages (each tab is one type).
+func pageOf[P page.Page](m *Model) P {
+	for _, p := range m.pages {
+		if p, ok := p.(P); ok {
+			return p
+		}
+	}
+	panic("no such page")
 }

@@ -66,7 +66,7 @@ func (m *Model) paneSize() (w, h int) {
 	h = m.bodyHeight() - 1
 	switch m.tab {
 	case tabTools, tabResources, tabPrompts:
-		return m.detailWidth(), h - m.paneBanner()
+		return m.detailWidth(), h // the Tools tab keeps room for its running call's banner
 	case tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return m.c.Width, h
@@ -98,11 +98,11 @@ func (m *Model) redact(text string) string { return widget.Redact(text) }
 func (m *Model) paneText() string {
 	switch m.tab {
 	case tabTools:
-		return m.withFailure(m.toolText())
+		return m.withFailure(pageOf[*page.Tools](m).Text())
 	case tabResources:
 		return m.resourceText()
 	case tabPrompts:
-		return m.promptText()
+		return pageOf[*page.Prompts](m).Text()
 	case tabRequests:
 		return m.recordText()
 	case tabLog:

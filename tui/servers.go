@@ -216,13 +216,14 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	})
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source
 	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
-	m.blobs, m.promptsGot, m.promptArgs, m.refused = nil, nil, nil, nil
+	m.blobs, m.refused = nil, nil
+	m.pages = m.newPages() // the tabs of tui/page, with what they held of the old server
 	m.expanded = [tabCount]int{-1, -1, -1, -1, -1, -1}
 	m.pick = [tabCount]widget.List{}
 	m.panes = [tabCount]widget.Pane{}
 	m.focus = [tabCount]bool{}
 	m.reads, m.updated = nil, nil
-	m.runs.results, m.runs.shown, m.runs.vars = nil, nil, nil // the last arguments are kept per server
+	m.runs.vars = nil // the last arguments are kept per server
 	m.clearServerLog()
 	m.progress, m.tasks = nil, nil
 	m.status = statusMsg{}

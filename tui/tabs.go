@@ -7,9 +7,9 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -45,17 +45,13 @@ func (m *Model) tabBar() string {
 // listLen is how many entries the current tab lists.
 func (m *Model) listLen() int {
 	switch m.tab {
-	case tabTools:
-		return len(m.visibleTools())
 	case tabResources:
 		return len(m.visibleResources())
-	case tabPrompts:
-		return len(m.prompts)
 	case tabRequests:
 		return len(m.records)
 	case tabLog:
 		return len(m.wire)
-	case tabInfo, tabCount:
+	case tabTools, tabPrompts, tabInfo, tabCount: // pages of their own
 	}
 	return 0
 }
@@ -74,21 +70,11 @@ func (m *Model) closesHint() string {
 func (m *Model) enter() tea.Cmd {
 	p := m.pick[m.tab]
 	switch m.tab {
-	case tabTools:
-		tools := m.visibleTools()
-		if p.Cursor() >= len(tools) {
-			return nil
-		}
-		return m.openTool(tools[p.Cursor()])
 	case tabResources:
 		return m.openResource()
-	case tabPrompts:
-		if p.Cursor() < len(m.prompts) && m.conn != nil {
-			return m.openPrompt(m.prompts[p.Cursor()])
-		}
 	case tabRequests, tabLog:
 		m.expanded[m.tab] = p.Cursor()
-	case tabInfo, tabCount:
+	case tabTools, tabPrompts, tabInfo, tabCount: // pages of their own
 	}
 	return nil
 }
@@ -107,7 +93,7 @@ func (tabsLayer) footer(m *Model, _ *level) string {
 	case m.filtering():
 		return m.c.KeyLine(k.Filter.ShortHelp()...)
 	case m.running != "":
-		status := fmt.Sprintf("%scalling %s… %s%s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second), m.progressBrief())
+		status := fmt.Sprintf("%scalling %s… %s%s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second), page.ProgressBrief(m.progress))
 		return m.c.Styles.Dim.Render(status+" · ") + m.c.KeyLine(keys.Hint(k.Tabs.CancelCall.Help().Key, "cancels the call", k.Tabs.CancelCall))
 	case m.status.text != "":
 		return m.statusLine()
@@ -122,6 +108,9 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		if key.Matches(msg, m.c.Keys.Filter.Quit) {
 			return m.askQuit()
 		}
+		if cmd, took := m.pageKey(msg); took {
+			return cmd
+		}
 		m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
 		return nil
 	}
@@ -134,14 +123,20 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		return m.askQuit()
 	case key.Matches(msg, k.Help):
 		m.host(layer.NewHelpScreen(&m.c))
+		return nil
 	case key.Matches(msg, k.Next):
 		m.show((m.tab + 1) % tab(len(m.pages)))
+		return nil
 	case key.Matches(msg, k.Prev):
 		m.show((m.tab + tab(len(m.pages)) - 1) % tab(len(m.pages)))
+		return nil
 	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers):
 		return m.connectionKey(msg)
-	case m.entryKey(msg):
-		return m.entryCmd(msg)
+	}
+	if cmd, took := m.pageKey(msg); took { // the current page's own keys
+		return cmd
+	}
+	switch {
 	case key.Matches(msg, k.CancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()
@@ -159,10 +154,9 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		if m.expandable() {
 			m.expanded[m.tab] = -1
 		}
-	case m.stepResult(msg):
 	default:
-		if cmd, took := m.pageKey(msg); took {
-			return cmd
+		if _, drawn := m.pages[m.tab].(tabPage); !drawn { // a page of tui/page: the key was not its
+			break
 		}
 		if !m.paneKey(msg) {
 			m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
@@ -193,35 +187,15 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // filtering reports whether a list's filter is being typed.
-func (m *Model) filtering() bool { return m.pick[m.tab].Filtering() }
+func (m *Model) filtering() bool {
+	if f, ok := m.pages[m.tab].(page.Filtered); ok {
+		return f.Filtering()
+	}
+	return m.pick[m.tab].Filtering()
+}
 
-// columns lays out a list and a detail pane side by side; the line
-// between them is heavy when the pane is focused.
+// columns lays out a list and a detail pane side by side
+// ([widget.Columns]).
 func columns(c *widget.Common, left, right string, leftWidth int, focused bool) string {
-	l := lipgloss.NewStyle().Width(leftWidth).Render(left)
-	bar, style := "│", c.Styles.Dim
-	if focused {
-		bar, style = "┃", c.Styles.Accent
-	}
-	sep := style.Render(strings.Repeat(bar+"\n", max(lipgloss.Height(l), lipgloss.Height(right))-1) + bar)
-	return lipgloss.JoinHorizontal(lipgloss.Top, l, " ", sep, " ", right)
-}
-
-// entryKey reports whether a key acts on the selected entry of the
-// current tab beyond enter: t and c on a tool, e on a prompt.
-func (m *Model) entryKey(msg tea.KeyMsg) bool {
-	k := m.c.Keys.Tabs
-	return m.tab == tabTools && key.Matches(msg, k.AsTask, k.Retry) || m.tab == tabPrompts && key.Matches(msg, k.EditArgs)
-}
-
-// entryCmd acts on the selected entry for a key entryKey takes.
-func (m *Model) entryCmd(msg tea.KeyMsg) tea.Cmd {
-	k := m.c.Keys.Tabs
-	switch {
-	case key.Matches(msg, k.EditArgs):
-		return m.editPromptArgs()
-	case key.Matches(msg, k.Retry):
-		return m.retryRefused()
-	}
-	return m.callAsTask()
+	return widget.Columns(c, left, right, leftWidth, focused)
 }

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -44,7 +45,7 @@ func (m *Model) urlRequired(msg callDoneMsg) tea.Cmd {
 	if !ok || bad != nil || msg.conn == nil {
 		return nil
 	}
-	tool := m.toolNamed(msg.tool)
+	tool := pageOf[*page.Tools](m).Named(msg.tool)
 	if tool == nil {
 		return nil
 	}
@@ -78,23 +79,11 @@ func (msg urlsAnsweredMsg) update(m *Model) tea.Cmd {
 	return nil
 }
 
-// toolNamed is the listed tool of that name, or nil.
-func (m *Model) toolNamed(name string) *mcp.Tool {
-	for _, t := range m.tools {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
 // retryRefused calls the refused call again, with the same arguments, when
-// it is the selected tool's (c).
-func (m *Model) retryRefused() tea.Cmd {
-	r, t := m.refused, m.selectedTool()
+// it is the tool's (c on the Tools tab, [page.RetryCall]).
+func (m *Model) retryRefused(t *mcp.Tool) tea.Cmd {
+	r := m.refused
 	switch {
-	case m.tab != tabTools || t == nil:
-		return nil
 	case r == nil || r.conn != m.conn || r.tool.Name != t.Name:
 		m.status = statusMsg{"c calls a tool again once the server asked for a page to be opened first; enter calls it", true}
 		return nil

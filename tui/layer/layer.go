@@ -64,6 +64,13 @@ type Seethrough interface {
 	Seethrough()
 }
 
+// Typist is a layer that takes text: a burst of characters in one key
+// event (fast typing, a slow link) reaches it whole, as text, where
+// other layers take the characters one by one, as keys.
+type Typist interface {
+	TakesText()
+}
+
 // Action is what a layer asks of the program: nil for nothing, or one of
 // the types below.
 type Action any
@@ -85,4 +92,7 @@ type (
 	// Quit ends the program, cancelling whatever is pending (the quit
 	// prompt's yes).
 	Quit struct{}
+	// AskQuit quits as q does on the tabs: at once, or after asking when
+	// requests are pending.
+	AskQuit struct{}
 )

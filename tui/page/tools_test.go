@@ -1,0 +1,184 @@
+package page
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/widget"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// press is a key press by name: a rune, or one of bubbletea's names.
+func press(name string) tea.KeyMsg {
+	for t, n := range map[tea.KeyType]string{tea.KeyEnter: "enter", tea.KeyEsc: "esc", tea.KeyDown: "down",
+		tea.KeyUp: "up", tea.KeyRight: "right", tea.KeyLeft: "left", tea.KeyTab: "tab", tea.KeyCtrlS: "ctrl+s",
+		tea.KeyCtrlC: "ctrl+c", tea.KeyBackspace: "backspace"} {
+		if n == name {
+			return tea.KeyMsg{Type: t}
+		}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
+}
+
+func newTools(t *testing.T, from ToolsFrom, tools ...*mcp.Tool) *Tools {
+	t.Helper()
+	c := widget.NewCommon(keys.NewMap("Tools", "Resources", "Prompts", "Requests", "Log", "Info"))
+	c.Width, c.Height = 100, 30
+	p := NewTools(&c, from)
+	p.Update(ToolList{Tools: tools})
+	return p
+}
+
+func tools(names ...string) []*mcp.Tool {
+	out := make([]*mcp.Tool, len(names))
+	for i, n := range names {
+		out[i] = &mcp.Tool{Name: n, Description: "Tool " + n + ".", InputSchema: map[string]any{"type": "object"}}
+	}
+	return out
+}
+
+// The Tools tab's keys: enter calls the selected tool, t calls it as a
+// task and c calls a refused call again (the program's to do: the page
+// asks by its action); ↑↓ move, / filters; the keys that are not the
+// page's (esc cancelling a call, y copying…) are passed to the program.
+func TestToolsKeys(t *testing.T) {
+	all := tools("alpha", "beta", "gamma")
+	p := newTools(t, ToolsFrom{}, all...)
+	for _, tc := range []struct {
+		keys []string
+		want Action
+	}{
+		{[]string{"enter"}, CallTool{all[0]}},
+		{[]string{"j", "t"}, CallAsTask{all[1]}},
+		{[]string{"j", "c"}, RetryCall{all[2]}},
+		{[]string{"k", "k", "k", "enter"}, CallTool{all[0]}},
+		{[]string{"esc"}, layer.Pass{}},
+		{[]string{"y"}, layer.Pass{}},
+		{[]string{"r"}, layer.Pass{}},
+		{[]string{"/", "g", "a", "enter", "enter"}, CallTool{all[2]}},
+	} {
+		var got Action
+		for _, k := range tc.keys {
+			got = p.Update(press(k))
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%v: action %#v, want %#v", tc.keys, got, tc.want)
+		}
+	}
+	if v := p.Visible(); len(v) != 1 || v[0].Name != "gamma" {
+		t.Errorf("the filter ga lets through %v", v)
+	}
+	if !strings.Contains(ansi.Strip(p.View(100, 20)), "filter: ga") {
+		t.Errorf("the filter is not shown:\n%s", ansi.Strip(p.View(100, 20)))
+	}
+	p.Update(press("/"))
+	if !p.Filtering() || p.Update(press("q")) != nil || p.List().Filter() != "q" {
+		t.Errorf("while the filter is typed, q is text: filter %q", p.List().Filter())
+	}
+	p.Update(press("esc"))
+	if p.Filtering() || len(p.Visible()) != 3 {
+		t.Errorf("esc leaves the filter: filtering %v, %d visible", p.Filtering(), len(p.Visible()))
+	}
+	empty := newTools(t, ToolsFrom{})
+	for _, k := range []string{"enter", "t", "c"} {
+		if a := empty.Update(press(k)); a != nil {
+			t.Errorf("%s with no tool: action %#v, want none", k, a)
+		}
+	}
+}
+
+// A tool's results show in its pane, the latest first; [ and ] step
+// through the earlier ones, and the pane's hint says so.
+func TestToolsResults(t *testing.T) {
+	p := newTools(t, ToolsFrom{AppText: func(t *mcp.Tool) string { return "app of " + t.Name + "\n" }}, tools("alpha", "beta")...)
+	text := p.Text()
+	for _, want := range []string{"alpha", "Tool alpha.", "input schema:", "app of alpha", "enter calls it"} {
+		if !strings.Contains(ansi.Strip(text), want) {
+			t.Errorf("the pane lacks %q:\n%s", want, text)
+		}
+	}
+	p.Update(ToolResult{Tool: "alpha", Text: "first"})
+	p.Update(ToolResult{Tool: "alpha", Text: "second"})
+	p.Update(ToolResult{Tool: "beta", Text: "beta's"})
+	show := func() string {
+		p.Update(Show{Text: p.Text(), Width: 60, Height: 20})
+		return ansi.Strip(p.View(100, 21))
+	}
+	if v := show(); !strings.Contains(v, "result 2 of 2") || !strings.Contains(v, "second") || !strings.Contains(v, "earlier/later result") {
+		t.Errorf("the latest result, and the keys to the others:\n%s", v)
+	}
+	p.Update(press("["))
+	p.Update(press("[")) // there is none earlier: it stays
+	if v := show(); !strings.Contains(v, "result 1 of 2") || !strings.Contains(v, "first") {
+		t.Errorf("after [:\n%s", v)
+	}
+	p.Update(press("]"))
+	if v := show(); !strings.Contains(v, "result 2 of 2") {
+		t.Errorf("after ]:\n%s", v)
+	}
+	p.Update(press("j"))
+	if v := show(); !strings.Contains(v, "beta's") || strings.Contains(v, "result 1 of") || strings.Contains(v, "earlier/later") {
+		t.Errorf("beta's one result:\n%s", v)
+	}
+}
+
+// While the selected tool runs, a banner above its pane says for how long
+// and how far it came, and its results wait under it.
+func TestToolsRunningBanner(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	p := newTools(t, ToolsFrom{Spinner: func() string { return "* " }, Now: func() time.Time { return start.Add(3 * time.Second) }},
+		tools("alpha", "beta")...)
+	p.Update(ToolResult{Tool: "alpha", Text: "an old result"})
+	p.Update(Running{Tool: "alpha", Start: start, Progress: &mcpclient.ProgressEvent{Progress: 1, Total: 4, Message: "reading"}})
+	p.Update(Show{Text: p.Text(), Width: 60, Height: 20})
+	v := ansi.Strip(p.View(100, 21))
+	for _, want := range []string{"* calling alpha… 3s · esc cancels", "1/4", "reading"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the banner lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(p.Text(), "an old result") {
+		t.Errorf("the running tool's pane shows an old result:\n%s", p.Text())
+	}
+	if h := p.pane.Viewport.Height; h != 20-runBannerLines {
+		t.Errorf("the pane under the banner is %d lines, want %d", h, 20-runBannerLines)
+	}
+	p.Update(press("j"))
+	if v := ansi.Strip(p.View(100, 21)); strings.Contains(v, "calling alpha") {
+		t.Errorf("another tool's pane shows the banner:\n%s", v)
+	}
+	p.Update(press("k"))
+	p.Update(Running{Tool: "alpha", Start: start, Progress: &mcpclient.ProgressEvent{Progress: 7}})
+	if v := ansi.Strip(p.View(100, 21)); !strings.Contains(v, "* 7 so far (the server names no total)") {
+		t.Errorf("progress without a total:\n%s", v)
+	}
+	if got := ProgressBrief(&mcpclient.ProgressEvent{Progress: 2.5, Total: 5}); got != " · 2.5/5" {
+		t.Errorf("ProgressBrief = %q", got)
+	}
+}
+
+// A new list keeps the cursor on the tool it was on; an empty one (a
+// connection being made) keeps its place for the list to come.
+func TestToolsKeepTheSelection(t *testing.T) {
+	p := newTools(t, ToolsFrom{}, tools("alpha", "beta", "gamma")...)
+	p.Update(press("j"))
+	p.Update(ToolList{Tools: tools("aardvark", "alpha", "beta", "gamma")})
+	if s := p.Selected(); s == nil || s.Name != "beta" {
+		t.Errorf("selected %v, want beta", s)
+	}
+	p.Update(ToolList{})
+	p.Update(ToolList{Tools: tools("one", "two", "three")})
+	if s := p.Selected(); s == nil || s.Name != "three" {
+		t.Errorf("after reconnecting: selected %v, want the same place, three", s)
+	}
+	if p.Named("two") == nil || p.Named("beta") != nil {
+		t.Error("Named finds the listed tools only")
+	}
+}
