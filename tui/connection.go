@@ -49,7 +49,8 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.conn, m.state = msg.conn, stateConnected
-		m.subs = subscriptions{} // subscriptions belong to a connection
+		m.subs = subscriptions{}                      // subscriptions belong to a connection
+		pageOf[*page.Tools](m).Update(page.Refused{}) // and so does a refused call
 		// The wire log's set as a rule, known already; a connection of
 		// its own (a test's) brings another.
 		widget.Shown.Add(m.conn.Secrets())

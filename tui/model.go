@@ -91,8 +91,7 @@ type Model struct {
 	reads     map[string]string     // per resource or template, what enter read
 	blobs     map[string]*blobRead  // per resource or template, the bytes it read, if binary
 
-	refused    *refusedCall // the last call refused until a page is opened (urlrequired.go)
-	running    string       // the tool being called
+	running    string // the tool being called
 	runStart   time.Time
 	cancelCall context.CancelFunc
 	runTrack   *callTrack      // which progress notifications are the running call's

@@ -108,8 +108,8 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 		return m.openToolAs(a.Tool, false)
 	case page.CallAsTask:
 		return m.callAsTask(a.Tool)
-	case page.RetryCall:
-		return m.retryRefused(a.Tool)
+	case page.Call:
+		return m.callAs(a.Tool, a.Args, a.AsTask)
 	case page.AskPrompt:
 		return m.openPrompt(a)
 	case layer.GetPrompt:

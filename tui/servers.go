@@ -216,7 +216,7 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	})
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source
 	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
-	m.blobs, m.refused = nil, nil
+	m.blobs = nil
 	m.pages = m.newPages() // the tabs of tui/page, with what they held of the old server
 	m.expanded = [tabCount]int{-1, -1, -1, -1, -1, -1}
 	m.pick = [tabCount]widget.List{}

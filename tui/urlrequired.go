@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -17,17 +16,8 @@ import (
 // (URLElicitationRequiredError, -32042): its result lists the pages, each
 // page is shown on the URL consent card (mcpclient.Conn.AskURLs), and c
 // calls the tool again, with the same arguments, once the person is done
-// there (docs/architecture.md, "URL elicitation required").
-
-// refusedCall is the last call the server refused until a page is opened:
-// what c calls again. Its arguments are kept whole, in memory, for this
-// connection only.
-type refusedCall struct {
-	conn   *mcpclient.Conn
-	tool   *mcp.Tool
-	args   json.RawMessage
-	asTask bool
-}
+// there: the Tools tab keeps the call (page.Refused) and asks for it
+// (page.Call) (docs/architecture.md, "URL elicitation required").
 
 // urlsAnsweredMsg says the pages of a refused call were all answered (or
 // that asking stopped).
@@ -45,11 +35,12 @@ func (m *Model) urlRequired(msg callDoneMsg) tea.Cmd {
 	if !ok || bad != nil || msg.conn == nil {
 		return nil
 	}
-	tool := pageOf[*page.Tools](m).Named(msg.tool)
+	tools := pageOf[*page.Tools](m)
+	tool := tools.Named(msg.tool)
 	if tool == nil {
 		return nil
 	}
-	m.refused = &refusedCall{conn: msg.conn, tool: tool, args: msg.args, asTask: msg.asTask}
+	tools.Update(page.Refused{Tool: tool, Args: msg.args, AsTask: msg.asTask}) // for c
 	conn, name := msg.conn, msg.tool
 	return func() tea.Msg {
 		answers, err := conn.AskURLs(conn.Context(), "tools/call "+name, u)
@@ -58,7 +49,7 @@ func (m *Model) urlRequired(msg callDoneMsg) tea.Cmd {
 }
 
 func (msg urlsAnsweredMsg) update(m *Model) tea.Cmd {
-	if m.refused == nil || msg.conn != m.refused.conn || msg.tool != m.refused.tool.Name {
+	if msg.conn != m.conn || msg.tool != pageOf[*page.Tools](m).RefusedTool() {
 		return nil
 	}
 	opened := 0
@@ -77,22 +68,6 @@ func (msg urlsAnsweredMsg) update(m *Model) tea.Cmd {
 		m.status = statusMsg{fmt.Sprintf("you did not open every page %s needs: %s calls it again anyway", widget.Clean(msg.tool), k), true}
 	}
 	return nil
-}
-
-// retryRefused calls the refused call again, with the same arguments, when
-// it is the tool's (c on the Tools tab, [page.RetryCall]).
-func (m *Model) retryRefused(t *mcp.Tool) tea.Cmd {
-	r := m.refused
-	switch {
-	case r == nil || r.conn != m.conn || r.tool.Name != t.Name:
-		m.status = statusMsg{"c calls a tool again once the server asked for a page to be opened first; enter calls it", true}
-		return nil
-	case m.running != "":
-		m.status = statusMsg{"a call is running: esc cancels it", true}
-		return nil
-	}
-	m.refused = nil
-	return m.callAs(r.tool, r.args, r.asTask)
 }
 
 // renderURLRequired is the result of a call the server refused until the

@@ -4,6 +4,7 @@
 package page
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -23,8 +24,9 @@ import (
 
 // Tools is the Tools tab. It holds the tools listed, each tool's results
 // in this session (which of them its pane shows), and what it is told of
-// the running call; calling is the program's, asked by [CallTool],
-// [CallAsTask] and [RetryCall].
+// the running call and of the call the server refused until a page is
+// opened; calling is the program's, asked by [CallTool], [CallAsTask] and
+// [Call].
 type Tools struct {
 	c     *widget.Common
 	from  ToolsFrom
@@ -37,6 +39,7 @@ type Tools struct {
 	results map[string][]string // per tool, oldest first
 	shown   map[string]int      // per tool, the index shown; absent: the latest
 	run     Running
+	refused Refused // the call c calls again, if any
 }
 
 // ToolsFrom is what the Tools tab reads of the program as it draws.
@@ -80,6 +83,14 @@ type (
 	}
 	// ToolResult is a call's outcome, drawn: it shows under its tool.
 	ToolResult struct{ Tool, Text string }
+	// Refused is the last call the server refused until a page is
+	// opened (-32042), which c calls again with the same arguments; the
+	// zero Refused forgets it (a new connection).
+	Refused struct {
+		Tool   *mcp.Tool
+		Args   json.RawMessage
+		AsTask bool
+	}
 )
 
 // Actions of the Tools tab, for the program to carry out.
@@ -88,9 +99,9 @@ type (
 	CallTool struct{ Tool *mcp.Tool }
 	// CallAsTask calls the tool as a task, once its listing says it may.
 	CallAsTask struct{ Tool *mcp.Tool }
-	// RetryCall calls again, with the same arguments, the tool's call
-	// the server refused until a page was opened.
-	RetryCall struct{ Tool *mcp.Tool }
+	// Call calls the tool with these arguments, as a task when AsTask:
+	// a refused call, again.
+	Call Refused
 )
 
 // Title is "Tools".
@@ -122,6 +133,8 @@ func (p *Tools) Update(msg tea.Msg) Action {
 		reselect(&p.list, p.names(), kept)
 	case Running:
 		p.run = msg
+	case Refused:
+		p.refused = msg
 	case ToolResult:
 		if p.results == nil {
 			p.results, p.shown = map[string][]string{}, map[string]int{}
@@ -150,17 +163,13 @@ func (p *Tools) key(msg tea.KeyMsg) Action {
 	}
 	t := p.Selected()
 	switch {
-	case key.Matches(msg, k.Open, k.AsTask, k.Retry):
-		if t == nil {
-			return nil
-		}
-		switch {
-		case key.Matches(msg, k.Open):
-			return CallTool{t}
-		case key.Matches(msg, k.AsTask):
-			return CallAsTask{t}
-		}
-		return RetryCall{t}
+	case t == nil && key.Matches(msg, k.Open, k.AsTask, k.Retry):
+	case key.Matches(msg, k.Open):
+		return CallTool{t}
+	case key.Matches(msg, k.AsTask):
+		return CallAsTask{t}
+	case key.Matches(msg, k.Retry):
+		return p.retry(t)
 	case key.Matches(msg, k.Earlier, k.Later):
 		if t != nil {
 			p.step(t.Name, key.Matches(msg, k.Later))
@@ -176,6 +185,28 @@ func (p *Tools) key(msg tea.KeyMsg) Action {
 		return layer.Pass{}
 	}
 	return nil
+}
+
+// retry calls the refused call again, with the same arguments, when it is
+// the tool's.
+func (p *Tools) retry(t *mcp.Tool) Action {
+	switch r := p.refused; {
+	case r.Tool == nil || r.Tool.Name != t.Name:
+		return Status{"c calls a tool again once the server asked for a page to be opened first; enter calls it", true}
+	case p.run.Tool != "":
+		return Status{"a call is running: esc cancels it", true}
+	}
+	call := Call(p.refused)
+	p.refused = Refused{}
+	return call
+}
+
+// RefusedTool names the tool whose refused call c calls again, or "".
+func (p *Tools) RefusedTool() string {
+	if p.refused.Tool == nil {
+		return ""
+	}
+	return p.refused.Tool.Name
 }
 
 // step shows the tool's earlier or later result, if it has one.

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -44,10 +45,10 @@ func tools(names ...string) []*mcp.Tool {
 	return out
 }
 
-// The Tools tab's keys: enter calls the selected tool, t calls it as a
-// task and c calls a refused call again (the program's to do: the page
-// asks by its action); ↑↓ move, / filters; the keys that are not the
-// page's (esc cancelling a call, y copying…) are passed to the program.
+// The Tools tab's keys: enter calls the selected tool and t calls it as a
+// task (the program's to do: the page asks by its action); ↑↓ move, /
+// filters; the keys that are not the page's (esc cancelling a call, y
+// copying…) are passed to the program.
 func TestToolsKeys(t *testing.T) {
 	all := tools("alpha", "beta", "gamma")
 	p := newTools(t, ToolsFrom{}, all...)
@@ -57,8 +58,7 @@ func TestToolsKeys(t *testing.T) {
 	}{
 		{[]string{"enter"}, CallTool{all[0]}},
 		{[]string{"j", "t"}, CallAsTask{all[1]}},
-		{[]string{"j", "c"}, RetryCall{all[2]}},
-		{[]string{"k", "k", "k", "enter"}, CallTool{all[0]}},
+		{[]string{"k", "enter"}, CallTool{all[0]}},
 		{[]string{"esc"}, layer.Pass{}},
 		{[]string{"y"}, layer.Pass{}},
 		{[]string{"r"}, layer.Pass{}},
@@ -92,6 +92,37 @@ func TestToolsKeys(t *testing.T) {
 			t.Errorf("%s with no tool: action %#v, want none", k, a)
 		}
 	}
+}
+
+// c calls again, with the same arguments, the call the server refused
+// until a page was opened, once: only on its tool, and not while a call
+// runs; a new connection forgets it.
+func TestToolsRetryARefusedCall(t *testing.T) {
+	all := tools("alpha", "beta")
+	p := newTools(t, ToolsFrom{}, all...)
+	refused := Refused{Tool: all[1], Args: json.RawMessage(`{"a":1}`), AsTask: true}
+	wantStatus := func(a Action, want string) {
+		t.Helper()
+		if s, ok := a.(Status); !ok || !s.Err || s.Text != want {
+			t.Errorf("action %#v, want the status %q", a, want)
+		}
+	}
+	wantStatus(p.Update(press("c")), "c calls a tool again once the server asked for a page to be opened first; enter calls it")
+	p.Update(refused)
+	wantStatus(p.Update(press("c")), "c calls a tool again once the server asked for a page to be opened first; enter calls it")
+	p.Update(press("j"))
+	p.Update(Running{Tool: "alpha"})
+	wantStatus(p.Update(press("c")), "a call is running: esc cancels it")
+	p.Update(Running{})
+	if a := p.Update(press("c")); !reflect.DeepEqual(a, Call(refused)) {
+		t.Errorf("c on the refused call's tool: %#v", a)
+	}
+	if p.RefusedTool() != "" {
+		t.Error("the refused call is kept after it was called again")
+	}
+	p.Update(refused)
+	p.Update(Refused{})
+	wantStatus(p.Update(press("c")), "c calls a tool again once the server asked for a page to be opened first; enter calls it")
 }
 
 // A tool's results show in its pane, the latest first; [ and ] step
