@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
 // Diff compares two surfaces and classifies each difference by the rule
@@ -64,13 +66,16 @@ func serverFindings(old, new *Surface) []Finding {
 		fs = append(fs, Finding{ID: id, Level: level, Pointer: ptr, Message: msg})
 	}
 	for _, v := range missing(old.SupportedVersions, new.SupportedVersions) {
+		if !new.supportsNoneOf(v) {
+			continue
+		}
 		add("protocol-revision-dropped", ERR, "/supportedVersions", fmt.Sprintf("protocol revision %s is no longer supported: a client that speaks only it cannot connect", v))
 	}
 	for _, v := range missing(new.SupportedVersions, old.SupportedVersions) {
 		add("protocol-revision-added", INFO, "/supportedVersions", fmt.Sprintf("protocol revision %s is now supported", v))
 	}
 	if old.ProtocolVersion != new.ProtocolVersion {
-		add("protocol-version-changed", INFO, "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions: %s → %s", old.ProtocolVersion, new.ProtocolVersion))
+		add("protocol-version-changed", WARN, "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions, %s → %s: compare surfaces of one revision (--protocol), or the server no longer negotiates the old one", old.ProtocolVersion, new.ProtocolVersion))
 	}
 	oc, nc := old.Capabilities, new.Capabilities
 	for _, k := range slices.Sorted(maps.Keys(union(oc, nc))) {
@@ -105,6 +110,19 @@ func serverFindings(old, new *Surface) []Finding {
 		}
 	}
 	return fs
+}
+
+// supportsNoneOf reports whether the surface shows that its server does
+// not support revision v. A discovery (2026-07-28) lists every revision;
+// initialize names only the one agreed, the newest the server has up to
+// what mcpeek asked for: a revision newer than it is not supported, an
+// older one is unknown.
+func (s *Surface) supportsNoneOf(v string) bool {
+	if slices.Contains(s.SupportedVersions, v) {
+		return false
+	}
+	fromInitialize := len(s.SupportedVersions) == 1 && s.SupportedVersions[0] == s.ProtocolVersion && s.ProtocolVersion < mcpclient.ProtocolModern
+	return !fromInitialize || v > s.ProtocolVersion
 }
 
 // subCapabilities compares the settings of one capability (listChanged,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -59,7 +60,7 @@ func (s *LockStatus) Report() *Report {
 func CheckLock(dir string, live *Surface, now time.Time) (*LockStatus, error) {
 	path := filepath.Join(dir, LockFile)
 	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if absent(err) {
 		return nil, nil
 	}
 	if err != nil {
@@ -69,10 +70,7 @@ func CheckLock(dir string, live *Surface, now time.Time) (*LockStatus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	cfg, err := LoadConfig(filepath.Join(dir, DefaultConfig))
-	if errors.Is(err, fs.ErrNotExist) {
-		cfg, err = nil, nil
-	}
+	cfg, err := ProjectConfig(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +82,7 @@ func CheckLock(dir string, live *Surface, now time.Time) (*LockStatus, error) {
 // compares it with the lock in dir (CheckLock); nil, nil when dir has no
 // lock, without asking the server anything.
 func CheckConn(ctx context.Context, conn *mcpclient.Conn, dir string, now time.Time) (*LockStatus, error) {
-	if _, err := os.Stat(filepath.Join(dir, LockFile)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, LockFile)); absent(err) {
 		return nil, nil
 	}
 	live, err := Live(ctx, conn)
@@ -92,4 +90,20 @@ func CheckConn(ctx context.Context, conn *mcpclient.Conn, dir string, now time.T
 		return nil, err
 	}
 	return CheckLock(dir, live, now)
+}
+
+// ProjectConfig reads the diff config of the project at dir
+// (DefaultConfig); nil, nil when it has none.
+func ProjectConfig(dir string) (*Config, error) {
+	cfg, err := LoadConfig(filepath.Join(dir, DefaultConfig))
+	if absent(err) {
+		return nil, nil
+	}
+	return cfg, err
+}
+
+// absent reports whether err says a file is not there: missing, or a
+// file where its folder would be.
+func absent(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
+	"github.com/mcpeek/mcpeek/formschema"
 )
 
 // ReportVersion is the version of the JSON report's format.
@@ -116,7 +117,7 @@ func (r *Report) groups() []group {
 }
 
 func (r *Report) text(w io.Writer) error {
-	fmt.Fprintf(w, "%s → %s: %s\n", r.Old.Label, r.New.Label, Count(r.Findings).Summary())
+	fmt.Fprintf(w, "%s → %s: %s\n", oneLine(r.Old.Label), oneLine(r.New.Label), Count(r.Findings).Summary())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, g := range r.groups() {
 		if len(g.findings) == 0 {
@@ -124,11 +125,11 @@ func (r *Report) text(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "\n%s (%d)\n", g.name, len(g.findings))
 		for _, f := range g.findings {
-			line := fmt.Sprintf("  %s\t%s\t%s", f.ID, f.Where(), f.Message)
+			text := fmt.Sprintf("  %s\t%s\t%s", f.ID, oneLine(f.Where()), oneLine(f.Message))
 			if n := f.note(); n != "" {
-				line += " — " + n
+				text += " — " + oneLine(n)
 			}
-			fmt.Fprintln(tw, line)
+			fmt.Fprintln(tw, text)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -165,10 +166,12 @@ func (r *Report) json(w io.Writer) error {
 }
 
 // mdCell makes text safe in a cell of a Markdown table.
-func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.Join(strings.Fields(s), " ")
-}
+func mdCell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
+
+// oneLine makes text, which may quote the server (a tool's name, an enum
+// value), safe for one line of a terminal or a CI log: escape sequences
+// are shown, not obeyed, and line breaks cannot forge further lines.
+func oneLine(s string) string { return strings.Join(strings.Fields(formschema.Clean(s)), " ") }
 
 func (r *Report) markdown(w io.Writer) error {
 	b := &strings.Builder{}
@@ -270,14 +273,14 @@ func (r *Report) githubActions(w io.Writer) error {
 		if file != "" {
 			props = append(props, "file="+ghProp(file), fmt.Sprintf("line=%d", line))
 		}
-		props = append(props, "title="+ghProp(f.ID+" ("+f.Where()+")"))
+		props = append(props, "title="+ghProp(f.ID+" ("+oneLine(f.Where())+")"))
 		msg := f.Message
 		if n := f.note(); n != "" {
 			msg += " — " + n
 		}
-		fmt.Fprintf(b, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghEscape(msg))
+		fmt.Fprintf(b, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghEscape(oneLine(msg)))
 	}
-	fmt.Fprintf(b, "%s → %s: %s\n", r.Old.Label, r.New.Label, Count(r.Findings).Summary())
+	fmt.Fprintf(b, "%s → %s: %s\n", oneLine(r.Old.Label), oneLine(r.New.Label), Count(r.Findings).Summary())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
