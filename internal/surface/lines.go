@@ -71,10 +71,12 @@ func indexLines(data []byte) *lineIndex {
 	if walk("", true) != nil {
 		return nil
 	}
-	var lists map[string][]map[string]any
-	if json.Unmarshal(data, &lists) == nil {
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(data, &doc) == nil {
 		for _, l := range Lists {
-			for _, it := range lists[l.Name] {
+			var items []map[string]any
+			_ = json.Unmarshal(doc[l.Name], &items)
+			for _, it := range items {
 				idx.items[l.Name] = append(idx.items[l.Name], str(it[l.Key]))
 			}
 		}
@@ -100,6 +102,14 @@ func (idx *lineIndex) line(f *Finding) (int, bool) {
 			return idx.lines["/"+f.list], false
 		}
 		ptr = "/" + f.list + "/" + strconv.Itoa(i) + f.Pointer
+		if f.Pointer == "" {
+			// The item itself: the line that names it.
+			for _, l := range Lists {
+				if l.Name == f.list {
+					ptr += "/" + l.Key
+				}
+			}
+		}
 	}
 	for exact := true; ; exact = false {
 		if l, ok := idx.lines[ptr]; ok {
