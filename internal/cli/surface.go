@@ -199,7 +199,13 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 			}
 			return err
 		}
-		labels[i] = surface.Side{Label: strings.Join(side.words, " ")}
+		// As the run shows servers elsewhere: a URL without its query's
+		// values, which may be keys.
+		label := side.conn.target.String()
+		if strings.HasPrefix(side.words[0], "@") {
+			label = side.words[0]
+		}
+		labels[i] = surface.Side{Label: label}
 	}
 	level := surface.Level("")
 	if !strings.EqualFold(o.failOn, "never") {
