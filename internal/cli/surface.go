@@ -216,6 +216,9 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 	if err := r.Write(s.out, o.format); err != nil {
 		return err
 	}
+	for _, a := range cfg.Unused(r.Findings) {
+		fmt.Fprintf(s.errOut, "mcpeek: diff config: the acceptance of %s (%s) matches no finding; remove it?\n", a.ID, oneLine(a.Reason))
+	}
 	if r.Failed() {
 		return errFindings
 	}

@@ -238,6 +238,7 @@ func TestDiffConfig(t *testing.T) {
 accept:
   - {id: tool-removed, tool: legacy_search, reason: "replaced by search", until: 2999-03-01}
   - {id: prompt-removed, reason: "nobody used it", until: 2020-01-01}
+  - {id: tool-removed, tool: never_there, reason: "old news", until: 2999-01-01}
 `), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -265,5 +266,8 @@ accept:
 	}
 	if len(seen) != len(v1ToV2) {
 		t.Errorf("findings %v", r.ids())
+	}
+	if want := "mcpeek: diff config: the acceptance of tool-removed (old news) matches no finding; remove it?\n"; stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 }

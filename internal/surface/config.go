@@ -138,3 +138,25 @@ func (c *Config) apply(fs []Finding, now time.Time) {
 		}
 	}
 }
+
+// Unused are the acceptances no finding matched: a config that accepts
+// what no longer happens is worth tidying.
+func (c *Config) Unused(fs []Finding) []Acceptance {
+	if c == nil {
+		return nil
+	}
+	var out []Acceptance
+	for _, a := range c.Accept {
+		used := false
+		for i := range fs {
+			if a.matches(&fs[i]) {
+				used = true
+				break
+			}
+		}
+		if !used {
+			out = append(out, a)
+		}
+	}
+	return out
+}
