@@ -38,23 +38,36 @@ var (
 )
 
 // TestMain doubles as the misbehaving servers the tests need: run with
-// MCPEEK_TEST_SERVER set, this binary is a stdio MCP server instead.
-// Otherwise it builds mcpeek and runs the tests from the repository's
+// MCPEEK_TEST_SERVER set, this binary is a stdio MCP server instead; run
+// with MCPEEK_E2E_MEASURE set, it is mcpeek measuring its own heap (see
+// mcpeekMeasured). Otherwise it builds mcpeek and runs the tests from the repository's
 // root, as a person runs mcpeek there (the README's commands, the demo's
 // suggestions): paths like testdata/answers/… mean what they say.
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("MCPEEK_TEST_SERVER"); mode != "" {
 		os.Exit(testServer(mode))
 	}
+	if report := os.Getenv("MCPEEK_E2E_MEASURE"); report != "" {
+		os.Exit(measuredRun(report, os.Args[1:]))
+	}
 	dir, err := setUp()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
 	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+	goleak.VerifyTestMain(browserStopping{m}, goleak.Cleanup(func(code int) {
 		_ = os.RemoveAll(dir)
 		os.Exit(code)
 	}))
+}
+
+// browserStopping stops the shared Chromium once the tests have run, before
+// goleak looks for goroutines left behind.
+type browserStopping struct{ m *testing.M }
+
+func (b browserStopping) Run() int {
+	defer stopChromium()
+	return b.m.Run()
 }
 
 // setUp moves to the repository's root and builds mcpeek into a new
