@@ -292,6 +292,7 @@ func appCall(ctx context.Context, o *opener, log string, args ...string) chan re
 }
 
 func TestBrowserChooseOption(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	for _, tc := range []struct {
 		button, wantAction string
@@ -302,6 +303,7 @@ func TestBrowserChooseOption(t *testing.T) {
 		{"cancel", "cancel", nil},
 	} {
 		t.Run(tc.button, func(t *testing.T) {
+			t.Parallel()
 			o := newOpener(t)
 			log := filepath.Join(t.TempDir(), "elicit.jsonl")
 			done := appCall(context.Background(), o, log, "choose_option")
@@ -326,6 +328,7 @@ func TestBrowserChooseOption(t *testing.T) {
 }
 
 func TestBrowserFallbacks(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	for _, tc := range []struct {
 		tool, fallback string
@@ -406,6 +409,7 @@ func twoChoicesServer() *mcp.Server {
 }
 
 func TestBrowserTwoTabsAnsweredInReverse(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	srv := statelessHTTP(t, twoChoicesServer())
 	o := newOpener(t)

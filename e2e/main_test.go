@@ -5,10 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,6 +53,7 @@ func TestMain(m *testing.M) {
 	if report := os.Getenv("MCPEEK_E2E_MEASURE"); report != "" {
 		os.Exit(measuredRun(report, os.Args[1:]))
 	}
+	waitingParallel()
 	dir, err := setUp()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
@@ -59,6 +63,18 @@ func TestMain(m *testing.M) {
 		_ = os.RemoveAll(dir)
 		os.Exit(code)
 	}))
+}
+
+// waitingParallel lets more tests run at once than there are CPUs, unless
+// -parallel says otherwise: these tests mostly wait, on a browser, a
+// server process or a timeout they check.
+func waitingParallel() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // browserStopping stops the shared Chromium once the tests have run, before
@@ -83,6 +99,11 @@ func setUp() (string, error) {
 	}
 	dir, err := os.MkdirTemp("", "mcpeek-e2e-")
 	if err != nil {
+		return "", err
+	}
+	// The inspector remembers tool arguments there: not in the person's.
+	if err := os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state")); err != nil {
+		_ = os.RemoveAll(dir)
 		return "", err
 	}
 	mcpeekBin = filepath.Join(dir, "mcpeek")

@@ -109,6 +109,7 @@ func tasksExtHTTP(t *testing.T) (string, *lockedBuffer) {
 // server checks against the body) carry a task from its call to its
 // answer and its cancellation.
 func TestTasksExtensionOverHTTP(t *testing.T) {
+	t.Parallel()
 	url, stderr := tasksExtHTTP(t)
 	answers := filepath.Join(t.TempDir(), "answers.json")
 	if err := os.WriteFile(answers, []byte(`[{"match":{"message":"Delete"},"action":"accept","content":{"ok":true}}]`), 0o600); err != nil {
@@ -139,6 +140,7 @@ func TestTasksExtensionOverHTTP(t *testing.T) {
 // server runs at once gets its result; and a server without the extension
 // is told apart.
 func TestTasksExtensionHeadless(t *testing.T) {
+	t.Parallel()
 	server := tasksExtServer(t)
 	dir := t.TempDir()
 	answers := filepath.Join(dir, "answers.json")
@@ -165,7 +167,9 @@ func TestTasksExtensionHeadless(t *testing.T) {
 		t.Errorf("ask_first: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 	wire := filepath.Join(dir, "wire.jsonl")
-	r = run("call", "slow_count", "--args", `{"to":100}`, "--timeout", "1500ms", "--wire-log", wire)
+	// The time covers starting Node too, slow on a busy machine; the count
+	// takes 20 s.
+	r = run("call", "slow_count", "--args", `{"to":100}`, "--timeout", "5s", "--wire-log", wire)
 	if r.code != exitTimeout || !strings.Contains(r.stderr, "counted 1 of 100") {
 		t.Errorf("slow_count: exit %d, stderr %s", r.code, r.stderr)
 	}
@@ -185,6 +189,7 @@ func TestTasksExtensionHeadless(t *testing.T) {
 // Tasks mcpeek cannot follow, or answer, are cancelled, not left running,
 // and the error says why; a task that fails says how.
 func TestTasksExtensionRefusals(t *testing.T) {
+	t.Parallel()
 	server := tasksExtServer(t)
 	dir := t.TempDir()
 	run := func(args ...string) result { return mcpeek(t, append(args, server...)...) }
@@ -215,6 +220,7 @@ func TestTasksExtensionRefusals(t *testing.T) {
 // inspector, or switches servers) cancels the task first: the server hears
 // tasks/cancel and answers it before the connection goes.
 func TestTasksExtensionCancelledOnClose(t *testing.T) {
+	t.Parallel()
 	server := tasksExtServer(t)[1:]
 	wirePath := filepath.Join(t.TempDir(), "wire.jsonl")
 	f, err := os.Create(wirePath)
