@@ -19,12 +19,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Methods an answers-file entry can answer.
-const (
-	MethodElicit = "elicitation/create"
-	MethodSample = "sampling/createMessage"
-)
-
 // Answer is one entry of an answers file: for an elicitation (the
 // default method) an action with content; for a sampling request a
 // result, or the action reject.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
@@ -69,7 +70,7 @@ func (msg appLinkMsg) update(m *Model) tea.Cmd {
 func (msg appLinkEndedMsg) update(m *Model) tea.Cmd {
 	if i := slices.Index(m.apps.links, msg.l); i >= 0 {
 		m.apps.links = slices.Delete(m.apps.links, i, i+1)
-		msg.l.app.note(appMessage{at: time.Now(), kind: "ui/open-link", head: "withdrawn", text: msg.l.url})
+		msg.l.app.note(appMessage{at: time.Now(), kind: mcpclient.MethodAppOpenLink, head: "withdrawn", text: msg.l.url})
 		m.showLink()
 	}
 	return nil
@@ -105,7 +106,7 @@ func (m *Model) answerLink(l *linkAsk, open bool) {
 	if open {
 		fate = "opened"
 	}
-	l.app.note(appMessage{at: time.Now(), kind: "ui/open-link", head: fate, text: l.url})
+	l.app.note(appMessage{at: time.Now(), kind: mcpclient.MethodAppOpenLink, head: fate, text: l.url})
 	l.reply <- open
 	m.showLink()
 }

@@ -120,16 +120,16 @@ func load(conn *mcpclient.Conn) tea.Cmd {
 		var out listsMsg
 		caps, s := conn.ServerCapabilities(), conn.Session()
 		if caps.Tools != nil {
-			out.tools, out.errs[tabTools] = collect(s.Tools(ctx, nil), "tools/list")
+			out.tools, out.errs[tabTools] = collect(s.Tools(ctx, nil), mcpclient.MethodListTools)
 		}
 		if caps.Resources != nil {
 			var errResources, errTemplates error
-			out.resources, errResources = collect(s.Resources(ctx, nil), "resources/list")
-			out.templates, errTemplates = collect(s.ResourceTemplates(ctx, nil), "resources/templates/list")
+			out.resources, errResources = collect(s.Resources(ctx, nil), mcpclient.MethodListResources)
+			out.templates, errTemplates = collect(s.ResourceTemplates(ctx, nil), mcpclient.MethodListResourceTemplates)
 			out.errs[tabResources] = errors.Join(errResources, errTemplates)
 		}
 		if caps.Prompts != nil {
-			out.prompts, out.errs[tabPrompts] = collect(s.Prompts(ctx, nil), "prompts/list")
+			out.prompts, out.errs[tabPrompts] = collect(s.Prompts(ctx, nil), mcpclient.MethodListPrompts)
 		}
 		return out
 	}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -86,14 +85,12 @@ func (l *tasksLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 			defer cancel()
 			tasks, err := conn.ListTasks(ctx)
 			if err != nil {
-				return tasksListedMsg{"tasks/list: " + err.Error()}
+				return tasksListedMsg{mcpclient.MethodListTasks + ": " + err.Error()}
 			}
 			var b strings.Builder
 			fmt.Fprintf(&b, "the server lists %d tasks", len(tasks))
 			for _, t := range tasks {
-				var w struct{ TaskID, Status, StatusMessage string }
-				_ = json.Unmarshal(t, &w)
-				fmt.Fprintf(&b, "\n  %s %s %s", w.TaskID, w.Status, w.StatusMessage)
+				fmt.Fprintf(&b, "\n  %s %s %s", t.TaskID, t.Status, t.StatusMessage)
 			}
 			return tasksListedMsg{b.String()}
 		}
