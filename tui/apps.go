@@ -138,7 +138,7 @@ func (m *Model) toolAppText(t *mcp.Tool) string {
 	b.WriteString(s.Dim.Render("Calling it opens its app in the browser, which gets the call's input and result; "+k+" lists the apps opened.") + "\n")
 	for i := len(m.apps.list) - 1; i >= 0; i-- {
 		if a := m.apps.list[i]; a.tool.Name == t.Name {
-			b.WriteString(s.Dim.Render("its last call's app: ") + m.appStateText(a) + "\n")
+			b.WriteString(s.Dim.Render("its last call's app: ") + appStateText(&m.c, a) + "\n")
 			break
 		}
 	}
@@ -420,8 +420,8 @@ func compactJSON(raw json.RawMessage) string {
 }
 
 // appStateText is a session's state in a few words.
-func (m *Model) appStateText(a *toolApp) string {
-	s := m.c.Styles
+func appStateText(c *widget.Common, a *toolApp) string {
+	s := c.Styles
 	name := a.key
 	if name == "" {
 		name = "the app"

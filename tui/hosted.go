@@ -5,6 +5,7 @@ package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/tui/layer"
 )
 
@@ -27,21 +28,47 @@ func (m *Model) bodySize() tea.WindowSizeMsg {
 }
 
 func (h *hosted) view(m *Model, height int, under *level) string {
-	if _, ok := h.l.(layer.Seethrough); ok {
+	switch h.l.(type) {
+	case layer.Seethrough:
 		return under.view(height)
+	case layer.Banner:
+		banner := h.l.View(m.c.Width, height/2) + "\n"
+		return banner + under.view(height-lipgloss.Height(banner))
 	}
 	return h.l.View(m.c.Width, height)
 }
 
 func (h *hosted) key(m *Model, msg tea.KeyMsg, under *level) tea.Cmd {
+	if _, ok := h.l.(layer.StatusFooter); ok {
+		m.status = statusMsg{} // the status line stays until the next key
+	}
 	return m.apply(h, h.l.Update(msg), under, msg)
 }
 
-func (h *hosted) footer(m *Model, _ *level) string {
-	if f, ok := h.l.(layer.Footer); ok {
-		return f.Footer(m.c.Width)
+func (h *hosted) footer(m *Model, under *level) string {
+	switch l := h.l.(type) {
+	case layer.Footer:
+		return l.Footer(m.c.Width)
+	case layer.Banner:
+		return under.footer()
+	case layer.StatusFooter:
+		if m.status.text != "" {
+			return m.statusLine()
+		}
 	}
 	return m.c.KeyLine(h.l.Help()...)
+}
+
+func (h *hosted) typesText() bool {
+	t, ok := h.l.(layer.Typist)
+	return ok && t.TypesText()
+}
+
+// sync lets a layer that shows what the program holds read it afresh.
+func (h *hosted) sync(*Model, int) {
+	if r, ok := h.l.(layer.Refresher); ok {
+		r.Refresh()
+	}
 }
 
 func (h *hosted) resize(m *Model) tea.Cmd { return m.apply(h, h.l.Update(m.bodySize()), nil, nil) }
@@ -73,6 +100,14 @@ func (m *Model) apply(h *hosted, a layer.Action, under *level, msg tea.Msg) tea.
 		return tea.Batch(cmds...)
 	case layer.Quit:
 		return m.quit()
+	case layer.AskQuit:
+		return m.askQuit()
+	case layer.Status:
+		m.status = statusMsg{a.Text, a.Err}
+	case layer.Copy:
+		return copyText(a.Text, a.What)
+	default:
+		return m.applyList(a, under, msg)
 	}
 	return nil
 }

@@ -110,21 +110,21 @@ type Model struct {
 	log     logState  // the Log tab's lines, and whether it follows new ones
 	status  statusMsg // what the last copy or save did, until the next key
 
-	requestText requestCache  // the record shown whole on the Requests tab
-	rootsDone   chan struct{} // closed once the last change of the roots is made
+	requestText requestCache // the record shown whole on the Requests tab
+	roots       rootChanges  // the roots the person changed (roots.go)
 
 	serverLog     []mcpclient.LogEvent     // the server's log messages, oldest first, bounded
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
 	updated       map[string]time.Time     // resources the server said changed, and when
 	droppedEvents int                      // notifications dropped because they came too fast
-	tasks         []*taskRow               // the tasks followed, oldest first
+	tasks         taskList                 // the tasks followed, oldest first
 	subs          subscriptions            // resources subscribed to, and their updates
 
-	login      *login          // the login (OAuth) waiting for the person, if any
-	forgetting bool            // a forgets the stored tokens before reconnecting
-	rootEdits  map[string]bool // the roots the person added (true) or removed, kept across reconnects
+	login      *login // the login (OAuth) waiting for the person, if any
+	forgetting bool   // a forgets the stored tokens before reconnecting
 
-	apps appsState // the tool apps the calls opened (apps.go)
+	apps    appsState     // the tool apps the calls opened (apps.go)
+	servers []ServerEntry // what the server picker lists
 
 	layers   []modelLayer // the overlay stack, bottom first
 	quitting bool
@@ -227,9 +227,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case statusMsg:
 		m.status = msg
-		return nil
-	case rootsMsg:
-		m.rootsChanged(msg)
 		return nil
 	case spinner.TickMsg:
 		var cmd tea.Cmd

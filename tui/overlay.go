@@ -47,10 +47,7 @@ const (
 )
 
 func rank(l modelLayer) int {
-	switch l := l.(type) {
-	case *appCard:
-		return rankBackdrop
-	case *hosted:
+	if l, ok := l.(*hosted); ok {
 		return l.rank()
 	}
 	return rankLayer
