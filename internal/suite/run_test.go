@@ -84,17 +84,26 @@ func failures(rep *Report) []string {
 }
 
 func TestRepositorySuite(t *testing.T) {
-	path := filepath.Join("..", "..", "testdata", "suites", "fixture.mcpeek.yaml")
-	s, err := Load(path, os.LookupEnv)
+	files, err := Files(".", []string{filepath.Join("..", "..", "testdata", "suites")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(t.Context(), []*Suite{s}, Options{Dial: dialFixture, Parallel: 4})
+	var suites []*Suite
+	tests := 0
+	for _, f := range files {
+		s, err := Load(f, os.LookupEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		suites = append(suites, s)
+		tests += len(s.Tests)
+	}
+	rep, err := Run(t.Context(), suites, Options{Dial: dialFixture, Parallel: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	passed, failed, _ := rep.Counts()
-	if failed > 0 || passed < 2*len(s.Tests) {
+	if failed > 0 || len(suites) < 2 || passed < 2*tests {
 		var b bytes.Buffer
 		WriteText(&b, rep)
 		t.Fatalf("the repository's suite: %d passed, %d failed\n%s", passed, failed, b.String())
