@@ -348,6 +348,9 @@ func (r *runner) runTest(ctx context.Context, u *unit, sess *session, t *Test, r
 			res.Status = StatusFailed
 		}
 	}()
+	if sess.dead == nil && sess.conn.Context().Err() != nil {
+		sess.dead = errors.New("the connection closed")
+	}
 	if sess.dead != nil {
 		res.Failures = []Failure{{Line: t.Line, What: "session", Message: "the session ended in an earlier test: " + sess.dead.Error()}}
 		return

@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -194,7 +196,103 @@ func stallServer() *mcp.Server {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: era}}, StructuredContent: map[string]any{"era": era, "at": time.Now().String()}}, nil
 	})
+	s.AddTool(&mcp.Tool{Name: "big", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("0123456789", 1<<20)}}}, nil
+	})
 	return s
+}
+
+// crashyServer is a stdio server (2025-11-25) that lists no tools and
+// exits when a tool is called.
+const crashyServer = `while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+  case "$line" in
+    *'"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"crashy","version":"1"}}}\n' "$id";;
+    *'"tools/list"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[]}}\n' "$id";;
+    *'"tools/call"'*) exit 3;;
+  esac
+done`
+
+// TestServerCrashMidSuite: the rest of the session's tests fail saying
+// so, and the next session starts fresh.
+func TestServerCrashMidSuite(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dial := func(ctx context.Context, d Dial) (*mcpclient.Conn, func(), error) {
+		conn, err := mcpclient.Connect(ctx, mcpclient.Config{
+			Target:   mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{sh, "-c", crashyServer}},
+			Protocol: d.Revision, ConnectTimeout: 10 * time.Second, Asker: d.Asker, Records: d.Records, Wire: mcpclient.NewWireLog(0, nil),
+		})
+		return conn, nil, err
+	}
+	dir := t.TempDir()
+	var suites []*Suite
+	for i, text := range []string{`
+version: 1
+server: fixture
+protocol: [2025-11-25]
+session: shared
+tests:
+  - {name: crashes, steps: [{call: anything}]}
+  - {name: after the crash, steps: [{list: tools}]}
+`, `
+version: 1
+server: fixture
+protocol: [2025-11-25]
+tests:
+  - {name: a fresh session, steps: [{list: tools, expect: {jsonpath: {"$.tools": {length: 0}}}}]}
+`} {
+		path := filepath.Join(dir, fmt.Sprintf("%d.mcpeek.yaml", i))
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Load(path, os.LookupEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		suites = append(suites, s)
+	}
+	rep, err := Run(t.Context(), suites, Options{Dial: dial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashed, fresh := rep.Suites[0].Tests, rep.Suites[1].Tests
+	if crashed[0].Status != StatusFailed || !strings.Contains(crashed[0].Failures[0].String(), "protocol error") {
+		t.Errorf("the crash: %+v", crashed[0].Failures)
+	}
+	if crashed[1].Status != StatusFailed || !strings.Contains(crashed[1].Failures[0].String(), "the session ended in an earlier test") {
+		t.Errorf("after the crash: %+v", crashed[1].Failures)
+	}
+	if fresh[0].Status != StatusPassed {
+		t.Errorf("the next session: %+v", fresh[0].Failures)
+	}
+}
+
+// TestLargeResultSnapshot: a 10 MB result is checked and its snapshot
+// written whole.
+func TestLargeResultSnapshot(t *testing.T) {
+	t.Parallel()
+	text := `
+version: 1
+server: fixture
+protocol: [2025-11-25]
+tests:
+  - name: big
+    steps:
+      - call: big
+        timeout: 2m
+        expect: {snapshot: big, text: {length: 10485760}}
+`
+	rep, s := runSuite(t, text, Options{Dial: dialer(stallServer), Update: true})
+	if got := failures(rep); len(got) != 0 {
+		t.Fatalf("writing the large snapshot: %v", got)
+	}
+	st, err := os.Stat(SnapshotPath(s.File))
+	if err != nil || st.Size() < 10<<20 {
+		t.Fatalf("snapshot: %v, %v", st, err)
+	}
 }
 
 func TestExploreBranches(t *testing.T) {
