@@ -554,30 +554,13 @@ tests:
 	if err := WriteJUnit(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	// The shape the common JUnit XSD (and CI servers) read: testsuites >
-	// testsuite[name,tests,failures,errors,time] > testcase[name,classname]
-	// > failure[message] | skipped, system-out.
-	type result struct {
-		Message *string `xml:"message,attr"`
-		Body    string  `xml:",chardata"`
-	}
-	type testcase struct {
-		Name      *string  `xml:"name,attr"`
-		Classname *string  `xml:"classname,attr"`
-		File      string   `xml:"file,attr"`
-		Line      int      `xml:"line,attr"`
-		Failure   *result  `xml:"failure"`
-		Skipped   *result  `xml:"skipped"`
-		SystemOut *string  `xml:"system-out"`
-		Other     []string `xml:",any"`
-	}
 	type testsuite struct {
-		Name     *string    `xml:"name,attr"`
-		Tests    *int       `xml:"tests,attr"`
-		Failures *int       `xml:"failures,attr"`
-		Errors   *int       `xml:"errors,attr"`
-		Time     *string    `xml:"time,attr"`
-		Cases    []testcase `xml:"testcase"`
+		Name     *string         `xml:"name,attr"`
+		Tests    *int            `xml:"tests,attr"`
+		Failures *int            `xml:"failures,attr"`
+		Errors   *int            `xml:"errors,attr"`
+		Time     *string         `xml:"time,attr"`
+		Cases    []junitTestcase `xml:"testcase"`
 	}
 	var doc struct {
 		XMLName  xml.Name
@@ -593,26 +576,52 @@ tests:
 			doc.XMLName.Local, len(doc.Suites), doc.Tests, doc.Failures, b.String())
 	}
 	for _, ts := range doc.Suites[:2] {
-		if ts.Name == nil || ts.Tests == nil || *ts.Tests != 3 || ts.Failures == nil || *ts.Failures != 1 || ts.Errors == nil || ts.Time == nil {
-			t.Fatalf("a testsuite lacks a required attribute: %+v", ts)
-		}
-		for i, tc := range ts.Cases {
-			if tc.Name == nil || tc.Classname == nil || tc.File != s.File || len(tc.Other) > 0 {
-				t.Fatalf("testcase %d: %+v", i, tc)
-			}
-		}
-		fails := ts.Cases[1]
-		if *fails.Name != "fails" || fails.Line != 9 || fails.Failure == nil || fails.Failure.Message == nil ||
-			!strings.Contains(fails.Failure.Body, "t.mcpeek.yaml:13: step 1: text: expected a text block that equals \"accept\"") {
-			t.Fatalf("the failing case: %+v", fails)
-		}
-		if fails.SystemOut == nil || !strings.Contains(*fails.SystemOut, `"method":"tools/call"`) {
-			t.Fatalf("the failing case has no wire excerpt: %+v", fails)
-		}
-		if ts.Cases[2].Skipped == nil || ts.Cases[0].Failure != nil {
-			t.Fatalf("passed and skipped cases: %+v", ts.Cases)
+		checkJUnitSuite(t, ts.Name != nil && ts.Tests != nil && *ts.Tests == 3 && ts.Failures != nil && *ts.Failures == 1 && ts.Errors != nil && ts.Time != nil, s.File, ts.Cases)
+	}
+}
+
+// checkJUnitSuite checks a testsuite of TestJUnit: its attributes (ok),
+// then its cases.
+func checkJUnitSuite(t *testing.T, ok bool, file string, cases []junitTestcase) {
+	t.Helper()
+	if !ok {
+		t.Fatal("a testsuite lacks a required attribute")
+	}
+	for i, tc := range cases {
+		if tc.Name == nil || tc.Classname == nil || tc.File != file || len(tc.Other) > 0 {
+			t.Fatalf("testcase %d: %+v", i, tc)
 		}
 	}
+	fails := cases[1]
+	if *fails.Name != "fails" || fails.Line != 9 || fails.Failure == nil || fails.Failure.Message == nil ||
+		!strings.Contains(fails.Failure.Body, "t.mcpeek.yaml:13: step 1: text: expected a text block that equals \"accept\"") {
+		t.Fatalf("the failing case: %+v", fails)
+	}
+	if fails.SystemOut == nil || !strings.Contains(*fails.SystemOut, `"method":"tools/call"`) {
+		t.Fatalf("the failing case has no wire excerpt: %+v", fails)
+	}
+	if cases[2].Skipped == nil || cases[0].Failure != nil {
+		t.Fatalf("passed and skipped cases: %+v", cases)
+	}
+}
+
+// The shape the common JUnit XSD (and CI servers) read: testsuites >
+// testsuite[name,tests,failures,errors,time] > testcase[name,classname] >
+// failure[message] | skipped, system-out.
+type junitResult struct {
+	Message *string `xml:"message,attr"`
+	Body    string  `xml:",chardata"`
+}
+
+type junitTestcase struct {
+	Name      *string      `xml:"name,attr"`
+	Classname *string      `xml:"classname,attr"`
+	File      string       `xml:"file,attr"`
+	Line      int          `xml:"line,attr"`
+	Failure   *junitResult `xml:"failure"`
+	Skipped   *junitResult `xml:"skipped"`
+	SystemOut *string      `xml:"system-out"`
+	Other     []string     `xml:",any"`
 }
 
 func TestGitHubAnnotations(t *testing.T) {

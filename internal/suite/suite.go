@@ -485,42 +485,8 @@ func readStep(path string, d *stepDoc, n *yaml.Node, x *expander) (*Step, error)
 		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	st := &Step{Line: n.Line}
-	kinds := 0
-	for kind, target := range map[string]string{StepCall: d.Call, StepRead: d.Read, StepPrompt: d.Prompt, StepList: d.List} {
-		if target != "" {
-			kinds++
-			st.Kind, st.Target = kind, target
-		}
-	}
-	if d.Complete.Kind != 0 {
-		kinds++
-		st.Kind = StepComplete
-		var c completeDoc
-		if err := checkKeys(path, &d.Complete, "prompt", "resource", "argument", "value", "context"); err != nil {
-			return nil, err
-		}
-		if err := d.Complete.Decode(&c); err != nil {
-			return nil, yamlError(path, err)
-		}
-		st.Complete = &CompleteSpec{Argument: c.Argument, Value: c.Value, Context: c.Context}
-		switch {
-		case c.Prompt != "" && c.Resource == "":
-			st.Complete.Ref, st.Complete.Name = "ref/prompt", c.Prompt
-		case c.Resource != "" && c.Prompt == "":
-			st.Complete.Ref, st.Complete.Name = "ref/resource", c.Resource
-		default:
-			return nil, fail(d.Complete.Line, "complete names a prompt or a resource (template), one of them")
-		}
-		if c.Argument == "" {
-			return nil, fail(d.Complete.Line, "complete needs the argument to complete")
-		}
-		st.Target = st.Complete.Name
-	}
-	if kinds != 1 {
-		return nil, fail(n.Line, "a step is one of call, read, prompt, list or complete (found %d)", kinds)
-	}
-	if st.Kind == StepList && !slices.Contains([]string{"tools", "resources", "prompts"}, st.Target) {
-		return nil, fail(lineOf(n, "list"), "list takes tools, resources or prompts (got %q)", st.Target)
+	if err := st.readKind(path, d, n); err != nil {
+		return nil, err
 	}
 	if d.Args.Kind != 0 {
 		if st.Kind != StepCall && st.Kind != StepPrompt {
@@ -563,6 +529,59 @@ func readStep(path string, d *stepDoc, n *yaml.Node, x *expander) (*Step, error)
 		}
 	}
 	return st, nil
+}
+
+// readKind reads what the step asks: exactly one of call, read, prompt,
+// list or complete.
+func (st *Step) readKind(path string, d *stepDoc, n *yaml.Node) error {
+	fail := func(line int, format string, args ...any) error {
+		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	kinds := 0
+	for kind, target := range map[string]string{StepCall: d.Call, StepRead: d.Read, StepPrompt: d.Prompt, StepList: d.List} {
+		if target != "" {
+			kinds++
+			st.Kind, st.Target = kind, target
+		}
+	}
+	if d.Complete.Kind != 0 {
+		kinds++
+		if err := st.readComplete(path, &d.Complete); err != nil {
+			return err
+		}
+	}
+	if kinds != 1 {
+		return fail(n.Line, "a step is one of call, read, prompt, list or complete (found %d)", kinds)
+	}
+	if st.Kind == StepList && !slices.Contains([]string{"tools", "resources", "prompts"}, st.Target) {
+		return fail(lineOf(n, "list"), "list takes tools, resources or prompts (got %q)", st.Target)
+	}
+	return nil
+}
+
+func (st *Step) readComplete(path string, n *yaml.Node) error {
+	st.Kind = StepComplete
+	var c completeDoc
+	if err := checkKeys(path, n, "prompt", "resource", "argument", "value", "context"); err != nil {
+		return err
+	}
+	if err := n.Decode(&c); err != nil {
+		return yamlError(path, err)
+	}
+	st.Complete = &CompleteSpec{Argument: c.Argument, Value: c.Value, Context: c.Context}
+	switch {
+	case c.Prompt != "" && c.Resource == "":
+		st.Complete.Ref, st.Complete.Name = "ref/prompt", c.Prompt
+	case c.Resource != "" && c.Prompt == "":
+		st.Complete.Ref, st.Complete.Name = "ref/resource", c.Resource
+	default:
+		return &Error{File: path, Line: n.Line, Msg: "complete names a prompt or a resource (template), one of them"}
+	}
+	if c.Argument == "" {
+		return &Error{File: path, Line: n.Line, Msg: "complete needs the argument to complete"}
+	}
+	st.Target = st.Complete.Name
+	return nil
 }
 
 func readCaptures(path string, n *yaml.Node) ([]Capture, error) {
