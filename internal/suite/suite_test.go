@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -189,5 +190,34 @@ func TestFiles(t *testing.T) {
 	got, err = Files(dir, []string{filepath.Join(dir, "sub")})
 	if err != nil || len(got) != 1 || filepath.Base(got[0]) != "c.mcpeek.yaml" {
 		t.Errorf("a folder: %v %v", got, err)
+	}
+}
+
+func TestStarter(t *testing.T) {
+	yes := true
+	tools := []*mcp.Tool{
+		{Name: "search", InputSchema: map[string]any{"type": "object", "required": []any{"q", "limit", "kind"},
+			"properties": map[string]any{"q": map[string]any{"type": "string"}, "limit": map[string]any{"type": "integer", "default": 10},
+				"kind": map[string]any{"type": "string", "enum": []any{"notes", "tags"}}, "page": map[string]any{"type": "integer"}}}},
+		{Name: "delete_all", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{DestructiveHint: &yes}},
+	}
+	text, err := Starter([]string{"node", "server.js"}, tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse("starter.mcpeek.yaml", text, os.LookupEnv)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if len(s.Tests) != 2 || s.Server[0] != "node" {
+		t.Fatalf("%d tests, server %v:\n%s", len(s.Tests), s.Server, text)
+	}
+	del, search := s.Tests[0], s.Tests[1]
+	if !del.Skip || search.Skip {
+		t.Errorf("skip: delete_all %t, search %t (only the destructive one is skipped)", del.Skip, search.Skip)
+	}
+	args, _ := search.Steps[0].Args.(map[string]any)
+	if len(args) != 3 || args["q"] != "" || args["limit"] != 10.0 || args["kind"] != "notes" {
+		t.Errorf("search's arguments %v, want the required ones with their default, first enum value or an empty value", args)
 	}
 }
