@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling is deprecated from 2026-07-28 on, but servers still use it and mcpeek answers it (docs/architecture.md, "Sampling, roots and notifications").
+
 package mcpclient
 
 import (
