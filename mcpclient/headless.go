@@ -562,6 +562,11 @@ func (c *Conn) CallWithProgress(ctx context.Context, tool string, args json.RawM
 			}
 			return nil, fmt.Errorf("call %s: %w", tool, err)
 		}
+		if errors.As(err, new(*UnexpectedError)) {
+			// A strict asker refused a question: the call ended at mcpeek,
+			// and the connection is as good as before.
+			return nil, fmt.Errorf("call %s: %w", tool, err)
+		}
 		if unreadable(err) {
 			// The server is still there: what failed is reading its
 			// answer, which the wire log holds as it came.

@@ -411,7 +411,8 @@ func (r *runner) runStep(ctx context.Context, u *unit, sess *session, st *Step, 
 	if conn.Context().Err() != nil && out.err != nil {
 		sess.dead = out.err
 	}
-	for _, q := range sess.asker.Unexpected() {
+	unexpected := sess.asker.Unexpected()
+	for _, q := range unexpected {
 		out.failures = append(out.failures, Failure{Line: st.Line, What: "answers", Message: q})
 	}
 	if r.opts.StrictAnswers {
@@ -422,6 +423,10 @@ func (r *runner) runStep(ctx context.Context, u *unit, sess *session, st *Step, 
 			}
 			out.failures = append(out.failures, Failure{Line: line, What: "answers", Message: fmt.Sprintf("entry %d was never used (--strict-answers)", i+1)})
 		}
+	}
+	if len(unexpected) > 0 {
+		// The conversation left the script: what came of it says no more.
+		return out
 	}
 	out.failures = append(out.failures, r.check(ctx, u, conn, st, out, vs)...)
 	if len(out.failures) == 0 {
