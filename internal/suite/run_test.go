@@ -208,7 +208,7 @@ func stallServer() *mcp.Server {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: era}}, StructuredContent: map[string]any{"era": era, "at": time.Now().String()}}, nil
 	})
 	s.AddTool(&mcp.Tool{Name: "big", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("0123456789", 1<<20)}}}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("0123456789", largeResult/10)}}}, nil
 	})
 	return s
 }
@@ -281,11 +281,15 @@ tests:
 	}
 }
 
+// largeResult is the size of the big tool's text: 10 MB, 1 MB under the
+// race detector.
+var largeResult = map[bool]int{false: 10_000_000, true: 1_000_000}[raceEnabled]
+
 // TestLargeResultSnapshot: a 10 MB result is checked and its snapshot
 // written whole.
 func TestLargeResultSnapshot(t *testing.T) {
 	t.Parallel()
-	text := `
+	text := fmt.Sprintf(`
 version: 1
 server: fixture
 protocol: [2025-11-25]
@@ -294,14 +298,14 @@ tests:
     steps:
       - call: big
         timeout: 2m
-        expect: {snapshot: big, text: {length: 10485760}}
-`
+        expect: {snapshot: big, text: {length: %d}}
+`, largeResult)
 	rep, s := runSuite(t, text, Options{Dial: dialer(stallServer), Update: true})
 	if got := failures(rep); len(got) != 0 {
 		t.Fatalf("writing the large snapshot: %v", got)
 	}
 	st, err := os.Stat(SnapshotPath(s.File))
-	if err != nil || st.Size() < 10<<20 {
+	if err != nil || st.Size() < int64(largeResult) {
 		t.Fatalf("snapshot: %v, %v", st, err)
 	}
 }
