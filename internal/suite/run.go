@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -247,7 +248,7 @@ func (r *runner) plan(s *Suite, rev string, sr *SuiteResult, snaps *snapshots) [
 		if r.opts.Filter != nil && !r.opts.Filter.MatchString(t.Name) {
 			continue
 		}
-		if t.Revisions != nil && !containsString(t.Revisions, rev) {
+		if t.Revisions != nil && !slices.Contains(t.Revisions, rev) {
 			continue
 		}
 		res := &TestResult{Name: t.Name, File: s.File, Line: t.Line, Revision: rev}
@@ -267,15 +268,6 @@ func (r *runner) plan(s *Suite, rev string, sr *SuiteResult, snaps *snapshots) [
 		units = append(units, &unit{suite: s, revision: rev, tests: []*Test{t}, results: []*TestResult{res}, snaps: snaps})
 	}
 	return units
-}
-
-func containsString(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (r *runner) runUnits(ctx context.Context, units []*unit) {
@@ -367,7 +359,7 @@ func (r *runner) runTest(ctx context.Context, u *unit, sess *session, t *Test, r
 			res.Failures = append(res.Failures, f)
 		}
 		if len(out.failures) > 0 {
-			res.Wire = out.wire
+			res.Wire = wireExcerpt(sess.conn.Wire(), out.start)
 			return // later steps depend on this one's result
 		}
 	}
@@ -383,7 +375,7 @@ type outcome struct {
 	asked    []mcpclient.Record
 	rounds   int
 	failures []Failure
-	wire     string
+	start    time.Time
 }
 
 func (r *runner) runStep(ctx context.Context, u *unit, sess *session, st *Step, vs vars) *outcome {
@@ -396,8 +388,7 @@ func (r *runner) runStep(ctx context.Context, u *unit, sess *session, st *Step, 
 	conn := sess.conn
 	before := len(conn.Records())
 	start := time.Now()
-	out := &outcome{}
-	defer func() { out.wire = wireExcerpt(conn.Wire(), start) }()
+	out := &outcome{start: start}
 	args, err := vs.expandValue(st.Args)
 	if err == nil {
 		out.doc, out.isError, out.err = r.do(ctx, conn, st, args, vs, timeout)
