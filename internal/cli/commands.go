@@ -102,6 +102,14 @@ var commands = []command{
 		options:  newDiffOptions,
 	},
 	{
+		name:     "test",
+		usage:    "mcpeek test [PATH...] [flags] [--] [SERVER...]",
+		synopsis: "mcpeek test [PATH...] [--protocol R[,R]] [-u] [--filter RE] [--junit FILE] [--json FILE] [--github] [--parallel N] [flags] [--] [SERVER...] | test init [--out FILE] [SERVER...]",
+		summary:  "run the suites (*.mcpeek.yaml) against the server; init writes a starter",
+		options:  newTestOptions,
+		words:    []string{"init"},
+	},
+	{
 		name:     "doctor",
 		usage:    "mcpeek doctor [flags] [--] [SERVER...]",
 		synopsis: "mcpeek doctor [--json] [flags] [--] [SERVER...]",
