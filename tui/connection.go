@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -77,7 +78,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr()
 		}
 		m.showAppCard()
-		return tea.Batch(poll(), m.urlExpired())
+		return tea.Batch(poll(), m.broadcast(layer.Poll{}, nil))
 	}
 	return nil
 }
