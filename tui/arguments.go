@@ -56,4 +56,3 @@ func (m *Model) openJSON(t *mcp.Tool, asTask bool) tea.Cmd {
 	}
 	return m.host(layer.NewJSONEditor(&m.c, args))
 }
-

@@ -42,7 +42,10 @@ type (
 func (m *Model) connection(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectedMsg:
-		m.endLogin() // the login, if one ran, is over
+		if m.login != nil { // the login, if one ran, is over
+			m.close(m.hostedOf(m.login))
+			m.login = nil
+		}
 		if msg.err != nil {
 			m.state, m.err = stateDisconnected, msg.err
 			m.stderr = m.lastStderr()

@@ -121,9 +121,9 @@ type Model struct {
 	tasks         []*taskRow               // the tasks followed, oldest first
 	subs          subscriptions            // resources subscribed to, and their updates
 
-	login      *login          // the login (OAuth) waiting for the person, if any
-	forgetting bool            // a forgets the stored tokens before reconnecting
-	rootEdits  map[string]bool // the roots the person added (true) or removed, kept across reconnects
+	login      *layer.LoginCard // the login (OAuth) waiting for the person, if any
+	forgetting bool             // a forgets the stored tokens before reconnecting
+	rootEdits  map[string]bool  // the roots the person added (true) or removed, kept across reconnects
 
 	apps appsState // the tool apps the calls opened (apps.go)
 

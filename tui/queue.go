@@ -106,7 +106,7 @@ func (x *ask) head() any {
 
 // answer applies the answers of the layers over a conversation: a
 // request of the queue answered, the next shown, a link consented to or
-// refused, arguments given.
+// refused, arguments given, a login ended.
 func (m *Model) answer(a layer.Action) tea.Cmd {
 	switch a := a.(type) {
 	case layer.AnswerElicitation:
@@ -138,6 +138,8 @@ func (m *Model) answer(a layer.Action) tea.Cmd {
 		return a.Done(a.Args)
 	case layer.CallTool:
 		return m.callAs(a.Tool, a.Args, a.AsTask)
+	case layer.LoginEnded:
+		m.login = nil
 	}
 	return nil
 }

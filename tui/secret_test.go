@@ -87,4 +87,3 @@ func TestJSONEditorForgetsSecrets(t *testing.T) {
 		t.Errorf("the JSON editor does not say pw is not remembered:\n%s", view)
 	}
 }
-
