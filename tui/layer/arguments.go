@@ -66,10 +66,11 @@ type ArgsForm struct {
 // fieldText is a field and its text.
 type fieldText struct{ key, text string }
 
-// NewArgsForm asks for arguments with a form titled title; done gets what
-// was submitted. complete, if not nil, completes its text fields.
-func NewArgsForm(c *widget.Common, title string, schema *formschema.Schema, complete Completer, done func(map[string]any) tea.Cmd) *ArgsForm {
-	opts := nativeform.Options{Arguments: true, Suggestions: complete != nil}
+// NewArgsForm asks for arguments with a form titled title, made with
+// opts (its clock, its grace period); done gets what was submitted.
+// complete, if not nil, completes its text fields.
+func NewArgsForm(c *widget.Common, title string, schema *formschema.Schema, opts nativeform.Options, complete Completer, done func(map[string]any) tea.Cmd) *ArgsForm {
+	opts.Arguments, opts.Suggestions = true, complete != nil
 	return &ArgsForm{
 		c:        c,
 		form:     nativeform.New(nativeform.Request{Message: title, Schema: schema}, opts),
