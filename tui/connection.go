@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -41,7 +42,10 @@ type (
 func (m *Model) connection(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectedMsg:
-		m.endLogin() // the login, if one ran, is over
+		if m.login != nil { // the login, if one ran, is over
+			m.close(m.hostedOf(m.login))
+			m.login = nil
+		}
 		if msg.err != nil {
 			m.state, m.err = stateDisconnected, msg.err
 			m.stderr = m.lastStderr()
@@ -77,7 +81,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr()
 		}
 		m.showAppCard()
-		return tea.Batch(poll(), m.urlExpired())
+		return tea.Batch(poll(), m.broadcast(layer.Poll{}, nil))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -120,8 +121,8 @@ type Model struct {
 	tasks         taskList                 // the tasks followed, oldest first
 	subs          subscriptions            // resources subscribed to, and their updates
 
-	login      *login // the login (OAuth) waiting for the person, if any
-	forgetting bool   // a forgets the stored tokens before reconnecting
+	login      *layer.LoginCard // the login (OAuth) waiting for the person, if any
+	forgetting bool             // a forgets the stored tokens before reconnecting
 
 	apps    appsState     // the tool apps the calls opened (apps.go)
 	servers []ServerEntry // what the server picker lists
@@ -182,9 +183,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if l, ok := m.top().layer().(paneLayer); ok { // a layer's own pane, likewise
 		l.sync(m, m.bodyHeight())
 	}
-	if c := m.syncCompletion(); c != nil {
-		cmd = tea.Batch(cmd, c)
-	}
 	return m, cmd
 }
 
@@ -212,7 +210,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case modelMsg: // subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
-		return m.settleForms()
+		return m.broadcast(msg, holdsForm)
+	case layer.Msg:
+		return m.toLayer(msg)
+	case layer.OpenMsg:
+		return m.host(msg.Layer)
 	case callDoneMsg:
 		if msg.conn != m.runConn { // a call of a server left since (S)
 			return nil
@@ -234,11 +236,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	// Everything else (form ticks, cursor blinks) goes to a form.
-	if f := m.tickingForm(); f != nil {
-		_, cmd := f.Update(msg)
-		return cmd
-	}
-	return nil
+	return m.formMsg(msg)
 }
 
 func (m *Model) bodyHeight() int  { return max(m.c.Height-4, 6) }

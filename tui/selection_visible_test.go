@@ -59,7 +59,9 @@ func TestListsKeepTheSelectionVisibleAt80x12(t *testing.T) {
 			for i := range many {
 				tools = append(tools, &mcp.Tool{Name: name(i)})
 			}
-			m.host(layer.NewAppTools(&m.c, 0, "app", func() bool { return false })).l.Update(layer.AppToolsListed{Tools: tools})
+			l := layer.NewAppTools(&m.c, 0, "app", func() bool { return false })
+			m.host(l)
+			l.Update(layer.AppToolsListed{Tools: tools})
 		}, downs(many), "> " + name(many-1)},
 		{"the apps panel", func(m *Model) {
 			for i := range many {

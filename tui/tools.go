@@ -46,7 +46,7 @@ func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
 	case err == nil:
 		// The form starts from the arguments of the tool's last call, its
 		// secret fields (secret.go) marked as not remembered.
-		schema = markSecrets(prefill(schema, m.runs.lastArgs(t)), t.InputSchema)
+		schema = widget.MarkSecrets(prefill(schema, m.runs.lastArgs(t)), t.InputSchema)
 		return m.openArgs(title, schema, func(args map[string]any) tea.Cmd {
 			b, _ := json.Marshal(args)
 			return m.callAs(t, b, asTask)

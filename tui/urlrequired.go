@@ -128,14 +128,3 @@ func renderURLRequired(c *widget.Common, u *mcpclient.URLRequired, took time.Dur
 	b.WriteString(s.Dim.Render("Each page is shown on a consent card (o opens it). Once you are done there, " + k + " calls the tool again with the same arguments."))
 	return b.String()
 }
-
-// refusedNote is what the URL consent card says of a page a refused call
-// needs, or "".
-func (m *Model) refusedNote(x *ask) string {
-	if x.req.Refused == "" {
-		return ""
-	}
-	k := m.c.Keys.Tabs.Retry.Help().Key
-	return m.c.Styles.Warn.Render("The server refused "+widget.Clean(x.req.Refused)+" until you open this page.") + "\n" +
-		m.c.Styles.Dim.Render("Once you are done there, "+k+" on the Tools tab calls it again.") + "\n\n"
-}
