@@ -70,6 +70,11 @@ type Host struct {
 	// open counts the connections not yet taken over as a WebSocket:
 	// page loads, idle keep-alives and anyone who connects and waits.
 	open atomic.Int32
+	// fresh holds the connections that have not sent a request yet, and
+	// shutting says Close has begun (see closeFresh).
+	freshMu  sync.Mutex
+	fresh    map[net.Conn]struct{}
+	shutting bool
 }
 
 // maxOpenConns caps the connections that are not (yet) a session's
@@ -81,6 +86,7 @@ const maxOpenConns = 64
 // counts from its start until it closes or, taken over as a WebSocket,
 // until it has shown a token.
 func (h *Host) limitConns(c net.Conn, state http.ConnState) {
+	h.trackFresh(c, state)
 	switch state {
 	case http.StateNew:
 		if h.open.Add(1) > maxOpenConns {
@@ -91,6 +97,35 @@ func (h *Host) limitConns(c net.Conn, state http.ConnState) {
 		h.open.Add(-1)
 	case http.StateHijacked:
 		// serveSocket lets it go once the socket has shown its token.
+	}
+}
+
+// trackFresh keeps the set of connections that have not sent a request.
+// Browsers open such spare connections ahead of need, and http.Server's
+// Shutdown waits seconds for one before it counts as idle: mcpeek would
+// linger after every app session. Once Close has begun, a new connection
+// is closed at once.
+func (h *Host) trackFresh(c net.Conn, state http.ConnState) {
+	h.freshMu.Lock()
+	defer h.freshMu.Unlock()
+	switch {
+	case state == http.StateNew && h.shutting:
+		_ = c.Close()
+	case state == http.StateNew:
+		h.fresh[c] = struct{}{}
+	default:
+		delete(h.fresh, c)
+	}
+}
+
+// closeFresh closes the connections that never sent a request, so that
+// Shutdown waits only for requests in flight.
+func (h *Host) closeFresh() {
+	h.freshMu.Lock()
+	defer h.freshMu.Unlock()
+	h.shutting = true
+	for c := range h.fresh {
+		_ = c.Close()
 	}
 }
 
@@ -121,7 +156,8 @@ func Start(opts Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{opts: opts, port: port, listeners: listeners, sessions: map[string]*session{}}
+	h := &Host{opts: opts, port: port, listeners: listeners, sessions: map[string]*session{},
+		fresh: map[net.Conn]struct{}{}}
 	h.srv = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
 		ConnState: h.limitConns}
 	for _, l := range h.listeners {
@@ -219,6 +255,7 @@ func (h *Host) Close() error {
 	for _, s := range sessions {
 		s.abort(errHostClosed)
 	}
+	h.closeFresh()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	err := h.srv.Shutdown(ctx)

@@ -2095,6 +2095,32 @@ func TestLaunchFileKeepsTheTokenOutOfArgv(t *testing.T) {
 	}
 }
 
+// TestCloseDoesNotWaitForSpareConnections: a browser opens connections
+// ahead of need and may never send a request on them; closing the host
+// (mcpeek exiting after an app session) does not wait for them.
+func TestCloseDoesNotWaitForSpareConnections(t *testing.T) {
+	e := newEnv(t, nil)
+	c, err := net.Dial("tcp4", "127.0.0.1:"+e.port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for deadline := time.Now().Add(patience); e.h.open.Load() < 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the host never saw the connection")
+		}
+	}
+	start := time.Now()
+	_ = e.h.Close()
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Close took %v with a connection that sent nothing, want it at once", d)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(patience))
+	if _, err := c.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("read after Close = %v, want the connection closed", err)
+	}
+}
+
 // TestConnectionCap: a local process that opens connections and sends
 // nothing cannot pile them up: past the cap new ones are closed at once,
 // and once they go, the host serves again.

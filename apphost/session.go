@@ -22,20 +22,19 @@ const ProtocolVersion = "2026-01-26"
 const (
 	maxFrame  = 1 << 20 // bytes in one WebSocket frame
 	maxFrames = 10000   // frames one session reads before it gives up on the page
-	elicitID  = "mcpeek-elicit"
 	teardown  = "mcpeek-teardown"
 )
 
 // session is one request's tab: its token, its WebSocket once a page has
-// proven it holds the token, and the Apps protocol exchange over it.
+// proven it holds the token, and the Apps protocol exchange over it. What
+// the app is there for is its purpose: an elicitation (elicitation.go) or
+// a tool's app (toolapp.go); the session holds what both share.
 type session struct {
-	h     *Host
-	key   string
-	token string
-	req   *mcpclient.AppRequest
-	// tool is set for a tool app's session (toolapp.go); nil for an
-	// elicitation's.
-	tool *toolState
+	h       *Host
+	key     string
+	token   string
+	req     *mcpclient.AppRequest
+	purpose purpose
 	// sandboxID names the session's sandbox page; the page learns it only
 	// after it has shown the token, so the sandbox origin says nothing of
 	// which requests are live.
@@ -60,6 +59,35 @@ type session struct {
 	abortOnce   sync.Once
 }
 
+// purpose is what a session is for: the part of the Apps protocol that
+// differs between an app answering one elicitation and a tool's app that
+// lives as long as its tab. The session's shared exchange calls it at each
+// point where they differ.
+type purpose interface {
+	// heading fills in what the bridge page shows above the app.
+	heading(ctl *control, server string)
+	// initialize answers the app's ui/initialize (an app that remounts
+	// initializes again); an error ends the exchange.
+	initialize(p *peer, id json.RawMessage, version string, appCaps map[string]json.RawMessage) error
+	// initialized takes the app's ui/notifications/initialized.
+	initialized(p *peer, st *exchangeState) error
+	// request answers a request of the app's beyond the shared ones.
+	request(p *peer, m rpc)
+	// response takes a response of the app's; a non-nil answer ends the
+	// exchange with it.
+	response(p *peer, m rpc, st *exchangeState) (*mcpclient.AppAnswer, error)
+	// toolsChanged takes the app's notifications/tools/list_changed.
+	toolsChanged(p *peer, method string)
+	// teardownRequested is the end when the app asks to close.
+	teardownRequested() error
+	// tabClosed is the end when the tab goes.
+	tabClosed() error
+	// capabilities are the hostCapabilities the app is told.
+	capabilities() map[string]any
+	// context adds to (or changes) the hostContext the app is told.
+	context(hostContext map[string]any)
+}
+
 func (s *session) abort(err error) {
 	s.abortOnce.Do(func() {
 		s.abortErr = err
@@ -67,24 +95,11 @@ func (s *session) abort(err error) {
 	})
 }
 
-// Render implements [mcpclient.AppRenderer]: it opens a tab for the request
-// and runs the Apps host protocol with the app in it until it answers.
-func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclient.AppAnswer, error) {
-	s, err := h.register(req, nil)
-	if err != nil {
-		return nil, &mcpclient.AppError{Reason: mcpclient.FallbackBridgeUnavailable, Err: err}
-	}
-	// Read the app while the tab opens (serve returns only after the read
-	// has); a read that fails at once opens no tab, a slow one does not
-	// hold the tab back.
-	return s.serve(ctx, h.BridgeOrigin()+"/e/"+s.key+"#"+s.token)
-}
-
-// register makes a session for the request (of a tool app when tool is
-// set) under a key no live session has, with its own token.
-func (h *Host) register(req *mcpclient.AppRequest, tool *toolState) (*session, error) {
+// register makes a session for the request, for the purpose, under a key
+// no live session has, with its own token.
+func (h *Host) register(req *mcpclient.AppRequest, purpose purpose) (*session, error) {
 	s := &session{
-		h: h, token: newToken(), sandboxID: newToken(), req: req, tool: tool,
+		h: h, token: newToken(), sandboxID: newToken(), req: req, purpose: purpose,
 		connected: make(chan *websocket.Conn, 1), done: make(chan struct{}), aborted: make(chan struct{}),
 		shownAsText: make(chan struct{}), loaded: make(chan struct{}),
 	}
@@ -508,11 +523,7 @@ func (p *peer) exchange(ctx context.Context, frames <-chan frame, initTimer *tim
 	}
 	ctl := control{Kind: "session", Server: server, Connection: s.req.Connection,
 		Sandbox: s.h.SandboxOrigin() + "/sandbox/" + s.sandboxID, Allow: s.allow}
-	if s.tool != nil {
-		ctl.Title = server + ": " + toolName(s.tool.app.Tool)
-	} else {
-		ctl.Message = s.req.Params.Message
-	}
+	s.purpose.heading(&ctl, server)
 	p.send(ctl)
 	p.status("Loading the server's app…")
 	st := &exchangeState{initTimer: initTimer, start: start}
@@ -533,7 +544,7 @@ func (p *peer) exchange(ctx context.Context, frames <-chan frame, initTimer *tim
 		case m.Method != "": // a notification
 			err = p.onNotification(m, st)
 		default: // a response
-			ans, err = p.onResponse(m, st)
+			ans, err = s.purpose.response(p, m, st)
 		}
 		if ans != nil || err != nil {
 			return ans, err
@@ -547,11 +558,8 @@ func (p *peer) next(ctx context.Context, frames <-chan frame, st *exchangeState)
 	s := p.s
 	select {
 	case f, ok := <-frames:
-		if (!ok || f.err != nil) && s.tool != nil {
-			return rpc{}, errTabClosed
-		}
 		if !ok || f.err != nil {
-			return rpc{}, appErr(mcpclient.FallbackBridgeClosed, "the tab closed before the app answered")
+			return rpc{}, s.purpose.tabClosed()
 		}
 		return f.msg, nil
 	case <-ctx.Done():
@@ -570,8 +578,8 @@ func (p *peer) next(ctx context.Context, frames <-chan frame, st *exchangeState)
 // resend the request forever).
 const maxInits = 8
 
-// onRequest answers a request from the app or its sandbox; only a
-// ui/initialize without the elicitation capability ends the exchange.
+// onRequest answers a request from the app or its sandbox; only the
+// purpose's answer to ui/initialize may end the exchange.
 func (p *peer) onRequest(m rpc) error {
 	s := p.s
 	switch m.Method {
@@ -580,11 +588,7 @@ func (p *peer) onRequest(m rpc) error {
 		p.requestDisplayMode(m)
 		return nil
 	default:
-		if s.tool != nil {
-			p.toolRequest(m)
-		} else {
-			p.request(m)
-		}
+		s.purpose.request(p, m)
 		return nil
 	}
 	if p.inits >= maxInits {
@@ -604,16 +608,7 @@ func (p *peer) onRequest(m rpc) error {
 	p.awaitingInit = true
 	p.appModes = nil
 	_ = json.Unmarshal(params.AppCapabilities["availableDisplayModes"], &p.appModes)
-	if s.tool != nil {
-		s.tool.restarted(isObject(params.AppCapabilities["tools"]))
-		p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
-		return nil
-	}
-	p.reply(m.ID, p.initializeResult(params.ProtocolVersion))
-	if e, ok := params.AppCapabilities["elicitation"]; !ok || !isObject(e) {
-		return appErr(mcpclient.FallbackAppNoElicitation, "appCapabilities has no elicitation")
-	}
-	return nil
+	return s.purpose.initialize(p, m.ID, params.ProtocolVersion, params.AppCapabilities)
 }
 
 // hostDisplayModes are the display modes the bridge page can give an app:
@@ -638,8 +633,8 @@ func (p *peer) requestDisplayMode(m rpc) {
 }
 
 // onNotification handles a notification from the app or its sandbox:
-// the sandbox's readiness, the app's initialized (which sends the
-// elicitation), size changes and a teardown request.
+// the sandbox's readiness, the app's initialized (for the purpose to go
+// on from), size changes and a teardown request.
 func (p *peer) onNotification(m rpc, st *exchangeState) error {
 	s := p.s
 	switch m.Method {
@@ -661,29 +656,7 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 			return nil
 		}
 		p.awaitingInit, p.ready = false, true
-		if s.tool != nil { // a long-lived session: no answer is awaited
-			st.initTimer.Stop()
-			p.toolInitialized()
-			return nil
-		}
-		if st.answerTimer == nil {
-			st.initTimer.Stop()
-			st.initTime = time.Since(st.start)
-			st.answerTimer = time.NewTimer(s.h.opts.AnswerTimeout)
-		}
-		// A remounted app has lost the request: it gets it again, with
-		// the same id, within the same answer time.
-		p.status("Answer in the app below.")
-		params := s.req.RawParams // the request as the server wrote it
-		if len(params) == 0 {
-			var err error
-			if params, err = json.Marshal(s.req.Params); err != nil {
-				return appErr(mcpclient.FallbackBridgeUnavailable, "encode the request: %v", err)
-			}
-		}
-		// Written by hand around the params so that they reach the app byte
-		// for byte (an encoder would re-escape and compact them).
-		p.sendRaw(append(append([]byte(`{"jsonrpc":"2.0","id":"`+elicitID+`","method":"elicitation/create","params":`), params...), '}'))
+		return s.purpose.initialized(p, st)
 	case "notifications/message":
 		p.appLog(m.Params)
 	case "ui/notifications/size-changed":
@@ -694,58 +667,17 @@ func (p *peer) onNotification(m rpc, st *exchangeState) error {
 		_ = json.Unmarshal(m.Params, &size)
 		p.send(control{Kind: "size", Width: size.Width, Height: size.Height})
 	case "notifications/tools/list_changed":
-		switch t := s.tool; {
-		case t == nil || !p.ready:
-			s.h.opts.Logf("app host: %s: ignored %s", s.key, m.Method)
-		case !t.limiter.Allow():
-			s.h.opts.Logf("app host: %s: ignored %s: too many notifications", s.key, m.Method)
-		default:
-			t.app.Peer.AppToolsChanged()
-		}
+		s.purpose.toolsChanged(p, m.Method)
 	case "ui/notifications/request-teardown":
-		if s.tool != nil {
-			return mcpclient.ErrAppClosed
-		}
-		return appErr(mcpclient.FallbackBridgeClosed, "the app asked to close before answering")
+		return s.purpose.teardownRequested()
 	default:
 		s.h.opts.Logf("app host: %s: ignored notification %s", s.key, m.Method)
 	}
 	return nil
 }
 
-// onResponse takes the app's answer to the elicitation; responses to
-// anything else are logged and ignored.
-func (p *peer) onResponse(m rpc, st *exchangeState) (*mcpclient.AppAnswer, error) {
-	s := p.s
-	if s.tool != nil && s.tool.answered(m) {
-		return nil, nil
-	}
-	if s.tool != nil || string(m.ID) != `"`+elicitID+`"` || st.answerTimer == nil {
-		s.h.opts.Logf("app host: %s: ignored a response to unknown id %s", s.key, m.ID)
-		return nil, nil
-	}
-	if m.Error != nil {
-		return nil, appErr(mcpclient.FallbackInvalidResult, "the app answered with error %d: %s", m.Error.Code, m.Error.Message)
-	}
-	return &mcpclient.AppAnswer{Result: m.Result, InitTime: st.initTime}, nil
-}
-
-// request answers what an app may ask of its host during an elicitation:
-// ping, and nothing that reaches the server or the outside world.
-func (p *peer) request(m rpc) {
-	switch {
-	case m.Method == "ping":
-		p.reply(m.ID, map[string]any{})
-	case m.Method == "ui/open-link" || strings.HasPrefix(m.Method, "tools/") || strings.HasPrefix(m.Method, "resources/") ||
-		strings.HasPrefix(m.Method, "prompts/") || strings.HasPrefix(m.Method, "ui/"):
-		p.s.h.opts.Logf("app host: %s: refused %s during an elicitation", p.s.key, m.Method)
-		p.refuse(m.ID, -32601, m.Method+" is not available while the app answers an elicitation")
-	default:
-		p.s.h.opts.Logf("app host: %s: refused unknown method %s", p.s.key, m.Method)
-		p.refuse(m.ID, -32601, "method not found: "+m.Method)
-	}
-}
-
+// initializeResult is the answer to ui/initialize: what the host is and
+// serves, and the context the app runs in.
 func (p *peer) initializeResult(appVersion string) map[string]any {
 	version := ProtocolVersion
 	if appVersion == ProtocolVersion {
@@ -754,38 +686,18 @@ func (p *peer) initializeResult(appVersion string) map[string]any {
 	if p.displayMode == "" {
 		p.displayMode = "inline"
 	}
-	caps := map[string]any{"elicitation": map[string]any{}, "logging": map[string]any{}}
-	theme := p.s.h.opts.Theme
-	if t := p.s.tool; t != nil {
-		t.mu.Lock()
-		if t.theme != "" {
-			theme = t.theme
-		}
-		t.mu.Unlock()
-	}
 	hostContext := map[string]any{
-		"theme":                 theme,
+		"theme":                 p.s.h.opts.Theme,
 		"displayMode":           p.displayMode,
 		"availableDisplayModes": hostDisplayModes,
 		"platform":              "web",
 		"containerDimensions":   map[string]any{"maxWidth": 960, "maxHeight": 1200},
 	}
-	if t := p.s.tool; t != nil {
-		// What mcpeek really serves a tool app (toolapp.go).
-		text := map[string]any{"text": map[string]any{}}
-		caps = map[string]any{
-			"serverTools": map[string]any{}, "serverResources": map[string]any{}, "openLinks": map[string]any{},
-			"logging": map[string]any{}, "message": text,
-			"updateModelContext": map[string]any{"text": map[string]any{}, "structuredContent": map[string]any{}},
-		}
-		hostContext["toolInfo"] = map[string]any{"tool": t.app.Tool}
-		hostContext["locale"] = hostLocale()
-		hostContext["timeZone"] = hostTimeZone()
-	}
+	p.s.purpose.context(hostContext)
 	return map[string]any{
 		"protocolVersion":  version,
 		"hostInfo":         map[string]any{"name": "mcpeek", "version": p.s.h.opts.Version},
-		"hostCapabilities": caps,
+		"hostCapabilities": p.s.purpose.capabilities(),
 		"hostContext":      hostContext,
 	}
 }

@@ -31,8 +31,9 @@ const (
 // normal end.
 var errTabClosed = errors.New("the tab closed")
 
-// toolState is a tool app session's part beyond the common session.
-type toolState struct {
+// toolSession is the [purpose] of a tool app's session: what it holds
+// beyond the shared session.
+type toolSession struct {
 	app      *mcpclient.ToolApp
 	limiter  *rate.Limiter
 	inflight chan struct{}
@@ -62,7 +63,7 @@ type toolState struct {
 }
 
 // toolHandle is the [mcpclient.ToolAppSession] OpenToolApp returns.
-type toolHandle struct{ t *toolState }
+type toolHandle struct{ t *toolSession }
 
 func (h toolHandle) Done() <-chan struct{} { return h.t.end }
 func (h toolHandle) URL() string           { return h.t.url }
@@ -110,7 +111,7 @@ const hostAskTimeout = 30 * time.Second
 // ask sends the app a request of the host's and waits for its answer.
 // Only an initialized app is asked, and tools/* only of an app that
 // declared tools.
-func (t *toolState) ask(ctx context.Context, method string, params any) (json.RawMessage, error) {
+func (t *toolSession) ask(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	b, err := json.Marshal(params)
 	if err != nil {
 		return nil, err
@@ -158,7 +159,7 @@ func (t *toolState) ask(ctx context.Context, method string, params any) (json.Ra
 
 // answered hands the app's response to the request of the host's that
 // awaits it; false when none does.
-func (t *toolState) answered(m rpc) bool {
+func (t *toolSession) answered(m rpc) bool {
 	var id string
 	if json.Unmarshal(m.ID, &id) != nil {
 		return false
@@ -176,7 +177,7 @@ func (t *toolState) answered(m rpc) bool {
 // restarted is called when the app initializes (again): requests the
 // app before it was asked will not be answered, and it is not live until
 // it says initialized.
-func (t *toolState) restarted(appTools bool) {
+func (t *toolSession) restarted(appTools bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.live, t.appTools = false, appTools
@@ -249,7 +250,7 @@ func (h toolHandle) SetTheme(theme string) {
 }
 
 // sendThemes tells the live app each theme change, until the session ends.
-func (t *toolState) sendThemes() {
+func (t *toolSession) sendThemes() {
 	for {
 		select {
 		case <-t.themeKick:
@@ -273,7 +274,7 @@ func notifyFrame(method string, params json.RawMessage) []byte {
 // tool's app and runs its session in the background until the tab closes,
 // the app asks to close, ctx ends or the session is closed.
 func (h *Host) OpenToolApp(ctx context.Context, app *mcpclient.ToolApp) (mcpclient.ToolAppSession, error) {
-	t := &toolState{app: app, limiter: rate.NewLimiter(toolAppRate, toolAppRate), inflight: make(chan struct{}, maxToolAppInflight),
+	t := &toolSession{app: app, limiter: rate.NewLimiter(toolAppRate, toolAppRate), inflight: make(chan struct{}, maxToolAppInflight),
 		end: make(chan struct{}), themeKick: make(chan struct{}, 1)}
 	s, err := h.register(app.Request, t)
 	if err != nil {
@@ -326,10 +327,25 @@ func (s *session) serve(ctx context.Context, target string) (*mcpclient.AppAnswe
 	return s.run(ctx)
 }
 
-// toolInitialized hands a freshly initialized (or remounted) app the
-// call's input, and its result or cancellation when there is one.
-func (p *peer) toolInitialized() {
-	t := p.s.tool
+var _ purpose = (*toolSession)(nil)
+
+func (t *toolSession) heading(ctl *control, server string) {
+	ctl.Title = server + ": " + toolName(t.app.Tool)
+}
+
+// initialize answers; requests the app had not answered before it began
+// again fail first.
+func (t *toolSession) initialize(p *peer, id json.RawMessage, version string, appCaps map[string]json.RawMessage) error {
+	t.restarted(isObject(appCaps["tools"]))
+	p.reply(id, p.initializeResult(version))
+	return nil
+}
+
+// initialized hands a freshly initialized (or remounted) app the call's
+// input, and its result or cancellation when there is one. The session is
+// long-lived: no answer is awaited.
+func (t *toolSession) initialized(p *peer, st *exchangeState) error {
+	st.initTimer.Stop()
 	args := t.app.Arguments
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
@@ -349,6 +365,56 @@ func (p *peer) toolInitialized() {
 	case cancelled != nil:
 		p.sendRaw(notifyFrame("ui/notifications/tool-cancelled", mustJSON(map[string]any{"reason": *cancelled})))
 	}
+	return nil
+}
+
+// response hands an answer to the request of the host's that awaits it.
+func (t *toolSession) response(p *peer, m rpc, _ *exchangeState) (*mcpclient.AppAnswer, error) {
+	if !t.answered(m) {
+		p.s.h.opts.Logf("app host: %s: ignored a response to unknown id %s", p.s.key, m.ID)
+	}
+	return nil, nil
+}
+
+// toolsChanged tells the connection the app's own tools changed, within
+// the app's rate.
+func (t *toolSession) toolsChanged(p *peer, method string) {
+	switch {
+	case !p.ready:
+		p.s.h.opts.Logf("app host: %s: ignored %s", p.s.key, method)
+	case !t.limiter.Allow():
+		p.s.h.opts.Logf("app host: %s: ignored %s: too many notifications", p.s.key, method)
+	default:
+		t.app.Peer.AppToolsChanged()
+	}
+}
+
+// teardownRequested: an app that asks to close ends its session.
+func (*toolSession) teardownRequested() error { return mcpclient.ErrAppClosed }
+
+// tabClosed: the tab closing is a tool app's normal end.
+func (*toolSession) tabClosed() error { return errTabClosed }
+
+// capabilities are what mcpeek really serves a tool app.
+func (*toolSession) capabilities() map[string]any {
+	return map[string]any{
+		"serverTools": map[string]any{}, "serverResources": map[string]any{}, "openLinks": map[string]any{},
+		"logging": map[string]any{}, "message": map[string]any{"text": map[string]any{}},
+		"updateModelContext": map[string]any{"text": map[string]any{}, "structuredContent": map[string]any{}},
+	}
+}
+
+// context tells the app its tool, the person's locale and time zone, and
+// the theme SetTheme last set.
+func (t *toolSession) context(hostContext map[string]any) {
+	t.mu.Lock()
+	if t.theme != "" {
+		hostContext["theme"] = t.theme
+	}
+	t.mu.Unlock()
+	hostContext["toolInfo"] = map[string]any{"tool": t.app.Tool}
+	hostContext["locale"] = hostLocale()
+	hostContext["timeZone"] = hostTimeZone()
 }
 
 func toolName(t *mcp.Tool) string {
@@ -361,13 +427,13 @@ func toolName(t *mcp.Tool) string {
 	return t.Name
 }
 
-// toolRequest answers what a tool app asks of its host. Whatever reaches
+// request answers what a tool app asks of its host. Whatever reaches
 // the server or the person is bounded in rate, ui/message and
 // ui/update-model-context included; what waits on them runs beside the
 // exchange, bounded in number too. A refusal is a JSON-RPC error and a log
 // line, and the session goes on.
-func (p *peer) toolRequest(m rpc) {
-	s, t := p.s, p.s.tool
+func (t *toolSession) request(p *peer, m rpc) {
+	s := p.s
 	refuse := func(code int, format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
 		s.h.opts.Logf("app host: %s: refused %s: %s", s.key, clip(m.Method, 60), clip(msg, 200))

@@ -57,6 +57,7 @@ func (w *rewriter) Flush() {
 // the official Apps SDK, on the app path; the app received the request
 // exactly as the server wrote it.
 func TestBrowserSDKAppGetsTheServersBytes(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	// The app notes the raw params of the request it is sent, before the
 	// SDK reads them, and answers with that note in the free-text field.
@@ -107,12 +108,14 @@ window.extraContent = () => {
 // tunnel. A tab opened well after --app-init-timeout still gets the app,
 // because the init time starts when the tab connects.
 func TestBrowserNoBrowserTabOpenedLate(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	log := filepath.Join(t.TempDir(), "elicit.jsonl")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	const initTimeout = 3 * time.Second
 	cmd := exec.CommandContext(ctx, mcpeekBin, "call", "choose_option", "--app-host", "--no-browser",
-		"--app-init-timeout", "3s", "--on-elicit", "decline", "--elicit-log", log)
+		"--app-init-timeout", initTimeout.String(), "--on-elicit", "decline", "--elicit-log", log)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	stderr, err := cmd.StderrPipe()
@@ -141,7 +144,14 @@ func TestBrowserNoBrowserTabOpenedLate(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("no URL was printed")
 	}
-	time.Sleep(6 * time.Second) // twice the init time
+	// The tab is opened only once the init time has run out since the URL
+	// was printed: had it started then, mcpeek would have fallen back to
+	// the native answer by now and ended (its stderr closing).
+	select {
+	case <-scanned:
+		t.Fatalf("mcpeek ended before the tab was opened:\n%s", strings.Join(lines, "\n"))
+	case <-time.After(initTimeout + time.Second):
+	}
 	page := tab(t, browser, link)
 	click(t, page, "option-a")
 	err = cmd.Wait()
@@ -181,6 +191,7 @@ post({jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {protocolVersion: 
 // (mcpeek would otherwise note each one it ignores), and it is answered as
 // usual.
 func TestBrowserSandboxKeepsItsOwnWord(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	srv := statelessHTTP(t, sdkAppServer(spamApp))
 	o := newOpener(t)

@@ -91,6 +91,7 @@ func appTools(t *testing.T, sess mcpclient.ToolAppSession) []*mcp.Tool {
 // change, and tells the app of a theme change, which the SDK merges into
 // its host context.
 func TestBrowserAppOwnToolsSDK(t *testing.T) {
+	t.Parallel()
 	srv := statelessHTTP(t, toolAppServer(sdkPage(t, extAppsBundle(t), "", sdkToolsApp)))
 	sess, page, changed := openToolAppIn(t, mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: srv.URL})
 	inApp(t, page, `document.getElementById("status").textContent === "connected light"`)
@@ -122,6 +123,7 @@ func TestBrowserAppOwnToolsSDK(t *testing.T) {
 // The fixture's notes app has a tool of its own, which reports what the
 // app shows, and follows the host's theme from its initialize result on.
 func TestBrowserAppOwnToolsFixture(t *testing.T) {
+	t.Parallel()
 	sess, page, _ := openToolAppIn(t, mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: func() *mcp.Server { return fixture.New(fixture.Options{}) }})
 	inApp(t, page, `document.documentElement.dataset.theme === "light"`)
 	tools := appTools(t, sess)

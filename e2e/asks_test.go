@@ -120,6 +120,7 @@ func TestBareAsksLegacy(t *testing.T) {
 // tool's result, never with "the server went away". The legacy era gets
 // the same roots/list as a request without params.
 func TestBareInputRequests(t *testing.T) {
+	t.Parallel()
 	server := tsservers.Asks(t)
 	url := tsservers.HTTP(t, slices.Concat(server, []string{"--http"}))
 	for _, tc := range []struct {
@@ -218,6 +219,7 @@ func TestConnectErrorNamesStatus(t *testing.T) {
 // the TypeScript SDK wrote it, its name first, rather than in go-sdk's
 // (alphabetical) order of its struct, in both eras.
 func TestListKeepsTheServersKeyOrder(t *testing.T) {
+	t.Parallel()
 	server := tsservers.Asks(t)
 	for _, protocol := range []string{"legacy", "modern"} {
 		r := mcpeek(t, slices.Concat([]string{"list", "tools", "--protocol", protocol, "--"}, server)...)

@@ -75,6 +75,7 @@ func wantClean(t *testing.T, what string, r result) {
 // login, status and logout print them shown, not obeyed, on success and
 // on failure.
 func TestAuthCommandsCleanAHostileServersStrings(t *testing.T) {
+	t.Parallel()
 	as := oauthtest.New()
 	defer as.Close()
 	as.MakeHostile()

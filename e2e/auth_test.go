@@ -83,6 +83,7 @@ func launchTarget(u string) (string, error) {
 // (0600); the second reuses it without opening anything; --stored-auth-only
 // with an empty store fails with exit 3; logout forgets.
 func TestOAuthAgainstTheTypeScriptSDK(t *testing.T) {
+	t.Parallel()
 	mcpPort := startOAuthExample(t, tsSDK(t))
 	config := t.TempDir()
 	events := filepath.Join(t.TempDir(), "opened")

@@ -26,29 +26,53 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// chromium returns a headless Chromium to drive, or skips (fails with
-// MCPEEK_REQUIRE_BROWSER=1) when the machine has none.
+// chromium returns the headless Chromium the tests share, started on first
+// use and stopped after the last test; each test opens its own tabs. It
+// skips (fails with MCPEEK_REQUIRE_BROWSER=1) when the machine has none.
 func chromium(t testing.TB) context.Context {
 	t.Helper()
-	path := os.Getenv("MCPEEK_CHROMIUM")
-	if path == "" {
-		for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-			if _, err := os.Stat(p); err == nil {
-				path = p
-				break
-			}
-		}
-	}
-	if path == "" {
-		if p, err := exec.LookPath("chromium"); err == nil {
-			path = p
-		}
-	}
+	path := chromiumPath()
 	if path == "" {
 		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
 			t.Fatal("Chromium is required (MCPEEK_REQUIRE_BROWSER=1) but /usr/bin/chromium is missing: apt-get install chromium")
 		}
 		t.Skip("needs Chromium (apt-get install chromium) for browser tests")
+	}
+	shared.once.Do(func() { shared.ctx, shared.err = startChromium(path) })
+	if shared.err != nil {
+		t.Fatalf("start Chromium: %v", shared.err)
+	}
+	return shared.ctx
+}
+
+// shared is the one Chromium of the test run: starting one costs about a
+// second, and tabs of one browser keep their own state.
+var shared struct {
+	once sync.Once
+	ctx  context.Context
+	err  error
+	stop func()
+}
+
+func chromiumPath() string {
+	if path := os.Getenv("MCPEEK_CHROMIUM"); path != "" {
+		return path
+	}
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	return ""
+}
+
+func startChromium(path string) (context.Context, error) {
+	dir, err := os.MkdirTemp("", "mcpeek-e2e-chromium-")
+	if err != nil {
+		return nil, err
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
@@ -60,16 +84,27 @@ func chromium(t testing.TB) context.Context {
 		// Keep the app's frames in one process so the test can reach into them.
 		chromedp.Flag("disable-site-isolation-trials", true),
 		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
-	t.Cleanup(cancelBrowser)
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("start Chromium: %v", err)
+	shared.stop = func() {
+		cancelBrowser()
+		cancelAlloc()
+		_ = os.RemoveAll(dir)
 	}
-	return bctx
+	if err := chromedp.Do(bctx); err != nil {
+		shared.stop()
+		return nil, err
+	}
+	return bctx, nil
+}
+
+// stopChromium ends the shared Chromium, if a test started it.
+func stopChromium() {
+	if shared.stop != nil {
+		shared.stop()
+	}
 }
 
 // opener is an --open-with command that writes each URL to a file, which
@@ -257,6 +292,7 @@ func appCall(ctx context.Context, o *opener, log string, args ...string) chan re
 }
 
 func TestBrowserChooseOption(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	for _, tc := range []struct {
 		button, wantAction string
@@ -267,6 +303,7 @@ func TestBrowserChooseOption(t *testing.T) {
 		{"cancel", "cancel", nil},
 	} {
 		t.Run(tc.button, func(t *testing.T) {
+			t.Parallel()
 			o := newOpener(t)
 			log := filepath.Join(t.TempDir(), "elicit.jsonl")
 			done := appCall(context.Background(), o, log, "choose_option")
@@ -291,6 +328,7 @@ func TestBrowserChooseOption(t *testing.T) {
 }
 
 func TestBrowserFallbacks(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	for _, tc := range []struct {
 		tool, fallback string
@@ -371,6 +409,7 @@ func twoChoicesServer() *mcp.Server {
 }
 
 func TestBrowserTwoTabsAnsweredInReverse(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	srv := statelessHTTP(t, twoChoicesServer())
 	o := newOpener(t)

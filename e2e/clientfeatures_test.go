@@ -93,6 +93,7 @@ func TestRootsFromFlags(t *testing.T) {
 // --log-level warning: the five messages at warning and above go to stderr,
 // one line each; stdout holds only the result.
 func TestLogLevelHeadless(t *testing.T) {
+	t.Parallel()
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
 			r := mcpeek(t, "call", "log_burst", "--protocol", era.flag, "--log-level", "warning")
@@ -186,8 +187,10 @@ func TestCompleteCommand(t *testing.T) {
 // --subscribe: the update touch_counter causes is shown on stderr, and
 // --updates waits for it; in both eras.
 func TestSubscribeShowsUpdates(t *testing.T) {
+	t.Parallel()
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
+			t.Parallel()
 			r := mcpeek(t, "call", "touch_counter", "--protocol", era.flag,
 				"--subscribe", "fixture://counter", "--updates", "1", "--timeout", "20s")
 			if r.code != exitOK {

@@ -363,6 +363,7 @@ type inspectorRun struct {
 	conns chan *mcpclient.Conn // each connection made, in order
 	all   []*mcpclient.Conn
 	conn  *mcpclient.Conn // the latest
+	tool  string          // the tool last called, which the Tools tab's filter holds
 }
 
 // screenBuffer is the terminal: everything the inspector drew, and how far
@@ -395,6 +396,13 @@ func (s *screenBuffer) next(texts ...string) bool {
 	}
 	s.read = end
 	return true
+}
+
+// skip consumes everything drawn so far.
+func (s *screenBuffer) skip() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.read = len(s.b)
 }
 
 func (s *screenBuffer) tail(n int) string {
@@ -479,7 +487,8 @@ func (in *inspectorRun) expect(texts ...string) *inspectorRun {
 
 var keyBytes = map[string]string{"enter": "\r", "down": "\x1b[B", "ctrl+s": "\x13"}
 
-// keys types keys, one at a time.
+// keys types keys, one at a time: each is its own write, which the
+// inspector reads and handles in order, as it does a person's typing.
 func (in *inspectorRun) keys(keys ...string) *inspectorRun {
 	in.t.Helper()
 	for _, k := range keys {
@@ -490,14 +499,36 @@ func (in *inspectorRun) keys(keys ...string) *inspectorRun {
 		if _, err := in.keysW.Write([]byte(b)); err != nil {
 			in.t.Fatalf("type %q: %v", k, err)
 		}
-		time.Sleep(100 * time.Millisecond) // focus moves and the form's grace period
 	}
 	return in
+}
+
+// keyUntil types k until the screen shows all the texts: for a form,
+// which ignores keys for a moment after it appears.
+func (in *inspectorRun) keyUntil(k string, texts ...string) *inspectorRun {
+	in.t.Helper()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for {
+		in.keys(k)
+		for range 10 { // a frame's time for this k to show, before the next
+			select {
+			case <-tick.C:
+			case <-deadline:
+				in.t.Fatalf("%q never brought %q on screen; last output:\n%q", k, texts, in.out.tail(2000))
+			}
+			if in.out.next(texts...) {
+				return in
+			}
+		}
+	}
 }
 
 // call picks a tool by name on the Tools tab and calls it.
 func (in *inspectorRun) call(tool string) *inspectorRun {
 	in.t.Helper()
+	in.tool = tool
 	in.keys("1", "/", strings.Repeat("\x7f", 8)+tool) // the last filter cleared, then the name
 	return in.keys("enter", "enter")
 }
@@ -520,12 +551,14 @@ func (in *inspectorRun) settled(c *mcpclient.Conn, n int) []mcpclient.Record {
 // new server process, and a question asked there is answered.
 func (in *inspectorRun) answerAfterReconnect() {
 	in.t.Helper()
+	// Reconnecting empties the Tools tab until the new connection's tools
+	// arrive: the filtered row of the tool last called is drawn anew then.
+	in.out.skip()
 	in.keys("r")
 	c := in.nextConn()
-	in.expect("fault-server")
+	in.expect("fault-server", "> "+in.tool)
 	in.call("ask").expect("is asking for input")
-	time.Sleep(450 * time.Millisecond) // the form ignores keys at first
-	in.keys("down", "ctrl+s").expect("answered accept")
+	in.keyUntil("down", "● option-b").keys("ctrl+s").expect("answered accept")
 	if recs := in.settled(c, 1); recs[0].Action != "accept" {
 		in.t.Errorf("after reconnecting: record %+v, want accept", recs[0])
 	}
@@ -537,9 +570,10 @@ func (in *inspectorRun) answerAfterReconnect() {
 // question settles and its form or app card goes, and r connects to a new
 // server that works.
 func TestInspectorServerKilled(t *testing.T) {
+	noLeaks(t) // once all the runs, each a server and an inspector of its own, are over
 	for _, era := range eras {
 		t.Run(era.name+"/mid-elicitation", func(t *testing.T) {
-			noLeaks(t)
+			t.Parallel()
 			in := openInspector(t, era.flag, nil)
 			first := in.conn
 			in.call("ask").expect("is asking for input")
@@ -554,7 +588,7 @@ func TestInspectorServerKilled(t *testing.T) {
 		})
 	}
 	t.Run("modern/mid-call", func(t *testing.T) {
-		noLeaks(t)
+		t.Parallel()
 		in := openInspector(t, "modern", nil)
 		in.call("hang").expect("calling hang")
 		kill(t, in.ev.wait(t, "hang"))
@@ -562,7 +596,7 @@ func TestInspectorServerKilled(t *testing.T) {
 		in.answerAfterReconnect()
 	})
 	t.Run("modern/mid-app-session", func(t *testing.T) {
-		noLeaks(t)
+		t.Parallel()
 		urls := make(chan string, 4)
 		host, err := apphost.Start(apphost.Options{InitTimeout: time.Minute, AnswerTimeout: time.Minute,
 			Open: func(u string) error { urls <- u; return nil }})
@@ -604,9 +638,11 @@ func TestInspectorServerKilled(t *testing.T) {
 // the reason bridge_closed, at once rather than at the app timeout, and
 // the server receives exactly one answer.
 func TestBrowserTabClosedMidRequest(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
+			t.Parallel()
 			o := newOpener(t)
 			dir := t.TempDir()
 			log, wire := filepath.Join(dir, "elicit.jsonl"), filepath.Join(dir, "wire.jsonl")

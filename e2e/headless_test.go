@@ -216,6 +216,7 @@ func TestList(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -286,6 +287,7 @@ func TestPinnedRevision(t *testing.T) {
 }
 
 func TestInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	r := mcpeekCtx(t, ctx, "caps", "--", "sleep", "5")

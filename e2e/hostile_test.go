@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -17,6 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpeek/mcpeek/internal/cli"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -357,11 +360,66 @@ func (w *memWatch) end(settleMB float64) (peakMB, retainedMB float64) {
 	return mb(w.peak.Load(), w.before), retainedMB
 }
 
+// memReport is what a measured run of mcpeek reports about its heap, in
+// MB above where it started.
+type memReport struct {
+	PeakMB     float64 `json:"peakMB"`
+	RetainedMB float64 `json:"retainedMB"`
+}
+
+// mcpeekMeasured runs mcpeek in a process of its own (this test binary,
+// see measuredRun), so that nothing else the tests or the machine run
+// counts in its heap: its peak, and what the run left on it after a
+// forced GC.
+func mcpeekMeasured(t *testing.T, args ...string) (result, memReport) {
+	t.Helper()
+	report := filepath.Join(t.TempDir(), "heap.json")
+	cmd := exec.Command(testBinary, args...)
+	cmd.Env = append(os.Environ(), "MCPEEK_E2E_MEASURE="+report)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := result{stdout: stdout.String(), stderr: stderr.String()}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("run mcpeek: %v", err)
+	}
+	var m memReport
+	data, err := os.ReadFile(report)
+	if err == nil {
+		err = json.Unmarshal(data, &m)
+	}
+	if err != nil {
+		t.Fatalf("the measured run reported no heap (exit %d, stderr %q): %v", r.code, r.stderr, err)
+	}
+	return r, m
+}
+
+// measuredRun is the child of mcpeekMeasured: mcpeek with args, its output
+// straight to this process's (so the run's result is not held here), and
+// then the heap's peak and what stays after the run, written to report.
+func measuredRun(report string, args []string) int {
+	w := watchMemory()
+	code := cli.Run(context.Background(), args, os.Stdout, os.Stderr)
+	peak, retained := w.end(16)
+	data, _ := json.Marshal(memReport{PeakMB: peak, RetainedMB: retained})
+	if err := os.WriteFile(report, data, 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 99
+	}
+	return code
+}
+
 // TestHostileServerHeadless runs the headless commands against a server
 // that lies, shouts and stalls: every answer is a clear result or a clear
 // one-line error, nothing mcpeek prints carries a raw escape sequence or
-// invalid UTF-8, and memory stays within generous bounds.
+// invalid UTF-8, and memory stays within generous bounds. Each run is a
+// process of its own, measured there.
 func TestHostileServerHeadless(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		args     []string
@@ -387,9 +445,9 @@ func TestHostileServerHeadless(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w := watchMemory()
+			t.Parallel()
 			start := time.Now()
-			r := mcpeek(t, append(tc.args, hostileArgs(tc.tools)...)...)
+			r, mem := mcpeekMeasured(t, append(tc.args, hostileArgs(tc.tools)...)...)
 			took := time.Since(start)
 			stdout, stderr := len(r.stdout), r.stderr
 			if r.code != tc.wantCode {
@@ -408,8 +466,7 @@ func TestHostileServerHeadless(t *testing.T) {
 			}
 			noRawEscapes(t, "stdout", r.stdout)
 			noRawEscapes(t, "stderr", stderr)
-			r = result{}
-			peak, retained := w.end(16)
+			peak, retained := mem.PeakMB, mem.RetainedMB
 			t.Logf("%s: exit %d in %s, stdout %d bytes; heap peak +%.0f MB, retained +%.1f MB", tc.name, tc.wantCode, took.Round(time.Millisecond), stdout, peak, retained)
 			if tc.maxPeak > 0 && peak > tc.maxPeak {
 				t.Errorf("heap peaked %.0f MB above its start, want at most %.0f MB", peak, tc.maxPeak)

@@ -146,6 +146,7 @@ func sdkAppServer(html string) *mcp.Server {
 }
 
 func TestBrowserInteropWithTheAppsSDK(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	srv := statelessHTTP(t, sdkAppServer(sdkAppHTML(t, extAppsBundle(t))))
 	o := newOpener(t)

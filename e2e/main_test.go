@@ -5,10 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,23 +41,49 @@ var (
 )
 
 // TestMain doubles as the misbehaving servers the tests need: run with
-// MCPEEK_TEST_SERVER set, this binary is a stdio MCP server instead.
-// Otherwise it builds mcpeek and runs the tests from the repository's
+// MCPEEK_TEST_SERVER set, this binary is a stdio MCP server instead; run
+// with MCPEEK_E2E_MEASURE set, it is mcpeek measuring its own heap (see
+// mcpeekMeasured). Otherwise it builds mcpeek and runs the tests from the repository's
 // root, as a person runs mcpeek there (the README's commands, the demo's
 // suggestions): paths like testdata/answers/… mean what they say.
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("MCPEEK_TEST_SERVER"); mode != "" {
 		os.Exit(testServer(mode))
 	}
+	if report := os.Getenv("MCPEEK_E2E_MEASURE"); report != "" {
+		os.Exit(measuredRun(report, os.Args[1:]))
+	}
+	waitingParallel()
 	dir, err := setUp()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
 	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+	goleak.VerifyTestMain(browserStopping{m}, goleak.Cleanup(func(code int) {
 		_ = os.RemoveAll(dir)
 		os.Exit(code)
 	}))
+}
+
+// waitingParallel lets more tests run at once than there are CPUs, unless
+// -parallel says otherwise: these tests mostly wait, on a browser, a
+// server process or a timeout they check.
+func waitingParallel() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
+}
+
+// browserStopping stops the shared Chromium once the tests have run, before
+// goleak looks for goroutines left behind.
+type browserStopping struct{ m *testing.M }
+
+func (b browserStopping) Run() int {
+	defer stopChromium()
+	return b.m.Run()
 }
 
 // setUp moves to the repository's root and builds mcpeek into a new
@@ -70,6 +99,11 @@ func setUp() (string, error) {
 	}
 	dir, err := os.MkdirTemp("", "mcpeek-e2e-")
 	if err != nil {
+		return "", err
+	}
+	// The inspector remembers tool arguments there: not in the person's.
+	if err := os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state")); err != nil {
+		_ = os.RemoveAll(dir)
 		return "", err
 	}
 	mcpeekBin = filepath.Join(dir, "mcpeek")

@@ -13,6 +13,7 @@ import (
 // empty data); the doctor passes over it to the answer, as list and call
 // do, and every step passes.
 func TestDoctorResumableServer(t *testing.T) {
+	t.Parallel()
 	url := tsservers.HTTP(t, tsservers.Resumable(t))
 	r := mcpeek(t, "doctor", "--json", "--connect-timeout", "20s", url)
 	var report struct {
@@ -39,6 +40,7 @@ func TestDoctorResumableServer(t *testing.T) {
 // they reach the wire log: a headless run with --log-level drains them
 // before it ends.
 func TestLateLogsShown(t *testing.T) {
+	t.Parallel()
 	url := tsservers.HTTP(t, tsservers.Resumable(t))
 	r := mcpeek(t, "call", "late_logs", "--log-level", "info", "--timeout", "30s", url)
 	if r.code != exitOK {

@@ -54,6 +54,7 @@ func carelessServer(t *testing.T) *httptest.Server {
 // (the result scripts read) or stderr (errors, log lines): it is printed
 // as [redacted], and the JSON on stdout stays valid.
 func TestHeaderSecretNeverPrinted(t *testing.T) {
+	t.Parallel()
 	const secret = "sk-live-<0123456789>&abcdef" // with characters JSON escapes
 	srv := carelessServer(t)
 	for _, tc := range []struct {

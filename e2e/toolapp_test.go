@@ -76,6 +76,7 @@ app.connect(new PostMessageTransport(window.parent, window.parent)).then(
 // not opened, without --open-links; a javascript: link is refused); closing
 // its tab ends mcpeek call with exit 0.
 func TestBrowserToolAppSDK(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	srv := statelessHTTP(t, toolAppServer(sdkPage(t, extAppsBundle(t), "", sdkToolApp)))
 	o := newOpener(t)
@@ -137,6 +138,7 @@ func TestBrowserToolAppSDK(t *testing.T) {
 // The fixture's own notes app, over stdio: its buttons reach the same
 // places, and asking to close ends mcpeek call.
 func TestBrowserToolAppFixture(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	o := newOpener(t)
 	done := make(chan result, 1)

@@ -19,12 +19,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Methods an answers-file entry can answer.
-const (
-	MethodElicit = "elicitation/create"
-	MethodSample = "sampling/createMessage"
-)
-
 // Answer is one entry of an answers file: for an elicitation (the
 // default method) an action with content; for a sampling request a
 // result, or the action reject.
@@ -236,10 +230,49 @@ type HeadlessAsker struct {
 	Policy  Policy
 	// Stderr receives one line per rejected answer and per URL consent.
 	Stderr io.Writer
+	// Strict fails a question no entry matches with an [UnexpectedError]
+	// instead of answering it by Policy (or rejecting a sampling request):
+	// a test suite asserts the whole conversation, so a question it did
+	// not foresee is a failure, not a cancel.
+	Strict bool
 
 	mu       sync.Mutex
 	used     []bool
 	rejected atomic.Int32
+}
+
+// UnexpectedError is a question a strict [HeadlessAsker] had no entry for.
+type UnexpectedError struct {
+	// Kind is KindElicitation or KindSampling.
+	Kind string
+	// Message is the elicitation's message, or the sampling request's
+	// summary; Schema the requested schema as the server wrote it.
+	Message string
+	Schema  json.RawMessage
+}
+
+func (e *UnexpectedError) Error() string {
+	if e.Kind == KindSampling {
+		return fmt.Sprintf("unexpected sampling request: %s", e.Message)
+	}
+	msg := fmt.Sprintf("unexpected elicitation: %q", e.Message)
+	if len(e.Schema) > 0 {
+		msg += " with schema " + string(e.Schema)
+	}
+	return msg
+}
+
+// Unused returns the entries (from 0) that answered nothing so far.
+func (h *HeadlessAsker) Unused() []int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []int
+	for i := range h.Answers {
+		if i >= len(h.used) || !h.used[i] {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // Rejected is the number of answers that were not sent because their content
@@ -278,6 +311,8 @@ func (h *HeadlessAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.Elici
 		action, content = a.Action, a.Content
 		defaults = a.Defaults == nil || *a.Defaults
 		source = fmt.Sprintf("answers file entry %d", i+1)
+	} else if h.Strict {
+		return nil, &UnexpectedError{Kind: KindElicitation, Message: req.Params.Message, Schema: requestedSchema(req.RawParams)}
 	} else {
 		switch h.Policy {
 		case PolicyDecline:
@@ -357,6 +392,9 @@ func (h *HeadlessAsker) Sample(ctx context.Context, req *SampleRequest) (*mcp.Cr
 		return nil, err
 	}
 	i, a := h.take(func(a *Answer) bool { return a.fitsSample(req.Params) })
+	if a == nil && h.Strict {
+		return nil, &UnexpectedError{Kind: KindSampling, Message: SampleSummary(req.Params, 200)}
+	}
 	if a == nil {
 		h.say("mcpeek: %s: sampling request rejected: no answers-file entry matched (--on-sample reject): %s",
 			req.Key, SampleSummary(req.Params, 120))
@@ -516,6 +554,11 @@ func (c *Conn) CallWithProgress(ctx context.Context, tool string, args json.RawM
 			if cause := context.Cause(ctx); cause != nil && !errors.Is(err, cause) {
 				err = fmt.Errorf("%w: %w", cause, err)
 			}
+			return nil, fmt.Errorf("call %s: %w", tool, err)
+		}
+		if errors.As(err, new(*UnexpectedError)) {
+			// A strict asker refused a question: the call ended at mcpeek,
+			// and the connection is as good as before.
 			return nil, fmt.Errorf("call %s: %w", tool, err)
 		}
 		if unreadable(err) {

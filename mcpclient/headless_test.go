@@ -1,8 +1,11 @@
+//lint:file-ignore SA1019 sampling is deprecated from 2026-07-28 on, but servers still use it and mcpeek answers it (docs/architecture.md, "Sampling, roots and notifications").
+
 package mcpclient
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -66,4 +69,35 @@ func TestHeadlessAskerUsesEachEntryOnce(t *testing.T) {
 func stringOf(v any) string {
 	s, _ := v.(string)
 	return s
+}
+
+// TestStrictHeadlessAsker: a strict asker fails a question no entry
+// matches, with its message and schema, instead of answering it by
+// policy; Unused names the entries never used.
+func TestStrictHeadlessAsker(t *testing.T) {
+	schema, err := formschema.Parse(choiceSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers, _ := ParseAnswers([]byte(`[
+		{"match":{"message":"Choose"},"action":"decline"},
+		{"match":{"message":"never"},"action":"cancel"}
+	]`))
+	h := &HeadlessAsker{Answers: answers, Policy: PolicyAcceptDefaults, Strict: true}
+	req := &NativeRequest{Params: &mcp.ElicitParams{Message: "Choose one"}, Schema: schema, RawParams: []byte(`{"message":"Choose one","requestedSchema":{"type":"object"}}`)}
+	if res, err := h.Ask(context.Background(), req); err != nil || res.Action != "decline" {
+		t.Fatalf("the matching entry: %v %v", res, err)
+	}
+	_, err = h.Ask(context.Background(), req)
+	var ue *UnexpectedError
+	if !errors.As(err, &ue) || err.Error() != `unexpected elicitation: "Choose one" with schema {"type":"object"}` {
+		t.Fatalf("an unmatched question: %v", err)
+	}
+	if unused := h.Unused(); len(unused) != 1 || unused[0] != 1 {
+		t.Errorf("unused %v, want [1]", unused)
+	}
+	_, err = h.Sample(context.Background(), &SampleRequest{Key: "s-1", Params: &mcp.CreateMessageWithToolsParams{}})
+	if !errors.As(err, &ue) || ue.Kind != KindSampling {
+		t.Errorf("an unmatched sampling request: %v", err)
+	}
 }

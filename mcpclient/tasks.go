@@ -267,24 +267,31 @@ func (c *Conn) followTask(ctx context.Context, tool string, st TaskStatus, start
 	return decodeResult(raw)
 }
 
-// ListTasks lists the server's tasks (tasks/list), as raw task objects.
-func (c *Conn) ListTasks(ctx context.Context) ([]json.RawMessage, error) {
+// ListTasks lists the server's tasks (tasks/list), each with its status as
+// the server reports it (its message redacted and cut, as every task
+// status is; Elapsed is not known).
+func (c *Conn) ListTasks(ctx context.Context) ([]TaskStatus, error) {
 	if c.ProtocolVersion() >= ProtocolModern {
 		return nil, errNoTaskList
 	}
 	ctx, done := c.bind(ctx)
 	defer done()
-	raw, err := c.side.call(ctx, "tasks/list", map[string]any{})
+	raw, err := c.side.call(ctx, MethodListTasks, map[string]any{})
 	if err != nil {
 		return nil, err
 	}
 	var page struct {
-		Tasks []json.RawMessage `json:"tasks"`
+		Tasks []wireTask `json:"tasks"`
 	}
 	if err := json.Unmarshal(raw, &page); err != nil {
-		return nil, fmt.Errorf("tasks/list: %w", err)
+		return nil, fmt.Errorf("%s: %w", MethodListTasks, err)
 	}
-	return page.Tasks, nil
+	tasks := make([]TaskStatus, len(page.Tasks))
+	for i, w := range page.Tasks {
+		tasks[i] = w.status(time.Now(), c.Secrets())
+		tasks[i].Elapsed = 0
+	}
+	return tasks, nil
 }
 
 // errNoTaskList: the 2026-07-28 tasks extension has no tasks/list.

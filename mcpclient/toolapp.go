@@ -169,7 +169,7 @@ type ToolAppOptions struct {
 	// OpenLink asks the person and opens the link; nil refuses links.
 	OpenLink func(ctx context.Context, url string) error
 	// Message receives ui/message and ui/update-model-context.
-	Message func(kind string, params json.RawMessage)
+	Message func(msg AppMessage)
 	// AppToolsChanged hears that the app's own tools changed.
 	AppToolsChanged func()
 }
@@ -252,7 +252,7 @@ func (p *toolPeer) OpenLink(ctx context.Context, url string) error {
 func (p *toolPeer) Message(kind string, params json.RawMessage) {
 	p.c.wire.Note(fmt.Sprintf("app %s: %s", kind, truncate(params, 500)))
 	if p.opts.Message != nil {
-		p.opts.Message(kind, params)
+		p.opts.Message(DecodeAppMessage(kind, params))
 	}
 }
 

@@ -36,6 +36,49 @@ type WireEntry struct {
 	Text string `json:"text,omitempty"`
 }
 
+// Outcome is how a response in the wire log ended.
+type Outcome struct {
+	// Kind is OutcomeNone for a message that is not a response.
+	Kind OutcomeKind
+	// Code is an error's code.
+	Code int64
+}
+
+// OutcomeKind tells the ends of a response apart.
+type OutcomeKind int
+
+// The ends of a response.
+const (
+	OutcomeNone          OutcomeKind = iota // not a response (or not JSON-RPC)
+	OutcomeResult                           // a result
+	OutcomeInputRequired                    // a result asking for more input first (2026-07-28)
+	OutcomeError                            // a JSON-RPC error, with its code
+)
+
+// Outcome reads how the entry's message ended, when it is a response.
+func (e WireEntry) Outcome() Outcome {
+	var r struct {
+		Result *struct {
+			ResultType string `json:"resultType"`
+		} `json:"result"`
+		Error *struct {
+			Code int64 `json:"code"`
+		} `json:"error"`
+	}
+	if len(e.Message) == 0 || json.Unmarshal(e.Message, &r) != nil {
+		return Outcome{}
+	}
+	switch {
+	case r.Error != nil:
+		return Outcome{Kind: OutcomeError, Code: r.Error.Code}
+	case r.Result != nil && r.Result.ResultType == "input_required":
+		return Outcome{Kind: OutcomeInputRequired}
+	case r.Result != nil:
+		return Outcome{Kind: OutcomeResult}
+	}
+	return Outcome{}
+}
+
 // WireLog keeps the raw JSON-RPC traffic and the server's stderr, bounded in
 // memory, and optionally writes each entry as a JSON line to a sink.
 type WireLog struct {

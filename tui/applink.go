@@ -3,29 +3,28 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mcpeek/mcpeek/tui/keys"
-	"github.com/mcpeek/mcpeek/tui/widget"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 )
 
 // A tool app's ui/open-link waits for the person's consent on a card like
-// a URL elicitation's (urlcard.go): the whole URL, its host highlighted,
-// what could mislead. o opens it in the browser (Options.OpenURL); d or esc
-// refuses, and the app is told it was not opened. The host's goroutine
-// waits for the answer, or for the session to end, which takes the card
-// away. Several links wait in turn, oldest first.
+// a URL elicitation's (layer.LinkCard): the whole URL, its host
+// highlighted, what could mislead. o opens it in the browser
+// (Options.OpenURL); d or esc refuses, and the app is told it was not
+// opened. The host's goroutine waits for the answer, or for the session
+// to end, which takes the card away. Several links wait in turn, oldest
+// first (queue.go shows the oldest).
 
 // linkAsk is an app's request to open a link, waiting for the person; the
 // program answers on reply, which is buffered: it never blocks.
 type linkAsk struct {
 	app   *toolApp
 	url   string
+	req   *layer.LinkRequest // what the card shows, made on the program's goroutine
 	reply chan bool
 }
 
@@ -51,7 +50,7 @@ func (q *appQueue) askLink(ctx context.Context, a *toolApp, link string, browse 
 		if !ok {
 			return errLinkRefused
 		}
-		return openWeb(browse, link)
+		return layer.OpenWeb(browse, link)
 	case <-ctx.Done():
 		q.put(appLinkEndedMsg{l})
 		return ctx.Err()
@@ -61,97 +60,32 @@ func (q *appQueue) askLink(ctx context.Context, a *toolApp, link string, browse 
 }
 
 func (msg appLinkMsg) update(m *Model) tea.Cmd {
+	a := msg.l.app
+	name := a.tool.Title
+	if name == "" {
+		name = a.tool.Name
+	}
+	msg.l.req = &layer.LinkRequest{App: name, Session: a.key, URL: msg.l.url}
 	m.apps.links = append(m.apps.links, msg.l)
-	m.showLink()
-	return nil
+	return m.showHead()
 }
 
 func (msg appLinkEndedMsg) update(m *Model) tea.Cmd {
 	if i := slices.Index(m.apps.links, msg.l); i >= 0 {
 		m.apps.links = slices.Delete(m.apps.links, i, i+1)
-		msg.l.app.note(appMessage{at: time.Now(), kind: "ui/open-link", head: "withdrawn", text: msg.l.url})
-		m.showLink()
+		msg.l.app.note(appMessage{at: time.Now(), kind: mcpclient.MethodAppOpenLink, head: "withdrawn", text: msg.l.url})
+		return m.showHead()
 	}
 	return nil
 }
 
-// linkCard is the consent card of the oldest link waiting.
-type linkCard struct {
-	l     *linkAsk
-	shown time.Time // when it appeared: keys typed just before are ignored
-}
-
-// showLink keeps the card showing the oldest link waiting: it opens it
-// over what is there when the first arrives, shows the next in its place,
-// and closes it when none is left.
-func (m *Model) showLink() {
-	cur, shown := find[*linkCard](m)
-	switch {
-	case len(m.apps.links) == 0:
-		if shown {
-			m.close(cur)
-		}
-	case !shown:
-		m.open(&linkCard{l: m.apps.links[0], shown: time.Now()})
-	case cur.l != m.apps.links[0]:
-		m.replace(cur, &linkCard{l: m.apps.links[0], shown: time.Now()})
-	}
-}
-
-// answerLink gives the app the person's answer and shows the next link.
-func (m *Model) answerLink(l *linkAsk, open bool) {
-	m.apps.links = slices.DeleteFunc(m.apps.links, func(x *linkAsk) bool { return x == l })
+// answerLink gives the app the person's answer, noting it among the
+// app's messages.
+func answerLink(l *linkAsk, open bool) {
 	fate := "refused"
 	if open {
 		fate = "opened"
 	}
-	l.app.note(appMessage{at: time.Now(), kind: "ui/open-link", head: fate, text: l.url})
+	l.app.note(appMessage{at: time.Now(), kind: mcpclient.MethodAppOpenLink, head: fate, text: l.url})
 	l.reply <- open
-	m.showLink()
-}
-
-func (c *linkCard) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.Keys.URL
-	if key.Matches(msg, k.Quit) {
-		return m.askQuit()
-	}
-	if time.Since(c.shown) < urlGrace {
-		return nil
-	}
-	switch {
-	case key.Matches(msg, k.Open):
-		m.answerLink(c.l, true)
-	case key.Matches(msg, k.Decline, k.Cancel):
-		m.answerLink(c.l, false)
-	}
-	return nil
-}
-
-func (c *linkCard) view(m *Model, _ int, _ *level) string {
-	s := m.c.Styles
-	var b strings.Builder
-	name := c.l.app.tool.Title
-	if name == "" {
-		name = c.l.app.tool.Name
-	}
-	b.WriteString(s.Title.Render("The app of "+widget.Clean(name)+" asks you to open a page") + "\n")
-	via := "a tool app's ui/open-link"
-	if c.l.app.key != "" {
-		via += " · session " + c.l.app.key
-	}
-	b.WriteString(s.Dim.Render(via) + "\n\n")
-	b.WriteString(m.urlLines(c.l.url))
-	k := m.c.Keys.URL
-	b.WriteString("\n" + m.c.KeyLine(keys.Hint(k.Open.Help().Key, "open it in the browser (consent)", k.Open),
-		keys.Hint("d/esc", "refuse (the app is told)", k.Decline, k.Cancel)))
-	return s.Box.Width(max(m.c.Width-4, 20)).Render(b.String())
-}
-
-func (c *linkCard) footer(m *Model, _ *level) string {
-	k := m.c.Keys.URL
-	keys := m.c.KeyLine(keys.Hint("o", "open", k.Open), keys.Hint("d/esc", "refuse", k.Decline, k.Cancel), keys.Hint("q", "quit", k.Quit))
-	if n := len(m.apps.links); n > 1 {
-		return m.c.Styles.Warn.Render(fmt.Sprintf("1 of %d links", n)) + m.c.Styles.Dim.Render(" · ") + keys
-	}
-	return keys
 }

@@ -138,7 +138,7 @@ func (m *Model) toolAppText(t *mcp.Tool) string {
 	b.WriteString(s.Dim.Render("Calling it opens its app in the browser, which gets the call's input and result; "+k+" lists the apps opened.") + "\n")
 	for i := len(m.apps.list) - 1; i >= 0; i-- {
 		if a := m.apps.list[i]; a.tool.Name == t.Name {
-			b.WriteString(s.Dim.Render("its last call's app: ") + m.appStateText(a) + "\n")
+			b.WriteString(s.Dim.Render("its last call's app: ") + appStateText(&m.c, a) + "\n")
 			break
 		}
 	}
@@ -166,8 +166,8 @@ func (m *Model) withToolApp(tool *mcp.Tool, args json.RawMessage, call tea.Cmd) 
 		// The session lives as long as the connection it reaches.
 		sess, err := conn.OpenToolApp(conn.Context(), host, tool, args, mcpclient.ToolAppOptions{
 			OpenLink: func(ctx context.Context, link string) error { return q.askLink(ctx, a, link, browse, ended) },
-			Message: func(kind string, params json.RawMessage) {
-				q.put(appMessageMsg{a, readableAppMessage(kind, params, time.Now())})
+			Message: func(msg mcpclient.AppMessage) {
+				q.put(appMessageMsg{a, readableAppMessage(msg, time.Now())})
 			},
 			AppToolsChanged: func() { q.put(appToolsChangedMsg{a}) },
 		})
@@ -373,49 +373,31 @@ func (q *appQueue) wait(ended <-chan struct{}) tea.Cmd {
 // readableAppMessage is a message of an app's as a person reads it: the
 // text of its content blocks, the others named, its structured content as
 // JSON.
-func readableAppMessage(kind string, params json.RawMessage, at time.Time) appMessage {
-	msg := appMessage{at: at, kind: kind}
-	var p struct {
-		Role              string          `json:"role"`
-		Content           json.RawMessage `json:"content"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		msg.text = widget.CutRedacted(string(params), maxAppMessageText)
+func readableAppMessage(m mcpclient.AppMessage, at time.Time) appMessage {
+	msg := appMessage{at: at, kind: m.Kind}
+	if !m.Object {
+		msg.text = widget.CutRedacted(string(m.Params), maxAppMessageText)
 		return msg
 	}
-	msg.head = p.Role
-	var blocks []json.RawMessage
-	if json.Unmarshal(p.Content, &blocks) != nil && len(p.Content) > 0 {
-		blocks = []json.RawMessage{p.Content} // one block, not in a list
-	}
+	msg.head = m.Role
 	var parts []string
-	for _, raw := range blocks {
-		parts = append(parts, readableBlock(raw))
+	for _, b := range m.Content {
+		parts = append(parts, readableBlock(b))
 	}
-	if len(p.StructuredContent) > 0 && string(p.StructuredContent) != "null" {
-		parts = append(parts, "structuredContent: "+compactJSON(p.StructuredContent))
+	if m.StructuredContent != nil {
+		parts = append(parts, "structuredContent: "+compactJSON(m.StructuredContent))
 	}
 	if len(parts) == 0 {
-		parts = append(parts, compactJSON(params))
+		parts = append(parts, compactJSON(m.Params))
 	}
 	msg.text = widget.CutRedacted(strings.Join(parts, "\n"), maxAppMessageText)
 	return msg
 }
 
 // readableBlock is a content block's text, or what kind of block it is.
-func readableBlock(raw json.RawMessage) string {
-	var b struct {
-		Type     string `json:"type"`
-		Text     string `json:"text"`
-		MIMEType string `json:"mimeType"`
-		URI      string `json:"uri"`
-		Resource *struct {
-			URI string `json:"uri"`
-		} `json:"resource"`
-	}
-	if json.Unmarshal(raw, &b) != nil {
-		return compactJSON(raw)
+func readableBlock(b mcpclient.AppMessageBlock) string {
+	if !b.Object {
+		return compactJSON(b.Raw)
 	}
 	switch b.Type {
 	case "text":
@@ -425,11 +407,11 @@ func readableBlock(raw json.RawMessage) string {
 	case "resource_link":
 		return "[resource link] " + b.URI
 	case "resource":
-		if b.Resource != nil {
-			return "[embedded resource] " + b.Resource.URI
+		if b.URI != "" {
+			return "[embedded resource] " + b.URI
 		}
 	}
-	return "[" + b.Type + "] " + compactJSON(raw)
+	return "[" + b.Type + "] " + compactJSON(b.Raw)
 }
 
 // compactJSON is JSON on one line, cut to maxAppMessageText bytes.
@@ -438,8 +420,8 @@ func compactJSON(raw json.RawMessage) string {
 }
 
 // appStateText is a session's state in a few words.
-func (m *Model) appStateText(a *toolApp) string {
-	s := m.c.Styles
+func appStateText(c *widget.Common, a *toolApp) string {
+	s := c.Styles
 	name := a.key
 	if name == "" {
 		name = "the app"

@@ -383,14 +383,14 @@ func TestReadableAppMessage(t *testing.T) {
 		{"not an object", `[1, 2]`, "", "[1, 2]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := readableAppMessage("ui/message", json.RawMessage(tc.params), time.Now())
+			msg := readableAppMessage(mcpclient.DecodeAppMessage("ui/message", json.RawMessage(tc.params)), time.Now())
 			if msg.head != tc.head || msg.text != tc.text {
 				t.Errorf("head %q text %q, want %q %q", msg.head, msg.text, tc.head, tc.text)
 			}
 		})
 	}
 	huge := `{"content":[{"type":"text","text":"` + strings.Repeat("x", 100000) + `"}]}`
-	if msg := readableAppMessage("ui/message", json.RawMessage(huge), time.Now()); len(msg.text) > maxAppMessageText {
+	if msg := readableAppMessage(mcpclient.DecodeAppMessage("ui/message", json.RawMessage(huge)), time.Now()); len(msg.text) > maxAppMessageText {
 		t.Errorf("a huge message is kept whole: %d bytes", len(msg.text))
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -104,17 +105,17 @@ func TestJSONEditorStartsFromASkeleton(t *testing.T) {
 		m := New(Options{})
 		m.Update(tea.WindowSizeMsg{Width: width, Height: 40})
 		m.openToolAs(deepTool, false)
-		ed, ok := m.top().layer().(*jsonEditor)
+		ed, ok := findTop[*layer.JSONEditor](m)
 		if !ok {
 			t.Fatalf("top %T, want the JSON editor", m.top().layer())
 		}
 		want := "{\n  \"label\": \"unnamed\",\n  \"shape\": {\n    \"r\": 0\n  }\n}"
-		if got := ed.ed.Value(); got != want {
+		if got := ed.Editor().Value(); got != want {
 			t.Errorf("%d columns: the editor starts from\n%s\nwant\n%s", width, got, want)
 		}
 		view := m.View()
 		texts := []string{"input schema:", `field "shape": a oneOf of objects is more than a form can show`}
-		if width >= sideBySide {
+		if width >= layer.SideBySide {
 			texts = append(texts, `"oneOf": [`) // under a narrow editor, the schema's first lines
 		}
 		for _, text := range texts {

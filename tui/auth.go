@@ -20,7 +20,7 @@ func (m *Model) authBrief(width int) string {
 	s := m.c.Styles
 	if m.login != nil {
 		text := "authorizing…"
-		if _, shown := find[*loginCard](m); !shown {
+		if m.hostedOf(m.login) == nil {
 			text += " (" + m.c.Keys.Tabs.Authorize.Help().Key + " shows it)"
 		}
 		return s.Warn.Render(widget.Fit(text, width))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -47,8 +48,8 @@ func TestAuthStringsShownCleaned(t *testing.T) {
 	m := New(Options{Target: "https://mcp.example/mcp"})
 	m.asker.stop()
 	m.Update(authMsgs{[]tea.Msg{authShownMsg{"waiting for it to come back " + hostile},
-		authShownMsg{authOpenPrefix + "https://as.example/authorize" + hostile + "?state=s1"}}})
-	if _, ok := find[*loginCard](m); !ok {
+		authShownMsg{layer.AuthOpenPrefix + "https://as.example/authorize" + hostile + "?state=s1"}}})
+	if _, ok := findHosted[*layer.LoginCard](m); !ok {
 		t.Fatal("no login card")
 	}
 	wantNoControls(t, "the login card", m.View())

@@ -12,11 +12,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/tui/layer"
 )
 
 // statusMsg is what a copy or a save did, for the footer's status line
@@ -117,16 +115,10 @@ func bytesText(n int) string {
 	return fmt.Sprintf("%.1f kB", float64(n)/1024)
 }
 
-// savePrompt asks for the name of the file to save the pane's text in,
-// or a resource's bytes. It is only a footer: the tabs stay drawn above it.
-type savePrompt struct {
-	input textinput.Model
-	data  []byte // what the pane showed when w was pressed, or the resource's bytes
-}
-
-// askSave opens the save prompt for the pane's text, suggesting a name
-// from the tab; on the Resources tab, for a binary resource read, its
-// bytes as they are (decoded from base64), named after its URI.
+// askSave opens the save prompt (tui/layer) for the pane's text,
+// suggesting a name from the tab; on the Resources tab, for a binary
+// resource read, its bytes as they are (decoded from base64), named after
+// its URI.
 func (m *Model) askSave() tea.Cmd {
 	name, data := "mcpeek-"+strings.ToLower(tabNames[m.tab])+".txt", []byte(nil)
 	if b := m.selectedBlob(); b != nil {
@@ -136,14 +128,7 @@ func (m *Model) askSave() tea.Cmd {
 	} else {
 		return nothingToCopy
 	}
-	in := textinput.New()
-	in.Prompt = "save to: "
-	in.Placeholder = "file name"
-	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Width = max(m.c.Width-40, 10)
-	in.SetValue(name)
-	in.Focus()
-	m.open(&savePrompt{input: in, data: data})
+	m.host(layer.NewSavePrompt(&m.c, name, data))
 	return nil
 }
 
@@ -177,36 +162,6 @@ func blobName(b *blobRead) string {
 		ext = exts[0]
 	}
 	return "mcpeek-resource" + ext
-}
-
-func (*savePrompt) typesText() bool { return true }
-
-func (*savePrompt) view(_ *Model, h int, under *level) string { return under.view(h) }
-
-func (l *savePrompt) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.Keys.Save
-	switch {
-	case key.Matches(msg, k.Quit):
-		m.close(l)
-		return m.askQuit()
-	case key.Matches(msg, k.Cancel):
-		m.close(l)
-		return nil
-	case key.Matches(msg, k.Confirm):
-		name := strings.TrimSpace(l.input.Value())
-		if name == "" {
-			return nil
-		}
-		m.close(l)
-		return saveFile(name, l.data)
-	}
-	var cmd tea.Cmd
-	l.input, cmd = l.input.Update(msg)
-	return cmd
-}
-
-func (l *savePrompt) footer(m *Model, _ *level) string {
-	return l.input.View() + "  " + m.c.KeyLine(m.c.Keys.Save.ShortHelp()...)
 }
 
 // saveFile writes data to the file named, readable by its owner only

@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,7 +43,10 @@ type (
 func (m *Model) connection(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectedMsg:
-		m.endLogin() // the login, if one ran, is over
+		if m.login != nil { // the login, if one ran, is over
+			m.close(m.hostedOf(m.login))
+			m.login = nil
+		}
 		if msg.err != nil {
 			m.state, m.err = stateDisconnected, msg.err
 			m.stderr = m.lastStderr()
@@ -54,7 +58,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		// The wire log's set as a rule, known already; a connection of
 		// its own (a test's) brings another.
 		widget.Shown.Add(m.conn.Secrets())
-		return tea.Batch(m.keepRoots(), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel())
+		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel())
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
 			m.state = stateDisconnected
@@ -81,7 +85,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr()
 		}
 		m.showAppCard()
-		return tea.Batch(poll(), m.urlExpired())
+		return tea.Batch(poll(), m.broadcast(layer.Poll{}, nil))
 	}
 	return nil
 }
@@ -126,16 +130,16 @@ func load(conn *mcpclient.Conn) tea.Cmd {
 		var out listsMsg
 		caps, s := conn.ServerCapabilities(), conn.Session()
 		if caps.Tools != nil {
-			out.tools, out.errs[tabTools] = collect(s.Tools(ctx, nil), "tools/list")
+			out.tools, out.errs[tabTools] = collect(s.Tools(ctx, nil), mcpclient.MethodListTools)
 		}
 		if caps.Resources != nil {
 			var errResources, errTemplates error
-			out.resources, errResources = collect(s.Resources(ctx, nil), "resources/list")
-			out.templates, errTemplates = collect(s.ResourceTemplates(ctx, nil), "resources/templates/list")
+			out.resources, errResources = collect(s.Resources(ctx, nil), mcpclient.MethodListResources)
+			out.templates, errTemplates = collect(s.ResourceTemplates(ctx, nil), mcpclient.MethodListResourceTemplates)
 			out.errs[tabResources] = errors.Join(errResources, errTemplates)
 		}
 		if caps.Prompts != nil {
-			out.prompts, out.errs[tabPrompts] = collect(s.Prompts(ctx, nil), "prompts/list")
+			out.prompts, out.errs[tabPrompts] = collect(s.Prompts(ctx, nil), mcpclient.MethodListPrompts)
 		}
 		return out
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -42,7 +43,7 @@ func TestCtrlCInAFormAsksFirst(t *testing.T) {
 			if m.top().layer() != form || m.quitting {
 				t.Fatalf("top %T, quitting %v; n should go back to the form", m.top().layer(), m.quitting)
 			}
-			if _, settled := form.(formLayer).nativeForm().Result(); settled {
+			if _, settled := form.(*hosted).l.(interface{ Form() *nativeform.Form }).Form().Result(); settled {
 				t.Error("the form was answered")
 			}
 			m.Update(keyMsg("ctrl+c"))
@@ -66,8 +67,8 @@ func TestArgumentsFormIsNotAQuestion(t *testing.T) {
 			t.Errorf("the form shows %q:\n%s", unwanted, view)
 		}
 	}
-	l, _ := find[*argsForm](m)
-	if r, settled := l.form.Result(); settled {
+	l, _ := findHosted[*layer.ArgsForm](m)
+	if r, settled := l.Form().Result(); settled {
 		t.Errorf("opened settled: %+v", r)
 	}
 }

@@ -5,6 +5,7 @@ package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/tui/layer"
 )
 
@@ -14,11 +15,29 @@ import (
 type hosted struct{ l layer.Layer }
 
 // host opens l on the stack, telling it the room it has.
-func (m *Model) host(l layer.Layer) *hosted {
+func (m *Model) host(l layer.Layer) tea.Cmd {
 	h := &hosted{l}
 	m.open(h)
-	m.apply(h, l.Update(m.bodySize()), nil, nil)
-	return h
+	return m.apply(h, l.Update(m.bodySize()), nil, nil)
+}
+
+// hostedOf is the place of l on the stack, or nil when it is not there.
+func (m *Model) hostedOf(l layer.Layer) *hosted {
+	for _, x := range m.layers {
+		if h, ok := x.(*hosted); ok && h.l == l {
+			return h
+		}
+	}
+	return nil
+}
+
+// toLayer gives a layer the message addressed to it, if it is still on
+// the stack.
+func (m *Model) toLayer(msg layer.Msg) tea.Cmd {
+	if h := m.hostedOf(msg.To()); h != nil {
+		return m.apply(h, h.l.Update(msg), nil, nil)
+	}
+	return nil
 }
 
 // bodySize is the room a layer is drawn in.
@@ -27,27 +46,46 @@ func (m *Model) bodySize() tea.WindowSizeMsg {
 }
 
 func (h *hosted) view(m *Model, height int, under *level) string {
-	if _, ok := h.l.(layer.Seethrough); ok {
+	switch h.l.(type) {
+	case layer.Seethrough:
 		return under.view(height)
+	case layer.Banner:
+		banner := h.l.View(m.c.Width, height/2) + "\n"
+		return banner + under.view(height-lipgloss.Height(banner))
 	}
 	return h.l.View(m.c.Width, height)
 }
 
 func (h *hosted) key(m *Model, msg tea.KeyMsg, under *level) tea.Cmd {
+	if _, ok := h.l.(layer.StatusFooter); ok {
+		m.status = statusMsg{} // the status line stays until the next key
+	}
 	return m.apply(h, h.l.Update(msg), under, msg)
 }
 
-func (h *hosted) footer(m *Model, _ *level) string {
-	if f, ok := h.l.(layer.Footer); ok {
-		return f.Footer(m.c.Width)
+func (h *hosted) typesText() bool {
+	t, ok := h.l.(layer.Typist)
+	return ok && t.TypesText()
+}
+
+func (h *hosted) footer(m *Model, under *level) string {
+	if _, ok := h.l.(layer.StatusFooter); ok && m.status.text != "" {
+		return m.statusLine()
+	}
+	switch l := h.l.(type) {
+	case layer.Footer:
+		return l.Footer(m.c.Width)
+	case layer.Banner:
+		return under.footer()
 	}
 	return m.c.KeyLine(h.l.Help()...)
 }
 
-// typesText: a layer that takes text gets a burst of characters whole.
-func (h *hosted) typesText() bool {
-	_, ok := h.l.(layer.Typist)
-	return ok
+// sync lets a layer that shows what the program holds read it afresh.
+func (h *hosted) sync(*Model, int) {
+	if r, ok := h.l.(layer.Refresher); ok {
+		r.Refresh()
+	}
 }
 
 func (h *hosted) resize(m *Model) tea.Cmd { return m.apply(h, h.l.Update(m.bodySize()), nil, nil) }
@@ -60,7 +98,7 @@ func (m *Model) apply(h *hosted, a layer.Action, under *level, msg tea.Msg) tea.
 	case layer.Close:
 		m.close(h)
 	case layer.Open:
-		m.host(a.Layer)
+		return m.host(a.Layer)
 	case layer.Replace:
 		next := &hosted{a.Layer}
 		m.replace(h, next)
@@ -83,6 +121,12 @@ func (m *Model) apply(h *hosted, a layer.Action, under *level, msg tea.Msg) tea.
 		return m.askQuit()
 	case layer.GetPrompt:
 		return m.getPromptCmd(a.Name, a.Args)
+	case layer.Status:
+		m.status = statusMsg{a.Text, a.Err}
+	case layer.Copy:
+		return copyText(a.Text, a.What)
+	default: // the answers of the list and panel layers (listacts.go), and of the layers over a conversation (queue.go)
+		return tea.Batch(m.applyList(a, under, msg), m.answer(a))
 	}
 	return nil
 }

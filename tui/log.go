@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -197,7 +196,7 @@ func messageLabel(e mcpclient.WireEntry, methods map[string]string) string {
 		method = "response"
 	}
 	label := arrow + " " + method + id
-	if o := outcome(e.Message); o != "" {
+	if o := outcome(e.Outcome()); o != "" {
 		label += " " + o
 	}
 	return label
@@ -205,25 +204,15 @@ func messageLabel(e mcpclient.WireEntry, methods map[string]string) string {
 
 // outcome is how a response ended: "result", "error -32602", or
 // "input_required" when the result asks for more input first.
-func outcome(msg json.RawMessage) string {
-	var r struct {
-		Result *struct {
-			ResultType string `json:"resultType"`
-		} `json:"result"`
-		Error *struct {
-			Code int64 `json:"code"`
-		} `json:"error"`
-	}
-	if len(msg) == 0 || json.Unmarshal(msg, &r) != nil {
-		return ""
-	}
-	switch {
-	case r.Error != nil:
-		return fmt.Sprintf("error %d", r.Error.Code)
-	case r.Result != nil && r.Result.ResultType == "input_required":
+func outcome(o mcpclient.Outcome) string {
+	switch o.Kind {
+	case mcpclient.OutcomeError:
+		return fmt.Sprintf("error %d", o.Code)
+	case mcpclient.OutcomeInputRequired:
 		return "input_required"
-	case r.Result != nil:
+	case mcpclient.OutcomeResult:
 		return "result"
+	case mcpclient.OutcomeNone:
 	}
 	return ""
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 )
 
 // protected is an OAuth-protected MCP server with its authorization
@@ -59,7 +60,7 @@ func (p *protected) connect(ctx context.Context, asker mcpclient.NativeAsker) (*
 		Resource: p.as.URL, Store: p.store, Secret: wire.Secret,
 		Logf: func(format string, args ...any) { wire.Note(fmt.Sprintf(format, args...)) },
 		Show: func(text string) {
-			if u, ok := strings.CutPrefix(text, authOpenPrefix); ok {
+			if u, ok := strings.CutPrefix(text, layer.AuthOpenPrefix); ok {
 				p.urls <- u
 			}
 			prompt.ShowAuth(text)
@@ -285,33 +286,33 @@ func TestLoginSteps(t *testing.T) {
 	step := func(msgs ...tea.Msg) tea.Cmd { _, cmd := m.Update(authMsgs{msgs}); return cmd }
 	step(authShownMsg{"authorizing in your browser; waiting for it to come back to http://127.0.0.1:1/callback"},
 		authShownMsg{"if it did not open, open this URL: https://as.example.com/authorize?state=s1"})
-	if _, ok := m.top().layer().(*loginCard); !ok || m.login.url != "https://as.example.com/authorize?state=s1" || len(m.login.lines) != 1 {
-		t.Fatalf("top %T, login %+v", m.top().layer(), m.login)
+	if l, ok := findTop[*layer.LoginCard](m); !ok || l.URL() != "https://as.example.com/authorize?state=s1" || strings.Count(m.View(), "authorizing in your browser") != 1 {
+		t.Fatalf("top %T, view:\n%s", m.top().layer(), m.View())
 	}
-	p := &pasteAsk{reply: make(chan string, 1)}
+	p := &layer.PasteWait{Reply: make(chan string, 1)}
 	step(authPasteMsg{p})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("http://127.0.0.1:1/callback?x=1"), Paste: true})
 	_, cmd := m.Update(keyMsg("enter"))
 	run(cmd)
-	if got := <-p.reply; got != "http://127.0.0.1:1/callback?x=1" || !m.login.sent {
-		t.Fatalf("the authorizer got %q, sent %v", got, m.login.sent)
+	if got := <-p.Reply; got != "http://127.0.0.1:1/callback?x=1" || !strings.Contains(m.View(), "checking the address…") {
+		t.Fatalf("the authorizer got %q, view:\n%s", got, m.View())
 	}
 	step(authShownMsg{"that is not the address (it has no state)"})
-	if m.login.err == "" || m.login.sent || !strings.Contains(m.View(), "refused: that is not the address") {
-		t.Errorf("the refusal is not shown: %+v\n%s", m.login, m.View())
+	if v := m.View(); strings.Contains(v, "checking the address…") || !strings.Contains(v, "refused: that is not the address") {
+		t.Errorf("the refusal is not shown:\n%s", v)
 	}
-	next := &pasteAsk{reply: make(chan string, 1)}
-	step(authPasteMsg{next}, authPasteEndedMsg{&pasteAsk{}}) // the end of an earlier login's wait comes late
+	next := &layer.PasteWait{Reply: make(chan string, 1)}
+	step(authPasteMsg{next}, authPasteEndedMsg{&layer.PasteWait{}}) // the end of an earlier login's wait comes late
 	if m.login == nil {
 		t.Fatal("the end of an earlier login's wait ended this one")
 	}
 	step(authPasteEndedMsg{next})
-	if _, ok := find[*loginCard](m); ok || m.login != nil {
+	if _, ok := findHosted[*layer.LoginCard](m); ok || m.login != nil {
 		t.Errorf("the card outlived the login: %+v", m.login)
 	}
-	step(authShownMsg{authOpenPrefix + "https://as.example.com/authorize?state=s2"})
-	step(authShownMsg{authOpenPrefix + "https://as.example.com/authorize?state=s3"})
-	if m.login == nil || m.login.url != "https://as.example.com/authorize?state=s3" || len(m.layers) != 1 {
+	step(authShownMsg{layer.AuthOpenPrefix + "https://as.example.com/authorize?state=s2"})
+	step(authShownMsg{layer.AuthOpenPrefix + "https://as.example.com/authorize?state=s3"})
+	if m.login == nil || m.login.URL() != "https://as.example.com/authorize?state=s3" || len(m.layers) != 1 {
 		t.Errorf("login %+v, layers %v: want the newest login alone", m.login, m.layers)
 	}
 }
@@ -322,14 +323,14 @@ func TestLoginHoldsAnEarlyAddress(t *testing.T) {
 	t.Parallel()
 	m := New(Options{})
 	m.asker.stop()
-	m.Update(authMsgs{[]tea.Msg{authShownMsg{authOpenPrefix + "https://as.example.com/authorize"}}})
+	m.Update(authMsgs{[]tea.Msg{authShownMsg{layer.AuthOpenPrefix + "https://as.example.com/authorize"}}})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("http://127.0.0.1:1/callback?state=s"), Paste: true})
 	m.Update(keyMsg("enter"))
-	p := &pasteAsk{reply: make(chan string, 1)}
+	p := &layer.PasteWait{Reply: make(chan string, 1)}
 	_, cmd := m.Update(authMsgs{[]tea.Msg{authPasteMsg{p}}})
 	run(cmd)
 	select {
-	case got := <-p.reply:
+	case got := <-p.Reply:
 		if got != "http://127.0.0.1:1/callback?state=s" {
 			t.Errorf("the authorizer got %q", got)
 		}
@@ -366,7 +367,7 @@ func TestStepUpLoginDuringACall(t *testing.T) {
 	}
 	in.expect("address: ").paste(p.browse(u)).expectAll("admin ok", "admin")
 	in.screen()
-	if _, ok := find[*loginCard](in.m); ok || in.m.login != nil {
+	if _, ok := findHosted[*layer.LoginCard](in.m); ok || in.m.login != nil {
 		t.Error("the card outlived the step-up")
 	}
 	if st := in.m.conn.AuthState(); st == nil || !slices.Contains(st.Scopes, "admin") {

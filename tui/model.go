@@ -10,6 +10,7 @@ import (
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,21 +105,21 @@ type Model struct {
 	log     logState  // the Log tab's lines, and whether it follows new ones
 	status  statusMsg // what the last copy or save did, until the next key
 
-	requestText requestCache  // the record shown whole on the Requests tab
-	rootsDone   chan struct{} // closed once the last change of the roots is made
+	requestText requestCache // the record shown whole on the Requests tab
+	roots       rootChanges  // the roots the person changed (roots.go)
 
 	serverLog     []mcpclient.LogEvent     // the server's log messages, oldest first, bounded
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
 	updated       map[string]time.Time     // resources the server said changed, and when
 	droppedEvents int                      // notifications dropped because they came too fast
-	tasks         []*taskRow               // the tasks followed, oldest first
+	tasks         taskList                 // the tasks followed, oldest first
 	subs          subscriptions            // resources subscribed to, and their updates
 
-	login      *login          // the login (OAuth) waiting for the person, if any
-	forgetting bool            // a forgets the stored tokens before reconnecting
-	rootEdits  map[string]bool // the roots the person added (true) or removed, kept across reconnects
+	login      *layer.LoginCard // the login (OAuth) waiting for the person, if any
+	forgetting bool             // a forgets the stored tokens before reconnecting
 
-	apps appsState // the tool apps the calls opened (apps.go)
+	apps    appsState     // the tool apps the calls opened (apps.go)
+	servers []ServerEntry // what the server picker lists
 
 	layers   []modelLayer // the overlay stack, bottom first
 	quitting bool
@@ -176,9 +177,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if l, ok := m.top().layer().(paneLayer); ok { // a layer's own pane, likewise
 		l.sync(m, m.bodyHeight())
 	}
-	if c := m.syncCompletion(); c != nil {
-		cmd = tea.Batch(cmd, c)
-	}
 	return m, cmd
 }
 
@@ -206,7 +204,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case modelMsg: // calls, subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
-		return m.settleForms()
+		return m.broadcast(msg, holdsForm)
+	case layer.Msg:
+		return m.toLayer(msg)
+	case layer.OpenMsg:
+		return m.host(msg.Layer)
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
 		return nil
@@ -216,20 +218,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case statusMsg:
 		m.status = msg
 		return nil
-	case rootsMsg:
-		m.rootsChanged(msg)
-		return nil
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		return cmd
 	}
 	// Everything else (form ticks, cursor blinks) goes to a form.
-	if f := m.tickingForm(); f != nil {
-		_, cmd := f.Update(msg)
-		return cmd
-	}
-	return nil
+	return m.formMsg(msg)
 }
 
 func (m *Model) bodyHeight() int  { return max(m.c.Height-4, 6) }

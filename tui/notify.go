@@ -117,7 +117,7 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 		case mcpclient.ProgressEvent:
 			m.onProgress(e)
 		case mcpclient.TaskEvent:
-			m.onTask(e)
+			m.tasks.heard(e)
 		case mcpclient.ResourceUpdatedEvent:
 			cmds = append(cmds, m.onResourceUpdated(e))
 		}

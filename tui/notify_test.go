@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -414,11 +415,11 @@ func TestCompletionKeepsAHundred(t *testing.T) {
 	in.expectAll("› x000", "1 of 100, and 50 more")
 	in.keys("up", "up") // ↑ stops at the first
 	in.screen()
-	l, ok := find[*argsForm](in.m)
+	l, ok := findHosted[*layer.ArgsForm](in.m)
 	if !ok {
 		t.Fatal("the form closed")
 	}
-	list, cursor := l.form.Suggested("item")
+	list, cursor := l.Form().Suggested("item")
 	if len(list.Values) != mcpclient.MaxCompletions || list.More != 50 || list.Values[99] != "x099" || cursor != 0 {
 		t.Errorf("kept %d values, the last %q, %d more, on %d; want 100, x099, 50 more, on the first",
 			len(list.Values), list.Values[len(list.Values)-1], list.More, cursor)
@@ -510,11 +511,11 @@ func TestCompletionErrorIsQuiet(t *testing.T) {
 	in.tm.Type("r")
 	in.expect("> qr")
 	in.screen()
-	l, ok := find[*argsForm](in.m)
+	l, ok := findHosted[*layer.ArgsForm](in.m)
 	if !ok {
 		t.Fatal("the form closed")
 	}
-	if got := l.form.Texts()["item"]; got != "qr" {
+	if got := l.Form().Texts()["item"]; got != "qr" {
 		t.Errorf("the field holds %q, want what was typed", got)
 	}
 }

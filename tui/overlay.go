@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/layer"
 )
 
 // A modelLayer is a layer written against the Model, as every layer was
@@ -47,10 +47,7 @@ const (
 )
 
 func rank(l modelLayer) int {
-	switch l := l.(type) {
-	case *appCard:
-		return rankBackdrop
-	case *hosted:
+	if l, ok := l.(*hosted); ok {
 		return l.rank()
 	}
 	return rankLayer
@@ -106,17 +103,6 @@ func (m *Model) replace(old, next modelLayer) {
 	m.open(next)
 }
 
-// find is the layer of type L nearest the top, if any.
-func find[L modelLayer](m *Model) (L, bool) {
-	for i := len(m.layers) - 1; i >= 0; i-- {
-		if l, ok := m.layers[i].(L); ok {
-			return l, true
-		}
-	}
-	var zero L
-	return zero, false
-}
-
 // typist is a layer that takes text, where a burst of characters in one
 // key event is text, not keys.
 type typist interface{ typesText() bool }
@@ -137,26 +123,38 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	return top.key(msg)
 }
 
-// formLayer is a layer that shows a native form.
-type formLayer interface {
-	modelLayer
-	nativeForm() *nativeform.Form
-}
-
-// tickingForm is the form that gets the messages that are not keys (its
-// countdown, cursor blinks, focus moves): the topmost form in the stack,
-// even under the quit prompt, so that its countdown runs on. Only one form
-// may get them, as the huh form's own messages name no form.
-func (m *Model) tickingForm() tea.Model {
+// formMsg gives a message that is not a key (a form's countdown, cursor
+// blinks, focus moves) to the topmost layer that holds a form, even under
+// the quit prompt, so that its countdown runs on. Only one form may get
+// them, as the huh form's own messages name no form.
+func (m *Model) formMsg(msg tea.Msg) tea.Cmd {
 	for i := len(m.layers) - 1; i >= 0; i-- {
-		if l, ok := m.layers[i].(formLayer); ok && l.nativeForm() != nil {
-			return l.nativeForm()
-		}
-		if l, ok := m.layers[i].(*sampling); ok {
-			return l.x.form
+		if h, ok := m.layers[i].(*hosted); ok {
+			if f, ok := h.l.(layer.FormHolder); ok && f.HoldsForm() {
+				return m.apply(h, h.l.Update(msg), nil, nil)
+			}
 		}
 	}
 	return nil
+}
+
+// broadcast gives msg to every layer of the stack that to picks (all when
+// to is nil), bottom first: a form that settled (nativeform.DoneMsg, which
+// does not say which form it came from), the poll's [layer.Poll].
+func (m *Model) broadcast(msg tea.Msg, to func(layer.Layer) bool) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, l := range slices.Clone(m.layers) {
+		if h, ok := l.(*hosted); ok && (to == nil || to(h.l)) {
+			cmds = append(cmds, m.apply(h, h.l.Update(msg), nil, nil))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// holdsForm reports whether a layer shows a form.
+func holdsForm(l layer.Layer) bool {
+	_, ok := l.(layer.FormHolder)
+	return ok
 }
 
 // resizer is a layer that lays itself out for the terminal's size.
@@ -172,10 +170,4 @@ func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 		}
 	}
 	return tea.Batch(cmds...)
-}
-
-// sizeForm lays a form out for the body of the screen.
-func (m *Model) sizeForm(f *nativeform.Form) tea.Cmd {
-	_, cmd := f.Update(tea.WindowSizeMsg{Width: m.c.Width, Height: m.bodyHeight()})
-	return cmd
 }

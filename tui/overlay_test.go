@@ -121,8 +121,8 @@ func urlAsk(reqKey string) *ask {
 
 // pastGrace ages the elicitation shown past its grace period.
 func pastGrace(m *Model) {
-	if l, ok := find[*elicitation](m); ok {
-		l.shown = time.Now().Add(-time.Second)
+	if l, ok := findHosted[*layer.URLCard](m); ok {
+		l.Shown(time.Now().Add(-time.Second))
 	}
 }
 
@@ -149,8 +149,8 @@ func TestLayersOpenByRank(t *testing.T) {
 		if res := <-x.reply; res.Action != "decline" {
 			t.Errorf("the card was answered %q, want decline", res.Action)
 		}
-		ed, ok := m.top().layer().(*jsonEditor)
-		if !ok || ed.ed.Value() != "{\n  \n}" {
+		ed, ok := findTop[*layer.JSONEditor](m)
+		if !ok || ed.Editor().Value() != "{\n  \n}" {
 			t.Errorf("top %T; the JSON editor should be back untouched", m.top().layer())
 		}
 	})
@@ -167,7 +167,7 @@ func TestLayersOpenByRank(t *testing.T) {
 			t.Errorf("the form should show under the prompt, which counts it:\n%s", v)
 		}
 		m.Update(keyMsg("n"))
-		if _, ok := m.top().layer().(*elicitation); !ok || m.quitting {
+		if _, ok := findTop[*layer.ElicitForm](m); !ok || m.quitting {
 			t.Errorf("top %T, quitting %v: n should leave the form on top", m.top().layer(), m.quitting)
 		}
 	})
@@ -175,7 +175,7 @@ func TestLayersOpenByRank(t *testing.T) {
 		m := New(Options{})
 		m.openToolAs(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}, false)
 		withAppPending(m)
-		if _, ok := m.top().layer().(*argsForm); !ok || len(m.layers) != 2 {
+		if _, ok := findTop[*layer.ArgsForm](m); !ok || len(m.layers) != 2 {
 			t.Fatalf("layers %v: the form should stay on top of the card", m.layers)
 		}
 		if v := m.View(); strings.Contains(v, "answering in the browser") || !strings.Contains(v, "Arguments for b_args") {
@@ -202,8 +202,8 @@ func TestKeysOfTheLayers(t *testing.T) {
 		var shown []string
 		for range 3 {
 			m.Update(keyMsg("ctrl+n"))
-			l, _ := find[*elicitation](m)
-			shown = append(shown, l.x.req.Key)
+			l, _ := findHosted[layer.Head](m)
+			shown = append(shown, l.Head().(*mcpclient.NativeRequest).Key)
 		}
 		if want := []string{"e-2", "e-1", "e-2"}; !slices.Equal(shown, want) {
 			t.Errorf("ctrl+n showed %v, want %v", shown, want)

@@ -102,13 +102,13 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 		return tea.Batch(cmds...)
 	case layer.Quit, layer.AskQuit:
 		return m.askQuit()
-	case page.Status:
+	case layer.Status:
 		m.status = statusMsg{a.Text, a.Err}
-	case page.CallTool:
+	case page.OpenTool:
 		return m.openToolAs(a.Tool, false)
 	case page.CallAsTask:
 		return m.callAsTask(a.Tool)
-	case page.Call:
+	case layer.CallTool:
 		return m.callAs(a.Tool, a.Args, a.AsTask)
 	case page.AskPrompt:
 		return m.openPrompt(a)

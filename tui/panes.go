@@ -6,6 +6,7 @@ package tui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
@@ -120,8 +121,12 @@ func (m *Model) paneView(extra string) string {
 // wheel scrolls the current tab's pane with the mouse wheel, while the
 // tabs are on top (the app card leaves them usable).
 func (m *Model) wheel(msg tea.MouseMsg) {
-	switch m.top().layer().(type) {
-	case tabsLayer, *appCard:
+	switch l := m.top().layer().(type) {
+	case tabsLayer:
+	case *hosted:
+		if _, ok := l.l.(layer.Banner); !ok {
+			return
+		}
 	default:
 		return
 	}

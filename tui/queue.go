@@ -1,100 +1,19 @@
+// The queue of requests waiting for the person (elicitations and sampling
+// requests) and the tool apps' links waiting for consent: the root keeps
+// the queues and opens the layer that shows the head of each
+// (tui/layer: ElicitForm, URLCard, Sampling, LinkCard), which answers
+// with an action applied here.
+
 package tui
 
 import (
-	"fmt"
 	"slices"
-	"strings"
-	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/widget"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// elicitation is the head of the queue of requests waiting for the
-// person, on screen, when it is an elicitation: its native form, or for a
-// URL-mode request the consent card. (A sampling request at the head is
-// shown by the sampling layer, sampling.go.) One at a time is shown; the
-// footer counts the others and ctrl+n puts the head back at the end to
-// show the next.
-type elicitation struct {
-	x     *ask
-	form  *nativeform.Form // nil: the URL consent card
-	shown time.Time        // when it appeared: the card's grace period and timeout
-}
-
-// headLayer is the layer that shows the head of the queue.
-type headLayer interface {
-	modelLayer
-	head() *ask
-}
-
-func (l *elicitation) head() *ask                   { return l.x }
-func (l *elicitation) nativeForm() *nativeform.Form { return l.form }
-func (l *elicitation) typesText() bool              { return l.form != nil }
-
-func (l *elicitation) resize(m *Model) tea.Cmd {
-	if l.form == nil {
-		return nil
-	}
-	return m.sizeForm(l.form)
-}
-
-func (l *elicitation) view(m *Model, _ int, _ *level) string {
-	if l.form == nil {
-		return m.urlView(l.x)
-	}
-	return l.form.View()
-}
-
-func (l *elicitation) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	if cmd, ok := m.queueKey(msg); ok {
-		return cmd
-	}
-	if l.form == nil {
-		return m.urlKey(l, msg)
-	}
-	if key.Matches(msg, m.c.Keys.Form.Interrupt) { // the quit prompt, over the form
-		return m.askQuit()
-	}
-	_, cmd := l.form.Update(msg)
-	return cmd
-}
-
-// queueKey handles ctrl+n, which puts the head of the queue back at the
-// end so that the next shows, reporting whether it did.
-func (m *Model) queueKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	if !key.Matches(msg, m.c.Keys.Form.Next) || len(m.queue) < 2 {
-		return nil, false
-	}
-	m.queue = append(m.queue[1:], m.queue[0])
-	return m.showHead(), true
-}
-
-// queueFooter counts the queue, when more than one request waits.
-func (m *Model) queueFooter() string {
-	if len(m.queue) < 2 {
-		return ""
-	}
-	s := m.c.Styles
-	return s.Warn.Render(fmt.Sprintf("1 of %d pending", len(m.queue))) + s.Dim.Render(" · ") + m.c.KeyLine(m.c.Keys.Form.ShortHelp()...)
-}
-
-// footer counts the queue; the form draws its own keys, the URL card's
-// are here.
-func (l *elicitation) footer(m *Model, _ *level) string {
-	s := m.c.Styles
-	var parts []string
-	if q := m.queueFooter(); q != "" {
-		parts = append(parts, q)
-	}
-	if l.form == nil {
-		parts = append(parts, m.urlFooter(l.x.req.Params.URL))
-	}
-	return strings.Join(parts, s.Dim.Render(" · "))
-}
 
 // enqueue takes in a request; it shows if none is showing.
 func (m *Model) enqueue(x *ask) tea.Cmd {
@@ -115,86 +34,122 @@ func (m *Model) withdraw(reqKey string) tea.Cmd {
 
 // showHead keeps the layer of the queue's head showing it: it opens it
 // over everything else when the first request arrives, shows the next in
-// its place when the head changes, and closes it when none is left.
+// its place when the head changes, and closes it when none is left. The
+// same holds for the links of apps, oldest first.
 func (m *Model) showHead() tea.Cmd {
-	cur, shown := find[headLayer](m)
-	if len(m.queue) == 0 {
-		if shown {
-			m.close(cur)
-		}
+	var next layer.Layer
+	cur, shown := findHosted[layer.Head](m)
+	switch {
+	case len(m.queue) == 0:
+	case shown && cur.Head() == m.queue[0].head():
 		return nil
+	default:
+		next = headLayer(&m.c, m.opts, m.queue[0], func() int { return len(m.queue) })
 	}
-	x := m.queue[0]
-	if shown && cur.head() == x {
-		return nil
+	cmd := showIn(m, cur, shown, next)
+	link, shown := findHosted[*layer.LinkCard](m)
+	switch {
+	case len(m.apps.links) == 0:
+		next = nil
+	case shown && link.Link() == m.apps.links[0].req:
+		return cmd
+	default:
+		next = layer.NewLinkCard(&m.c, m.apps.links[0].req, func() int { return len(m.apps.links) })
 	}
-	var next headLayer
-	var cmd tea.Cmd
+	return tea.Batch(cmd, showIn(m, link, shown, next))
+}
+
+// showIn puts next where cur lies (shown), or opens it; nil next closes
+// cur.
+func showIn[L layer.Layer](m *Model, cur L, shown bool, next layer.Layer) tea.Cmd {
+	h := (*hosted)(nil)
+	if shown {
+		h = m.hostedOf(cur)
+	}
+	switch {
+	case next == nil && h != nil:
+		m.close(h)
+	case next == nil:
+	case h != nil:
+		return m.apply(h, layer.Replace{Layer: next}, nil, nil)
+	default:
+		return m.host(next)
+	}
+	return nil
+}
+
+// headLayer is the layer that shows x; queued counts the queue.
+func headLayer(c *widget.Common, opts Options, x *ask, queued func() int) layer.Layer {
 	switch {
 	case x.sample != nil:
-		next, cmd = m.showSample(x)
+		// The form is made the first time the request shows and kept with
+		// it, so that what was typed, and the countdown, survive showing
+		// another request in its place.
+		if x.form == nil {
+			x.form = nativeform.NewSample(sampleFormRequest(x.sample, widget.Redact), nativeform.Options{Timeout: opts.ElicitTimeout})
+		}
+		return layer.NewSampling(c, x.sample, x.form, queued)
 	case x.req.Params.Mode == "url":
-		next = &elicitation{x: x, shown: time.Now()}
-	default:
-		l := &elicitation{x: x, shown: time.Now()}
-		l.form = nativeform.New(FormRequest(x.req, widget.Redact), nativeform.Options{Timeout: m.opts.ElicitTimeout})
-		next, cmd = l, tea.Batch(l.form.Init(), m.sizeForm(l.form))
+		return layer.NewURLCard(c, x.req, opts.OpenURL, opts.ElicitTimeout, queued)
 	}
-	if shown {
-		m.replace(cur, next)
-	} else {
-		m.open(next)
-	}
-	return cmd
+	form := nativeform.New(FormRequest(x.req, widget.Redact), nativeform.Options{Timeout: opts.ElicitTimeout})
+	return layer.NewElicitForm(c, x.req, form, queued)
 }
 
-// reply answers the elicitation shown and shows the next.
-func (m *Model) reply(l *elicitation, res *mcp.ElicitResult) tea.Cmd {
-	m.queue = deleteAsk(m.queue, l.x)
-	return tea.Batch(answer(l.x, res), m.showHead())
+// head is what the layer showing x shows (layer.Head).
+func (x *ask) head() any {
+	if x.sample != nil {
+		return x.sample
+	}
+	return x.req
 }
 
-func deleteAsk(queue []*ask, x *ask) []*ask {
-	for i, y := range queue {
-		if y == x {
-			return append(queue[:i], queue[i+1:]...)
+// answer applies the answers of the layers over a conversation: a
+// request of the queue answered, the next shown, a link consented to or
+// refused, arguments given, a login ended.
+func (m *Model) answer(a layer.Action) tea.Cmd {
+	switch a := a.(type) {
+	case layer.AnswerElicitation:
+		var x *ask
+		if m.queue, x = dequeue(m.queue, a.Req); x == nil {
+			return nil
 		}
-	}
-	return queue
-}
-
-// settleForms acts on every form in the stack that has settled: an
-// elicitation's or a sampling request's answer goes to its server,
-// arguments to what asked for them. (A form's DoneMsg does not say which
-// form it came from.)
-func (m *Model) settleForms() tea.Cmd {
-	var cmds []tea.Cmd
-	for _, l := range slices.Clone(m.layers) {
-		switch l := l.(type) {
-		case *elicitation:
-			if r, ok := l.formResult(); ok {
-				out := &mcp.ElicitResult{Action: string(r.Action)}
-				if r.Action == nativeform.Accept {
-					out.Content = r.Content
-				}
-				cmds = append(cmds, m.reply(l, out))
-			}
-		case *sampling:
-			if r, ok := l.x.form.Result(); ok {
-				cmds = append(cmds, m.sampleDone(l, r))
-			}
-		case *argsForm:
-			if r, ok := l.form.Result(); ok {
-				cmds = append(cmds, m.argsDone(l, r))
-			}
+		return tea.Batch(answer(x, a.Result), m.showHead())
+	case layer.AnswerSample:
+		var x *ask
+		if m.queue, x = dequeue(m.queue, a.Req); x == nil {
+			return nil
 		}
+		return tea.Batch(answerSample(x, sampleOutcome(a.Result, m.opts.ElicitTimeout)), m.showHead())
+	case layer.NextInQueue:
+		if len(m.queue) > 1 {
+			m.queue = append(m.queue[1:], m.queue[0])
+		}
+		return m.showHead()
+	case layer.AnswerLink:
+		i := slices.IndexFunc(m.apps.links, func(l *linkAsk) bool { return l.req == a.Req })
+		if i < 0 {
+			return nil
+		}
+		answerLink(m.apps.links[i], a.Open)
+		m.apps.links = slices.Delete(m.apps.links, i, i+1)
+		return m.showHead()
+	case layer.ArgsGiven:
+		return a.Done(a.Args)
+	case layer.CallTool:
+		return m.callAs(a.Tool, a.Args, a.AsTask)
+	case layer.LoginEnded:
+		m.login = nil
 	}
-	return tea.Batch(cmds...)
+	return nil
 }
 
-func (l *elicitation) formResult() (nativeform.Result, bool) {
-	if l.form == nil {
-		return nativeform.Result{}, false
+// dequeue takes the request whose head is req out of queue.
+func dequeue(queue []*ask, req any) ([]*ask, *ask) {
+	i := slices.IndexFunc(queue, func(x *ask) bool { return x.head() == req })
+	if i < 0 {
+		return queue, nil
 	}
-	return l.form.Result()
+	x := queue[i]
+	return slices.Delete(queue, i, i+1), x
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -34,7 +35,7 @@ func (r *toolRuns) remember(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	if r.server == "" {
 		return nil
 	}
-	kept, ok := forgetSecrets(tool.InputSchema, args)
+	kept, ok := widget.ForgetSecrets(tool.InputSchema, args)
 	if !ok {
 		return nil
 	}
@@ -54,7 +55,7 @@ func (r *toolRuns) remember(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 func (r *toolRuns) lastArgs(tool *mcp.Tool) map[string]any {
 	var out map[string]any
 	if raw, ok := r.args[tool.Name]; ok {
-		if kept, ok := forgetSecrets(tool.InputSchema, raw); ok && json.Unmarshal(kept, &out) == nil {
+		if kept, ok := widget.ForgetSecrets(tool.InputSchema, raw); ok && json.Unmarshal(kept, &out) == nil {
 			return out
 		}
 	}
@@ -69,7 +70,7 @@ func (r *toolRuns) lastArgsJSON(tool *mcp.Tool) string {
 	if !ok {
 		return ""
 	}
-	if kept, ok := forgetSecrets(tool.InputSchema, raw); !ok || json.Indent(&b, kept, "", "  ") != nil {
+	if kept, ok := widget.ForgetSecrets(tool.InputSchema, raw); !ok || json.Indent(&b, kept, "", "  ") != nil {
 		return ""
 	}
 	return b.String()
@@ -124,7 +125,7 @@ func (r *toolRuns) loaded(msg argsLoadedMsg) {
 		// A file written before secrets were left out may hold some: those
 		// a name tells are dropped here (the schema tells the others when
 		// the tool is next called).
-		if kept, ok := forgetSecrets(nil, args); ok {
+		if kept, ok := widget.ForgetSecrets(nil, args); ok {
 			r.args[tool] = kept
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,39 +32,42 @@ func TestListsKeepTheSelectionVisibleAt80x12(t *testing.T) {
 		keys  []string       // select the last row
 		want  string
 	}{
-		{"the log level picker", func(m *Model) { m.open(&levelPicker{}) }, downs(8), "> emergency"},
+		{"the log level picker", func(m *Model) { m.host(layer.NewLevelPicker(&m.c, "", false)) }, downs(8), "> emergency"},
 		{"the server picker", func(m *Model) {
-			p := &serverPicker{}
+			var servers []ServerEntry
 			for i := range many {
-				p.entries = append(p.entries, ServerEntry{Name: name(i), Transport: "stdio"})
+				servers = append(servers, ServerEntry{Name: name(i), Transport: "stdio"})
 			}
-			m.open(p)
+			m.Update(serversMsg{entries: servers})
 		}, downs(many), "> " + name(many-1)},
 		{"the roots", func(m *Model) {
-			l := &rootsLayer{}
+			var roots []*mcp.Root
 			for i := range many {
-				l.roots = append(l.roots, &mcp.Root{URI: "file:///" + name(i)})
+				roots = append(roots, &mcp.Root{URI: "file:///" + name(i)})
 			}
-			m.open(l)
+			m.host(layer.NewRoots(&m.c, roots, func() bool { return false }))
 		}, downs(many), "> file:///" + name(many-1)},
 		{"the tasks", func(m *Model) {
 			for i := range many {
 				m.tasks = append(m.tasks, &taskRow{tool: name(i), st: mcpclient.TaskStatus{TaskID: "t"}})
 			}
-			m.open(&tasksLayer{})
+			m.Update(keyMsg("T"))
 		}, downs(many), "> " + name(many-1)},
 		{"an app's own tools", func(m *Model) {
-			l := &appToolsLayer{a: &toolApp{tool: &mcp.Tool{Name: "app"}}}
+			m.apps.list = append(m.apps.list, &toolApp{tool: &mcp.Tool{Name: "app"}})
+			var tools []*mcp.Tool
 			for i := range many {
-				l.tools = append(l.tools, &mcp.Tool{Name: name(i)})
+				tools = append(tools, &mcp.Tool{Name: name(i)})
 			}
-			m.open(l)
+			l := layer.NewAppTools(&m.c, 0, "app", func() bool { return false })
+			m.host(l)
+			l.Update(layer.AppToolsListed{Tools: tools})
 		}, downs(many), "> " + name(many-1)},
 		{"the apps panel", func(m *Model) {
 			for i := range many {
 				m.apps.list = append(m.apps.list, &toolApp{tool: &mcp.Tool{Name: name(i)}})
 			}
-			m.open(&appsPanel{})
+			m.Update(keyMsg("A"))
 		}, downs(many), "> " + name(0)}, // newest first: the oldest is last
 		{"the Tools tab", func(m *Model) {
 			var tools []*mcp.Tool

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -335,12 +336,8 @@ func offersLogging(conn *mcpclient.Conn) bool {
 	return conn.ServerCapabilities().Logging != nil
 }
 
-// levelPicker sets the level the server logs at: a list of the levels,
-// the current one marked.
-type levelPicker struct{ list widget.List }
-
-// openLevelPicker opens the level picker on the current level, when the
-// server offers logging.
+// openLevelPicker opens the level picker (tui/layer) on the current
+// level, when the server offers logging.
 func (m *Model) openLevelPicker() tea.Cmd {
 	switch {
 	case m.conn == nil || m.state != stateConnected:
@@ -350,69 +347,12 @@ func (m *Model) openLevelPicker() tea.Cmd {
 			return statusMsg{"the server does not offer logging (no logging capability)", true}
 		}
 	}
-	l := &levelPicker{}
-	l.list.SetLen(len(mcpclient.LogLevels))
-	for i, level := range mcpclient.LogLevels {
-		if level == m.conn.LogLevel() {
-			l.list.Select(i)
-		}
-	}
-	m.open(l)
-	return nil
-}
-
-func (l *levelPicker) view(m *Model, h int, _ *level) string {
-	s := m.c.Styles
-	var b strings.Builder
-	b.WriteString(s.Title.Render("Server log level") + "\n")
-	note := "The server sends log messages at the chosen level and above."
-	if m.conn != nil && m.conn.ProtocolVersion() >= mcpclient.ProtocolModern {
-		note += " In this protocol era each call carries the level: it takes effect with the next call."
-	}
-	b.WriteString(widget.Block(s.Dim.Render(note), m.c.Width, 3) + "\n\n")
-	current := ""
-	if m.conn != nil {
-		current = m.conn.LogLevel()
-	}
-	rows := make([]widget.Row, len(mcpclient.LogLevels))
-	for i, level := range mcpclient.LogLevels {
-		row := fmt.Sprintf("%-*s", logLevelWidth, level)
-		if level == current {
-			row += "  (current)"
-		}
-		style := s.Level(level)
-		rows[i] = widget.Row{Name: row, Drawn: true, Style: &style}
-	}
-	b.WriteString(l.list.Rows(&m.c, rows, m.c.Width, h-lipgloss.Height(b.String())+1))
-	return widget.Block(strings.TrimRight(b.String(), "\n"), m.c.Width, h)
-}
-
-func (l *levelPicker) footer(m *Model, _ *level) string {
-	return m.c.KeyLine(m.c.Keys.Level.ShortHelp()...)
-}
-
-func (l *levelPicker) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.Keys.Level
-	l.list.SetLen(len(mcpclient.LogLevels))
-	switch {
-	case key.Matches(msg, k.Up):
-		l.list.Move(-1)
-	case key.Matches(msg, k.Down):
-		l.list.Move(1)
-	case key.Matches(msg, k.Back):
-		m.close(l)
-	case key.Matches(msg, k.Quit):
-		return m.askQuit()
-	case key.Matches(msg, k.Choose):
-		m.close(l)
-		return m.setLogLevel(mcpclient.LogLevels[l.list.Cursor()])
-	}
+	m.host(layer.NewLevelPicker(&m.c, m.conn.LogLevel(), m.conn.ProtocolVersion() >= mcpclient.ProtocolModern))
 	return nil
 }
 
 // setLogLevel asks the server to log at a level, in a command.
-func (m *Model) setLogLevel(level string) tea.Cmd {
-	conn := m.conn
+func setLogLevel(conn *mcpclient.Conn, level string) tea.Cmd {
 	if conn == nil {
 		return nil
 	}
@@ -445,5 +385,5 @@ func (m *Model) keepLogLevel() tea.Cmd {
 	if l := m.log.level; l == "" || m.conn == nil || m.conn.LogLevel() == l || !offersLogging(m.conn) {
 		return nil
 	}
-	return m.setLogLevel(m.log.level)
+	return setLogLevel(m.conn, m.log.level)
 }

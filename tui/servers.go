@@ -2,14 +2,11 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"slices"
-	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -54,12 +51,6 @@ type (
 	}
 )
 
-// serverPicker lists the servers; the cursor starts on the current one.
-type serverPicker struct {
-	entries []ServerEntry
-	list    widget.List
-}
-
 // openServers reads the configs, in a command; the picker opens with what
 // they name.
 func (m *Model) openServers() tea.Cmd {
@@ -85,103 +76,32 @@ func (msg serversMsg) update(m *Model) tea.Cmd {
 		return nil
 	}
 	m.status = statusMsg{}
-	p := &serverPicker{entries: msg.entries}
-	p.list.SetLen(len(msg.entries))
+	m.servers = msg.entries
+	servers := make([]layer.Server, len(msg.entries))
 	for i, e := range msg.entries {
-		if m.isCurrent(e) {
-			p.list.Select(i)
-		}
+		servers[i] = layer.Server{Name: e.Name, Transport: e.Transport, What: e.What, Source: e.Source, Note: e.Note,
+			Current: isCurrent(m.opts, e), Usable: e.Choose != nil}
 	}
-	m.open(p)
+	m.host(layer.NewServerPicker(&m.c, servers))
 	return nil
 }
 
 // isCurrent reports whether an entry is the server the inspector is for.
-func (m *Model) isCurrent(e ServerEntry) bool {
+func isCurrent(opts Options, e ServerEntry) bool {
 	if e.Key == "" {
-		return m.opts.Source == "" && e.What == m.opts.Target
+		return opts.Source == "" && e.What == opts.Target
 	}
-	return e.Key == m.opts.Source
+	return e.Key == opts.Source
 }
 
-func (p *serverPicker) view(m *Model, h int, _ *level) string {
-	s := m.c.Styles
-	var b strings.Builder
-	b.WriteString(s.Title.Render("Servers") + "\n")
-	note := "The servers your MCP configs name. Enter connects to the one selected instead of the current server; the wire log, roots and log level stay."
-	b.WriteString(widget.Block(s.Dim.Render(note), m.c.Width, 3) + "\n\n")
-	nameW := 4
-	for _, e := range p.entries {
-		nameW = min(max(nameW, lipgloss.Width(widget.Line(e.Name, 24))), 24)
+// pickServer makes the connection to a server the picker listed ready,
+// in a command.
+func pickServer(e ServerEntry) tea.Cmd {
+	choose, name := e.Choose, e.Name
+	return func() tea.Msg {
+		sw, err := choose()
+		return switchMsg{name, sw, err}
 	}
-	rows := max(h-lipgloss.Height(b.String())-3, 2) // the selected row, and the position line
-	list := make([]widget.Row, len(p.entries))
-	for i, e := range p.entries {
-		transport := e.Transport
-		if transport == "" {
-			transport = "invalid"
-		}
-		row := fmt.Sprintf("%-*s  %-7s  %s", nameW, widget.Line(e.Name, nameW), widget.Line(transport, 7), widget.Line(e.What, m.c.Width))
-		if m.isCurrent(e) {
-			row += "  (current)"
-		}
-		list[i] = widget.Row{Name: widget.Fit(row, max(m.c.Width-2, 10)), Drawn: true}
-		if e.Choose == nil {
-			list[i].Style = &s.Dim
-		}
-	}
-	if len(list) > 0 {
-		b.WriteString(p.list.Rows(&m.c, list, m.c.Width, rows) + "\n")
-	}
-	if len(p.entries) > 0 {
-		e := p.entries[p.list.Cursor()]
-		b.WriteString("\n" + s.Dim.Render(widget.Line("from "+widget.Clean(e.Source), m.c.Width)))
-		if e.Note != "" {
-			b.WriteString("\n" + s.Warn.Render(widget.Line(widget.Clean(e.Note), m.c.Width)))
-		}
-	}
-	return widget.Block(strings.TrimRight(b.String(), "\n"), m.c.Width, h)
-}
-
-func (p *serverPicker) footer(m *Model, _ *level) string {
-	if m.status.text != "" {
-		return m.statusLine()
-	}
-	return m.c.KeyLine(m.c.Keys.Servers.ShortHelp()...)
-}
-
-func (p *serverPicker) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
-	k := m.c.Keys.Servers
-	m.status = statusMsg{}
-	p.list.SetLen(len(p.entries))
-	switch {
-	case key.Matches(msg, k.Up):
-		p.list.Move(-1)
-	case key.Matches(msg, k.Down):
-		p.list.Move(1)
-	case key.Matches(msg, k.Back):
-		m.close(p)
-	case key.Matches(msg, k.Quit):
-		return m.askQuit()
-	case key.Matches(msg, k.Choose):
-		e := p.entries[p.list.Cursor()]
-		switch {
-		case e.Choose == nil:
-			m.status = statusMsg{"cannot connect to " + widget.Clean(e.Name) + ": " + widget.Clean(e.Note), true}
-		case m.isCurrent(e):
-			m.close(p)
-			m.status = statusMsg{"already connected to " + widget.Clean(e.Name) + " (r reconnects)", false}
-		default:
-			m.close(p)
-			m.status = statusMsg{"connecting to " + widget.Clean(e.Name) + "…", false}
-			choose, name := e.Choose, e.Name
-			return func() tea.Msg {
-				sw, err := choose()
-				return switchMsg{name, sw, err}
-			}
-		}
-	}
-	return nil
 }
 
 func (msg switchMsg) update(m *Model) tea.Cmd {
@@ -207,11 +127,14 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	m.running, m.cancelCall, m.runTrack, m.progress, m.runConn, m.apps.calling = "", nil, nil, nil, nil, nil
 	for _, a := range m.apps.list {
 		if a.state == appOpen && !a.closing {
-			cmds = append(cmds, m.closeApp(a))
+			cmds = append(cmds, a.close())
 		}
 	}
 	m.layers = slices.DeleteFunc(m.layers, func(l modelLayer) bool { // a layer of an old server's app
-		_, ok := l.(*appToolsLayer)
+		h, ok := l.(*hosted)
+		if ok {
+			_, ok = h.l.(*layer.AppTools)
+		}
 		return ok
 	})
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
@@ -173,13 +174,14 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Reconnect):
 		return m.reconnect()
 	case key.Matches(msg, k.Roots):
-		m.openRoots()
+		m.host(layer.NewRoots(&m.c, connRoots(m.conn), func() bool { return m.conn != nil }))
 	case key.Matches(msg, k.Authorize):
 		return m.authorize()
 	case key.Matches(msg, k.Apps):
-		m.openApps()
+		m.host(layer.NewApps(&m.c, appHostLine(m.opts), func() []layer.App { return m.apps.shown(&m.c) },
+			func(i int) string { return m.redact(appText(&m.c, &m.opts, m.apps.list[i])) }))
 	case key.Matches(msg, k.Tasks):
-		m.openTasks()
+		m.host(layer.NewTasks(&m.c, func() []layer.Task { return m.tasks.shown() }, func() []mcpclient.Record { return m.records }))
 	case key.Matches(msg, k.Servers):
 		return m.openServers()
 	}

@@ -18,7 +18,7 @@ import (
 
 // openToolAs asks for a tool's arguments and calls it, as a task when
 // asTask (a tool whose task support is optional, called with t): the
-// Tools tab's enter ([page.CallTool]) and t.
+// Tools tab's enter ([page.OpenTool]) and t.
 func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
 	schema, err := formschema.ParseArguments(m.inputSchema(t))
 	title := "Arguments for " + t.Name
@@ -31,7 +31,7 @@ func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
 	case err == nil:
 		// The form starts from the arguments of the tool's last call, its
 		// secret fields (secret.go) marked as not remembered.
-		schema = markSecrets(prefill(schema, m.runs.lastArgs(t)), t.InputSchema)
+		schema = widget.MarkSecrets(prefill(schema, m.runs.lastArgs(t)), t.InputSchema)
 		return m.openArgs(title, schema, func(args map[string]any) tea.Cmd {
 			b, _ := json.Marshal(args)
 			return m.callAs(t, b, asTask)

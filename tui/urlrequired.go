@@ -17,7 +17,7 @@ import (
 // page is shown on the URL consent card (mcpclient.Conn.AskURLs), and c
 // calls the tool again, with the same arguments, once the person is done
 // there: the Tools tab keeps the call (page.Refused) and asks for it
-// (page.Call) (docs/architecture.md, "URL elicitation required").
+// (layer.CallTool) (docs/architecture.md, "URL elicitation required").
 
 // urlsAnsweredMsg says the pages of a refused call were all answered (or
 // that asking stopped).
@@ -91,15 +91,4 @@ func renderURLRequired(c *widget.Common, u *mcpclient.URLRequired, took time.Dur
 	k := c.Keys.Tabs.Retry.Help().Key
 	b.WriteString(s.Dim.Render("Each page is shown on a consent card (o opens it). Once you are done there, " + k + " calls the tool again with the same arguments."))
 	return b.String()
-}
-
-// refusedNote is what the URL consent card says of a page a refused call
-// needs, or "".
-func (m *Model) refusedNote(x *ask) string {
-	if x.req.Refused == "" {
-		return ""
-	}
-	k := m.c.Keys.Tabs.Retry.Help().Key
-	return m.c.Styles.Warn.Render("The server refused "+widget.Clean(x.req.Refused)+" until you open this page.") + "\n" +
-		m.c.Styles.Dim.Render("Once you are done there, "+k+" on the Tools tab calls it again.") + "\n\n"
 }

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -74,7 +75,7 @@ func TestURLNotOpenedIsShownToCopy(t *testing.T) {
 		t.Error("y copies nothing")
 	}
 	m.Update(keyMsg("esc"))
-	if _, ok := find[*urlShown](m); ok {
+	if _, ok := findHosted[*layer.URLShown](m); ok {
 		t.Error("esc did not close the URL")
 	}
 }

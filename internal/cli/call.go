@@ -246,7 +246,7 @@ func (o *callOptions) openApp(ctx context.Context, conn *mcpclient.Conn, s strea
 			say("the app opens %s", link)
 			return apphost.WebOnly(apphost.SystemBrowser(o.conn.noBrowser))(link)
 		},
-		Message: func(kind string, params json.RawMessage) { say("the app sent %s: %s", kind, clipJSON(params, 300)) },
+		Message: func(msg mcpclient.AppMessage) { say("the app sent %s: %s", msg.Kind, clipJSON(msg.Params, 300)) },
 	})
 	if err != nil {
 		say("the tool's app is not opened: %v", err)

@@ -35,6 +35,7 @@ func TestHelp(t *testing.T) {
 		{"read", [][]string{{"help", "read"}, {"read", "-h"}, {"read", "fixture://counter", "-h"}}},
 		{"prompt", [][]string{{"help", "prompt"}, {"prompt", "-h"}, {"prompt", "greet", "-h"}}},
 		{"complete", [][]string{{"help", "complete"}, {"complete", "-h"}}},
+		{"test", [][]string{{"help", "test"}, {"test", "-h"}}},
 		{"caps", [][]string{{"help", "caps"}, {"caps", "--help"}}},
 		{"fixture", [][]string{{"help", "fixture"}, {"fixture", "-h"}}},
 	} {

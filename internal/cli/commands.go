@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -88,6 +89,27 @@ var commands = []command{
 		options: newCapsOptions,
 	},
 	{
+		name:    "surface",
+		usage:   "mcpeek surface [flags] [--] [SERVER...]",
+		summary: "print the server's surface as canonical JSON (commit it as " + surface.LockFile + ")",
+		options: newSurfaceOptions,
+	},
+	{
+		name:     "diff",
+		usage:    "mcpeek diff OLD NEW [flags]",
+		synopsis: "mcpeek diff OLD NEW [--fail-on ERR|WARN|never] [--format " + strings.Join(surface.Formats, "|") + "] [--config FILE] [flags]\n       OLD and NEW: a surface file, a URL, @NAME, or -- and a server command (to the next -- or the end)",
+		summary:  "compare two surfaces (files or servers): which changes break clients",
+		options:  newDiffOptions,
+	},
+	{
+		name:     "test",
+		usage:    "mcpeek test [PATH...] [flags] [--] [SERVER...]",
+		synopsis: "mcpeek test [PATH...] [--protocol R[,R]] [-u] [--filter RE] [--junit FILE] [--json FILE] [--github] [--parallel N] [flags] [--] [SERVER...] | test init [--out FILE] [SERVER...]",
+		summary:  "run the suites (*.mcpeek.yaml) against the server; init writes a starter",
+		options:  newTestOptions,
+		words:    []string{"init"},
+	},
+	{
 		name:     "doctor",
 		usage:    "mcpeek doctor [flags] [--] [SERVER...]",
 		synopsis: "mcpeek doctor [--json] [flags] [--] [SERVER...]",
@@ -161,7 +183,8 @@ the MCP configs found from here (Claude Code, VS Code, Cursor, Claude
 Desktop, Codex, Windsurf: see mcpeek servers); --config FILE reads one.
 A command's flags may also come before its name (mcpeek -e K=V call ...).
 
-exit codes: 0 ok, 1 the tool returned isError, 2 usage or bad input,
+exit codes: 0 ok, 1 the tool returned isError (diff: findings at or above
+--fail-on), 2 usage or bad input,
 3 connection or protocol error, 124 timeout, 130 interrupted.
 `
 	// summaryColumn is where the summaries start; a longer usage line puts

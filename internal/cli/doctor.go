@@ -346,7 +346,7 @@ func handshake(wire *mcpclient.WireLog) string {
 	var steps []string
 	for _, e := range wire.Entries() {
 		switch {
-		case e.Dir == mcpclient.DirSend && (e.Method == "server/discover" || e.Method == "initialize"):
+		case e.Dir == mcpclient.DirSend && (e.Method == mcpclient.MethodDiscover || e.Method == mcpclient.MethodInitialize):
 			sent[string(e.ID)] = e.Method
 		case e.Dir == mcpclient.DirRecv && e.Method == "" && sent[string(e.ID)] != "":
 			steps = append(steps, sent[string(e.ID)]+" → "+answerWord(e.Message))

@@ -289,8 +289,8 @@ func (d *doctor) probeRequest(ctx context.Context) (*http.Request, error) {
 			req.Header.Set("Accept", "text/event-stream")
 		}
 	} else {
-		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcpeek doctor","version":%q}}}`,
-			mcpclient.ProtocolLegacy, mcpclient.Version)
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":%q,"params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcpeek doctor","version":%q}}}`,
+			mcpclient.MethodInitialize, mcpclient.ProtocolLegacy, mcpclient.Version)
 		req, err = http.NewRequestWithContext(ctx, http.MethodPost, t.URL, strings.NewReader(body))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")

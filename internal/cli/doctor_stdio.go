@@ -111,8 +111,8 @@ func (d *doctor) start(ctx context.Context, path string) outcome {
 		return failed("cannot start it: "+err.Error(), "")
 	}
 	defer p.stop()
-	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcpeek doctor","version":%q}}}`+"\n",
-		mcpclient.ProtocolLegacy, mcpclient.Version)
+	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":%q,"params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcpeek doctor","version":%q}}}`+"\n",
+		mcpclient.MethodInitialize, mcpclient.ProtocolLegacy, mcpclient.Version)
 	_, _ = io.WriteString(p.stdin, init)
 	return d.awaitAnswer(ctx, p)
 }

@@ -70,10 +70,12 @@ func exitCode(ctx context.Context, err error) (code int, say bool) {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK, false
-	case errors.Is(err, errToolError):
+	case errors.Is(err, errToolError), errors.Is(err, errTestsFailed):
 		return exitToolError, false
 	case errors.Is(err, errDoctorFailed): // the report says which step
 		return exitConnection, false
+	case errors.Is(err, errFindings): // the diff's report says which
+		return exitToolError, false
 	case mcpclient.IsSampleRejected(err): // the call cannot go on without the reply
 		return exitToolError, true
 	case errors.As(err, new(urlRequiredError)): // nor without the pages opened
@@ -84,7 +86,7 @@ func exitCode(ctx context.Context, err error) (code int, say bool) {
 		return exitUsage, true
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted, true
-	case errors.As(err, new(serveError)):
+	case errors.As(err, new(serveError)), errors.As(err, new(unreachableError)):
 		return exitConnection, true
 	case ctx.Err() != nil:
 		return exitInterrupted, true

@@ -4,7 +4,8 @@
 #   1. the MCP conformance suite's client scenarios, authorization
 #      included, driven through testdata/conformance/client.mjs;
 #   2. the reference server @modelcontextprotocol/server-everything over
-#      stdio and streamable HTTP (testdata/interop/everything.mjs);
+#      stdio and streamable HTTP (testdata/interop/everything.mjs), and a
+#      suite of mcpeek test against it (everything.mcpeek.yaml);
 #   3. @modelcontextprotocol/server-filesystem and server-memory over
 #      stdio, and testdata/mcpgo, a mark3labs/mcp-go server, over stdio and
 #      streamable HTTP in both protocol eras (testdata/interop/servers.mjs);
@@ -121,6 +122,14 @@ done
 
 echo "== server-everything $everything_version: stdio and streamable HTTP"
 checks everything testdata/interop/everything.mjs
+
+echo "== mcpeek test: testdata/interop/everything.mcpeek.yaml against server-everything"
+if "$MCPEEK_BIN" test testdata/interop/everything.mcpeek.yaml --junit "$work/everything-junit.xml" >"$work/suite.log" 2>&1 &&
+  grep -q '<testsuites tests="[1-9][0-9]*" failures="0"' "$work/everything-junit.xml"; then
+  row "everything/mcpeek test suite" pass
+else
+  cat "$work/suite.log"; row "everything/mcpeek test suite" fail
+fi
 
 echo "== server-filesystem $filesystem_version, server-memory $memory_version and mcp-go (testdata/mcpgo)"
 if (cd testdata/mcpgo && go build -o "$work/mcpgo" .) >"$work/mcpgo-build.log" 2>&1; then

@@ -64,12 +64,32 @@ type Seethrough interface {
 	Seethrough()
 }
 
-// Typist is a layer that takes text: a burst of characters in one key
-// event (fast typing, a slow link) reaches it whole, as text, where
-// other layers take the characters one by one, as keys.
-type Typist interface {
-	TakesText()
+// FormHolder is a layer that shows a form. The topmost one whose
+// HoldsForm is true gets the messages that are not keys (its countdown,
+// cursor blinks, focus moves: a form's own messages name no form), even
+// under the quit prompt, so that its countdown runs on; and every one
+// hears when a form settled (nativeform.DoneMsg, SampleDoneMsg), to act
+// if it was its own.
+type FormHolder interface {
+	HoldsForm() bool
 }
+
+// Msg is a message for one layer, To: the program gives it to that layer
+// while it is on the stack, and drops it otherwise (a completion's answer
+// for a form closed since).
+type Msg interface {
+	To() Layer
+}
+
+// Poll is sent to every layer on the stack about once a second: a layer
+// that gives up after a while (the URL consent card's timeout) looks at
+// its clock.
+type Poll struct{}
+
+// OpenMsg opens Layer over what is on top: what a command returns when a
+// layer is to open once the command is done (the page the browser did
+// not open).
+type OpenMsg struct{ Layer Layer }
 
 // Action is what a layer asks of the program: nil for nothing, or one of
 // the types below.
@@ -92,7 +112,4 @@ type (
 	// Quit ends the program, cancelling whatever is pending (the quit
 	// prompt's yes).
 	Quit struct{}
-	// AskQuit quits as q does on the tabs: at once, or after asking when
-	// requests are pending.
-	AskQuit struct{}
 )

@@ -50,8 +50,8 @@ func NewPromptArgs(c *widget.Common, pr *mcp.Prompt, last map[string]string) (*P
 	return l, textarea.Blink
 }
 
-// TakesText: a burst of characters is text, not keys.
-func (*PromptArgs) TakesText() {}
+// TypesText: a burst of characters is text, not keys.
+func (*PromptArgs) TypesText() bool { return true }
 
 // Update edits the focused argument, and shares the room among the
 // editors.

@@ -57,13 +57,6 @@ type AskPrompt struct {
 	Last   map[string]string
 }
 
-// Status is a line for the footer, until the next key: Err draws it as a
-// failure.
-type Status struct {
-	Text string
-	Err  bool
-}
-
 // Title is "Prompts".
 func (*Prompts) Title() string { return "Prompts" }
 
@@ -159,7 +152,7 @@ func (p *Prompts) edit() Action {
 	case pr == nil:
 		return nil
 	case len(pr.Arguments) == 0:
-		return Status{widget.Clean(pr.Name) + " takes no arguments: " + p.c.Keys.Tabs.Open.Help().Key + " gets it", true}
+		return layer.Status{Text: widget.Clean(pr.Name) + " takes no arguments: " + p.c.Keys.Tabs.Open.Help().Key + " gets it", Err: true}
 	}
 	l, blink := layer.NewPromptArgs(p.c, pr, p.args[pr.Name])
 	return layer.Batch{layer.Open{Layer: l}, layer.Cmd{Cmd: blink}}

@@ -31,7 +31,7 @@ func TestPromptsKeys(t *testing.T) {
 	if a := p.Update(press("enter")); !reflect.DeepEqual(a, layer.GetPrompt{Name: "plain"}) {
 		t.Errorf("enter on a prompt without arguments: %#v", a)
 	}
-	if a, ok := p.Update(press("e")).(Status); !ok || !a.Err || !strings.Contains(a.Text, "plain takes no arguments: enter gets it") {
+	if a, ok := p.Update(press("e")).(layer.Status); !ok || !a.Err || !strings.Contains(a.Text, "plain takes no arguments: enter gets it") {
 		t.Errorf("e on a prompt without arguments: %#v", a)
 	}
 	p.Update(press("j"))

@@ -25,8 +25,8 @@ import (
 // Tools is the Tools tab. It holds the tools listed, each tool's results
 // in this session (which of them its pane shows), and what it is told of
 // the running call and of the call the server refused until a page is
-// opened; calling is the program's, asked by [CallTool], [CallAsTask] and
-// [Call].
+// opened; calling is the program's, asked by [OpenTool], [CallAsTask] and
+// [layer.CallTool].
 type Tools struct {
 	c     *widget.Common
 	from  ToolsFrom
@@ -95,13 +95,10 @@ type (
 
 // Actions of the Tools tab, for the program to carry out.
 type (
-	// CallTool asks for the tool's arguments and calls it.
-	CallTool struct{ Tool *mcp.Tool }
+	// OpenTool asks for the tool's arguments and calls it.
+	OpenTool struct{ Tool *mcp.Tool }
 	// CallAsTask calls the tool as a task, once its listing says it may.
 	CallAsTask struct{ Tool *mcp.Tool }
-	// Call calls the tool with these arguments, as a task when AsTask:
-	// a refused call, again.
-	Call Refused
 )
 
 // Title is "Tools".
@@ -165,7 +162,7 @@ func (p *Tools) key(msg tea.KeyMsg) Action {
 	switch {
 	case t == nil && key.Matches(msg, k.Open, k.AsTask, k.Retry):
 	case key.Matches(msg, k.Open):
-		return CallTool{t}
+		return OpenTool{t}
 	case key.Matches(msg, k.AsTask):
 		return CallAsTask{t}
 	case key.Matches(msg, k.Retry):
@@ -192,13 +189,13 @@ func (p *Tools) key(msg tea.KeyMsg) Action {
 func (p *Tools) retry(t *mcp.Tool) Action {
 	switch r := p.refused; {
 	case r.Tool == nil || r.Tool.Name != t.Name:
-		return Status{"c calls a tool again once the server asked for a page to be opened first; enter calls it", true}
+		return layer.Status{Text: "c calls a tool again once the server asked for a page to be opened first; enter calls it", Err: true}
 	case p.run.Tool != "":
-		return Status{"a call is running: esc cancels it", true}
+		return layer.Status{Text: "a call is running: esc cancels it", Err: true}
 	}
-	call := Call(p.refused)
+	r := p.refused
 	p.refused = Refused{}
-	return call
+	return layer.CallTool{Tool: r.Tool, Args: r.Args, AsTask: r.AsTask}
 }
 
 // RefusedTool names the tool whose refused call c calls again, or "".

@@ -56,13 +56,13 @@ func TestToolsKeys(t *testing.T) {
 		keys []string
 		want Action
 	}{
-		{[]string{"enter"}, CallTool{all[0]}},
+		{[]string{"enter"}, OpenTool{all[0]}},
 		{[]string{"j", "t"}, CallAsTask{all[1]}},
-		{[]string{"k", "enter"}, CallTool{all[0]}},
+		{[]string{"k", "enter"}, OpenTool{all[0]}},
 		{[]string{"esc"}, layer.Pass{}},
 		{[]string{"y"}, layer.Pass{}},
 		{[]string{"r"}, layer.Pass{}},
-		{[]string{"/", "g", "a", "enter", "enter"}, CallTool{all[2]}},
+		{[]string{"/", "g", "a", "enter", "enter"}, OpenTool{all[2]}},
 	} {
 		var got Action
 		for _, k := range tc.keys {
@@ -103,7 +103,7 @@ func TestToolsRetryARefusedCall(t *testing.T) {
 	refused := Refused{Tool: all[1], Args: json.RawMessage(`{"a":1}`), AsTask: true}
 	wantStatus := func(a Action, want string) {
 		t.Helper()
-		if s, ok := a.(Status); !ok || !s.Err || s.Text != want {
+		if s, ok := a.(layer.Status); !ok || !s.Err || s.Text != want {
 			t.Errorf("action %#v, want the status %q", a, want)
 		}
 	}
@@ -114,7 +114,7 @@ func TestToolsRetryARefusedCall(t *testing.T) {
 	p.Update(Running{Tool: "alpha"})
 	wantStatus(p.Update(press("c")), "a call is running: esc cancels it")
 	p.Update(Running{})
-	if a := p.Update(press("c")); !reflect.DeepEqual(a, Call(refused)) {
+	if a := p.Update(press("c")); !reflect.DeepEqual(a, layer.CallTool{Tool: refused.Tool, Args: refused.Args, AsTask: true}) {
 		t.Errorf("c on the refused call's tool: %#v", a)
 	}
 	if p.RefusedTool() != "" {

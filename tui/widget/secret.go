@@ -1,4 +1,7 @@
-package tui
+// The secret fields of a tool's arguments, whose values are never
+// remembered.
+
+package widget
 
 import (
 	"bytes"
@@ -12,13 +15,13 @@ import (
 	"github.com/mcpeek/mcpeek/formschema"
 )
 
-// A tool's arguments are remembered for its next call (remember.go), but
-// never the value of a secret field: one the schema marks as a password
-// (format: password) or write-only (writeOnly: true), or one whose name
-// says it holds a secret. The arguments form says so by such a field.
+// A tool's arguments are remembered for its next call, but never the
+// value of a secret field: one the schema marks as a password (format:
+// password) or write-only (writeOnly: true), or one whose name says it
+// holds a secret. The arguments form says so by such a field.
 
-// notRemembered is the note by a secret field in the arguments form.
-const notRemembered = "not remembered"
+// NotRemembered is the note by a secret field in the arguments form.
+const NotRemembered = "not remembered"
 
 // A field's name says it holds a secret (secretName) by its words, split
 // at case changes, digits and punctuation:
@@ -101,10 +104,10 @@ func wordBreak(prev, r rune, rest []rune) bool {
 	return false
 }
 
-// secretField reports whether a property holds a secret: its name says
+// SecretField reports whether a property holds a secret: its name says
 // so, or its schema (def, which may be nil) marks it a password or
 // write-only.
-func secretField(name string, def map[string]any) bool {
+func SecretField(name string, def map[string]any) bool {
 	return schemaDoc{}.secretField(name, []map[string]any{def})
 }
 
@@ -261,10 +264,10 @@ func schemaObject(schema any) map[string]any {
 	return out
 }
 
-// forgetSecrets is args (a JSON object) without the values of its secret
+// ForgetSecrets is args (a JSON object) without the values of its secret
 // fields, at any depth, as compact JSON; schema is the tool's input
 // schema (nil: names alone tell). ok is false when args is no JSON.
-func forgetSecrets(schema any, args json.RawMessage) (kept json.RawMessage, ok bool) {
+func ForgetSecrets(schema any, args json.RawMessage) (kept json.RawMessage, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.UseNumber() // numbers are kept as they were written
 	var v any
@@ -304,10 +307,10 @@ func (d schemaDoc) dropSecrets(schemas []map[string]any, v any) any {
 	return v
 }
 
-// secretFields are the names of the secret properties of a tool's input
+// SecretFields are the names of the secret properties of a tool's input
 // schema, nested ones as a path (auth.token), sorted. A reference is not
 // followed again inside what it names.
-func secretFields(schema any) []string {
+func SecretFields(schema any) []string {
 	root := schemaObject(schema)
 	d := newSchemaDoc(root)
 	var out []string
@@ -339,10 +342,10 @@ func secretFields(schema any) []string {
 	return slices.Compact(out)
 }
 
-// markSecrets is a schema whose secret fields (those secretField finds in
+// MarkSecrets is a schema whose secret fields (those secretField finds in
 // the tool's input schema) say by their description that they are not
 // remembered. It is a copy: parsed schemas are shared.
-func markSecrets(schema *formschema.Schema, input any) *formschema.Schema {
+func MarkSecrets(schema *formschema.Schema, input any) *formschema.Schema {
 	root := schemaObject(input)
 	d := newSchemaDoc(root)
 	own := *schema
@@ -364,9 +367,9 @@ func (d schemaDoc) markSecretFields(fields []formschema.Field, parts []map[strin
 			continue
 		}
 		if f.Description == "" {
-			own[i].Description = notRemembered
+			own[i].Description = NotRemembered
 		} else {
-			own[i].Description = f.Description + " · " + notRemembered
+			own[i].Description = f.Description + " · " + NotRemembered
 		}
 	}
 	return own

@@ -1,0 +1,303 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// errTestsFailed is a run in which a test failed: the report said which.
+var errTestsFailed = errors.New("a test failed")
+
+// testOptions are `mcpeek test`'s (and `mcpeek test init`'s).
+type testOptions struct {
+	conn          connFlags
+	update        bool
+	filter        string
+	junitPath     string
+	jsonPath      string
+	github        bool
+	parallel      int
+	strictAnswers bool
+	out           string
+
+	// Set by parse.
+	init      bool
+	paths     []string
+	server    []string // nil: each suite's own
+	revisions []string
+	filterRE  *regexp.Regexp
+	suites    []*suite.Suite
+}
+
+func newTestOptions(fs *flagSet) options {
+	o := &testOptions{}
+	o.conn.register(fs, true)
+	fs.Lookup("protocol").Usage = "run each test in these protocol `REVISIONS` (2025-11-25,2026-07-28; legacy, modern) instead of the suites' own"
+	fs.BoolVar(&o.update, "u", false, "write the snapshots instead of comparing them")
+	fs.StringVar(&o.filter, "filter", "", "run only the tests whose names match this `RE`")
+	fs.StringVar(&o.junitPath, "junit", "", "write a JUnit XML report to `FILE`")
+	fs.StringVar(&o.jsonPath, "json", "", "write the JSON report (version 1) to `FILE`")
+	fs.BoolVar(&o.github, "github", os.Getenv("GITHUB_ACTIONS") == "true", "print GitHub Actions annotations and a summary to $GITHUB_STEP_SUMMARY (default when GITHUB_ACTIONS=true)")
+	fs.IntVar(&o.parallel, "parallel", 1, "run this many sessions at once")
+	fs.BoolVar(&o.strictAnswers, "strict-answers", false, "fail a step whose answers entries were not all used")
+	fs.StringVar(&o.out, "out", "starter.mcpeek.yaml", "with init: write the starter suite to `FILE` (- for standard output)")
+	return o
+}
+
+func (o *testOptions) parse(fs *flagSet, args []string) error {
+	if len(args) > 0 && args[0] == "init" {
+		o.init = true
+		args = args[1:]
+	}
+	rest, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	// Suite paths come first, flags among them; the first word that names
+	// no file (or any after --) starts the server.
+	for len(rest) > 0 && !o.init && !dashBefore(args, rest) && isSuitePath(rest[0]) {
+		o.paths = append(o.paths, rest[0])
+		if rest, err = fs.parse(rest[1:]); err != nil {
+			return err
+		}
+	}
+	words := rest
+	if o.conn.wireLog != "" {
+		return usagef("test: --wire-log is not taken: the JUnit report (--junit) keeps the traffic of each failing step")
+	}
+	if o.conn.protocol != "auto" {
+		if o.revisions, err = suite.Revisions(strings.Split(o.conn.protocol, ",")); err != nil {
+			return usagef("--protocol: %v", err)
+		}
+	}
+	if o.filter != "" {
+		if o.filterRE, err = regexp.Compile(o.filter); err != nil {
+			return usagef("--filter: %v", err)
+		}
+	}
+	if o.parallel < 1 {
+		return usagef("--parallel: give 1 or more")
+	}
+	if len(words) > 0 {
+		o.server = words
+		if len(words) == 1 && words[0] == suite.FixtureServer {
+			o.server = []string{}
+		}
+	}
+	if o.init {
+		o.conn.protocol = "auto"
+		return o.conn.parseTarget(o.server)
+	}
+	return o.load()
+}
+
+// dashBefore reports whether the word before rest in args is "--".
+func dashBefore(args, rest []string) bool {
+	i := len(args) - len(rest)
+	return i > 0 && args[i-1] == "--"
+}
+
+// isSuitePath reports whether word names a suite file or a folder of
+// them, rather than the start of a server.
+func isSuitePath(word string) bool {
+	if strings.HasPrefix(word, "@") || strings.HasPrefix(word, "http://") || strings.HasPrefix(word, "https://") {
+		return false
+	}
+	_, err := os.Stat(word)
+	return err == nil
+}
+
+// load finds and reads the suites; a mistake in one is exit 2 with its
+// file and line.
+func (o *testOptions) load() error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	files, err := suite.Files(wd, o.paths)
+	if err != nil {
+		return usagef("test: %v", err)
+	}
+	if len(files) == 0 {
+		return usagef("test: no suite found: name one, or keep *.mcpeek.yaml files here or under mcpeek/ (mcpeek test init writes a starter)")
+	}
+	for _, f := range files {
+		s, err := suite.Load(relative(wd, f), os.LookupEnv)
+		if err != nil {
+			o.cleanup()
+			return usagef("%v", err)
+		}
+		o.suites = append(o.suites, s)
+	}
+	// The server's words are checked before anything runs.
+	for _, s := range o.suites {
+		cf := o.conn
+		if err := cf.parseTarget(o.serverOf(s)); err != nil {
+			o.cleanup()
+			return usagef("%s:%d: server: %v", s.File, s.ServerLine, err)
+		}
+	}
+	return nil
+}
+
+func relative(wd, path string) string {
+	if r, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
+}
+
+func (o *testOptions) cleanup() {
+	for _, s := range o.suites {
+		s.Cleanup()
+	}
+}
+
+// serverOf is the server a suite's sessions reach: the one the command
+// line names, else the suite's.
+func (o *testOptions) serverOf(s *suite.Suite) []string {
+	if o.server != nil {
+		return o.server
+	}
+	return s.Server
+}
+
+func (o *testOptions) run(ctx context.Context, s streams) error {
+	if o.init {
+		return o.runInit(ctx, s)
+	}
+	defer o.cleanup()
+	ctx, cancel := withTimeout(ctx, o.conn.timeout)
+	defer cancel()
+	report, err := suite.Run(ctx, o.suites, suite.Options{
+		Dial: o.dialer(s), Revisions: o.revisions, Filter: o.filterRE, Update: o.update,
+		StrictAnswers: o.strictAnswers, Parallel: o.parallel,
+	})
+	if err != nil {
+		var ue *suite.UnreachableError
+		if errors.As(err, &ue) {
+			return fmt.Errorf("no test ran: %w", ue.Err)
+		}
+		return err
+	}
+	suite.WriteText(s.out, report)
+	if err := o.writeReports(s, report); err != nil {
+		return err
+	}
+	if _, failed, _ := report.Counts(); failed > 0 {
+		return errTestsFailed
+	}
+	return nil
+}
+
+// writeReports writes --junit, --json and, with --github, the
+// annotations and the step summary.
+func (o *testOptions) writeReports(s streams, report *suite.Report) error {
+	write := func(path string, f func(*os.File) error) error {
+		file, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		if err := f(file); err != nil {
+			_ = file.Close()
+			return err
+		}
+		return file.Close()
+	}
+	if o.junitPath != "" {
+		if err := write(o.junitPath, func(f *os.File) error { return suite.WriteJUnit(s.secrets.Writer(f), report) }); err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
+	}
+	if o.jsonPath != "" {
+		if err := write(o.jsonPath, func(f *os.File) error { return suite.WriteJSON(s.secrets.Writer(f), report) }); err != nil {
+			return fmt.Errorf("--json: %w", err)
+		}
+	}
+	if !o.github {
+		return nil
+	}
+	suite.WriteGitHub(s.out, report)
+	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("$GITHUB_STEP_SUMMARY: %w", err)
+		}
+		suite.WriteGitHubSummary(s.secrets.Writer(f), report)
+		return f.Close()
+	}
+	return nil
+}
+
+// dialer connects a session through the one connection setup, with the
+// suite's server, environment and roots added to the command line's.
+func (o *testOptions) dialer(s streams) suite.Dialer {
+	return func(ctx context.Context, d suite.Dial) (*mcpclient.Conn, func(), error) {
+		cf := o.conn
+		cf.protocol = d.Revision
+		words := o.serverOf(d.Suite)
+		if len(words) > 0 && !strings.HasPrefix(words[0], "http://") && !strings.HasPrefix(words[0], "https://") && !strings.HasPrefix(words[0], "@") {
+			cf.env = append(append(listFlag(nil), o.conn.env...), d.Suite.Env...)
+		}
+		cf.rootArgs = append(append(listFlag(nil), o.conn.rootArgs...), d.Suite.Roots...)
+		cf.roots = nil
+		if err := cf.parseTarget(words); err != nil {
+			return nil, nil, err
+		}
+		if err := cf.approve(ctx, s.errOut); err != nil {
+			return nil, nil, err
+		}
+		e, err := cf.open(s.secrets, func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
+		if err != nil {
+			return nil, nil, err
+		}
+		conn, err := e.connect(ctx, d.Asker, d.Records)
+		if err != nil {
+			e.close()
+			return nil, nil, cf.doctorHint(ctx, err)
+		}
+		return conn, e.close, nil
+	}
+}
+
+// runInit writes a starter suite from the server's tools.
+func (o *testOptions) runInit(ctx context.Context, s streams) error {
+	if o.out != "-" {
+		if _, err := os.Stat(o.out); err == nil {
+			return usagef("test init: %s exists; give another --out FILE, or remove it", o.out)
+		}
+	}
+	return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
+		listed, err := conn.List(ctx, "tools")
+		if err != nil {
+			return fmt.Errorf("list tools: %w", err)
+		}
+		tools, _ := listed["tools"].([]*mcp.Tool)
+		var server []string
+		if len(o.server) > 0 {
+			server = o.server
+		}
+		text, err := suite.Starter(server, tools)
+		if err != nil {
+			return err
+		}
+		if o.out == "-" {
+			_, err = s.out.Write(text)
+			return err
+		}
+		if err := os.WriteFile(o.out, text, 0o644); err != nil {
+			return fmt.Errorf("test init: %w", err)
+		}
+		fmt.Fprintf(s.errOut, "mcpeek: wrote %s with %d tests; run mcpeek test %s\n", o.out, len(tools), o.out)
+		return nil
+	})
+}

@@ -1,0 +1,173 @@
+// Reports of a run: lines for a person, JUnit XML, a versioned JSON
+// report, and GitHub Actions annotations with a step summary.
+
+package suite
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+)
+
+// WriteText writes one line per test and revision, each failure under
+// its test with what was expected and what came.
+func WriteText(w io.Writer, r *Report) {
+	for _, s := range r.Suites {
+		for _, t := range s.Tests {
+			mark := map[string]string{StatusPassed: "ok  ", StatusFailed: "FAIL", StatusSkipped: "skip"}[t.Status]
+			fmt.Fprintf(w, "%s %-10s %s:%d %s", mark, s.Revision, t.File, t.Line, t.Name)
+			if t.Status != StatusSkipped && s.Revision != ParityRevision {
+				fmt.Fprintf(w, " (%dms)", t.Millis)
+			}
+			fmt.Fprintln(w)
+			for _, f := range t.Failures {
+				fmt.Fprintf(w, "     %s:%d: %s\n", t.File, f.Line, f.String())
+			}
+		}
+	}
+	passed, failed, skipped := r.Counts()
+	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", passed, failed, skipped)
+}
+
+// jsonReport is the --json report; Version changes when its meaning does.
+type jsonReport struct {
+	Version int            `json:"version"`
+	Passed  int            `json:"passed"`
+	Failed  int            `json:"failed"`
+	Skipped int            `json:"skipped"`
+	Suites  []*SuiteResult `json:"suites"`
+}
+
+// WriteJSON writes the versioned JSON report.
+func WriteJSON(w io.Writer, r *Report) error {
+	passed, failed, skipped := r.Counts()
+	out := jsonReport{Version: 1, Passed: passed, Failed: failed, Skipped: skipped, Suites: r.Suites}
+	if out.Suites == nil {
+		out.Suites = []*SuiteResult{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// The JUnit types with the file and line a test case is written at, which
+// junit.Testcase lacks; the rest is go-junit-report's.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr,omitempty"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	junit.Testsuite
+	Testcases []junitCase `xml:"testcase,omitempty"`
+}
+
+type junitCase struct {
+	junit.Testcase
+	File string `xml:"file,attr,omitempty"`
+	Line int    `xml:"line,attr,omitempty"`
+}
+
+// WriteJUnit writes one <testsuite> per file and revision (and one per
+// file for era parity), one <testcase> per test with its file and line, a
+// <failure> with each expectation it missed, and the failing step's
+// traffic in <system-out>.
+func WriteJUnit(w io.Writer, r *Report) error {
+	out := junitSuites{}
+	for i, s := range r.Suites {
+		js := junitSuite{Testsuite: junit.Testsuite{Name: s.File + " [" + s.Revision + "]", ID: i, File: s.File, Package: s.Revision}}
+		total := 0.0
+		for _, t := range s.Tests {
+			tc := junit.Testcase{Name: t.Name, Classname: s.File + " [" + s.Revision + "]", Time: seconds(t.Millis)}
+			total += float64(t.Millis) / 1000
+			switch t.Status {
+			case StatusSkipped:
+				tc.Skipped = &junit.Result{Message: "skip: true"}
+				js.Skipped++
+			case StatusFailed:
+				lines := make([]string, len(t.Failures))
+				for i, f := range t.Failures {
+					lines[i] = fmt.Sprintf("%s:%d: %s", t.File, f.Line, f.String())
+				}
+				tc.Failure = &junit.Result{Message: cut(t.Failures[0].String(), 500), Type: "expectation", Data: strings.Join(lines, "\n")}
+				if t.Wire != "" {
+					tc.SystemOut = &junit.Output{Data: t.Wire}
+				}
+				js.Failures++
+			}
+			js.Tests++
+			js.Testcases = append(js.Testcases, junitCase{Testcase: tc, File: t.File, Line: t.Line})
+		}
+		js.Time = fmt.Sprintf("%.3f", total)
+		out.Tests += js.Tests
+		out.Failures += js.Failures
+		out.Skipped += js.Skipped
+		out.Suites = append(out.Suites, js)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "\t")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
+
+// WriteGitHub writes a GitHub Actions error annotation per failed
+// expectation.
+func WriteGitHub(w io.Writer, r *Report) {
+	for _, s := range r.Suites {
+		for _, t := range s.Tests {
+			for _, f := range t.Failures {
+				title := fmt.Sprintf("%s [%s]", t.Name, s.Revision)
+				fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", escapeProperty(t.File), f.Line, escapeProperty(title), escapeData(f.String()))
+			}
+		}
+	}
+}
+
+// WriteGitHubSummary writes the run as a Markdown table for
+// $GITHUB_STEP_SUMMARY.
+func WriteGitHubSummary(w io.Writer, r *Report) {
+	passed, failed, skipped := r.Counts()
+	fmt.Fprintf(w, "### mcpeek test: %d passed, %d failed, %d skipped\n\n", passed, failed, skipped)
+	fmt.Fprintln(w, "| | test | revision | file | failure |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
+	for _, s := range r.Suites {
+		for _, t := range s.Tests {
+			mark := map[string]string{StatusPassed: "✅", StatusFailed: "❌", StatusSkipped: "⏭️"}[t.Status]
+			failure := ""
+			if len(t.Failures) > 0 {
+				failure = t.Failures[0].String()
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s:%d | %s |\n", mark, cell(t.Name), s.Revision, cell(t.File), t.Line, cell(cut(failure, 300)))
+		}
+	}
+}
+
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+}
+
+// escapeData and escapeProperty escape a workflow command's message and
+// its properties, as the Actions toolkit does.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,125 @@
+// `mcpeek test init`: a starter suite written from a server's tools.
+
+package suite
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.yaml.in/yaml/v3"
+)
+
+// Starter is a suite with one test per tool: a call with arguments for
+// the required fields of its input schema, expected not to fail. Tools
+// annotated destructive are written skipped. server is the server's
+// words (nil: the fixture).
+func Starter(server []string, tools []*mcp.Tool) ([]byte, error) {
+	var b strings.Builder
+	b.WriteString("# A starter suite written by mcpeek test init: one test per tool.\n")
+	b.WriteString("# Fill in the arguments, add answers for the questions each tool asks\n")
+	b.WriteString("# (a question without an answer fails its step), then run: mcpeek test\n")
+	b.WriteString("version: 1\n")
+	srv := any(FixtureServer)
+	if server != nil {
+		srv = server
+	}
+	if err := writeYAML(&b, map[string]any{"server": srv}); err != nil {
+		return nil, err
+	}
+	b.WriteString("protocol: [2025-11-25, 2026-07-28]\ntests:\n")
+	sorted := append([]*mcp.Tool(nil), tools...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	for _, t := range sorted {
+		test := map[string]any{}
+		call := map[string]any{"call": t.Name, "expect": map[string]any{"isError": false}}
+		if args := requiredArgs(t.InputSchema); len(args) > 0 {
+			call["args"] = args
+		}
+		var name strings.Builder
+		fmt.Fprintf(&name, "%s answers", t.Name)
+		test["name"] = name.String()
+		if destructive(t) {
+			test["skip"] = true
+		}
+		test["steps"] = []any{call}
+		var item strings.Builder
+		if destructive(t) {
+			item.WriteString("# destructive (annotations.destructiveHint): skipped until you point it at something safe\n")
+		}
+		if err := writeYAML(&item, []any{test}); err != nil {
+			return nil, err
+		}
+		b.WriteString(indent(item.String(), "  "))
+	}
+	return []byte(b.String()), nil
+}
+
+func writeYAML(b *strings.Builder, v any) error {
+	data, err := yaml.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b.Write(data)
+	return nil
+}
+
+func indent(text, pad string) string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i := range lines {
+		lines[i] = pad + lines[i]
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func destructive(t *mcp.Tool) bool {
+	a := t.Annotations
+	return a != nil && a.DestructiveHint != nil && *a.DestructiveHint
+}
+
+// requiredArgs are the required properties of an input schema, each with
+// its default, first enum value or example, else an empty value of its
+// type.
+func requiredArgs(schema any) map[string]any {
+	data, err := json.Marshal(schema)
+	if err != nil {
+		return nil
+	}
+	var s struct {
+		Required   []string                  `json:"required"`
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	if json.Unmarshal(data, &s) != nil {
+		return nil
+	}
+	out := map[string]any{}
+	for _, name := range s.Required {
+		out[name] = placeholderValue(s.Properties[name])
+	}
+	return out
+}
+
+func placeholderValue(p map[string]any) any {
+	if v, ok := p["default"]; ok {
+		return v
+	}
+	if e, ok := p["enum"].([]any); ok && len(e) > 0 {
+		return e[0]
+	}
+	if ex, ok := p["examples"].([]any); ok && len(ex) > 0 {
+		return ex[0]
+	}
+	switch p["type"] {
+	case "integer", "number":
+		return 0
+	case "boolean":
+		return false
+	case "array":
+		return []any{}
+	case "object":
+		return map[string]any{}
+	}
+	return ""
+}

@@ -1,0 +1,254 @@
+package surface
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// Diff compares two surfaces and classifies each difference by the rule
+// it falls under. cfg (nil: none) sets levels and accepts findings until
+// their dates, judged at now. version-not-bumped is added when an ERR
+// finding stands and serverInfo.version's major did not change.
+func Diff(old, new *Surface, cfg *Config, now time.Time) []Finding {
+	var fs []Finding
+	fs = append(fs, serverFindings(old, new)...)
+	fs = append(fs, toolFindings(old.Tools, new.Tools)...)
+	fs = append(fs, itemFindings(KindResource, "resources", "uri", old.Resources, new.Resources)...)
+	fs = append(fs, itemFindings(KindTemplate, "resourceTemplates", "uriTemplate", old.ResourceTemplates, new.ResourceTemplates)...)
+	fs = append(fs, promptFindings(old.Prompts, new.Prompts)...)
+	cfg.apply(fs, now)
+	if len(Failing(fs, ERR)) > 0 && !majorBumped(str(old.ServerInfo["version"]), str(new.ServerInfo["version"])) {
+		f := []Finding{{ID: "version-not-bumped", Level: ERR, Pointer: "/serverInfo/version",
+			Message: fmt.Sprintf("breaking changes, but serverInfo.version %s → %s does not bump the major version", shown(old.ServerInfo["version"]), shown(new.ServerInfo["version"]))}}
+		cfg.apply(f, now)
+		fs = append(fs, f...)
+	}
+	sortFindings(fs)
+	return fs
+}
+
+// majorBumped reports whether version new has another major version than
+// old: the first number, or for 0.x the second (0.x minors may break, as
+// Cargo reads semver). An unreadable version bumps when it changed.
+func majorBumped(old, new string) bool {
+	om, okO := major(old)
+	nm, okN := major(new)
+	if !okO || !okN {
+		return old != new
+	}
+	return om != nm
+}
+
+func major(v string) (string, bool) {
+	parts := strings.SplitN(strings.TrimPrefix(strings.TrimSpace(v), "v"), ".", 3)
+	for _, p := range parts[:min(2, len(parts))] {
+		if _, err := strconv.Atoi(p); err != nil {
+			return "", false
+		}
+	}
+	if parts[0] == "0" && len(parts) > 1 {
+		return "0." + parts[1], true
+	}
+	return parts[0], true
+}
+
+// serverFindings compares what is not an item: capabilities, extensions,
+// protocol revisions.
+func serverFindings(old, new *Surface) []Finding {
+	var fs []Finding
+	add := func(id string, level Level, ptr, msg string) {
+		fs = append(fs, Finding{ID: id, Level: level, Pointer: ptr, Message: msg})
+	}
+	for _, v := range missing(old.SupportedVersions, new.SupportedVersions) {
+		if !new.supportsNoneOf(v) {
+			continue
+		}
+		add("protocol-revision-dropped", ERR, "/supportedVersions", fmt.Sprintf("protocol revision %s is no longer supported: a client that speaks only it cannot connect", v))
+	}
+	for _, v := range missing(new.SupportedVersions, old.SupportedVersions) {
+		add("protocol-revision-added", INFO, "/supportedVersions", fmt.Sprintf("protocol revision %s is now supported", v))
+	}
+	if old.ProtocolVersion != new.ProtocolVersion {
+		add("protocol-version-changed", WARN, "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions, %s → %s: compare surfaces of one revision (--protocol), or the server no longer negotiates the old one", old.ProtocolVersion, new.ProtocolVersion))
+	}
+	oc, nc := old.Capabilities, new.Capabilities
+	for _, k := range slices.Sorted(maps.Keys(union(oc, nc))) {
+		if k == "extensions" {
+			continue
+		}
+		ptr := "/capabilities/" + escapePointer(k)
+		ov, okO := oc[k]
+		nv, okN := nc[k]
+		switch {
+		case okO && !okN:
+			add("capability-removed", ERR, ptr, fmt.Sprintf("capability %s is no longer offered: a client using it fails", k))
+		case !okO && okN:
+			add("capability-added", INFO, ptr, fmt.Sprintf("capability %s is now offered", k))
+		default:
+			fs = append(fs, subCapabilities(ptr, k, ov, nv)...)
+		}
+	}
+	oe, _ := oc["extensions"].(map[string]any)
+	ne, _ := nc["extensions"].(map[string]any)
+	for _, k := range slices.Sorted(maps.Keys(union(oe, ne))) {
+		ptr := "/capabilities/extensions/" + escapePointer(k)
+		ov, okO := oe[k]
+		nv, okN := ne[k]
+		switch {
+		case okO && !okN:
+			add("extension-removed", ERR, ptr, fmt.Sprintf("extension %s is no longer offered: a client using it fails", k))
+		case !okO && okN:
+			add("extension-added", INFO, ptr, fmt.Sprintf("extension %s is now offered", k))
+		default:
+			fs = append(fs, subCapabilities(ptr, "extension "+k, ov, nv)...)
+		}
+	}
+	return fs
+}
+
+// supportsNoneOf reports whether the surface shows that its server does
+// not support revision v. A discovery (2026-07-28) lists every revision;
+// initialize names only the one agreed, the newest the server has up to
+// what mcpeek asked for: a revision newer than it is not supported, an
+// older one is unknown.
+func (s *Surface) supportsNoneOf(v string) bool {
+	if slices.Contains(s.SupportedVersions, v) {
+		return false
+	}
+	fromInitialize := len(s.SupportedVersions) == 1 && s.SupportedVersions[0] == s.ProtocolVersion && s.ProtocolVersion < mcpclient.ProtocolModern
+	return !fromInitialize || v > s.ProtocolVersion
+}
+
+// subCapabilities compares the settings of one capability (listChanged,
+// subscribe, an extension's members): a setting a client may rely on is
+// what it receives, so one that goes, or turns false, breaks it.
+func subCapabilities(ptr, name string, old, new any) []Finding {
+	om, _ := old.(map[string]any)
+	nm, _ := new.(map[string]any)
+	var fs []Finding
+	for _, k := range slices.Sorted(maps.Keys(union(om, nm))) {
+		ov, okO := om[k]
+		nv, okN := nm[k]
+		p := ptr + "/" + escapePointer(k)
+		switch {
+		case jsonEqual(ov, nv):
+		case okO && ov != false && (!okN || nv == false):
+			fs = append(fs, Finding{ID: "capability-removed", Level: ERR, Pointer: p, Message: fmt.Sprintf("%s no longer offers %s: a client using it fails", name, k)})
+		case okO && okN && ov != false && nv != false:
+			fs = append(fs, Finding{ID: "capability-changed", Level: WARN, Pointer: p, Message: fmt.Sprintf("%s's %s changed: %s → %s", name, k, shown(ov), shown(nv))})
+		default:
+			fs = append(fs, Finding{ID: "capability-added", Level: INFO, Pointer: p, Message: fmt.Sprintf("%s now offers %s", name, k)})
+		}
+	}
+	return fs
+}
+
+// byKey indexes items by their identifying key.
+func byKey(items []Item, key string) map[string]Item {
+	m := make(map[string]Item, len(items))
+	for _, it := range items {
+		m[str(it[key])] = it
+	}
+	return m
+}
+
+// itemFindings compares resources or templates: removed, added, and the
+// MIME type of what a client reads.
+func itemFindings(kind, list, key string, old, new []Item) []Finding {
+	var fs []Finding
+	om, nm := byKey(old, key), byKey(new, key)
+	at := func(id string, level Level, name, ptr, msg string) {
+		f := Finding{ID: id, Level: level, Pointer: ptr, Message: msg, list: list}
+		if kind == KindResource {
+			f.Resource = name
+		} else {
+			f.Template = name
+		}
+		fs = append(fs, f)
+	}
+	for _, name := range slices.Sorted(maps.Keys(om)) {
+		o := om[name]
+		n, ok := nm[name]
+		if !ok {
+			at(kind+"-removed", ERR, name, "", fmt.Sprintf("%s %s is gone: a client reading it fails", kind, name))
+			continue
+		}
+		if om, nm := str(o["mimeType"]), str(n["mimeType"]); om != nm {
+			at(kind+"-mime-type-changed", WARN, name, "/mimeType", fmt.Sprintf("MIME type %q → %q: a client may not read what it receives", om, nm))
+		}
+		if !jsonEqual(o["_meta"], n["_meta"]) {
+			at(kind+"-ui-changed", INFO, name, "/_meta/ui", "its _meta.ui changed")
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(nm)) {
+		if _, ok := om[name]; !ok {
+			at(kind+"-added", INFO, name, "", fmt.Sprintf("new %s %s", kind, name))
+		}
+	}
+	return fs
+}
+
+// promptFindings compares prompts and their arguments, which a client
+// sends: a new required argument breaks it.
+func promptFindings(old, new []Item) []Finding {
+	var fs []Finding
+	om, nm := byKey(old, "name"), byKey(new, "name")
+	at := func(id string, level Level, name, ptr, msg string) {
+		fs = append(fs, Finding{ID: id, Level: level, Prompt: name, Pointer: ptr, Message: msg, list: "prompts"})
+	}
+	for _, name := range slices.Sorted(maps.Keys(om)) {
+		n, ok := nm[name]
+		if !ok {
+			at("prompt-removed", ERR, name, "", fmt.Sprintf("prompt %s is gone: a client getting it fails", name))
+			continue
+		}
+		o := om[name]
+		if !jsonEqual(o["description"], n["description"]) {
+			at("prompt-description-changed", INFO, name, "/description", "its description changed")
+		}
+		oa, na := promptArgs(o), promptArgs(n)
+		for _, arg := range slices.Sorted(maps.Keys(union(oa, na))) {
+			ov, inO := oa[arg].(map[string]any)
+			nv, inN := na[arg].(map[string]any)
+			reqO, reqN := inO && ov["required"] == true, inN && nv["required"] == true
+			ptr := "/arguments/" + escapePointer(arg)
+			switch {
+			case reqN && !reqO && !inO:
+				at("prompt-required-arg-added", ERR, name, ptr, fmt.Sprintf("new required argument %q: a client that does not send it fails", arg))
+			case reqN && !reqO:
+				at("prompt-required-arg-added", ERR, name, ptr, fmt.Sprintf("argument %q is now required: a client that does not send it fails", arg))
+			case !inO:
+				at("prompt-optional-arg-added", INFO, name, ptr, fmt.Sprintf("new optional argument %q", arg))
+			case !inN:
+				at("prompt-arg-removed", WARN, name, ptr, fmt.Sprintf("argument %q removed: what a client sends for it is ignored or refused", arg))
+			case reqO && !reqN:
+				at("prompt-arg-relaxed", INFO, name, ptr, fmt.Sprintf("argument %q is now optional", arg))
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(nm)) {
+		if _, ok := om[name]; !ok {
+			at("prompt-added", INFO, name, "", fmt.Sprintf("new prompt %s", name))
+		}
+	}
+	return fs
+}
+
+// promptArgs indexes a prompt's arguments by name. The pointer names an
+// argument rather than its place, which moves when one is added before it.
+func promptArgs(p Item) map[string]any {
+	out := map[string]any{}
+	args, _ := p["arguments"].([]any)
+	for _, a := range args {
+		if m, ok := a.(map[string]any); ok {
+			out[str(m["name"])] = m
+		}
+	}
+	return out
+}

@@ -1,0 +1,286 @@
+package surface
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+	"github.com/mcpeek/mcpeek/formschema"
+)
+
+// ReportVersion is the version of the JSON report's format.
+const ReportVersion = 1
+
+// Formats are the report formats, the first the default.
+var Formats = []string{"text", "json", "markdown", "junit", "githubactions"}
+
+// Side is one side of a diff as the report names it: a surface file (File
+// and its Data, for the lines of findings) or a live server.
+type Side struct {
+	Label string
+	File  string
+	Data  []byte
+}
+
+// Report is the outcome of a diff.
+type Report struct {
+	Old, New Side
+	// FailOn is the level at or above which a finding fails the gate; ""
+	// fails on none (--fail-on never).
+	FailOn   Level
+	Findings []Finding
+}
+
+// Failed reports whether a finding at or above FailOn stands.
+func (r *Report) Failed() bool { return len(Failing(r.Findings, r.FailOn)) > 0 }
+
+// Write writes the report in format (one of [Formats]).
+func (r *Report) Write(w io.Writer, format string) error {
+	switch format {
+	case "", "text":
+		return r.text(w)
+	case "json":
+		return r.json(w)
+	case "markdown":
+		return r.markdown(w)
+	case "junit":
+		return r.junit(w)
+	case "githubactions":
+		return r.githubActions(w)
+	}
+	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
+func (r *Report) failOn() string {
+	if r.FailOn == "" {
+		return "never"
+	}
+	return string(r.FailOn)
+}
+
+// Summary is the counts in words: "2 ERR, 1 WARN, 3 INFO, 1 accepted".
+func (c Counts) Summary() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		name string
+	}{{c.ERR, "ERR"}, {c.WARN, "WARN"}, {c.INFO, "INFO"}, {c.Accepted, "accepted"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.name))
+		}
+	}
+	if len(parts) == 0 {
+		return "no differences"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// note is what a finding's acceptance says, if anything.
+func (f *Finding) note() string {
+	switch {
+	case f.Accepted != nil:
+		return fmt.Sprintf("accepted until %s: %s", f.Accepted.Until, f.Accepted.Reason)
+	case f.Expired != nil:
+		return fmt.Sprintf("its acceptance expired on %s (%s)", f.Expired.Until, f.Expired.Reason)
+	}
+	return ""
+}
+
+// group is the findings of one level, or the accepted ones.
+type group struct {
+	name     string
+	findings []Finding
+}
+
+// groups are the findings by level, then the accepted ones.
+func (r *Report) groups() []group {
+	var out []group
+	for _, l := range Levels {
+		g := group{name: string(l)}
+		for _, f := range r.Findings {
+			if f.Accepted == nil && f.Level == l {
+				g.findings = append(g.findings, f)
+			}
+		}
+		out = append(out, g)
+	}
+	acc := group{name: "accepted"}
+	for _, f := range r.Findings {
+		if f.Accepted != nil {
+			acc.findings = append(acc.findings, f)
+		}
+	}
+	return append(out, acc)
+}
+
+func (r *Report) text(w io.Writer) error {
+	fmt.Fprintf(w, "%s → %s: %s\n", oneLine(r.Old.Label), oneLine(r.New.Label), Count(r.Findings).Summary())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, g := range r.groups() {
+		if len(g.findings) == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "\n%s (%d)\n", g.name, len(g.findings))
+		for _, f := range g.findings {
+			text := fmt.Sprintf("  %s\t%s\t%s", f.ID, oneLine(f.Where()), oneLine(f.Message))
+			if n := f.note(); n != "" {
+				text += " — " + oneLine(n)
+			}
+			fmt.Fprintln(tw, text)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if r.Failed() {
+		_, err := fmt.Fprintf(w, "\nfailed: findings at or above %s\n", r.FailOn)
+		return err
+	}
+	return nil
+}
+
+// jsonReport is the JSON report, versioned.
+type jsonReport struct {
+	Version  int       `json:"version"`
+	Old      string    `json:"old"`
+	New      string    `json:"new"`
+	FailOn   string    `json:"failOn"`
+	Failed   bool      `json:"failed"`
+	Counts   Counts    `json:"counts"`
+	Findings []Finding `json:"findings"`
+}
+
+func (r *Report) json(w io.Writer) error {
+	fs := r.Findings
+	if fs == nil {
+		fs = []Finding{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(jsonReport{Version: ReportVersion, Old: r.Old.Label, New: r.New.Label, FailOn: r.failOn(),
+		Failed: r.Failed(), Counts: Count(r.Findings), Findings: fs})
+}
+
+// mdCell makes text safe in a cell of a Markdown table.
+func mdCell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
+
+// oneLine makes text, which may quote the server (a tool's name, an enum
+// value), safe for one line of a terminal or a CI log: escape sequences
+// are shown, not obeyed, and line breaks cannot forge further lines.
+func oneLine(s string) string { return strings.Join(strings.Fields(formschema.Clean(s)), " ") }
+
+func (r *Report) markdown(w io.Writer) error {
+	b := &strings.Builder{}
+	verdict := "passes"
+	if r.Failed() {
+		verdict = "fails (findings at or above " + string(r.FailOn) + ")"
+	}
+	fmt.Fprintf(b, "### MCP surface: %s\n\n`%s` → `%s`: the gate %s.\n", Count(r.Findings).Summary(),
+		mdCell(r.Old.Label), mdCell(r.New.Label), verdict)
+	if len(r.Findings) > 0 {
+		b.WriteString("\n| level | rule | where | what a client notices |\n| --- | --- | --- | --- |\n")
+		for _, g := range r.groups() {
+			for _, f := range g.findings {
+				msg := mdCell(f.Message)
+				if n := f.note(); n != "" {
+					msg += " *(" + mdCell(n) + ")*"
+				}
+				fmt.Fprintf(b, "| %s | `%s` | %s | %s |\n", g.name, f.ID, mdCell(f.Where()), msg)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r *Report) junit(w io.Writer) error {
+	min := r.FailOn
+	if min == "" {
+		min = ERR
+	}
+	suite := junit.Testsuite{Name: "mcpeek diff", Time: "0"}
+	for _, f := range r.Findings {
+		if !f.Level.AtLeast(min) {
+			continue
+		}
+		tc := junit.Testcase{Name: f.ID + " " + f.Where(), Classname: "mcpeek.surface"}
+		switch {
+		case f.Accepted != nil:
+			tc.Skipped = &junit.Result{Message: f.note()}
+		case r.FailOn == "":
+			tc.SystemOut = &junit.Output{Data: f.Message}
+		default:
+			data := f.Message
+			if n := f.note(); n != "" {
+				data += "\n" + n
+			}
+			tc.Failure = &junit.Result{Message: f.Message, Type: string(f.Level), Data: data}
+		}
+		suite.AddTestcase(tc)
+	}
+	if len(suite.Testcases) == 0 {
+		suite.AddTestcase(junit.Testcase{Name: "no findings at or above " + string(min), Classname: "mcpeek.surface"})
+	}
+	var all junit.Testsuites
+	all.AddSuite(suite)
+	return all.WriteXML(w)
+}
+
+// ghEscape escapes a workflow command's message; ghProp its properties.
+func ghEscape(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func (r *Report) githubActions(w io.Writer) error {
+	type file struct {
+		name string
+		idx  *lineIndex
+	}
+	var files []file
+	for _, s := range []Side{r.Old, r.New} {
+		if s.File != "" {
+			if idx := indexLines(s.Data); idx != nil {
+				files = append(files, file{s.File, idx})
+			}
+		}
+	}
+	b := &strings.Builder{}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		cmd := map[Level]string{ERR: "error", WARN: "warning", INFO: "notice"}[f.Level]
+		if f.Accepted != nil {
+			cmd = "notice"
+		}
+		props := []string{}
+		file, line := "", 0
+		for j, fl := range files {
+			l, exact := fl.idx.line(f)
+			if j == 0 || exact {
+				file, line = fl.name, l
+			}
+			if exact {
+				break
+			}
+		}
+		if file != "" {
+			props = append(props, "file="+ghProp(file), fmt.Sprintf("line=%d", line))
+		}
+		props = append(props, "title="+ghProp(f.ID+" ("+oneLine(f.Where())+")"))
+		msg := f.Message
+		if n := f.note(); n != "" {
+			msg += " — " + n
+		}
+		fmt.Fprintf(b, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghEscape(oneLine(msg)))
+	}
+	fmt.Fprintf(b, "%s → %s: %s\n", oneLine(r.Old.Label), oneLine(r.New.Label), Count(r.Findings).Summary())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
