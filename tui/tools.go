@@ -177,8 +177,9 @@ func (msg callDoneMsg) update(m *Model) tea.Cmd {
 	} else {
 		text = renderResult(&m.c, msg.res, msg.err, msg.took)
 	}
-	pageOf[*page.Tools](m).Update(page.ToolResult{Tool: msg.tool, Text: text})
-	return tea.Batch(m.appCallDone(msg), m.urlRequired(msg))
+	tools := pageOf[*page.Tools](m)
+	tools.Update(page.ToolResult{Tool: msg.tool, Text: text})
+	return tea.Batch(m.appCallDone(msg), askURLs(tools, msg))
 }
 
 // renderCancelled says that the person cancelled a call, what the server

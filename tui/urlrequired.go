@@ -28,14 +28,14 @@ type urlsAnsweredMsg struct {
 	err     error
 }
 
-// urlRequired shows a refused call's pages, one consent card after the
-// other, and keeps the call for c; nil when the call was not refused so.
-func (m *Model) urlRequired(msg callDoneMsg) tea.Cmd {
+// askURLs shows a refused call's pages, one consent card after the other,
+// and gives the Tools tab the call for c; nil when the call was not
+// refused so.
+func askURLs(tools *page.Tools, msg callDoneMsg) tea.Cmd {
 	u, ok, bad := mcpclient.URLRequiredOf(msg.err)
 	if !ok || bad != nil || msg.conn == nil {
 		return nil
 	}
-	tools := pageOf[*page.Tools](m)
 	tool := tools.Named(msg.tool)
 	if tool == nil {
 		return nil
