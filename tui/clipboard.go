@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/tui/page"
 )
 
 // statusMsg is what a copy or a save did, for the footer's status line
@@ -43,7 +44,10 @@ func (m *Model) statusLine() string {
 // show it.
 func (m *Model) paneCopy() (string, bool) {
 	var text string
+	c, copier := m.pages[m.tab].(page.Copier)
 	switch {
+	case copier:
+		text = c.Copy()
 	case m.hasPane():
 		text = ansi.Strip(m.redact(m.paneText()))
 	case m.tab == tabLog:

@@ -110,8 +110,7 @@ type Model struct {
 	log     logState  // the Log tab's lines, and whether it follows new ones
 	status  statusMsg // what the last copy or save did, until the next key
 
-	requestText requestCache  // the record shown whole on the Requests tab
-	rootsDone   chan struct{} // closed once the last change of the roots is made
+	rootsDone chan struct{} // closed once the last change of the roots is made
 
 	serverLog     []mcpclient.LogEvent     // the server's log messages, oldest first, bounded
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
@@ -177,6 +176,7 @@ type paneLayer interface{ sync(m *Model, h int) }
 // and size the new state gives it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	m.syncPages()
 	m.syncLog()
 	m.syncPane()
 	if l, ok := m.top().layer().(paneLayer); ok { // a layer's own pane, likewise

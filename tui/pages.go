@@ -20,7 +20,7 @@ func (m *Model) newPages() []page.Page {
 		tabPage{m, tabTools},
 		tabPage{m, tabResources},
 		tabPage{m, tabPrompts},
-		tabPage{m, tabRequests},
+		page.NewRequests(&m.c),
 		tabPage{m, tabLog},
 		page.NewInfo(&m.c),
 	}
@@ -56,16 +56,35 @@ func (p tabPage) View(_, h int) string {
 		return m.resourcesView(h)
 	case tabPrompts:
 		return m.promptsView(h)
-	case tabRequests:
-		return m.requestsView(h)
 	case tabLog:
 		return m.logView(h)
-	case tabInfo, tabCount:
+	case tabRequests, tabInfo, tabCount:
 	}
 	return m.paneView("")
 }
 
 func (tabPage) Focus(bool) {}
+
+// syncPages gives the pages what they show of the connection; Update
+// calls it after every message.
+func (m *Model) syncPages() {
+	m.pages[tabRequests].Update(page.Records(m.records))
+}
+
+// newServerPages makes the pages afresh for another server: what they
+// hold is the last server's.
+func (m *Model) newServerPages() {
+	m.pages = m.newPages()
+	m.sizePages()
+	m.pages[m.tab].Focus(true)
+}
+
+// sizePages tells every page the room of the body.
+func (m *Model) sizePages() {
+	for _, p := range m.pages {
+		p.Update(m.bodySize())
+	}
+}
 
 // show makes t the current tab, telling the pages.
 func (m *Model) show(t tab) {
@@ -78,16 +97,13 @@ func (m *Model) show(t tab) {
 }
 
 // pageKey gives a key to the current page when it is one of tui/page,
-// reporting whether the page took it, and the command its action asks.
+// reporting whether it is, and the command its action asks. A key the
+// page passes ([layer.Pass]) does nothing.
 func (m *Model) pageKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	if _, ok := m.pages[m.tab].(tabPage); ok {
 		return nil, false
 	}
-	a := m.pages[m.tab].Update(msg)
-	if _, pass := a.(layer.Pass); pass {
-		return nil, false
-	}
-	return m.applyPage(a), true
+	return m.applyPage(m.pages[m.tab].Update(msg)), true
 }
 
 // applyPage carries out what the current page asked, at once.

@@ -13,11 +13,11 @@ import (
 // hasPane reports whether the current tab shows a pane now.
 func (m *Model) hasPane() bool {
 	switch m.tab {
-	case tabRequests, tabLog:
+	case tabLog:
 		return m.expandedEntry() >= 0
 	case tabTools, tabResources, tabPrompts, tabInfo:
 		return true
-	case tabCount:
+	case tabRequests, tabCount:
 	}
 	return false
 }
@@ -28,9 +28,9 @@ func (m *Model) paneFocused() bool {
 	switch m.tab {
 	case tabTools, tabResources, tabPrompts:
 		return m.focus[m.tab]
-	case tabRequests, tabLog, tabInfo:
+	case tabLog, tabInfo:
 		return m.hasPane()
-	case tabCount:
+	case tabRequests, tabCount:
 	}
 	return false
 }
@@ -79,7 +79,7 @@ func (m *Model) syncPane() {
 		return
 	}
 	w, h := m.paneSize()
-	if _, ok := m.pages[m.tab].(tabPage); !ok { // a page of tui/page: it holds its pane
+	if _, ok := m.pages[m.tab].(*page.Info); ok { // a page of tui/page: it holds its pane
 		m.pages[m.tab].Update(page.Show{Text: m.redact(m.paneText()), Width: w, Height: h})
 		return
 	}
@@ -103,11 +103,9 @@ func (m *Model) paneText() string {
 		return m.resourceText()
 	case tabPrompts:
 		return m.promptText()
-	case tabRequests:
-		return m.recordText()
 	case tabLog:
 		return m.logText()
-	case tabInfo, tabCount:
+	case tabRequests, tabInfo, tabCount:
 	}
 	return m.withFailure(infoText(&m.c, m.conn))
 }
@@ -125,12 +123,11 @@ func (m *Model) wheel(msg tea.MouseMsg) {
 	default:
 		return
 	}
-	if !m.hasPane() {
-		return
-	}
-	if _, ok := m.pages[m.tab].(tabPage); !ok {
+	if _, ok := m.pages[m.tab].(tabPage); !ok { // a page of tui/page: it holds its pane
 		m.pages[m.tab].Update(msg)
 		return
 	}
-	m.panes[m.tab].Wheel(msg)
+	if m.hasPane() {
+		m.panes[m.tab].Wheel(msg)
+	}
 }

@@ -220,6 +220,7 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	m.expanded = [tabCount]int{-1, -1, -1, -1, -1, -1}
 	m.pick = [tabCount]widget.List{}
 	m.panes = [tabCount]widget.Pane{}
+	m.newServerPages()
 	m.focus = [tabCount]bool{}
 	m.reads, m.updated = nil, nil
 	m.runs.results, m.runs.shown, m.runs.vars = nil, nil, nil // the last arguments are kept per server
