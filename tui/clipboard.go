@@ -50,8 +50,6 @@ func (m *Model) paneCopy() (string, bool) {
 		text = c.Copy()
 	case m.hasPane():
 		text = ansi.Strip(m.redact(m.paneText()))
-	case m.tab == tabLog:
-		text = ansi.Strip(m.redact(m.logTextAt(m.pick[tabLog].Cursor())))
 	}
 	return text, strings.TrimSpace(text) != ""
 }

@@ -85,7 +85,6 @@ type Model struct {
 	prompts   []*mcp.Prompt
 	listErr   [tabCount]error // why a tab's list is missing or short
 	pick      [tabCount]widget.List
-	expanded  [tabCount]int         // per tab, the entry shown whole, or -1
 	panes     [tabCount]widget.Pane // per tab, the scrollable detail
 	pages     []page.Page           // the tabs, in the order of the tab bar (pages.go)
 	focus     [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
@@ -107,12 +106,12 @@ type Model struct {
 	pending []mcpclient.Pending // requests in flight, for the app card
 	records []mcpclient.Record
 	wire    []mcpclient.WireEntry
-	log     logState  // the Log tab's lines, and whether it follows new ones
 	status  statusMsg // what the last copy or save did, until the next key
+
+	logLevel string // the level chosen with L, which a new connection is set to again
 
 	rootsDone chan struct{} // closed once the last change of the roots is made
 
-	serverLog     []mcpclient.LogEvent     // the server's log messages, oldest first, bounded
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
 	updated       map[string]time.Time     // resources the server said changed, and when
 	droppedEvents int                      // notifications dropped because they came too fast
@@ -136,7 +135,7 @@ func New(opts Options) *Model {
 	widget.Shown.Add(opts.Wire.Secrets())
 	m := &Model{
 		opts:  opts,
-		asker: newProgramAsker(), spinner: sp, expanded: [tabCount]int{-1, -1, -1, -1, -1, -1},
+		asker: newProgramAsker(), spinner: sp,
 	}
 	m.pages = m.newPages()
 	titles := make([]string, len(m.pages))
@@ -177,7 +176,6 @@ type paneLayer interface{ sync(m *Model, h int) }
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.syncPages()
-	m.syncLog()
 	m.syncPane()
 	if l, ok := m.top().layer().(paneLayer); ok { // a layer's own pane, likewise
 		l.sync(m, m.bodyHeight())

@@ -1,7 +1,8 @@
 // The tabs as a list of pages: the tab bar, the jump keys, the footer and
-// the dispatch of keys come from it (Model.pages). The Info tab is a page
-// of tui/page; the other tabs are still drawn by the Model, each standing
-// in the list through tabPage until it is ported to tui/page.
+// the dispatch of keys come from it (Model.pages). The Requests, Log and
+// Info tabs are pages of tui/page; the other tabs are still drawn by the
+// Model, each standing in the list through tabPage until it is ported to
+// tui/page.
 
 package tui
 
@@ -21,7 +22,7 @@ func (m *Model) newPages() []page.Page {
 		tabPage{m, tabResources},
 		tabPage{m, tabPrompts},
 		page.NewRequests(&m.c),
-		tabPage{m, tabLog},
+		page.NewLog(&m.c),
 		page.NewInfo(&m.c),
 	}
 }
@@ -56,9 +57,7 @@ func (p tabPage) View(_, h int) string {
 		return m.resourcesView(h)
 	case tabPrompts:
 		return m.promptsView(h)
-	case tabLog:
-		return m.logView(h)
-	case tabRequests, tabInfo, tabCount:
+	case tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return m.paneView("")
 }
@@ -69,6 +68,12 @@ func (tabPage) Focus(bool) {}
 // calls it after every message.
 func (m *Model) syncPages() {
 	m.pages[tabRequests].Update(page.Records(m.records))
+	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
+	if m.conn != nil {
+		st.Logging, st.Level = offersLogging(m.conn), m.conn.LogLevel()
+	}
+	m.pages[tabLog].Update(st)
+	m.pages[tabLog].Update(page.Wire(m.wire))
 }
 
 // newServerPages makes the pages afresh for another server: what they

@@ -13,11 +13,9 @@ import (
 // hasPane reports whether the current tab shows a pane now.
 func (m *Model) hasPane() bool {
 	switch m.tab {
-	case tabLog:
-		return m.expandedEntry() >= 0
 	case tabTools, tabResources, tabPrompts, tabInfo:
 		return true
-	case tabRequests, tabCount:
+	case tabRequests, tabLog, tabCount:
 	}
 	return false
 }
@@ -28,9 +26,9 @@ func (m *Model) paneFocused() bool {
 	switch m.tab {
 	case tabTools, tabResources, tabPrompts:
 		return m.focus[m.tab]
-	case tabLog, tabInfo:
+	case tabInfo:
 		return m.hasPane()
-	case tabRequests, tabCount:
+	case tabRequests, tabLog, tabCount:
 	}
 	return false
 }
@@ -49,8 +47,6 @@ func (m *Model) paneKey(msg tea.KeyMsg) bool {
 		switch {
 		case m.focus[m.tab]:
 			m.focus[m.tab] = false
-		case m.expandable():
-			m.expanded[m.tab] = -1
 		}
 		return true
 	}
@@ -103,9 +99,7 @@ func (m *Model) paneText() string {
 		return m.resourceText()
 	case tabPrompts:
 		return m.promptText()
-	case tabLog:
-		return m.logText()
-	case tabRequests, tabInfo, tabCount:
+	case tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return m.withFailure(infoText(&m.c, m.conn))
 }

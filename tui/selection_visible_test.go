@@ -95,9 +95,11 @@ func TestListsKeepTheSelectionVisibleAt80x12(t *testing.T) {
 			m.Update(keyMsg("5"))
 		}, []string{"g"}, name(0)},
 		{"the server's log", func(m *Model) {
+			var logs []mcpclient.Event
 			for i := range many {
-				m.serverLog = append(m.serverLog, mcpclient.LogEvent{Level: "info", Data: []byte(`"` + name(i) + `"`)})
+				logs = append(logs, mcpclient.LogEvent{Level: "info", Data: []byte(`"` + name(i) + `"`)})
 			}
+			m.Update(eventsMsg{events: logs})
 			m.Update(keyMsg("5"))
 			m.Update(keyMsg("v"))
 		}, []string{"g"}, name(0)},

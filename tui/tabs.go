@@ -52,21 +52,9 @@ func (m *Model) listLen() int {
 		return len(m.visibleResources())
 	case tabPrompts:
 		return len(m.prompts)
-	case tabLog:
-		return len(m.wire)
-	case tabRequests, tabInfo, tabCount:
+	case tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return 0
-}
-
-// expandable reports whether the current tab shows an entry whole on
-// enter (and closes it again).
-func (m *Model) expandable() bool { return m.tab == tabLog }
-
-// closesHint is the line under an expanded entry: how to close it.
-func (m *Model) closesHint() string {
-	k := m.c.Keys.Tabs.Collapse
-	return m.c.KeyLine(keys.Hint(k.Help().Key, "closes", k))
 }
 
 // enter acts on the selected item of the current tab.
@@ -85,9 +73,7 @@ func (m *Model) enter() tea.Cmd {
 		if p.Cursor() < len(m.prompts) && m.conn != nil {
 			return m.openPrompt(m.prompts[p.Cursor()])
 		}
-	case tabLog:
-		m.expanded[m.tab] = p.Cursor()
-	case tabRequests, tabInfo, tabCount:
+	case tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return nil
 }
@@ -148,8 +134,10 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		if m.cancelCall != nil {
 			m.cancelCall()
 		}
-	case key.Matches(msg, k.LogView, k.LogLevel, k.Subscribe):
-		return m.notifyKey(msg)
+	case key.Matches(msg, k.LogLevel):
+		return m.openLevelPicker()
+	case key.Matches(msg, k.Subscribe) && m.tab == tabResources:
+		return m.toggleSubscription()
 	case key.Matches(msg, k.Copy):
 		return m.copyPane()
 	case key.Matches(msg, k.Save):
@@ -169,11 +157,6 @@ func (m *Model) tabKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Open):
 		return m.enter()
-	case m.logKey(msg):
-	case key.Matches(msg, k.Collapse):
-		if m.expandable() {
-			m.expanded[m.tab] = -1
-		}
 	case m.stepResult(msg):
 	case !m.paneKey(msg):
 		m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
