@@ -79,18 +79,14 @@ type Model struct {
 	spinner spinner.Model
 	tab     tab
 
-	tools     []*mcp.Tool
-	resources []*mcp.Resource
-	templates []*mcp.ResourceTemplate
-	prompts   []*mcp.Prompt
-	listErr   [tabCount]error // why a tab's list is missing or short
-	pick      [tabCount]widget.List
-	panes     [tabCount]widget.Pane // per tab, the scrollable detail
-	pages     []page.Page           // the tabs, in the order of the tab bar (pages.go)
-	focus     [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
-	runs      toolRuns              // per tool, its results and last arguments
-	reads     map[string]string     // per resource or template, what enter read
-	blobs     map[string]*blobRead  // per resource or template, the bytes it read, if binary
+	tools   []*mcp.Tool
+	prompts []*mcp.Prompt
+	listErr [tabCount]error // why a tab's list is missing or short
+	pick    [tabCount]widget.List
+	panes   [tabCount]widget.Pane // per tab, the scrollable detail
+	pages   []page.Page           // the tabs, in the order of the tab bar (pages.go)
+	focus   [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
+	runs    toolRuns              // per tool, its results and last arguments
 
 	promptsGot map[string]string            // per prompt, what getting it last gave
 	promptArgs map[string]map[string]string // per prompt, the arguments last given (this session)
@@ -113,10 +109,8 @@ type Model struct {
 	rootsDone chan struct{} // closed once the last change of the roots is made
 
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
-	updated       map[string]time.Time     // resources the server said changed, and when
 	droppedEvents int                      // notifications dropped because they came too fast
 	tasks         []*taskRow               // the tasks followed, oldest first
-	subs          subscriptions            // resources subscribed to, and their updates
 
 	login      *login          // the login (OAuth) waiting for the person, if any
 	forgetting bool            // a forgets the stored tokens before reconnecting
@@ -207,7 +201,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.auth(msg)
 	case forgotMsg:
 		return m.forgot(msg)
-	case modelMsg: // subscriptions, completions
+	case modelMsg: // resource reads, subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
 		return m.settleForms()
@@ -219,9 +213,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.appCallDone(msg), m.urlRequired(msg))
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
-		return nil
-	case resourceReadMsg:
-		m.readDone(msg)
 		return nil
 	case statusMsg:
 		m.status = msg

@@ -121,7 +121,7 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 		case mcpclient.TaskEvent:
 			m.onTask(e)
 		case mcpclient.ResourceUpdatedEvent:
-			cmds = append(cmds, m.onResourceUpdated(e))
+			cmds = append(cmds, m.applyPage(m.pages[tabResources].Update(page.ResourceUpdated{URI: e.URI, At: time.Now()})))
 		}
 	}
 	if msg.dropped > 0 {

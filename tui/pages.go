@@ -19,7 +19,7 @@ import (
 func (m *Model) newPages() []page.Page {
 	return []page.Page{
 		tabPage{m, tabTools},
-		tabPage{m, tabResources},
+		page.NewResources(&m.c),
 		tabPage{m, tabPrompts},
 		page.NewRequests(&m.c),
 		page.NewLog(&m.c),
@@ -53,11 +53,9 @@ func (p tabPage) View(_, h int) string {
 	switch p.t {
 	case tabTools:
 		return m.toolsView(h)
-	case tabResources:
-		return m.resourcesView(h)
 	case tabPrompts:
 		return m.promptsView(h)
-	case tabRequests, tabLog, tabInfo, tabCount:
+	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return m.paneView("")
 }
@@ -67,6 +65,7 @@ func (tabPage) Focus(bool) {}
 // syncPages gives the pages what they show of the connection; Update
 // calls it after every message.
 func (m *Model) syncPages() {
+	m.pages[tabResources].Update(page.ResourcesStatus{Conn: m.conn != nil, Connected: m.state == stateConnected, CanSubscribe: canSubscribe(m.conn)})
 	m.pages[tabRequests].Update(page.Records(m.records))
 	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
 	if m.conn != nil {
@@ -111,7 +110,7 @@ func (m *Model) pageKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	return m.applyPage(m.pages[m.tab].Update(msg)), true
 }
 
-// applyPage carries out what the current page asked, at once.
+// applyPage carries out what a page asked, at once.
 func (m *Model) applyPage(a page.Action) tea.Cmd {
 	switch a := a.(type) {
 	case layer.Open:
@@ -126,6 +125,16 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 		return tea.Batch(cmds...)
 	case layer.Quit:
 		return m.askQuit()
+	case page.Note:
+		m.status = statusMsg{a.Text, a.Err}
+	case page.ReadResource:
+		return readResource(m.conn, a)
+	case page.Subscribe:
+		return subscribe(m.conn, a)
+	case page.AskVariables:
+		return m.openArgsCompleting(a.Title, prefill(a.Schema, a.Last), a.Ref, func(args map[string]any) tea.Cmd {
+			return m.applyPage(a.Then(args))
+		})
 	}
 	return nil
 }

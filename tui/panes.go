@@ -13,9 +13,9 @@ import (
 // hasPane reports whether the current tab shows a pane now.
 func (m *Model) hasPane() bool {
 	switch m.tab {
-	case tabTools, tabResources, tabPrompts, tabInfo:
+	case tabTools, tabPrompts, tabInfo:
 		return true
-	case tabRequests, tabLog, tabCount:
+	case tabResources, tabRequests, tabLog, tabCount:
 	}
 	return false
 }
@@ -24,11 +24,11 @@ func (m *Model) hasPane() bool {
 // → on a tab with a list beside it; always where the pane is all there is.
 func (m *Model) paneFocused() bool {
 	switch m.tab {
-	case tabTools, tabResources, tabPrompts:
+	case tabTools, tabPrompts:
 		return m.focus[m.tab]
 	case tabInfo:
 		return m.hasPane()
-	case tabRequests, tabLog, tabCount:
+	case tabResources, tabRequests, tabLog, tabCount:
 	}
 	return false
 }
@@ -39,7 +39,7 @@ func (m *Model) paneKey(msg tea.KeyMsg) bool {
 	k := m.c.Keys.Tabs
 	switch {
 	case key.Matches(msg, k.Focus):
-		if m.tab == tabTools || m.tab == tabResources || m.tab == tabPrompts {
+		if m.tab == tabTools || m.tab == tabPrompts {
 			m.focus[m.tab] = true
 		}
 		return true
@@ -61,9 +61,9 @@ func (m *Model) paneKey(msg tea.KeyMsg) bool {
 func (m *Model) paneSize() (w, h int) {
 	h = m.bodyHeight() - 1
 	switch m.tab {
-	case tabTools, tabResources, tabPrompts:
+	case tabTools, tabPrompts:
 		return m.detailWidth(), h - m.paneBanner()
-	case tabRequests, tabLog, tabInfo, tabCount:
+	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return m.c.Width, h
 }
@@ -95,11 +95,9 @@ func (m *Model) paneText() string {
 	switch m.tab {
 	case tabTools:
 		return m.withFailure(m.toolText())
-	case tabResources:
-		return m.resourceText()
 	case tabPrompts:
 		return m.promptText()
-	case tabRequests, tabLog, tabInfo, tabCount:
+	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return m.withFailure(infoText(&m.c, m.conn))
 }

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -71,9 +72,11 @@ func TestListsKeepTheSelectionVisibleAt80x12(t *testing.T) {
 			}
 		}, downs(many), "> " + name(many-1)},
 		{"the Resources tab", func(m *Model) {
+			var list page.ResourceList
 			for i := range many {
-				m.resources = append(m.resources, &mcp.Resource{URI: "file:///" + name(i), Name: name(i)})
+				list.Resources = append(list.Resources, &mcp.Resource{URI: "file:///" + name(i), Name: name(i)})
 			}
+			m.pages[tabResources].Update(list)
 			m.Update(keyMsg("2"))
 		}, downs(many), name(many - 1)},
 		{"the Prompts tab", func(m *Model) {

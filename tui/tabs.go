@@ -48,11 +48,9 @@ func (m *Model) listLen() int {
 	switch m.tab {
 	case tabTools:
 		return len(m.visibleTools())
-	case tabResources:
-		return len(m.visibleResources())
 	case tabPrompts:
 		return len(m.prompts)
-	case tabRequests, tabLog, tabInfo, tabCount:
+	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return 0
 }
@@ -67,13 +65,11 @@ func (m *Model) enter() tea.Cmd {
 			return nil
 		}
 		return m.openTool(tools[p.Cursor()])
-	case tabResources:
-		return m.openResource()
 	case tabPrompts:
 		if p.Cursor() < len(m.prompts) && m.conn != nil {
 			return m.openPrompt(m.prompts[p.Cursor()])
 		}
-	case tabRequests, tabLog, tabInfo, tabCount:
+	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return nil
 }
@@ -136,8 +132,6 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		}
 	case key.Matches(msg, k.LogLevel):
 		return m.openLevelPicker()
-	case key.Matches(msg, k.Subscribe) && m.tab == tabResources:
-		return m.toggleSubscription()
 	case key.Matches(msg, k.Copy):
 		return m.copyPane()
 	case key.Matches(msg, k.Save):

@@ -62,6 +62,13 @@ type Copier interface {
 	Copy() string
 }
 
+// Saver is a page that w saves something of other than its text (the
+// Resources tab: a resource's bytes), when ok, in a file it suggests the
+// name of.
+type Saver interface {
+	Save() (name string, data []byte, ok bool)
+}
+
 // closesHint is the line under an entry shown whole: how to close it.
 func closesHint(c *widget.Common) string {
 	k := c.Keys.Tabs.Collapse
