@@ -40,11 +40,9 @@ func (m *Model) statusLine() string {
 // show it.
 func (m *Model) paneCopy() (string, bool) {
 	var text string
-	c, copier := m.pages[m.tab].(page.Copier)
-	switch {
-	case copier:
+	if c, ok := m.pages[m.tab].(page.Copier); ok {
 		text = c.Copy()
-	case m.hasPane():
+	} else {
 		text = ansi.Strip(m.redact(m.paneText()))
 	}
 	return text, strings.TrimSpace(text) != ""

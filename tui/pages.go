@@ -39,14 +39,20 @@ func (p tabPage) Title() string { return tabNames[p.t] }
 
 func (p tabPage) Help() []key.Binding {
 	k := p.m.c.Keys.Tabs
-	if p.m.paneFocused() {
+	if p.m.focus[p.t] {
 		return k.PaneHelp(true)
 	}
 	return k.ShortHelp()
 }
 
-// Update passes every key: the Model keys these tabs itself.
-func (tabPage) Update(tea.Msg) page.Action { return layer.Pass{} }
+// Update scrolls the pane with the wheel, and passes every key: the Model
+// keys these tabs itself.
+func (p tabPage) Update(msg tea.Msg) page.Action {
+	if msg, ok := msg.(tea.MouseMsg); ok {
+		p.m.panes[p.t].Wheel(msg)
+	}
+	return layer.Pass{}
+}
 
 func (p tabPage) View(_, h int) string {
 	m := p.m
@@ -67,6 +73,10 @@ func (tabPage) Focus(bool) {}
 func (m *Model) syncPages() {
 	m.pages[tabResources].Update(page.ResourcesStatus{Conn: m.conn != nil, Connected: m.state == stateConnected, CanSubscribe: canSubscribe(m.conn)})
 	m.pages[tabRequests].Update(page.Records(m.records))
+	if m.tab == tabInfo { // made only while it shows
+		text := m.redact(m.withFailure(infoText(&m.c, m.conn)))
+		m.pages[tabInfo].Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
+	}
 	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
 	if m.conn != nil {
 		st.Logging, st.Level = offersLogging(m.conn), m.conn.LogLevel()
@@ -81,6 +91,15 @@ func (m *Model) newServerPages() {
 	m.pages = m.newPages()
 	m.sizePages()
 	m.pages[m.tab].Focus(true)
+}
+
+// wheel scrolls the current tab's pane with the mouse wheel, while the
+// tabs are on top (the app card leaves them usable).
+func (m *Model) wheel(msg tea.MouseMsg) {
+	switch m.top().layer().(type) {
+	case tabsLayer, *appCard:
+		m.pages[m.tab].Update(msg)
+	}
 }
 
 // sizePages tells every page the room of the body.
