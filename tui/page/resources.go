@@ -229,10 +229,15 @@ func (p *Resources) key(msg tea.KeyMsg) Action {
 
 // relist takes new lists, keeping the selection on the entry it was on:
 // where an entry was added or removed before it, the cursor follows it;
-// where it left the list, the cursor stays in its place.
+// where it left the list, the cursor stays in its place. No lists at all
+// (a reconnection drops them until they are loaded again) leave the
+// cursor where it was.
 func (p *Resources) relist(lists ResourceList) {
 	kept, had := p.selected()
 	p.lists = lists
+	if len(lists.Resources)+len(lists.Templates) == 0 && lists.Err == nil {
+		return
+	}
 	entries := p.visible()
 	p.list.SetLen(len(entries))
 	if !had {
