@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -52,7 +53,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.conn, m.state = msg.conn, stateConnected
-		m.subs = subscriptions{} // subscriptions belong to a connection
+		m.pages[tabResources].Update(page.NewConnection{})
 		// The wire log's set as a rule, known already; a connection of
 		// its own (a test's) brings another.
 		widget.Shown.Add(m.conn.Secrets())
@@ -68,8 +69,9 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		}
 	case listsMsg:
 		kept := m.selection()
-		m.tools, m.resources, m.templates, m.prompts = msg.tools, msg.resources, msg.templates, msg.prompts
+		m.tools, m.prompts = msg.tools, msg.prompts
 		m.listErr = msg.errs
+		m.pages[tabResources].Update(page.ResourceList{Resources: msg.resources, Templates: msg.templates, Err: msg.errs[tabResources]})
 		m.reselect(kept)
 	case pollMsg:
 		if m.conn != nil {
@@ -104,8 +106,9 @@ func (m *Model) reconnect() tea.Cmd {
 	}
 	if old := m.conn; old != nil {
 		m.conn = nil
-		m.tools, m.resources, m.templates, m.prompts = nil, nil, nil, nil
+		m.tools, m.prompts = nil, nil
 		m.listErr = [tabCount]error{}
+		m.pages[tabResources].Update(page.ResourceList{})
 		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
 	}
 	return m.connect()
@@ -160,14 +163,11 @@ func watch(conn *mcpclient.Conn) tea.Cmd {
 	return func() tea.Msg { return disconnectedMsg{conn, conn.Session().Wait()} }
 }
 
-// selection names what is selected on each list tab: a tool, a resource
-// or template, a prompt; "" where nothing is.
+// selection names what is selected on the Tools and Prompts tabs: a
+// tool, a prompt; "" where nothing is.
 func (m *Model) selection() (names [tabCount]string) {
 	if t := m.selectedTool(); t != nil {
 		names[tabTools] = t.Name
-	}
-	if e, ok := m.selectedResource(); ok {
-		names[tabResources] = e.key()
 	}
 	if c := m.pick[tabPrompts].Cursor(); c < len(m.prompts) {
 		names[tabPrompts] = m.prompts[c].Name
@@ -181,17 +181,14 @@ func (m *Model) selection() (names [tabCount]string) {
 // follows it; where it left the list, the cursor stays in its place, on
 // the list.
 func (m *Model) reselect(kept [tabCount]string) {
-	var tools, resources, prompts []string
+	var tools, prompts []string
 	for _, t := range m.visibleTools() {
 		tools = append(tools, t.Name)
-	}
-	for _, e := range m.visibleResources() {
-		resources = append(resources, e.key())
 	}
 	for _, p := range m.prompts {
 		prompts = append(prompts, p.Name)
 	}
-	for t, names := range map[tab][]string{tabTools: tools, tabResources: resources, tabPrompts: prompts} {
+	for t, names := range map[tab][]string{tabTools: tools, tabPrompts: prompts} {
 		p := &m.pick[t]
 		p.SetLen(len(names))
 		if i := slices.Index(names, kept[t]); kept[t] != "" && i >= 0 {

@@ -80,19 +80,14 @@ type Model struct {
 	spinner spinner.Model
 	tab     tab
 
-	tools     []*mcp.Tool
-	resources []*mcp.Resource
-	templates []*mcp.ResourceTemplate
-	prompts   []*mcp.Prompt
-	listErr   [tabCount]error // why a tab's list is missing or short
-	pick      [tabCount]widget.List
-	expanded  [tabCount]int         // per tab, the entry shown whole, or -1
-	panes     [tabCount]widget.Pane // per tab, the scrollable detail
-	pages     []page.Page           // the tabs, in the order of the tab bar (pages.go)
-	focus     [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
-	runs      toolRuns              // per tool, its results and last arguments
-	reads     map[string]string     // per resource or template, what enter read
-	blobs     map[string]*blobRead  // per resource or template, the bytes it read, if binary
+	tools   []*mcp.Tool
+	prompts []*mcp.Prompt
+	listErr [tabCount]error // why a tab's list is missing or short
+	pick    [tabCount]widget.List
+	panes   [tabCount]widget.Pane // per tab, the scrollable detail
+	pages   []page.Page           // the tabs, in the order of the tab bar (pages.go)
+	focus   [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
+	runs    toolRuns              // per tool, its results and last arguments
 
 	promptsGot map[string]string            // per prompt, what getting it last gave
 	promptArgs map[string]map[string]string // per prompt, the arguments last given (this session)
@@ -108,18 +103,14 @@ type Model struct {
 	pending []mcpclient.Pending // requests in flight, for the app card
 	records []mcpclient.Record
 	wire    []mcpclient.WireEntry
-	log     logState  // the Log tab's lines, and whether it follows new ones
 	status  statusMsg // what the last copy or save did, until the next key
 
-	requestText requestCache // the record shown whole on the Requests tab
-	roots       rootChanges  // the roots the person changed (roots.go)
+	logLevel string      // the level chosen with L, which a new connection is set to again
+	roots    rootChanges // the roots the person changed (roots.go)
 
-	serverLog     []mcpclient.LogEvent     // the server's log messages, oldest first, bounded
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
-	updated       map[string]time.Time     // resources the server said changed, and when
 	droppedEvents int                      // notifications dropped because they came too fast
 	tasks         taskList                 // the tasks followed, oldest first
-	subs          subscriptions            // resources subscribed to, and their updates
 
 	login      *layer.LoginCard // the login (OAuth) waiting for the person, if any
 	forgetting bool             // a forgets the stored tokens before reconnecting
@@ -138,7 +129,7 @@ func New(opts Options) *Model {
 	widget.Shown.Add(opts.Wire.Secrets())
 	m := &Model{
 		opts:  opts,
-		asker: newProgramAsker(), spinner: sp, expanded: [tabCount]int{-1, -1, -1, -1, -1, -1},
+		asker: newProgramAsker(), spinner: sp,
 	}
 	m.pages = m.newPages()
 	titles := make([]string, len(m.pages))
@@ -178,7 +169,7 @@ type paneLayer interface{ sync(m *Model, h int) }
 // and size the new state gives it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	m.syncLog()
+	m.syncPages()
 	m.syncPane()
 	if l, ok := m.top().layer().(paneLayer); ok { // a layer's own pane, likewise
 		l.sync(m, m.bodyHeight())
@@ -207,7 +198,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.auth(msg)
 	case forgotMsg:
 		return m.forgot(msg)
-	case modelMsg: // subscriptions, completions
+	case modelMsg: // resource reads, subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
 		return m.broadcast(msg, holdsForm)
@@ -223,9 +214,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.appCallDone(msg), m.urlRequired(msg))
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
-		return nil
-	case resourceReadMsg:
-		m.readDone(msg)
 		return nil
 	case statusMsg:
 		m.status = msg

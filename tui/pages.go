@@ -1,7 +1,8 @@
 // The tabs as a list of pages: the tab bar, the jump keys, the footer and
-// the dispatch of keys come from it (Model.pages). The Info tab is a page
-// of tui/page; the other tabs are still drawn by the Model, each standing
-// in the list through tabPage until it is ported to tui/page.
+// the dispatch of keys come from it (Model.pages). The Requests, Log and
+// Info tabs are pages of tui/page; the other tabs are still drawn by the
+// Model, each standing in the list through tabPage until it is ported to
+// tui/page.
 
 package tui
 
@@ -18,10 +19,10 @@ import (
 func (m *Model) newPages() []page.Page {
 	return []page.Page{
 		tabPage{m, tabTools},
-		tabPage{m, tabResources},
+		page.NewResources(&m.c),
 		tabPage{m, tabPrompts},
-		tabPage{m, tabRequests},
-		tabPage{m, tabLog},
+		page.NewRequests(&m.c),
+		page.NewLog(&m.c),
 		page.NewInfo(&m.c),
 	}
 }
@@ -38,34 +39,81 @@ func (p tabPage) Title() string { return tabNames[p.t] }
 
 func (p tabPage) Help() []key.Binding {
 	k := p.m.c.Keys.Tabs
-	if p.m.paneFocused() {
+	if p.m.focus[p.t] {
 		return k.PaneHelp(true)
 	}
 	return k.ShortHelp()
 }
 
-// Update passes every key: the Model keys these tabs itself.
-func (tabPage) Update(tea.Msg) page.Action { return layer.Pass{} }
+// Update scrolls the pane with the wheel, and passes every key: the Model
+// keys these tabs itself.
+func (p tabPage) Update(msg tea.Msg) page.Action {
+	if msg, ok := msg.(tea.MouseMsg); ok {
+		p.m.panes[p.t].Wheel(msg)
+	}
+	return layer.Pass{}
+}
 
 func (p tabPage) View(_, h int) string {
 	m := p.m
 	switch p.t {
 	case tabTools:
 		return m.toolsView(h)
-	case tabResources:
-		return m.resourcesView(h)
 	case tabPrompts:
 		return m.promptsView(h)
-	case tabRequests:
-		return m.requestsView(h)
-	case tabLog:
-		return m.logView(h)
-	case tabInfo, tabCount:
+	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return m.paneView("")
 }
 
 func (tabPage) Focus(bool) {}
+
+// syncPages gives the pages what they show of the connection; Update
+// calls it after every message.
+func (m *Model) syncPages() {
+	m.pages[tabResources].Update(page.ResourcesStatus{Conn: m.conn != nil, Connected: m.state == stateConnected, CanSubscribe: canSubscribe(m.conn)})
+	m.pages[tabRequests].Update(page.Records(m.records))
+	if m.tab == tabInfo { // made only while it shows
+		text := m.redact(m.withFailure(infoText(&m.c, m.conn)))
+		m.pages[tabInfo].Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
+	}
+	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
+	if m.conn != nil {
+		st.Logging, st.Level = offersLogging(m.conn), m.conn.LogLevel()
+	}
+	m.pages[tabLog].Update(st)
+	m.pages[tabLog].Update(page.Wire(m.wire))
+}
+
+// newServerPages makes the pages afresh for another server: what they
+// hold is the last server's.
+func (m *Model) newServerPages() {
+	m.pages = m.newPages()
+	m.sizePages()
+	m.pages[m.tab].Focus(true)
+}
+
+// wheel scrolls the current tab's pane with the mouse wheel, while the
+// tabs are on top (the app card leaves them usable).
+func (m *Model) wheel(msg tea.MouseMsg) {
+	switch l := m.top().layer().(type) {
+	case tabsLayer:
+	case *hosted:
+		if _, ok := l.l.(layer.Banner); !ok {
+			return
+		}
+	default:
+		return
+	}
+	m.pages[m.tab].Update(msg)
+}
+
+// sizePages tells every page the room of the body.
+func (m *Model) sizePages() {
+	for _, p := range m.pages {
+		p.Update(m.bodySize())
+	}
+}
 
 // show makes t the current tab, telling the pages.
 func (m *Model) show(t tab) {
@@ -78,19 +126,16 @@ func (m *Model) show(t tab) {
 }
 
 // pageKey gives a key to the current page when it is one of tui/page,
-// reporting whether the page took it, and the command its action asks.
+// reporting whether it is, and the command its action asks. A key the
+// page passes ([layer.Pass]) does nothing.
 func (m *Model) pageKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	if _, ok := m.pages[m.tab].(tabPage); ok {
 		return nil, false
 	}
-	a := m.pages[m.tab].Update(msg)
-	if _, pass := a.(layer.Pass); pass {
-		return nil, false
-	}
-	return m.applyPage(a), true
+	return m.applyPage(m.pages[m.tab].Update(msg)), true
 }
 
-// applyPage carries out what the current page asked, at once.
+// applyPage carries out what a page asked, at once.
 func (m *Model) applyPage(a page.Action) tea.Cmd {
 	switch a := a.(type) {
 	case layer.Open:
@@ -105,6 +150,16 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 		return tea.Batch(cmds...)
 	case layer.Quit:
 		return m.askQuit()
+	case page.Note:
+		m.status = statusMsg{a.Text, a.Err}
+	case page.ReadResource:
+		return readResource(m.conn, a)
+	case page.Subscribe:
+		return subscribe(m.conn, a)
+	case page.AskVariables:
+		return m.openArgsCompleting(a.Title, prefill(a.Schema, a.Last), a.Ref, func(args map[string]any) tea.Cmd {
+			return m.applyPage(a.Then(args))
+		})
 	}
 	return nil
 }

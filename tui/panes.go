@@ -1,40 +1,15 @@
-// Panes: which tab shows a pane, what it holds, and the keys and mouse
-// wheel that scroll it.
+// The panes of the tabs the Model still draws (Tools and Prompts, through
+// tabPage): what they hold, and the keys that focus and scroll them. The
+// pages of tui/page hold their own panes; once every tab is one, this
+// file goes.
 
 package tui
 
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mcpeek/mcpeek/tui/layer"
-	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
-
-// hasPane reports whether the current tab shows a pane now.
-func (m *Model) hasPane() bool {
-	switch m.tab {
-	case tabRequests, tabLog:
-		return m.expandedEntry() >= 0
-	case tabTools, tabResources, tabPrompts, tabInfo:
-		return true
-	case tabCount:
-	}
-	return false
-}
-
-// paneFocused reports whether ↑/↓ scroll the current tab's pane: after
-// → on a tab with a list beside it; always where the pane is all there is.
-func (m *Model) paneFocused() bool {
-	switch m.tab {
-	case tabTools, tabResources, tabPrompts:
-		return m.focus[m.tab]
-	case tabRequests, tabLog, tabInfo:
-		return m.hasPane()
-	case tabCount:
-	}
-	return false
-}
 
 // paneKey handles the keys that focus, leave or scroll the pane,
 // reporting whether the key was one of them.
@@ -42,49 +17,23 @@ func (m *Model) paneKey(msg tea.KeyMsg) bool {
 	k := m.c.Keys.Tabs
 	switch {
 	case key.Matches(msg, k.Focus):
-		if m.tab == tabTools || m.tab == tabResources || m.tab == tabPrompts {
-			m.focus[m.tab] = true
-		}
+		m.focus[m.tab] = true
 		return true
 	case key.Matches(msg, k.Back):
-		switch {
-		case m.focus[m.tab]:
-			m.focus[m.tab] = false
-		case m.expandable():
-			m.expanded[m.tab] = -1
-		}
+		m.focus[m.tab] = false
 		return true
 	}
-	if !m.hasPane() {
-		return false
-	}
-	return m.panes[m.tab].Scroll(msg, k, m.paneFocused())
+	return m.panes[m.tab].Scroll(msg, k, m.focus[m.tab])
 }
 
-// paneSize is the size of the current tab's pane, its position line
-// aside.
-func (m *Model) paneSize() (w, h int) {
-	h = m.bodyHeight() - 1
-	switch m.tab {
-	case tabTools, tabResources, tabPrompts:
-		return m.detailWidth(), h - m.paneBanner()
-	case tabRequests, tabLog, tabInfo, tabCount:
-	}
-	return m.c.Width, h
-}
-
-// syncPane gives the current tab's pane its text and size; Update calls
-// it after every message.
+// syncPane gives the current tab's pane its text and size, its position
+// line aside; Update calls it after every message.
 func (m *Model) syncPane() {
-	if !m.hasPane() {
+	if _, ok := m.pages[m.tab].(tabPage); !ok {
 		return
 	}
-	w, h := m.paneSize()
-	if _, ok := m.pages[m.tab].(tabPage); !ok { // a page of tui/page: it holds its pane
-		m.pages[m.tab].Update(page.Show{Text: m.redact(m.paneText()), Width: w, Height: h})
-		return
-	}
-	m.panes[m.tab].Set(m.redact(m.paneText()), w, h)
+	h := m.bodyHeight() - 1 - m.paneBanner()
+	m.panes[m.tab].Set(m.redact(m.paneText()), m.detailWidth(), h)
 }
 
 // redact hides the secrets the connections know (-H and config
@@ -97,45 +46,13 @@ func (m *Model) redact(text string) string { return widget.Redact(text) }
 
 // paneText is what the current tab's pane shows.
 func (m *Model) paneText() string {
-	switch m.tab {
-	case tabTools:
+	if m.tab == tabTools {
 		return m.withFailure(m.toolText())
-	case tabResources:
-		return m.resourceText()
-	case tabPrompts:
-		return m.promptText()
-	case tabRequests:
-		return m.recordText()
-	case tabLog:
-		return m.logText()
-	case tabInfo, tabCount:
 	}
-	return m.withFailure(infoText(&m.c, m.conn))
+	return m.promptText()
 }
 
 // paneView draws the current tab's pane, extra (a hint) on its last line.
 func (m *Model) paneView(extra string) string {
 	return m.panes[m.tab].View(&m.c, extra)
-}
-
-// wheel scrolls the current tab's pane with the mouse wheel, while the
-// tabs are on top (the app card leaves them usable).
-func (m *Model) wheel(msg tea.MouseMsg) {
-	switch l := m.top().layer().(type) {
-	case tabsLayer:
-	case *hosted:
-		if _, ok := l.l.(layer.Banner); !ok {
-			return
-		}
-	default:
-		return
-	}
-	if !m.hasPane() {
-		return
-	}
-	if _, ok := m.pages[m.tab].(tabPage); !ok {
-		m.pages[m.tab].Update(msg)
-		return
-	}
-	m.panes[m.tab].Wheel(msg)
 }

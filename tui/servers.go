@@ -139,14 +139,12 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	})
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source
 	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
-	m.blobs, m.promptsGot, m.promptArgs, m.refused = nil, nil, nil, nil
-	m.expanded = [tabCount]int{-1, -1, -1, -1, -1, -1}
+	m.promptsGot, m.promptArgs, m.refused = nil, nil, nil
 	m.pick = [tabCount]widget.List{}
 	m.panes = [tabCount]widget.Pane{}
+	m.newServerPages()
 	m.focus = [tabCount]bool{}
-	m.reads, m.updated = nil, nil
 	m.runs.results, m.runs.shown, m.runs.vars = nil, nil, nil // the last arguments are kept per server
-	m.clearServerLog()
 	m.progress, m.tasks = nil, nil
 	m.status = statusMsg{}
 	if m.conn == nil { // the last attempt failed: nothing to close

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -48,27 +49,11 @@ func (m *Model) listLen() int {
 	switch m.tab {
 	case tabTools:
 		return len(m.visibleTools())
-	case tabResources:
-		return len(m.visibleResources())
 	case tabPrompts:
 		return len(m.prompts)
-	case tabRequests:
-		return len(m.records)
-	case tabLog:
-		return len(m.wire)
-	case tabInfo, tabCount:
+	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return 0
-}
-
-// expandable reports whether the current tab shows an entry whole on
-// enter (and closes it again).
-func (m *Model) expandable() bool { return m.tab == tabRequests || m.tab == tabLog }
-
-// closesHint is the line under an expanded entry: how to close it.
-func (m *Model) closesHint() string {
-	k := m.c.Keys.Tabs.Collapse
-	return m.c.KeyLine(keys.Hint(k.Help().Key, "closes", k))
 }
 
 // enter acts on the selected item of the current tab.
@@ -81,15 +66,11 @@ func (m *Model) enter() tea.Cmd {
 			return nil
 		}
 		return m.openTool(tools[p.Cursor()])
-	case tabResources:
-		return m.openResource()
 	case tabPrompts:
 		if p.Cursor() < len(m.prompts) && m.conn != nil {
 			return m.openPrompt(m.prompts[p.Cursor()])
 		}
-	case tabRequests, tabLog:
-		m.expanded[m.tab] = p.Cursor()
-	case tabInfo, tabCount:
+	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
 	}
 	return nil
 }
@@ -123,6 +104,9 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		if key.Matches(msg, m.c.Keys.Filter.Quit) {
 			return m.askQuit()
 		}
+		if cmd, took := m.pageKey(msg); took {
+			return cmd
+		}
 		m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
 		return nil
 	}
@@ -147,27 +131,30 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		if m.cancelCall != nil {
 			m.cancelCall()
 		}
-	case key.Matches(msg, k.Open):
-		return m.enter()
-	case key.Matches(msg, k.LogView, k.LogLevel, k.Subscribe):
-		return m.notifyKey(msg)
+	case key.Matches(msg, k.LogLevel):
+		return m.openLevelPicker()
 	case key.Matches(msg, k.Copy):
 		return m.copyPane()
 	case key.Matches(msg, k.Save):
 		return m.askSave()
-	case m.logKey(msg):
-	case key.Matches(msg, k.Collapse):
-		if m.expandable() {
-			m.expanded[m.tab] = -1
-		}
-	case m.stepResult(msg):
 	default:
 		if cmd, took := m.pageKey(msg); took {
 			return cmd
 		}
-		if !m.paneKey(msg) {
-			m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
-		}
+		return m.tabKey(msg)
+	}
+	return nil
+}
+
+// tabKey takes the keys of a tab the Model still keys itself (tabPage).
+func (m *Model) tabKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.Keys.Tabs
+	switch {
+	case key.Matches(msg, k.Open):
+		return m.enter()
+	case m.stepResult(msg):
+	case !m.paneKey(msg):
+		m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
 	}
 	return nil
 }
@@ -195,7 +182,12 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // filtering reports whether a list's filter is being typed.
-func (m *Model) filtering() bool { return m.pick[m.tab].Filtering() }
+func (m *Model) filtering() bool {
+	if f, ok := m.pages[m.tab].(page.Filterer); ok {
+		return f.Filtering()
+	}
+	return m.pick[m.tab].Filtering()
+}
 
 // columns lays out a list and a detail pane side by side; the line
 // between them is heavy when the pane is focused.
