@@ -4,17 +4,14 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"mime"
-	"net/url"
 	"os"
-	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
 )
 
 // statusMsg is what a copy or a save did, for the footer's status line
@@ -41,11 +38,10 @@ func (m *Model) statusLine() string {
 // show it.
 func (m *Model) paneCopy() (string, bool) {
 	var text string
-	switch {
-	case m.hasPane():
+	if c, ok := m.pages[m.tab].(page.Copier); ok {
+		text = c.Copy()
+	} else {
 		text = ansi.Strip(m.redact(m.paneText()))
-	case m.tab == tabLog:
-		text = ansi.Strip(m.redact(m.logTextAt(m.pick[tabLog].Cursor())))
 	}
 	return text, strings.TrimSpace(text) != ""
 }
@@ -120,48 +116,21 @@ func bytesText(n int) string {
 // resource read, its bytes as they are (decoded from base64), named after
 // its URI.
 func (m *Model) askSave() tea.Cmd {
-	name, data := "mcpeek-"+strings.ToLower(tabNames[m.tab])+".txt", []byte(nil)
-	if b := m.selectedBlob(); b != nil {
-		name, data = blobName(b), b.data
-	} else if text, ok := m.paneCopy(); ok {
-		data = []byte(text)
-	} else {
-		return nothingToCopy
+	var name string
+	var data []byte
+	var ok bool
+	if s, saver := m.pages[m.tab].(page.Saver); saver {
+		name, data, ok = s.Save()
+	}
+	if !ok {
+		text, copied := m.paneCopy()
+		if !copied {
+			return nothingToCopy
+		}
+		name, data = "mcpeek-"+strings.ToLower(tabNames[m.tab])+".txt", []byte(text)
 	}
 	m.host(layer.NewSavePrompt(&m.c, name, data))
 	return nil
-}
-
-// selectedBlob is the binary content the selected resource read gave, on
-// the Resources tab, or nil.
-func (m *Model) selectedBlob() *blobRead {
-	if m.tab != tabResources {
-		return nil
-	}
-	if e, ok := m.selectedResource(); ok {
-		return m.blobs[e.key()]
-	}
-	return nil
-}
-
-// safeName is what a file may be named after: letters, digits, dots,
-// dashes and underscores, not starting with a dot.
-var safeName = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
-
-// blobName suggests a file name for a resource's bytes: its URI's last
-// segment when that is a plain name, else one with an extension for its
-// MIME type.
-func blobName(b *blobRead) string {
-	if u, err := url.Parse(b.uri); err == nil {
-		if base := path.Base(u.Path); safeName.MatchString(base) && len(base) <= 100 {
-			return base
-		}
-	}
-	ext := ".bin"
-	if exts, err := mime.ExtensionsByType(b.mimeType); err == nil && len(exts) > 0 {
-		ext = exts[0]
-	}
-	return "mcpeek-resource" + ext
 }
 
 // saveFile writes data to the file named, readable by its owner only

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"slices"
 	"strings"
 	"time"
 
@@ -53,8 +52,9 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.conn, m.state = msg.conn, stateConnected
-		m.subs = subscriptions{}                      // subscriptions belong to a connection
-		pageOf[*page.Tools](m).Update(page.Refused{}) // and so does a refused call
+		for _, p := range m.pages { // what a page holds of a connection goes with it
+			p.Update(page.NewConnection{})
+		}
 		// The wire log's set as a rule, known already; a connection of
 		// its own (a test's) brings another.
 		widget.Shown.Add(m.conn.Secrets())
@@ -69,12 +69,9 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr()
 		}
 	case listsMsg:
-		kept := m.selection()
-		m.resources, m.templates = msg.resources, msg.templates
-		m.listErr = msg.errs
-		m.reselect(kept)
-		pageOf[*page.Tools](m).Update(page.ToolList{Tools: msg.tools, Err: msg.errs[tabTools]})
-		pageOf[*page.Prompts](m).Update(page.PromptList{Prompts: msg.prompts, Err: msg.errs[tabPrompts]})
+		m.pages[tabTools].Update(page.ToolList{Tools: msg.tools, Err: msg.errs[tabTools]})
+		m.pages[tabResources].Update(page.ResourceList{Resources: msg.resources, Templates: msg.templates, Err: msg.errs[tabResources]})
+		m.pages[tabPrompts].Update(page.PromptList{Prompts: msg.prompts, Err: msg.errs[tabPrompts]})
 	case pollMsg:
 		if m.conn != nil {
 			m.pending = m.conn.Pending()
@@ -108,10 +105,9 @@ func (m *Model) reconnect() tea.Cmd {
 	}
 	if old := m.conn; old != nil {
 		m.conn = nil
-		m.resources, m.templates = nil, nil
-		m.listErr = [tabCount]error{}
-		pageOf[*page.Tools](m).Update(page.ToolList{})
-		pageOf[*page.Prompts](m).Update(page.PromptList{})
+		m.pages[tabTools].Update(page.ToolList{})
+		m.pages[tabResources].Update(page.ResourceList{})
+		m.pages[tabPrompts].Update(page.PromptList{})
 		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
 	}
 	return m.connect()
@@ -164,32 +160,4 @@ func collect[T any](seq iter.Seq2[T, error], method string) ([]T, error) {
 // watch reports when the connection ends.
 func watch(conn *mcpclient.Conn) tea.Cmd {
 	return func() tea.Msg { return disconnectedMsg{conn, conn.Session().Wait()} }
-}
-
-// selection names what is selected on each list tab the Model still
-// draws: a resource or template; "" where nothing is.
-func (m *Model) selection() (names [tabCount]string) {
-	if e, ok := m.selectedResource(); ok {
-		names[tabResources] = e.key()
-	}
-	return names
-}
-
-// reselect keeps the selection of each list tab on what it named when a
-// list changed (a server's list_changed reloads the lists while the person
-// watches): where an entry was added or removed before it, the cursor
-// follows it; where it left the list, the cursor stays in its place, on
-// the list.
-func (m *Model) reselect(kept [tabCount]string) {
-	var resources []string
-	for _, e := range m.visibleResources() {
-		resources = append(resources, e.key())
-	}
-	for t, names := range map[tab][]string{tabResources: resources} {
-		p := &m.pick[t]
-		p.SetLen(len(names))
-		if i := slices.Index(names, kept[t]); kept[t] != "" && i >= 0 {
-			p.Select(i)
-		}
-	}
 }

@@ -3,9 +3,10 @@
 // as a native form on the terminal.
 //
 // The inspector is one root [Model] whose parts live in files named for
-// them: a file per tab (tools.go, resources.go, prompts.go,
-// requests.go, log.go, info.go), pane.go for the scrollable detail
-// pane of each, failure.go for why it is not connected (the header's
+// them: the tabs are pages (pages.go; the Resources, Requests, Log and
+// Info tabs are in tui/page, tools.go and prompts.go still here, their
+// panes in panes.go), resources.go reads and subscribes for the Resources
+// tab, failure.go for why it is not connected (the header's
 // line, and a panel on the Info tab and in the Tools pane), clipboard.go
 // for copying or saving what a pane shows, and one per layer over the
 // tabs (queue.go, urlcard.go and sampling.go for the server's pending
@@ -23,8 +24,9 @@
 //
 // What the server tells reaches the program through notify.go's queue:
 // progress.go draws the running call's progress, serverlog.go the
-// server's log on the Log tab and the level picker, subscribe.go the
-// resources subscribed to and their updates; complete.go asks for the
+// level picker (the server's log is a view of the Log tab), resources.go
+// subscribes to resources, whose updates the Resources tab marks;
+// complete.go asks for the
 // completions an arguments form shows under its fields.
 //
 // login.go shows a URL server's login (OAuth) in a card and takes the

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -59,42 +58,6 @@ func TestResourceTemplateExpandedAndRead(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	in.keys("ctrl+s").expect("the note at")
 	wantOnScreen(t, in.screen(), "the note at demo://notes/a%20bc")
-}
-
-// A list row shows a resource's label and what tells its URI apart from
-// the others', within its width.
-func TestResourceRows(t *testing.T) {
-	for _, tc := range []struct {
-		name         string
-		labels, uris []string
-		width        int
-		want         []string
-	}{
-		{"a shared prefix is elided", []string{"", ""}, []string{"demo://resource/static/document/a.md", "demo://resource/static/document/b.md"}, 30,
-			[]string{"…/a.md", "…/b.md"}},
-		{"label and URI when both fit", []string{"Alpha", "Beta"}, []string{"ui://x/alpha.html", "ui://x/beta.html"}, 30,
-			[]string{"Alpha · …/alpha.html", "Beta · …/beta.html"}},
-		{"a label the URI ends with is not repeated", []string{"a.md"}, []string{"file:///docs/a.md"}, 30,
-			[]string{"file:///docs/a.md"}},
-		{"narrow: distinct labels alone", []string{"A long first title", "A long second title"}, []string{"ui://x/1", "ui://x/2"}, 12,
-			[]string{"A long firs…", "A long seco…"}},
-		{"narrow: labels that cut the same give way to the URI", []string{"Document number one", "Document number two"}, []string{"ui://x/one.md", "ui://x/two.md"}, 12,
-			[]string{"…/one.md", "…/two.md"}},
-		{"a long URI keeps its last segment", []string{""}, []string{"demo://resource/static/document/architecture.md"}, 30,
-			[]string{"demo://resour…/architecture.md"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := resourceRows(tc.labels, uriTails(tc.uris), tc.width)
-			for i := range got {
-				if got[i] != tc.want[i] {
-					t.Errorf("row %d = %q, want %q", i, got[i], tc.want[i])
-				}
-				if w := ansi.StringWidth(got[i]); w > tc.width {
-					t.Errorf("row %d is %d cells wide, more than %d", i, w, tc.width)
-				}
-			}
-		})
-	}
 }
 
 // counterServer counts its calls, and echoes its argument.

@@ -307,9 +307,11 @@ func TestHugeStringsKeepTheInspectorResponsive(t *testing.T) {
 		toolsPage(in.m).Update(keyMsg("down")) // the tool after a_big, then the next
 		frames[name] = frameTime(in.m)
 	}
-	in.m.tab = tabLog // the Log, which holds the 2 MB message
+	in.m.show(tabLog) // the Log, which holds the 2 MB message
 	frames["the log"] = frameTime(in.m)
-	in.m.expanded[tabLog] = len(in.m.wire) - 1
+	for _, k := range []string{"end", "enter"} { // its last entry
+		in.m.pages[tabLog].Update(keyMsg(k))
+	}
 	frames["its last entry, expanded"] = frameTime(in.m)
 	checkFrame(t, in.m.View(), 100, 30)
 	t.Logf("the 2 MB result showed in %s, the next tab in %s; frames: %v", shown.Round(time.Millisecond), next.Round(time.Millisecond), frames)

@@ -80,17 +80,8 @@ type Model struct {
 	spinner spinner.Model
 	tab     tab
 
-	resources []*mcp.Resource
-	templates []*mcp.ResourceTemplate
-	listErr   [tabCount]error // why a tab's list is missing or short
-	pick      [tabCount]widget.List
-	expanded  [tabCount]int         // per tab, the entry shown whole, or -1
-	panes     [tabCount]widget.Pane // per tab, the scrollable detail
-	pages     []page.Page           // the tabs, in the order of the tab bar (pages.go)
-	focus     [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
-	runs      toolRuns              // per tool, its last arguments
-	reads     map[string]string     // per resource or template, what enter read
-	blobs     map[string]*blobRead  // per resource or template, the bytes it read, if binary
+	pages []page.Page // the tabs, in the order of the tab bar (pages.go)
+	runs  toolRuns    // per tool, its last arguments
 
 	running    string // the tool being called
 	runStart   time.Time
@@ -102,18 +93,14 @@ type Model struct {
 	pending []mcpclient.Pending // requests in flight, for the app card
 	records []mcpclient.Record
 	wire    []mcpclient.WireEntry
-	log     logState  // the Log tab's lines, and whether it follows new ones
 	status  statusMsg // what the last copy or save did, until the next key
 
-	requestText requestCache // the record shown whole on the Requests tab
-	roots       rootChanges  // the roots the person changed (roots.go)
+	logLevel string      // the level chosen with L, which a new connection is set to again
+	roots    rootChanges // the roots the person changed (roots.go)
 
-	serverLog     []mcpclient.LogEvent     // the server's log messages, oldest first, bounded
 	progress      *mcpclient.ProgressEvent // the running call's latest progress
-	updated       map[string]time.Time     // resources the server said changed, and when
 	droppedEvents int                      // notifications dropped because they came too fast
 	tasks         taskList                 // the tasks followed, oldest first
-	subs          subscriptions            // resources subscribed to, and their updates
 
 	login      *layer.LoginCard // the login (OAuth) waiting for the person, if any
 	forgetting bool             // a forgets the stored tokens before reconnecting
@@ -132,7 +119,7 @@ func New(opts Options) *Model {
 	widget.Shown.Add(opts.Wire.Secrets())
 	m := &Model{
 		opts:  opts,
-		asker: newProgramAsker(), spinner: sp, expanded: [tabCount]int{-1, -1, -1, -1, -1, -1},
+		asker: newProgramAsker(), spinner: sp,
 	}
 	m.pages = m.newPages()
 	titles := make([]string, len(m.pages))
@@ -163,7 +150,7 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // paneLayer is a layer with a scrollable pane of its own, which Update
-// gives its text and size as syncPane does the tabs'.
+// gives its text and size as syncPages does the tabs'.
 type paneLayer interface{ sync(m *Model, h int) }
 
 // Update changes the model's state for a message: keys go to the top of
@@ -172,8 +159,7 @@ type paneLayer interface{ sync(m *Model, h int) }
 // and size the new state gives it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	m.syncLog()
-	m.syncPane()
+	m.syncPages()
 	if l, ok := m.top().layer().(paneLayer); ok { // a layer's own pane, likewise
 		l.sync(m, m.bodyHeight())
 	}
@@ -201,7 +187,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.auth(msg)
 	case forgotMsg:
 		return m.forgot(msg)
-	case modelMsg: // calls, subscriptions, completions
+	case modelMsg: // calls, resource reads, subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
 		return m.broadcast(msg, holdsForm)
@@ -211,9 +197,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.host(msg.Layer)
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
-		return nil
-	case resourceReadMsg:
-		m.readDone(msg)
 		return nil
 	case statusMsg:
 		m.status = msg

@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/page"
 )
 
 // What the server tells the inspector (log messages, progress, changes)
@@ -107,42 +108,32 @@ func (w wakeup) wait(ended <-chan struct{}, take func() tea.Msg) tea.Cmd {
 // events takes in a batch of the server's notifications.
 func (m *Model) events(msg eventsMsg) tea.Cmd {
 	cmds := []tea.Cmd{m.asker.queue.wait(m.asker.ended)}
+	var logs page.LogEvents
 	reload := false
 	for _, e := range msg.events {
 		switch e := e.(type) {
 		case mcpclient.ListChangedEvent:
 			reload = true
 		case mcpclient.LogEvent:
-			m.onLog(e)
+			logs = append(logs, e)
 		case mcpclient.ProgressEvent:
 			m.onProgress(e)
 		case mcpclient.TaskEvent:
 			m.tasks.heard(e)
 		case mcpclient.ResourceUpdatedEvent:
-			cmds = append(cmds, m.onResourceUpdated(e))
+			cmds = append(cmds, m.applyPage(m.pages[tabResources].Update(page.ResourceUpdated{URI: e.URI, At: time.Now()})))
 		}
 	}
 	if msg.dropped > 0 {
 		m.onDropped(msg.dropped)
 	}
-	m.trimServerLog()
+	if len(logs) > 0 {
+		m.pages[tabLog].Update(logs)
+	}
 	if reload && m.conn != nil && m.state == stateConnected {
 		cmds = append(cmds, load(m.conn))
 	}
 	return tea.Batch(cmds...)
-}
-
-// maxServerLog bounds the server log messages the inspector keeps.
-const maxServerLog = 2000
-
-// onLog keeps a server log message.
-// The log is trimmed to its bound once a batch (trimServerLog), not once
-// a message.
-func (m *Model) onLog(e mcpclient.LogEvent) {
-	m.serverLog = append(m.serverLog, e)
-	if !m.log.server {
-		m.log.unseen++
-	}
 }
 
 // onProgress keeps the latest progress of the call in flight.

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -168,7 +169,7 @@ func TestLogLevelAndTheServerLog(t *testing.T) {
 				}
 			}
 			var levels []string
-			for _, e := range in.m.serverLog {
+			for _, e := range serverLog(in.m) {
 				levels = append(levels, e.Level)
 			}
 			if got := strings.Join(levels, " "); got != "warning error critical alert emergency" {
@@ -219,8 +220,8 @@ func TestHugeLogMessageIsBounded(t *testing.T) {
 	view := in.screen()
 	// Cut, the data is a JSON string of the first MaxLogData bytes: a few
 	// more for its quotes and escapes.
-	if n := len(in.m.serverLog); n != 1 || len(in.m.serverLog[0].Data) > mcpclient.MaxLogData+16 {
-		t.Fatalf("kept %d messages; want the one, cut to about %d bytes", n, mcpclient.MaxLogData)
+	if logs := serverLog(in.m); len(logs) != 1 || len(logs[0].Data) > mcpclient.MaxLogData+16 {
+		t.Fatalf("kept %d messages; want the one, cut to about %d bytes", len(logs), mcpclient.MaxLogData)
 	}
 	lines := strings.Split(view, "\n")
 	if len(lines) > 30 {
@@ -237,33 +238,8 @@ func TestHugeLogMessageIsBounded(t *testing.T) {
 	}
 }
 
-// The server's log keeps its newest maxServerLog messages, trimmed once a
-// batch, and the cursor of a paused view stays on its message.
-func TestServerLogIsBounded(t *testing.T) {
-	m := New(Options{})
-	m.Update(tea80x24)
-	batch := func(from, n int) eventsMsg {
-		var msg eventsMsg
-		for i := from; i < from+n; i++ {
-			msg.events = append(msg.events, mcpclient.LogEvent{Time: time.Now(), Level: "info", Data: json.RawMessage(fmt.Sprint(i))})
-		}
-		return msg
-	}
-	m.Update(batch(0, 1500))
-	press(m, "5", "v", "k", "k") // on message 1497, paused
-	m.Update(batch(1500, 5000))
-	if len(m.serverLog) != maxServerLog || string(m.serverLog[0].Data) != "4500" || string(m.serverLog[maxServerLog-1].Data) != "6499" {
-		t.Fatalf("kept %d messages, %s to %s; want the newest %d", len(m.serverLog), m.serverLog[0].Data, m.serverLog[len(m.serverLog)-1].Data, maxServerLog)
-	}
-	if c := m.pick[tabLog].Cursor(); c != 0 {
-		t.Errorf("the paused cursor is on %d; its message left the log, so the oldest line is nearest", c)
-	}
-	press(m, "end")
-	m.Update(batch(6500, 10))
-	if c := m.pick[tabLog].Cursor(); c != maxServerLog-1 || !strings.Contains(m.serverRow(c), " 6509") {
-		t.Errorf("following, the cursor is on %d (%q), want the newest", c, m.serverRow(c))
-	}
-}
+// serverLog is the server's log messages the Log tab keeps.
+func serverLog(m *Model) []mcpclient.LogEvent { return m.pages[tabLog].(*page.Log).ServerLog() }
 
 // Subscribing to the counter marks it; an update re-reads it in the open
 // pane and says when it came.

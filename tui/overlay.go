@@ -163,6 +163,7 @@ type resizer interface{ resize(m *Model) tea.Cmd }
 // resize lays out every layer that needs it for a new terminal size.
 func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.c.Width, m.c.Height = msg.Width, msg.Height
+	m.sizePages()
 	var cmds []tea.Cmd
 	for _, l := range m.layers {
 		if r, ok := l.(resizer); ok {

@@ -1,68 +1,77 @@
-// The tabs as a list of pages: the tab bar, the jump keys, the footer and
-// the dispatch of keys come from it (Model.pages). The Tools, Prompts and
-// Info tabs are pages of tui/page; the other tabs are still drawn by the
-// Model, each standing in the list through tabPage until it is ported to
-// tui/page.
+// The tabs as a list of pages of tui/page: the tab bar, the jump keys,
+// the footer and the dispatch of keys come from it (Model.pages).
 
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
 )
 
 // newPages are the tabs in the order of the tab bar. Adding a tab is a
-// page in tui/page and a line here (and its tab constant, while tabPage
-// stands for the others).
+// page in tui/page and a line here (and its tab constant).
 func (m *Model) newPages() []page.Page {
 	return []page.Page{
 		page.NewTools(&m.c, page.ToolsFrom{AppText: m.toolAppText, Spinner: func() string { return m.spinner.View() }}),
-		tabPage{m, tabResources},
+		page.NewResources(&m.c),
 		page.NewPrompts(&m.c),
-		tabPage{m, tabRequests},
-		tabPage{m, tabLog},
+		page.NewRequests(&m.c),
+		page.NewLog(&m.c),
 		page.NewInfo(&m.c),
 	}
 }
 
-// tabPage is a tab the Model still draws and keys itself (toolsView…),
-// standing in the list of pages until it moves to tui/page: replace its
-// line in newPages with the new page, and delete its case below.
-type tabPage struct {
-	m *Model
-	t tab
-}
-
-func (p tabPage) Title() string { return tabNames[p.t] }
-
-func (p tabPage) Help() []key.Binding {
-	k := p.m.c.Keys.Tabs
-	if p.m.paneFocused() {
-		return k.PaneHelp(true)
+// syncPages gives the pages what they show of the connection; Update
+// calls it after every message.
+func (m *Model) syncPages() {
+	m.pages[tabResources].Update(page.ResourcesStatus{Conn: m.conn != nil, Connected: m.state == stateConnected, CanSubscribe: canSubscribe(m.conn)})
+	m.pages[tabRequests].Update(page.Records(m.records))
+	switch m.tab { // the text of a pane the model makes, made only while it shows
+	case tabInfo:
+		text := m.redact(m.withFailure(infoText(&m.c, m.conn)))
+		m.pages[tabInfo].Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
+	case tabTools, tabPrompts:
+		m.pages[m.tab].Update(page.Show{Text: m.redact(m.paneText()), Width: m.detailWidth(), Height: m.bodyHeight() - 1})
+	case tabResources, tabRequests, tabLog, tabCount:
 	}
-	return k.ShortHelp()
-}
-
-// Update passes every key: the Model keys these tabs itself.
-func (tabPage) Update(tea.Msg) page.Action { return layer.Pass{} }
-
-func (p tabPage) View(_, h int) string {
-	m := p.m
-	switch p.t {
-	case tabResources:
-		return m.resourcesView(h)
-	case tabRequests:
-		return m.requestsView(h)
-	case tabLog:
-		return m.logView(h)
-	case tabTools, tabPrompts, tabInfo, tabCount:
+	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
+	if m.conn != nil {
+		st.Logging, st.Level = offersLogging(m.conn), m.conn.LogLevel()
 	}
-	return m.paneView("")
+	m.pages[tabLog].Update(st)
+	m.pages[tabLog].Update(page.Wire(m.wire))
 }
 
-func (tabPage) Focus(bool) {}
+// newServerPages makes the pages afresh for another server: what they
+// hold is the last server's.
+func (m *Model) newServerPages() {
+	m.pages = m.newPages()
+	m.sizePages()
+	m.pages[m.tab].Focus(true)
+}
+
+// wheel scrolls the current tab's pane with the mouse wheel, while the
+// tabs are on top (the app card leaves them usable).
+func (m *Model) wheel(msg tea.MouseMsg) {
+	switch l := m.top().layer().(type) {
+	case tabsLayer:
+	case *hosted:
+		if _, ok := l.l.(layer.Banner); !ok {
+			return
+		}
+	default:
+		return
+	}
+	m.pages[m.tab].Update(msg)
+}
+
+// sizePages tells every page the room of the body.
+func (m *Model) sizePages() {
+	for _, p := range m.pages {
+		p.Update(m.bodySize())
+	}
+}
 
 // show makes t the current tab, telling the pages.
 func (m *Model) show(t tab) {
@@ -74,20 +83,13 @@ func (m *Model) show(t tab) {
 	m.pages[m.tab].Focus(true)
 }
 
-// pageKey gives a key to the current page when it is one of tui/page,
-// reporting whether the page took it, and the command its action asks.
-func (m *Model) pageKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	if _, ok := m.pages[m.tab].(tabPage); ok {
-		return nil, false
-	}
-	a := m.pages[m.tab].Update(msg)
-	if _, pass := a.(layer.Pass); pass {
-		return nil, false
-	}
-	return m.applyPage(a), true
+// pageKey gives a key to the current page, returning the command its
+// action asks. A key the page passes ([layer.Pass]) does nothing.
+func (m *Model) pageKey(msg tea.KeyMsg) tea.Cmd {
+	return m.applyPage(m.pages[m.tab].Update(msg))
 }
 
-// applyPage carries out what the current page asked, at once.
+// applyPage carries out what a page asked, at once.
 func (m *Model) applyPage(a page.Action) tea.Cmd {
 	switch a := a.(type) {
 	case layer.Open:
@@ -100,10 +102,18 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 			cmds = append(cmds, m.applyPage(each))
 		}
 		return tea.Batch(cmds...)
-	case layer.Quit, layer.AskQuit:
+	case layer.Quit:
 		return m.askQuit()
-	case layer.Status:
+	case page.Note:
 		m.status = statusMsg{a.Text, a.Err}
+	case page.ReadResource:
+		return readResource(m.conn, a)
+	case page.Subscribe:
+		return subscribe(m.conn, a)
+	case page.AskVariables:
+		return m.openArgsCompleting(a.Title, prefill(a.Schema, a.Last), a.Ref, func(args map[string]any) tea.Cmd {
+			return m.applyPage(a.Then(args))
+		})
 	case page.OpenTool:
 		return m.openToolAs(a.Tool, false)
 	case page.CallAsTask:

@@ -1,91 +1,13 @@
-// Panes: which tab shows a pane, what it holds, and the keys and mouse
-// wheel that scroll it.
+// The text of the panes the model makes (the Tools and Prompts tabs':
+// the page's own text, after what the connection's failure says), and
+// the redaction of what is drawn.
 
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
-
-// hasPane reports whether the current tab shows a pane now.
-func (m *Model) hasPane() bool {
-	switch m.tab {
-	case tabRequests, tabLog:
-		return m.expandedEntry() >= 0
-	case tabTools, tabResources, tabPrompts, tabInfo:
-		return true
-	case tabCount:
-	}
-	return false
-}
-
-// paneFocused reports whether ↑/↓ scroll the current tab's pane: after
-// → on a tab with a list beside it; always where the pane is all there is.
-func (m *Model) paneFocused() bool {
-	switch m.tab {
-	case tabTools, tabResources, tabPrompts:
-		return m.focus[m.tab]
-	case tabRequests, tabLog, tabInfo:
-		return m.hasPane()
-	case tabCount:
-	}
-	return false
-}
-
-// paneKey handles the keys that focus, leave or scroll the pane,
-// reporting whether the key was one of them.
-func (m *Model) paneKey(msg tea.KeyMsg) bool {
-	k := m.c.Keys.Tabs
-	switch {
-	case key.Matches(msg, k.Focus):
-		if m.tab == tabTools || m.tab == tabResources || m.tab == tabPrompts {
-			m.focus[m.tab] = true
-		}
-		return true
-	case key.Matches(msg, k.Back):
-		switch {
-		case m.focus[m.tab]:
-			m.focus[m.tab] = false
-		case m.expandable():
-			m.expanded[m.tab] = -1
-		}
-		return true
-	}
-	if !m.hasPane() {
-		return false
-	}
-	return m.panes[m.tab].Scroll(msg, k, m.paneFocused())
-}
-
-// paneSize is the size of the current tab's pane, its position line
-// aside.
-func (m *Model) paneSize() (w, h int) {
-	h = m.bodyHeight() - 1
-	switch m.tab {
-	case tabTools, tabResources, tabPrompts:
-		return m.detailWidth(), h // the Tools tab keeps room for its running call's banner
-	case tabRequests, tabLog, tabInfo, tabCount:
-	}
-	return m.c.Width, h
-}
-
-// syncPane gives the current tab's pane its text and size; Update calls
-// it after every message.
-func (m *Model) syncPane() {
-	if !m.hasPane() {
-		return
-	}
-	w, h := m.paneSize()
-	if _, ok := m.pages[m.tab].(tabPage); !ok { // a page of tui/page: it holds its pane
-		m.pages[m.tab].Update(page.Show{Text: m.redact(m.paneText()), Width: w, Height: h})
-		return
-	}
-	m.panes[m.tab].Set(m.redact(m.paneText()), w, h)
-}
 
 // redact hides the secrets the connections know (-H and config
 // credentials, tokens) in text about to be drawn: a server may quote one
@@ -95,47 +17,15 @@ func (m *Model) syncPane() {
 // redacted once (see shown).
 func (m *Model) redact(text string) string { return widget.Redact(text) }
 
-// paneText is what the current tab's pane shows.
+// paneText is what the Tools or Prompts tab's pane shows (syncPages), and
+// what y copies there.
 func (m *Model) paneText() string {
 	switch m.tab {
 	case tabTools:
 		return m.withFailure(pageOf[*page.Tools](m).Text())
-	case tabResources:
-		return m.resourceText()
 	case tabPrompts:
 		return pageOf[*page.Prompts](m).Text()
-	case tabRequests:
-		return m.recordText()
-	case tabLog:
-		return m.logText()
-	case tabInfo, tabCount:
+	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
 	}
-	return m.withFailure(infoText(&m.c, m.conn))
-}
-
-// paneView draws the current tab's pane, extra (a hint) on its last line.
-func (m *Model) paneView(extra string) string {
-	return m.panes[m.tab].View(&m.c, extra)
-}
-
-// wheel scrolls the current tab's pane with the mouse wheel, while the
-// tabs are on top (the app card leaves them usable).
-func (m *Model) wheel(msg tea.MouseMsg) {
-	switch l := m.top().layer().(type) {
-	case tabsLayer:
-	case *hosted:
-		if _, ok := l.l.(layer.Banner); !ok {
-			return
-		}
-	default:
-		return
-	}
-	if !m.hasPane() {
-		return
-	}
-	if _, ok := m.pages[m.tab].(tabPage); !ok {
-		m.pages[m.tab].Update(msg)
-		return
-	}
-	m.panes[m.tab].Wheel(msg)
+	return ""
 }

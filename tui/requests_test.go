@@ -1,14 +1,11 @@
 package tui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
 )
 
@@ -41,34 +38,6 @@ func TestRequestsGoldens(t *testing.T) {
 			in.expect("elicitation decline")
 			checkGolden(t, in.screen())
 		})
-	}
-}
-
-// A sampling request of a megabyte, shown whole on the Requests tab, is
-// cut to a preview of each string, once.
-func TestHugeRequestRecordIsBounded(t *testing.T) {
-	m := New(Options{})
-	huge := strings.Repeat("x", 1<<20)
-	req, _ := json.Marshal(map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": huge}}}})
-	m.records = []mcpclient.Record{{Key: "s-1", Kind: mcpclient.KindSampling, Action: "reject", Path: mcpclient.PathNative,
-		ReceivedAt: time.Now(), Message: huge, Request: req}}
-	m.Update(keyMsg("4"))
-	m.Update(keyMsg("enter"))
-	text := m.recordText()
-	if len(text) > 20_000 || !strings.Contains(text, "more bytes") {
-		t.Errorf("the record's text is %d bytes; want a preview saying how much more there is", len(text))
-	}
-	start := time.Now()
-	for range 100 {
-		m.Update(keyMsg("j")) // every message re-reads the pane's text
-	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("100 keys took %s on a huge record", took)
-	}
-	for i, l := range strings.Split(m.View(), "\n") {
-		if len(l) > 80*4 {
-			t.Errorf("line %d is %d bytes", i+1, len(l))
-		}
 	}
 }
 

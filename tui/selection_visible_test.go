@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -77,9 +78,11 @@ func TestListsKeepTheSelectionVisibleAt80x12(t *testing.T) {
 			setTools(m, tools...)
 		}, downs(many), "> " + name(many-1)},
 		{"the Resources tab", func(m *Model) {
+			var list page.ResourceList
 			for i := range many {
-				m.resources = append(m.resources, &mcp.Resource{URI: "file:///" + name(i), Name: name(i)})
+				list.Resources = append(list.Resources, &mcp.Resource{URI: "file:///" + name(i), Name: name(i)})
 			}
+			m.pages[tabResources].Update(list)
 			m.Update(keyMsg("2"))
 		}, downs(many), name(many - 1)},
 		{"the Prompts tab", func(m *Model) {
@@ -103,9 +106,11 @@ func TestListsKeepTheSelectionVisibleAt80x12(t *testing.T) {
 			m.Update(keyMsg("5"))
 		}, []string{"g"}, name(0)},
 		{"the server's log", func(m *Model) {
+			var logs []mcpclient.Event
 			for i := range many {
-				m.serverLog = append(m.serverLog, mcpclient.LogEvent{Level: "info", Data: []byte(`"` + name(i) + `"`)})
+				logs = append(logs, mcpclient.LogEvent{Level: "info", Data: []byte(`"` + name(i) + `"`)})
 			}
+			m.Update(eventsMsg{events: logs})
 			m.Update(keyMsg("5"))
 			m.Update(keyMsg("v"))
 		}, []string{"g"}, name(0)},

@@ -139,15 +139,8 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	})
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source
 	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
-	m.blobs = nil
-	m.pages = m.newPages() // the tabs of tui/page, with what they held of the old server
-	m.expanded = [tabCount]int{-1, -1, -1, -1, -1, -1}
-	m.pick = [tabCount]widget.List{}
-	m.panes = [tabCount]widget.Pane{}
-	m.focus = [tabCount]bool{}
-	m.reads, m.updated = nil, nil
+	m.newServerPages()
 	m.runs.vars = nil // the last arguments are kept per server
-	m.clearServerLog()
 	m.progress, m.tasks = nil, nil
 	m.status = statusMsg{}
 	if m.conn == nil { // the last attempt failed: nothing to close

@@ -85,12 +85,12 @@ func TestSwitchForgetsTheServerLog(t *testing.T) {
 	m.asker.stop()
 	m.state = stateConnected
 	m.Update(eventsMsg{events: []mcpclient.Event{mcpclient.LogEvent{Time: time.Now(), Level: "info", Data: json.RawMessage(`"OLD-SERVER"`)}}})
-	if row := m.serverRow(0); !strings.Contains(row, "OLD-SERVER") {
-		t.Fatalf("the old server's row is %q", row)
+	if logs := serverLog(m); len(logs) != 1 || !strings.Contains(string(logs[0].Data), "OLD-SERVER") {
+		t.Fatalf("the old server's log is %v", logs)
 	}
 	m.switchServer(Switch{Target: "other", Connect: inMemory(mortalServer, "")})
 	m.Update(eventsMsg{events: []mcpclient.Event{mcpclient.LogEvent{Time: time.Now(), Level: "info", Data: json.RawMessage(`"NEW-SERVER"`)}}})
-	if row := m.serverRow(0); !strings.Contains(row, "NEW-SERVER") || len(m.serverLog) != 1 {
-		t.Errorf("after the switch the first row is %q, of %d messages", row, len(m.serverLog))
+	if logs := serverLog(m); len(logs) != 1 || !strings.Contains(string(logs[0].Data), "NEW-SERVER") {
+		t.Errorf("after the switch the server log is %v", logs)
 	}
 }

@@ -43,43 +43,6 @@ func (m *Model) tabBar() string {
 	return widget.Fit(strings.Join(parts, ""), m.c.Width)
 }
 
-// listLen is how many entries the current tab lists.
-func (m *Model) listLen() int {
-	switch m.tab {
-	case tabResources:
-		return len(m.visibleResources())
-	case tabRequests:
-		return len(m.records)
-	case tabLog:
-		return len(m.wire)
-	case tabTools, tabPrompts, tabInfo, tabCount: // pages of their own
-	}
-	return 0
-}
-
-// expandable reports whether the current tab shows an entry whole on
-// enter (and closes it again).
-func (m *Model) expandable() bool { return m.tab == tabRequests || m.tab == tabLog }
-
-// closesHint is the line under an expanded entry: how to close it.
-func (m *Model) closesHint() string {
-	k := m.c.Keys.Tabs.Collapse
-	return m.c.KeyLine(keys.Hint(k.Help().Key, "closes", k))
-}
-
-// enter acts on the selected item of the current tab.
-func (m *Model) enter() tea.Cmd {
-	p := m.pick[m.tab]
-	switch m.tab {
-	case tabResources:
-		return m.openResource()
-	case tabRequests, tabLog:
-		m.expanded[m.tab] = p.Cursor()
-	case tabTools, tabPrompts, tabInfo, tabCount: // pages of their own
-	}
-	return nil
-}
-
 // tabView draws the current tab in h lines.
 func (m *Model) tabView(h int) string { return m.pages[m.tab].View(m.c.Width, h) }
 
@@ -109,11 +72,7 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		if key.Matches(msg, m.c.Keys.Filter.Quit) {
 			return m.askQuit()
 		}
-		if cmd, took := m.pageKey(msg); took {
-			return cmd
-		}
-		m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
-		return nil
+		return m.pageKey(msg)
 	}
 	if t, ok := k.JumpTo(msg); ok {
 		m.show(tab(t))
@@ -124,44 +83,24 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		return m.askQuit()
 	case key.Matches(msg, k.Help):
 		m.host(layer.NewHelpScreen(&m.c))
-		return nil
 	case key.Matches(msg, k.Next):
 		m.show((m.tab + 1) % tab(len(m.pages)))
-		return nil
 	case key.Matches(msg, k.Prev):
 		m.show((m.tab + tab(len(m.pages)) - 1) % tab(len(m.pages)))
-		return nil
 	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers):
 		return m.connectionKey(msg)
-	}
-	if cmd, took := m.pageKey(msg); took { // the current page's own keys
-		return cmd
-	}
-	switch {
 	case key.Matches(msg, k.CancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()
 		}
-	case key.Matches(msg, k.Open):
-		return m.enter()
-	case key.Matches(msg, k.LogView, k.LogLevel, k.Subscribe):
-		return m.notifyKey(msg)
+	case key.Matches(msg, k.LogLevel):
+		return m.openLevelPicker()
 	case key.Matches(msg, k.Copy):
 		return m.copyPane()
 	case key.Matches(msg, k.Save):
 		return m.askSave()
-	case m.logKey(msg):
-	case key.Matches(msg, k.Collapse):
-		if m.expandable() {
-			m.expanded[m.tab] = -1
-		}
 	default:
-		if _, drawn := m.pages[m.tab].(tabPage); !drawn { // a page of tui/page: the key was not its
-			break
-		}
-		if !m.paneKey(msg) {
-			m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
-		}
+		return m.pageKey(msg)
 	}
 	return nil
 }
@@ -190,14 +129,6 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 
 // filtering reports whether a list's filter is being typed.
 func (m *Model) filtering() bool {
-	if f, ok := m.pages[m.tab].(page.Filtered); ok {
-		return f.Filtering()
-	}
-	return m.pick[m.tab].Filtering()
-}
-
-// columns lays out a list and a detail pane side by side
-// ([widget.Columns]).
-func columns(c *widget.Common, left, right string, leftWidth int, focused bool) string {
-	return widget.Columns(c, left, right, leftWidth, focused)
+	f, ok := m.pages[m.tab].(page.Filterer)
+	return ok && f.Filtering()
 }

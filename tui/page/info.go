@@ -6,6 +6,7 @@ package page
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
@@ -15,6 +16,7 @@ import (
 type Info struct {
 	c    *widget.Common
 	pane widget.Pane
+	text string
 }
 
 // NewInfo is the Info tab, drawn with c's styles and keys.
@@ -30,6 +32,7 @@ func (p *Info) Help() []key.Binding { return p.c.Keys.Tabs.PaneHelp(false) }
 func (p *Info) Update(msg tea.Msg) Action {
 	switch msg := msg.(type) {
 	case Show:
+		p.text = msg.Text
 		p.pane.Set(msg.Text, msg.Width, msg.Height)
 	case tea.MouseMsg:
 		p.pane.Wheel(msg)
@@ -47,6 +50,9 @@ func (p *Info) Update(msg tea.Msg) Action {
 
 // View draws the pane as last sized by [Show].
 func (p *Info) View(int, int) string { return p.pane.View(p.c, "") }
+
+// Copy is the text shown, as y copies it.
+func (p *Info) Copy() string { return ansi.Strip(p.text) }
 
 // Focus does nothing: the pane keeps its place while another tab shows.
 func (*Info) Focus(bool) {}

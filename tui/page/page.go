@@ -14,7 +14,9 @@ package page
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // Page is one tab.
@@ -52,4 +54,30 @@ type Action = layer.Action
 type Show struct {
 	Text          string
 	Width, Height int
+}
+
+// Filterer is a page with a list whose filter may be typed: while it is,
+// the program gives it every key but its own few (quit), and the footer
+// shows the filter's keys.
+type Filterer interface {
+	Filtering() bool
+}
+
+// Copier is a page whose text y copies and w saves: Copy is that text,
+// unwrapped, unstyled and redacted as shown, or "" when there is nothing.
+type Copier interface {
+	Copy() string
+}
+
+// Saver is a page that w saves something of other than its text (the
+// Resources tab: a resource's bytes), when ok, in a file it suggests the
+// name of.
+type Saver interface {
+	Save() (name string, data []byte, ok bool)
+}
+
+// closesHint is the line under an entry shown whole: how to close it.
+func closesHint(c *widget.Common) string {
+	k := c.Keys.Tabs.Collapse
+	return c.KeyLine(keys.Hint(k.Help().Key, "closes", k))
 }

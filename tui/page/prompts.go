@@ -152,7 +152,7 @@ func (p *Prompts) edit() Action {
 	case pr == nil:
 		return nil
 	case len(pr.Arguments) == 0:
-		return layer.Status{Text: widget.Clean(pr.Name) + " takes no arguments: " + p.c.Keys.Tabs.Open.Help().Key + " gets it", Err: true}
+		return Note{Text: widget.Clean(pr.Name) + " takes no arguments: " + p.c.Keys.Tabs.Open.Help().Key + " gets it", Err: true}
 	}
 	l, blink := layer.NewPromptArgs(p.c, pr, p.args[pr.Name])
 	return layer.Batch{layer.Open{Layer: l}, layer.Cmd{Cmd: blink}}

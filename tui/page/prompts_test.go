@@ -28,22 +28,22 @@ func TestPromptsKeys(t *testing.T) {
 	greet := &mcp.Prompt{Name: "greet", Title: "Greet someone", Description: "A greeting.",
 		Arguments: []*mcp.PromptArgument{{Name: "language", Required: true, Description: "the language"}, {Name: "who"}}}
 	p := newPrompts(t, plain, greet)
-	if a := p.Update(press("enter")); !reflect.DeepEqual(a, layer.GetPrompt{Name: "plain"}) {
+	if a := p.Update(keyMsg("enter")); !reflect.DeepEqual(a, layer.GetPrompt{Name: "plain"}) {
 		t.Errorf("enter on a prompt without arguments: %#v", a)
 	}
-	if a, ok := p.Update(press("e")).(layer.Status); !ok || !a.Err || !strings.Contains(a.Text, "plain takes no arguments: enter gets it") {
+	if a, ok := p.Update(keyMsg("e")).(Note); !ok || !a.Err || !strings.Contains(a.Text, "plain takes no arguments: enter gets it") {
 		t.Errorf("e on a prompt without arguments: %#v", a)
 	}
-	p.Update(press("j"))
-	if a := p.Update(press("enter")); !reflect.DeepEqual(a, AskPrompt{Prompt: greet}) {
+	p.Update(keyMsg("j"))
+	if a := p.Update(keyMsg("enter")); !reflect.DeepEqual(a, AskPrompt{Prompt: greet}) {
 		t.Errorf("enter on a prompt with arguments: %#v", a)
 	}
 	last := map[string]string{"language": "French"}
 	p.Update(PromptGetting{Name: "greet", Args: last})
-	if a := p.Update(press("enter")); !reflect.DeepEqual(a, AskPrompt{Prompt: greet, Last: last}) {
+	if a := p.Update(keyMsg("enter")); !reflect.DeepEqual(a, AskPrompt{Prompt: greet, Last: last}) {
 		t.Errorf("enter again: %#v, want the arguments last given", a)
 	}
-	b, ok := p.Update(press("e")).(layer.Batch)
+	b, ok := p.Update(keyMsg("e")).(layer.Batch)
 	if !ok || len(b) != 2 {
 		t.Fatalf("e: %#v, want the editor opened", b)
 	}
@@ -51,7 +51,7 @@ func TestPromptsKeys(t *testing.T) {
 		t.Errorf("e opens %#v, which should start from French", b[0])
 	}
 	for _, k := range []string{"y", "esc", "r"} {
-		if a := p.Update(press(k)); a != (layer.Pass{}) {
+		if a := p.Update(keyMsg(k)); a != (layer.Pass{}) {
 			t.Errorf("%s: %#v, want Pass", k, a)
 		}
 	}

@@ -189,9 +189,9 @@ func (p *Tools) key(msg tea.KeyMsg) Action {
 func (p *Tools) retry(t *mcp.Tool) Action {
 	switch r := p.refused; {
 	case r.Tool == nil || r.Tool.Name != t.Name:
-		return layer.Status{Text: "c calls a tool again once the server asked for a page to be opened first; enter calls it", Err: true}
+		return Note{Text: "c calls a tool again once the server asked for a page to be opened first; enter calls it", Err: true}
 	case p.run.Tool != "":
-		return layer.Status{Text: "a call is running: esc cancels it", Err: true}
+		return Note{Text: "a call is running: esc cancels it", Err: true}
 	}
 	r := p.refused
 	p.refused = Refused{}

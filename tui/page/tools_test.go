@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
@@ -15,18 +14,6 @@ import (
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// press is a key press by name: a rune, or one of bubbletea's names.
-func press(name string) tea.KeyMsg {
-	for t, n := range map[tea.KeyType]string{tea.KeyEnter: "enter", tea.KeyEsc: "esc", tea.KeyDown: "down",
-		tea.KeyUp: "up", tea.KeyRight: "right", tea.KeyLeft: "left", tea.KeyTab: "tab", tea.KeyCtrlS: "ctrl+s",
-		tea.KeyCtrlC: "ctrl+c", tea.KeyBackspace: "backspace"} {
-		if n == name {
-			return tea.KeyMsg{Type: t}
-		}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
-}
 
 func newTools(t *testing.T, from ToolsFrom, tools ...*mcp.Tool) *Tools {
 	t.Helper()
@@ -66,7 +53,7 @@ func TestToolsKeys(t *testing.T) {
 	} {
 		var got Action
 		for _, k := range tc.keys {
-			got = p.Update(press(k))
+			got = p.Update(keyMsg(k))
 		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%v: action %#v, want %#v", tc.keys, got, tc.want)
@@ -78,17 +65,17 @@ func TestToolsKeys(t *testing.T) {
 	if !strings.Contains(ansi.Strip(p.View(100, 20)), "filter: ga") {
 		t.Errorf("the filter is not shown:\n%s", ansi.Strip(p.View(100, 20)))
 	}
-	p.Update(press("/"))
-	if !p.Filtering() || p.Update(press("q")) != nil || p.List().Filter() != "q" {
+	p.Update(keyMsg("/"))
+	if !p.Filtering() || p.Update(keyMsg("q")) != nil || p.List().Filter() != "q" {
 		t.Errorf("while the filter is typed, q is text: filter %q", p.List().Filter())
 	}
-	p.Update(press("esc"))
+	p.Update(keyMsg("esc"))
 	if p.Filtering() || len(p.Visible()) != 3 {
 		t.Errorf("esc leaves the filter: filtering %v, %d visible", p.Filtering(), len(p.Visible()))
 	}
 	empty := newTools(t, ToolsFrom{})
 	for _, k := range []string{"enter", "t", "c"} {
-		if a := empty.Update(press(k)); a != nil {
+		if a := empty.Update(keyMsg(k)); a != nil {
 			t.Errorf("%s with no tool: action %#v, want none", k, a)
 		}
 	}
@@ -103,18 +90,18 @@ func TestToolsRetryARefusedCall(t *testing.T) {
 	refused := Refused{Tool: all[1], Args: json.RawMessage(`{"a":1}`), AsTask: true}
 	wantStatus := func(a Action, want string) {
 		t.Helper()
-		if s, ok := a.(layer.Status); !ok || !s.Err || s.Text != want {
+		if s, ok := a.(Note); !ok || !s.Err || s.Text != want {
 			t.Errorf("action %#v, want the status %q", a, want)
 		}
 	}
-	wantStatus(p.Update(press("c")), "c calls a tool again once the server asked for a page to be opened first; enter calls it")
+	wantStatus(p.Update(keyMsg("c")), "c calls a tool again once the server asked for a page to be opened first; enter calls it")
 	p.Update(refused)
-	wantStatus(p.Update(press("c")), "c calls a tool again once the server asked for a page to be opened first; enter calls it")
-	p.Update(press("j"))
+	wantStatus(p.Update(keyMsg("c")), "c calls a tool again once the server asked for a page to be opened first; enter calls it")
+	p.Update(keyMsg("j"))
 	p.Update(Running{Tool: "alpha"})
-	wantStatus(p.Update(press("c")), "a call is running: esc cancels it")
+	wantStatus(p.Update(keyMsg("c")), "a call is running: esc cancels it")
 	p.Update(Running{})
-	if a := p.Update(press("c")); !reflect.DeepEqual(a, layer.CallTool{Tool: refused.Tool, Args: refused.Args, AsTask: true}) {
+	if a := p.Update(keyMsg("c")); !reflect.DeepEqual(a, layer.CallTool{Tool: refused.Tool, Args: refused.Args, AsTask: true}) {
 		t.Errorf("c on the refused call's tool: %#v", a)
 	}
 	if p.RefusedTool() != "" {
@@ -122,7 +109,7 @@ func TestToolsRetryARefusedCall(t *testing.T) {
 	}
 	p.Update(refused)
 	p.Update(Refused{})
-	wantStatus(p.Update(press("c")), "c calls a tool again once the server asked for a page to be opened first; enter calls it")
+	wantStatus(p.Update(keyMsg("c")), "c calls a tool again once the server asked for a page to be opened first; enter calls it")
 }
 
 // A tool's results show in its pane, the latest first; [ and ] step
@@ -145,16 +132,16 @@ func TestToolsResults(t *testing.T) {
 	if v := show(); !strings.Contains(v, "result 2 of 2") || !strings.Contains(v, "second") || !strings.Contains(v, "earlier/later result") {
 		t.Errorf("the latest result, and the keys to the others:\n%s", v)
 	}
-	p.Update(press("["))
-	p.Update(press("[")) // there is none earlier: it stays
+	p.Update(keyMsg("["))
+	p.Update(keyMsg("[")) // there is none earlier: it stays
 	if v := show(); !strings.Contains(v, "result 1 of 2") || !strings.Contains(v, "first") {
 		t.Errorf("after [:\n%s", v)
 	}
-	p.Update(press("]"))
+	p.Update(keyMsg("]"))
 	if v := show(); !strings.Contains(v, "result 2 of 2") {
 		t.Errorf("after ]:\n%s", v)
 	}
-	p.Update(press("j"))
+	p.Update(keyMsg("j"))
 	if v := show(); !strings.Contains(v, "beta's") || strings.Contains(v, "result 1 of") || strings.Contains(v, "earlier/later") {
 		t.Errorf("beta's one result:\n%s", v)
 	}
@@ -181,11 +168,11 @@ func TestToolsRunningBanner(t *testing.T) {
 	if h := p.pane.Viewport.Height; h != 20-runBannerLines {
 		t.Errorf("the pane under the banner is %d lines, want %d", h, 20-runBannerLines)
 	}
-	p.Update(press("j"))
+	p.Update(keyMsg("j"))
 	if v := ansi.Strip(p.View(100, 21)); strings.Contains(v, "calling alpha") {
 		t.Errorf("another tool's pane shows the banner:\n%s", v)
 	}
-	p.Update(press("k"))
+	p.Update(keyMsg("k"))
 	p.Update(Running{Tool: "alpha", Start: start, Progress: &mcpclient.ProgressEvent{Progress: 7}})
 	if v := ansi.Strip(p.View(100, 21)); !strings.Contains(v, "* 7 so far (the server names no total)") {
 		t.Errorf("progress without a total:\n%s", v)
@@ -199,7 +186,7 @@ func TestToolsRunningBanner(t *testing.T) {
 // connection being made) keeps its place for the list to come.
 func TestToolsKeepTheSelection(t *testing.T) {
 	p := newTools(t, ToolsFrom{}, tools("alpha", "beta", "gamma")...)
-	p.Update(press("j"))
+	p.Update(keyMsg("j"))
 	p.Update(ToolList{Tools: tools("aardvark", "alpha", "beta", "gamma")})
 	if s := p.Selected(); s == nil || s.Name != "beta" {
 		t.Errorf("selected %v, want beta", s)

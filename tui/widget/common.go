@@ -199,6 +199,9 @@ func (c *Common) helpColumn(sections []keys.Section) string {
 	return strings.Join(lines, "\n")
 }
 
+// LevelWidth is the width of a column of log levels: "emergency".
+const LevelWidth = 9
+
 // Level colours a log level: quiet for debug, loud for the worst.
 func (s Styles) Level(level string) lipgloss.Style {
 	switch level {

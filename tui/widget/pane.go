@@ -19,9 +19,9 @@ const paneLines = 5000
 
 // Pane is a tab's scrollable detail: a tool's description and result, a
 // resource, a prompt, an elicitation's record, a log message, the Info
-// tab. It holds the text wrapped to its width; the model gives it its
-// text and size after every message (Model.syncPane), so that keys scroll
-// what is on the screen and View only draws.
+// tab. It holds the text wrapped to its width; its page (or the model,
+// for a tab it still draws) gives it its text and size after every
+// message, so that keys scroll what is on the screen and View only draws.
 type Pane struct {
 	Viewport viewport.Model
 	text     string // as given, before wrapping
