@@ -84,8 +84,8 @@ type (
 	// ToolResult is a call's outcome, drawn: it shows under its tool.
 	ToolResult struct{ Tool, Text string }
 	// Refused is the last call the server refused until a page is
-	// opened (-32042), which c calls again with the same arguments; the
-	// zero Refused forgets it (a new connection).
+	// opened (-32042), which c calls again with the same arguments, on
+	// this connection ([NewConnection] forgets it).
 	Refused struct {
 		Tool   *mcp.Tool
 		Args   json.RawMessage
@@ -132,6 +132,8 @@ func (p *Tools) Update(msg tea.Msg) Action {
 		p.run = msg
 	case Refused:
 		p.refused = msg
+	case NewConnection: // a refused call is the old connection's
+		p.refused = Refused{}
 	case ToolResult:
 		if p.results == nil {
 			p.results, p.shown = map[string][]string{}, map[string]int{}

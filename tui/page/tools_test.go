@@ -108,7 +108,7 @@ func TestToolsRetryARefusedCall(t *testing.T) {
 		t.Error("the refused call is kept after it was called again")
 	}
 	p.Update(refused)
-	p.Update(Refused{})
+	p.Update(NewConnection{})
 	wantStatus(p.Update(keyMsg("c")), "c calls a tool again once the server asked for a page to be opened first; enter calls it")
 }
 
