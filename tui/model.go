@@ -210,6 +210,4 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	return m.formMsg(msg)
 }
 
-func (m *Model) bodyHeight() int  { return max(m.c.Height-4, 6) }
-func (m *Model) detailWidth() int { return max(m.c.Width-m.listWidth()-3, 20) }
-func (m *Model) listWidth() int   { return min(max(m.c.Width/3, 20), 40) }
+func (m *Model) bodyHeight() int { return max(m.c.Height-4, 6) }

@@ -32,7 +32,7 @@ func (m *Model) syncPages() {
 		text := m.redact(m.withFailure(infoText(&m.c, m.conn)))
 		m.pages[tabInfo].Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
 	case tabTools, tabPrompts:
-		m.pages[m.tab].Update(page.Show{Text: m.redact(m.paneText()), Width: m.detailWidth(), Height: m.bodyHeight() - 1})
+		m.pages[m.tab].Update(page.Show{Text: m.redact(m.paneText()), Width: m.c.Width, Height: m.bodyHeight() - 1})
 	case tabResources, tabRequests, tabLog, tabCount:
 	}
 	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}

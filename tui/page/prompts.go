@@ -96,8 +96,8 @@ func (p *Prompts) Update(msg tea.Msg) Action {
 			p.got = map[string]string{}
 		}
 		p.got[msg.Name] = msg.Text
-	case Show:
-		p.pane.Set(msg.Text, msg.Width, msg.Height)
+	case Show: // the body's room: the pane is what the list leaves
+		p.pane.Set(msg.Text, detailWidth(msg.Width), msg.Height)
 	case tea.MouseMsg:
 		p.pane.Wheel(msg)
 	case tea.KeyMsg:
@@ -179,9 +179,9 @@ func (p *Prompts) Selected() *mcp.Prompt {
 
 // View lists the prompts beside the pane.
 func (p *Prompts) View(w, h int) string {
-	lw := widget.ListWidth(w)
+	lw := listWidth(w)
 	list := p.list.View(p.c, widget.Names(widget.CutNames(p.names(), lw-2)), p.err, lw, h)
-	return widget.Columns(p.c, list, p.pane.View(p.c, ""), lw, p.focus)
+	return columns(p.c, list, p.pane.View(p.c, ""), lw, p.focus)
 }
 
 // Text is the pane's text: the selected prompt's title, name, description

@@ -75,7 +75,7 @@ func TestPromptsPane(t *testing.T) {
 		t.Errorf("while getting:\n%s", text)
 	}
 	p.Update(PromptGot{Name: "greet", Text: "user: hello"})
-	p.Update(Show{Text: p.Text(), Width: 50, Height: 10})
+	p.Update(Show{Text: p.Text(), Width: 80, Height: 10})
 	if v := ansi.Strip(p.View(80, 11)); !strings.Contains(v, "user: hello") || !strings.Contains(v, "> greet") {
 		t.Errorf("what getting it gave:\n%s", v)
 	}

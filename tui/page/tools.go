@@ -140,12 +140,12 @@ func (p *Tools) Update(msg tea.Msg) Action {
 		}
 		p.results[msg.Tool] = append(p.results[msg.Tool], msg.Text)
 		delete(p.shown, msg.Tool)
-	case Show:
+	case Show: // the body's room: the pane is what the list leaves
 		h := msg.Height
 		if p.runShown() {
 			h -= runBannerLines
 		}
-		p.pane.Set(msg.Text, msg.Width, h)
+		p.pane.Set(msg.Text, detailWidth(msg.Width), h)
 	case tea.MouseMsg:
 		p.pane.Wheel(msg)
 	case tea.KeyMsg:
@@ -280,7 +280,7 @@ func (p *Tools) All() []*mcp.Tool { return p.tools }
 // View lists the tools beside the pane, under the running call's banner
 // while its tool is selected.
 func (p *Tools) View(w, h int) string {
-	lw := widget.ListWidth(w)
+	lw := listWidth(w)
 	tools := p.Visible()
 	rows := make([]widget.Row, len(tools))
 	for i, t := range tools {
@@ -288,7 +288,7 @@ func (p *Tools) View(w, h int) string {
 	}
 	widget.CutRows(rows, lw) // names that share a long start stay told apart
 	list := p.list.View(p.c, rows, p.err, lw, h)
-	return widget.Columns(p.c, list, p.banner(widget.DetailWidth(w))+p.pane.View(p.c, p.stepHint()), lw, p.focus)
+	return columns(p.c, list, p.banner(detailWidth(w))+p.pane.View(p.c, p.stepHint()), lw, p.focus)
 }
 
 // toolRow is a tool's row in the Tools list: marked app when it has an

@@ -126,7 +126,7 @@ func TestToolsResults(t *testing.T) {
 	p.Update(ToolResult{Tool: "alpha", Text: "second"})
 	p.Update(ToolResult{Tool: "beta", Text: "beta's"})
 	show := func() string {
-		p.Update(Show{Text: p.Text(), Width: 60, Height: 20})
+		p.Update(Show{Text: p.Text(), Width: 100, Height: 20})
 		return ansi.Strip(p.View(100, 21))
 	}
 	if v := show(); !strings.Contains(v, "result 2 of 2") || !strings.Contains(v, "second") || !strings.Contains(v, "earlier/later result") {
@@ -155,7 +155,7 @@ func TestToolsRunningBanner(t *testing.T) {
 		tools("alpha", "beta")...)
 	p.Update(ToolResult{Tool: "alpha", Text: "an old result"})
 	p.Update(Running{Tool: "alpha", Start: start, Progress: &mcpclient.ProgressEvent{Progress: 1, Total: 4, Message: "reading"}})
-	p.Update(Show{Text: p.Text(), Width: 60, Height: 20})
+	p.Update(Show{Text: p.Text(), Width: 100, Height: 20})
 	v := ansi.Strip(p.View(100, 21))
 	for _, want := range []string{"* calling alpha… 3s · esc cancels", "1/4", "reading"} {
 		if !strings.Contains(v, want) {
