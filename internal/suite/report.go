@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
+	"github.com/mcpeek/mcpeek/formschema"
 )
 
 // WriteText writes one line per test and revision, each failure under
@@ -19,13 +20,13 @@ func WriteText(w io.Writer, r *Report) {
 	for _, s := range r.Suites {
 		for _, t := range s.Tests {
 			mark := map[string]string{StatusPassed: "ok  ", StatusFailed: "FAIL", StatusSkipped: "skip"}[t.Status]
-			fmt.Fprintf(w, "%s %-10s %s:%d %s", mark, s.Revision, t.File, t.Line, t.Name)
+			fmt.Fprintf(w, "%s %-10s %s:%d %s", mark, s.Revision, t.File, t.Line, terminalLine(t.Name))
 			if t.Status != StatusSkipped && s.Revision != ParityRevision {
 				fmt.Fprintf(w, " (%dms)", t.Millis)
 			}
 			fmt.Fprintln(w)
 			for _, f := range t.Failures {
-				fmt.Fprintf(w, "     %s:%d: %s\n", t.File, f.Line, f.String())
+				fmt.Fprintf(w, "     %s:%d: %s\n", t.File, f.Line, terminalLine(f.String()))
 			}
 		}
 	}
@@ -133,7 +134,7 @@ func WriteGitHub(w io.Writer, r *Report) {
 		for _, t := range s.Tests {
 			for _, f := range t.Failures {
 				title := fmt.Sprintf("%s [%s]", t.Name, s.Revision)
-				fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", escapeProperty(t.File), f.Line, escapeProperty(title), escapeData(f.String()))
+				fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", escapeProperty(t.File), f.Line, escapeProperty(terminalLine(title)), escapeData(terminalLine(f.String())))
 			}
 		}
 	}
@@ -158,9 +159,14 @@ func WriteGitHubSummary(w io.Writer, r *Report) {
 	}
 }
 
-func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
-}
+func cell(s string) string { return strings.ReplaceAll(terminalLine(s), "|", `\|`) }
+
+// terminalLine is text that may quote the server (a result's text, a
+// protocol error's message) made one line that is safe to print: no
+// escape sequence of the server's reaches the reader's terminal or the
+// Actions log. The JUnit and JSON reports keep the text as it came, their
+// encoders escaping it.
+func terminalLine(s string) string { return oneLine(formschema.Clean(s)) }
 
 // escapeData and escapeProperty escape a workflow command's message and
 // its properties, as the Actions toolkit does.

@@ -666,3 +666,44 @@ tests:
 		t.Fatalf("summary:\n%s", b.String())
 	}
 }
+
+// TestServerTextIsCleaned: what a server wrote, quoted in a failure,
+// reaches the person's terminal (and the Actions log) without its escape
+// sequences, which could clear the screen or restyle the report.
+func TestServerTextIsCleaned(t *testing.T) {
+	shout := func() *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "shout", Version: "1"}, nil)
+		s.AddTool(&mcp.Tool{Name: "shout", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "\x1b[2J\x1b[31mred\nline"}}}, nil
+		})
+		return s
+	}
+	rep, _ := runSuite(t, `
+version: 1
+server: fixture
+protocol: [2025-11-25]
+tests:
+  - name: an isError result's text
+    steps:
+      - call: shout
+        expect: {isError: false}
+  - name: a protocol error naming what was asked
+    steps:
+      - call: "\e[2Jgone"
+`, Options{Dial: dialer(shout)})
+	if got := failures(rep); len(got) != 2 {
+		t.Fatalf("failures %v, want two", got)
+	}
+	var text, gh, summary bytes.Buffer
+	WriteText(&text, rep)
+	WriteGitHub(&gh, rep)
+	WriteGitHubSummary(&summary, rep)
+	for name, out := range map[string]string{"text": text.String(), "github": gh.String(), "summary": summary.String()} {
+		if strings.ContainsRune(out, 0x1b) {
+			t.Errorf("the %s report holds an escape sequence:\n%q", name, out)
+		}
+	}
+	if !strings.Contains(text.String(), "␛[2J␛[31mred line") {
+		t.Errorf("the text report does not show the server's text, cleaned, on one line:\n%s", text.String())
+	}
+}
