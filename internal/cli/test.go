@@ -184,6 +184,11 @@ func (o *testOptions) run(ctx context.Context, s streams) error {
 	})
 	if err != nil {
 		var ue *suite.UnreachableError
+		if errors.As(err, &ue) && ctx.Err() == nil {
+			// Exit 3, as diff's live side: a server that never answered
+			// the connect (--connect-timeout) was not reached either.
+			return unreachableError{fmt.Errorf("no test ran: %w", ue.Err)}
+		}
 		if errors.As(err, &ue) {
 			return fmt.Errorf("no test ran: %w", ue.Err)
 		}
