@@ -71,6 +71,9 @@ func (o *testOptions) parse(fs *flagSet, args []string) error {
 		}
 	}
 	words := rest
+	if len(words) > 0 && !o.init && !dashBefore(args, words) && looksLikeSuite(words[0]) {
+		return usagef("test: %s: no such suite file (a server command that is a YAML file goes after --)", words[0])
+	}
 	if o.conn.wireLog != "" {
 		return usagef("test: --wire-log is not taken: the JUnit report (--junit) keeps the traffic of each failing step")
 	}
@@ -104,6 +107,12 @@ func (o *testOptions) parse(fs *flagSet, args []string) error {
 func dashBefore(args, rest []string) bool {
 	i := len(args) - len(rest)
 	return i > 0 && args[i-1] == "--"
+}
+
+// looksLikeSuite reports whether word, which names no file, was meant
+// as a suite: a mistyped one would otherwise start the server.
+func looksLikeSuite(word string) bool {
+	return strings.HasSuffix(word, ".yaml") || strings.HasSuffix(word, ".yml")
 }
 
 // isSuitePath reports whether word names a suite file or a folder of

@@ -69,6 +69,15 @@ func TestTestExitCodes(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a mistyped suite", func(t *testing.T) {
+		// Not taken for the server's command, which would run every suite
+		// found here against it.
+		missing := filepath.Join(t.TempDir(), "missing.mcpeek.yaml")
+		code, _, stderr := run("test", missing)
+		if code != exitUsage || !strings.Contains(stderr, missing+": no such suite file") {
+			t.Fatalf("exit %d (want %d), stderr %s", code, exitUsage, stderr)
+		}
+	})
 	t.Run("interrupted", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
