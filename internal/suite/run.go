@@ -80,8 +80,8 @@ type TestResult struct {
 	Failures []Failure     `json:"failures,omitempty"`
 	// Wire is the traffic of the step that failed, for the JUnit report.
 	Wire string `json:"-"`
-	// docs are each step's result, redacted, for era parity.
-	docs []any
+	// docs are what era parity keeps of each step's result.
+	docs []parityDoc
 }
 
 // SuiteResult is one suite file in one revision (or its era parity:
@@ -353,7 +353,7 @@ func (r *runner) runTest(ctx context.Context, u *unit, sess *session, t *Test, r
 	}
 	for i, st := range t.Steps {
 		out := r.runStep(ctx, u, sess, st, vs)
-		res.docs = append(res.docs, out.redacted)
+		res.docs = append(res.docs, keepForParity(out.redacted))
 		for _, f := range out.failures {
 			f.Step = i + 1
 			res.Failures = append(res.Failures, f)

@@ -207,6 +207,13 @@ func stallServer() *mcp.Server {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: era}}, StructuredContent: map[string]any{"era": era, "at": time.Now().String()}}, nil
 	})
+	s.AddTool(&mcp.Tool{Name: "big_era", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		era := "modern"
+		if p := req.Session.InitializeParams(); p != nil && p.ProtocolVersion < mcpclient.ProtocolModern {
+			era = "legacy"
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: era + strings.Repeat("0123456789", parityKeep/10)}}}, nil
+	})
 	s.AddTool(&mcp.Tool{Name: "big", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("0123456789", largeResult/10)}}}, nil
 	})
@@ -706,4 +713,55 @@ tests:
 	if !strings.Contains(text.String(), "␛[2J␛[31mred line") {
 		t.Errorf("the text report does not show the server's text, cleaned, on one line:\n%s", text.String())
 	}
+}
+
+// TestParityKeepsLargeResultsSmall: era parity keeps a digest of a large
+// result, not the result, so a suite of large results does not hold every
+// one of them until the run ends; the eras still compare.
+func TestParityKeepsLargeResultsSmall(t *testing.T) {
+	rep, _ := runSuite(t, `
+version: 1
+server: fixture
+defaults: {redact: ["$.structuredContent.at"]}
+tests:
+  - name: big in both eras
+    steps:
+      - {call: big, timeout: 2m}
+  - name: era in both eras
+    steps:
+      - {call: era}
+  - name: a large result that names its era
+    steps:
+      - {call: big_era}
+`, Options{Dial: dialer(stallServer)})
+	kept := 0
+	for _, s := range rep.Suites {
+		for _, tr := range s.Tests {
+			for _, d := range tr.docs {
+				kept += size(d)
+			}
+		}
+	}
+	if kept > 2*parityKeep {
+		t.Errorf("era parity keeps %d bytes of results after the run, want at most %d", kept, 2*parityKeep)
+	}
+	if got := failures(rep); len(got) != 2 || !strings.Contains(got[1], "2025-11-25 vs 2026-07-28: the results differ (") {
+		t.Fatalf("failures %v, want the era's result and the large one differing", got)
+	}
+	var parity []*TestResult
+	for _, s := range rep.Suites {
+		if s.Revision == ParityRevision {
+			parity = s.Tests
+		}
+	}
+	if len(parity) != 3 || parity[0].Status != StatusPassed || parity[1].Status != StatusFailed ||
+		!strings.Contains(parity[1].Failures[0].String(), "at $.content[0].text") {
+		t.Fatalf("parity %v, want the big results equal and the era's differing where they do", failures(rep))
+	}
+}
+
+// size is how many bytes a kept parity result holds, roughly: its JSON.
+func size(d parityDoc) int {
+	data, _ := jsonMarshal(d.doc)
+	return len(data)
 }
