@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -708,6 +709,20 @@ tests:
 	for name, out := range map[string]string{"text": text.String(), "github": gh.String(), "summary": summary.String()} {
 		if strings.ContainsRune(out, 0x1b) {
 			t.Errorf("the %s report holds an escape sequence:\n%q", name, out)
+		}
+	}
+	// JUnit keeps the text, as XML a CI server can read: a control
+	// character, even in CDATA, makes the whole file unreadable.
+	var junit bytes.Buffer
+	if err := WriteJUnit(&junit, rep); err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(&junit)
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("the JUnit report is not XML: %v", err)
 		}
 	}
 	if !strings.Contains(text.String(), "␛[2J␛[31mred line") {

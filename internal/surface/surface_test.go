@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -223,6 +224,27 @@ func TestReportQuotesSafely(t *testing.T) {
 		}
 		if strings.Contains(b.String(), "\x1b") || strings.Contains(b.String(), "\n::error::forged") {
 			t.Errorf("%s: %q", format, b.String())
+		}
+	}
+	// JUnit keeps the words, but as XML a CI server can read: a control
+	// character, even in CDATA, makes the whole file unreadable.
+	var b bytes.Buffer
+	if err := r.Write(&b, "junit"); err != nil {
+		t.Fatal(err)
+	}
+	if err := xmlReadable(b.Bytes()); err != nil || !strings.Contains(b.String(), "::error::forged") {
+		t.Errorf("junit: %v\n%q", err, b.String())
+	}
+}
+
+// xmlReadable reads every token of an XML document.
+func xmlReadable(data []byte) error {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
 		}
 	}
 }
