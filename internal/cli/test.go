@@ -189,7 +189,7 @@ func (o *testOptions) run(ctx context.Context, s streams) error {
 	defer cancel()
 	report, err := suite.Run(ctx, o.suites, suite.Options{
 		Dial: o.dialer(s), Revisions: o.revisions, Filter: o.filterRE, Update: o.update,
-		StrictAnswers: o.strictAnswers, Parallel: o.parallel,
+		StrictAnswers: o.strictAnswers, Parallel: o.parallel, Secrets: s.secrets,
 	})
 	if err != nil {
 		var ue *suite.UnreachableError

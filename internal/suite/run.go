@@ -52,6 +52,10 @@ type Options struct {
 	StrictAnswers bool
 	// Parallel is how many sessions run at once (0 or 1: one).
 	Parallel int
+	// Secrets are the run's (the credentials its servers were given):
+	// redacted from results before snapshots and era parity, as from
+	// everything else the run writes.
+	Secrets *mcpclient.Secrets
 }
 
 // UnreachableError is a server that could not be reached before any

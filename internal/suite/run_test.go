@@ -780,3 +780,48 @@ func size(d parityDoc) int {
 	data, _ := jsonMarshal(d.doc)
 	return len(data)
 }
+
+// TestSnapshotsHideTheRunsSecrets: a snapshot is committed, so a secret
+// of the run (a credential the server was given) that the server echoes
+// is written redacted, as everything else the run prints is, and the
+// snapshot still compares equal.
+func TestSnapshotsHideTheRunsSecrets(t *testing.T) {
+	const token = "sk-live-0123456789abcdef"
+	echo := func() *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1"}, nil)
+		s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "signed in with " + token}}}, nil
+		})
+		return s
+	}
+	secrets := &mcpclient.Secrets{}
+	secrets.AddCredential(token)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.mcpeek.yaml")
+	if err := os.WriteFile(path, []byte(`
+version: 1
+server: fixture
+protocol: [2025-11-25]
+tests:
+  - {name: whoami, steps: [{call: whoami, expect: {snapshot: whoami}}]}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, update := range []bool{true, false} {
+		s, err := Load(path, os.LookupEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(t.Context(), []*Suite{s}, Options{Dial: dialer(echo), Update: update, Secrets: secrets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := failures(rep); len(got) != 0 {
+			t.Fatalf("update %t: %v", update, got)
+		}
+	}
+	data, err := os.ReadFile(SnapshotPath(path))
+	if err != nil || strings.Contains(string(data), token) || !strings.Contains(string(data), "signed in with "+mcpclient.Redacted) {
+		t.Fatalf("snapshot: %v\n%s", err, data)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -130,6 +131,28 @@ func redact(doc any, paths []*Redaction) any {
 		located := r.Path.SelectLocated(doc)
 		for _, n := range located {
 			doc = setAt(doc, n.Path, Placeholder)
+		}
+	}
+	return doc
+}
+
+// hideSecrets is doc (a copy the caller owns) with the run's secrets
+// redacted from its strings: a snapshot is committed, and the snapshot
+// file is the one thing the run writes that does not go through them.
+func hideSecrets(doc any, secrets *mcpclient.Secrets) any {
+	if secrets == nil {
+		return doc
+	}
+	switch t := doc.(type) {
+	case string:
+		return secrets.Redact(t)
+	case map[string]any:
+		for k, v := range t {
+			t[k] = hideSecrets(v, secrets)
+		}
+	case []any:
+		for i, v := range t {
+			t[i] = hideSecrets(v, secrets)
 		}
 	}
 	return doc
