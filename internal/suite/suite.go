@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
@@ -138,8 +139,8 @@ func (e *Error) Error() string {
 }
 
 // Files finds the suites paths name: a file as it is, a folder's
-// *.mcpeek.yaml files (and every .yaml file under a folder named mcpeek),
-// outside __snapshots__. With no paths it looks in dir: its
+// *.mcpeek.yaml files (and every .yaml file under a folder named mcpeek
+// but diff's config), outside __snapshots__. With no paths it looks in dir: its
 // *.mcpeek.yaml files and those under its mcpeek folder.
 func Files(dir string, paths []string) ([]string, error) {
 	if len(paths) == 0 {
@@ -178,6 +179,10 @@ func Files(dir string, paths []string) ([]string, error) {
 	return out, nil
 }
 
+// diffConfig is mcpeek diff's config, which a project keeps in its mcpeek
+// folder beside the suites (surface.DefaultConfig): not a suite.
+var diffConfig = filepath.Base(surface.DefaultConfig)
+
 func walkSuites(root string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
@@ -191,7 +196,8 @@ func walkSuites(root string) ([]string, error) {
 			return nil
 		}
 		name := d.Name()
-		inMcpeek := filepath.Base(filepath.Dir(path)) == "mcpeek" && (strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml"))
+		inMcpeek := filepath.Base(filepath.Dir(path)) == "mcpeek" && (strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")) &&
+			name != diffConfig
 		if strings.HasSuffix(name, ".mcpeek.yaml") || inMcpeek {
 			out = append(out, path)
 		}

@@ -170,7 +170,8 @@ func TestTemplates(t *testing.T) {
 
 func TestFiles(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{"a.mcpeek.yaml", "notes.yaml", "mcpeek/b.yaml", "mcpeek/__snapshots__/b.snap.yaml", "sub/c.mcpeek.yaml"} {
+	// mcpeek/diff.yaml is mcpeek diff's config, beside the suites.
+	for _, f := range []string{"a.mcpeek.yaml", "notes.yaml", "mcpeek/b.yaml", "mcpeek/diff.yaml", "mcpeek/__snapshots__/b.snap.yaml", "sub/c.mcpeek.yaml"} {
 		p := filepath.Join(dir, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -186,6 +187,10 @@ func TestFiles(t *testing.T) {
 	want := []string{filepath.Join(dir, "a.mcpeek.yaml"), filepath.Join(dir, "mcpeek", "b.yaml")}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("found %v, want %v", got, want)
+	}
+	got, err = Files(dir, []string{filepath.Join(dir, "mcpeek")})
+	if err != nil || strings.Join(got, ",") != filepath.Join(dir, "mcpeek", "b.yaml") {
+		t.Errorf("the mcpeek folder: %v %v", got, err)
 	}
 	got, err = Files(dir, []string{filepath.Join(dir, "sub")})
 	if err != nil || len(got) != 1 || filepath.Base(got[0]) != "c.mcpeek.yaml" {
