@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -72,7 +74,7 @@ func ParseConfig(data []byte) (*Config, error) {
 	dec.KnownFields(true)
 	cfg := &Config{}
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+		return nil, configError(err)
 	}
 	for id, l := range cfg.Levels {
 		level, err := ParseLevel(string(l))
@@ -92,6 +94,23 @@ func ParseConfig(data []byte) (*Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// unknownKey is how the YAML decoder words a key the config does not know.
+var unknownKey = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
+// configError is a decoder's error in the config's words: "line 3:
+// unknown key "ignore"", not the Go type it was decoded into.
+func configError(err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	msgs := make([]string, len(te.Errors))
+	for i, m := range te.Errors {
+		msgs[i] = unknownKey.ReplaceAllString(m, `unknown key "$1"`)
+	}
+	return errors.New(strings.Join(msgs, "; "))
 }
 
 // LoadConfig reads the diff config at path.
