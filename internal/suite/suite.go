@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -275,7 +276,9 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (*Suite
 	var doc suiteDoc
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&doc); err != nil {
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+		return nil, &Error{File: path, Msg: "the file is empty (a suite starts with version: 1)"}
+	} else if err != nil {
 		return nil, yamlError(path, err)
 	}
 	var root yaml.Node
@@ -354,6 +357,40 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (*Suite
 	return s, nil
 }
 
+// cannotUnmarshal is how the YAML decoder words a value of the wrong
+// kind, naming the Go type it was decoding into.
+var cannotUnmarshal = regexp.MustCompile("cannot unmarshal !!(\\w+)(?: `[^`]*`)? into (\\S+)")
+
+var yamlKinds = map[string]string{"str": "a string", "int": "a number", "float": "a number", "bool": "true or false",
+	"null": "nothing", "seq": "a list", "map": "a mapping", "timestamp": "a date"}
+
+// wanted is a Go type the suite is decoded into, in the suite's words.
+func wanted(goType string) string {
+	switch goType {
+	case "suite.suiteDoc":
+		return "a suite (a mapping of version, server, tests…)"
+	case "[]suite.testDoc":
+		return "a list of tests"
+	case "[]suite.stepDoc":
+		return "a list of steps"
+	case "suite.testDoc":
+		return "a test (a mapping of name, steps…)"
+	case "suite.stepDoc":
+		return "a step (a mapping of call, read, prompt, list or complete, and what it expects)"
+	case "map[string]string":
+		return "a mapping of names to strings"
+	case "[]string":
+		return "a list of strings"
+	case "string":
+		return "a string"
+	case "int":
+		return "a whole number"
+	case "bool", "*bool":
+		return "true or false"
+	}
+	return "a mapping" // the structs of the other keys
+}
+
 // yamlError is a decoder's error as a suite error with its line.
 func yamlError(path string, err error) error {
 	msg := err.Error()
@@ -364,6 +401,9 @@ func yamlError(path string, err error) error {
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
+		if m := cannotUnmarshal.FindStringSubmatch(msg); m != nil {
+			msg = strings.Replace(msg, m[0], fmt.Sprintf("want %s, got %s", wanted(m[2]), yamlKinds[m[1]]), 1)
+		}
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	if m := regexp.MustCompile(`^(?:unmarshal errors:\s*)?line (\d+): (.*)$`).FindStringSubmatch(strings.TrimSpace(msg)); m != nil {

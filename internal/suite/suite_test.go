@@ -119,6 +119,11 @@ func TestBadSuites(t *testing.T) {
 		{"predicate argument", head + "tests:\n  - name: a\n    steps:\n      - call: x\n        expect:\n          text: {type: text}\n", `t.mcpeek.yaml:8: type: want one of`},
 		{"duplicate test", head + "tests:\n  - {name: a, steps: [{list: tools}]}\n  - {name: a, steps: [{list: tools}]}\n", `t.mcpeek.yaml:5: a second test named "a" (the first is on line 4)`},
 		{"not YAML", head + "tests: [\n", `t.mcpeek.yaml:`},
+		{"empty", "# nothing yet\n", `t.mcpeek.yaml: the file is empty (a suite starts with version: 1)`},
+		{"not a mapping", "hello\n", `t.mcpeek.yaml:1: want a suite (a mapping of version, server, tests…), got a string`},
+		{"tests not a list", head + "tests: {a: 1}\n", `t.mcpeek.yaml:3: want a list of tests, got a mapping`},
+		{"steps not a list", head + "tests:\n  - name: a\n    steps: call\n", `t.mcpeek.yaml:5: want a list of steps, got a string`},
+		{"env not a mapping", head + "env: [A]\ntests: [{name: a, steps: [{list: tools}]}]\n", `t.mcpeek.yaml:3: want a mapping of names to strings, got a list`},
 	}
 	dir := t.TempDir()
 	for _, tt := range tests {
@@ -133,7 +138,7 @@ func TestBadSuites(t *testing.T) {
 				t.Fatalf("Load: %v, want a suite error", err)
 			}
 			got := strings.Replace(err.Error(), dir+string(filepath.Separator), "", 1)
-			if !strings.Contains(got, tt.want) {
+			if !strings.Contains(got, tt.want) || strings.Contains(got, "suite.") {
 				t.Fatalf("error %q, want %q", got, tt.want)
 			}
 		})
