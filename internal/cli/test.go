@@ -147,9 +147,11 @@ func (o *testOptions) load() error {
 		}
 		o.suites = append(o.suites, s)
 	}
-	// The server's words are checked before anything runs.
+	// The server's words are checked before anything runs; the revision
+	// is each session's own (--protocol may name two).
 	for _, s := range o.suites {
 		cf := o.conn
+		cf.protocol = "auto"
 		if err := cf.parseTarget(o.serverOf(s)); err != nil {
 			o.cleanup()
 			return usagef("%s:%d: server: %v", s.File, s.ServerLine, err)

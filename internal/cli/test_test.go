@@ -56,6 +56,7 @@ func TestTestExitCodes(t *testing.T) {
 		{"unreachable", unreachable, nil, exitConnection, "", "mcpeek: no test ran: connect to /nonexistent/mcpeek-test-server"},
 		{"a server that never answers", silent, []string{"--connect-timeout", "300ms"}, exitConnection, "", "mcpeek: no test ran: connect to sleep 30: no answer within 300ms"},
 		{"timeout", slow, []string{"--timeout", "300ms", "--protocol", "modern"}, exitTimeout, "", "deadline exceeded"},
+		{"both revisions named", passingSuite, []string{"--protocol", "2025-11-25,modern"}, exitOK, "3 passed, 0 failed", ""},
 		{"bad flag", passingSuite, []string{"--protocol", "2024-01-01"}, exitUsage, "", "unknown protocol revision"},
 		{"bad filter", passingSuite, []string{"--filter", "("}, exitUsage, "", "--filter"},
 		{"the command line's server", unreachable, []string{"--", "fixture"}, exitOK, "3 passed", ""},
