@@ -275,10 +275,17 @@ func (r *runner) plan(s *Suite, rev string, sr *SuiteResult, snaps *snapshots) [
 }
 
 func (r *runner) runUnits(ctx context.Context, units []*unit) {
+	if len(units) == 0 {
+		return
+	}
+	// The first session alone: whether the server was reached before any
+	// test ran (exit 3) is decided there, as with one session at a time,
+	// not by whichever of several sessions' connects fails first.
+	r.runUnit(ctx, units[0])
 	n := max(r.opts.Parallel, 1)
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
-	for _, u := range units {
+	for _, u := range units[1:] {
 		sem <- struct{}{}
 		if ctx.Err() != nil {
 			<-sem

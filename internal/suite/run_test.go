@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -823,5 +824,43 @@ tests:
 	data, err := os.ReadFile(SnapshotPath(path))
 	if err != nil || strings.Contains(string(data), token) || !strings.Contains(string(data), "signed in with "+mcpclient.Redacted) {
 		t.Fatalf("snapshot: %v\n%s", err, data)
+	}
+}
+
+// TestParallelReachability: whether the server was reached before any
+// test ran does not depend on --parallel. A server that speaks only
+// 2025-11-25 is reached in the suite's first session; its 2026-07-28
+// sessions fail their tests (exit 1) however the sessions interleave,
+// rather than the run ending as "no test ran" (exit 3) when a failing
+// connect happened to come first.
+func TestParallelReachability(t *testing.T) {
+	legacyOnly := func(ctx context.Context, d Dial) (*mcpclient.Conn, func(), error) {
+		if d.Revision == mcpclient.ProtocolModern {
+			return nil, nil, errors.New("the server does not speak protocol revision 2026-07-28")
+		}
+		return dialFixture(ctx, d)
+	}
+	path := filepath.Join(t.TempDir(), "t.mcpeek.yaml")
+	if err := os.WriteFile(path, []byte(`
+version: 1
+server: fixture
+tests:
+  - {name: tools, steps: [{list: tools}]}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The sessions race; a few runs see the interleavings.
+	for range 20 {
+		s, err := Load(path, os.LookupEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(t.Context(), []*Suite{s}, Options{Dial: legacyOnly, Parallel: 2})
+		if err != nil {
+			t.Fatalf("run: %v, want the 2025-11-25 test passed and the 2026-07-28 one failed", err)
+		}
+		if passed, failed, _ := rep.Counts(); passed != 1 || failed != 1 {
+			t.Fatalf("%d passed, %d failed; want 1 and 1", passed, failed)
+		}
 	}
 }
