@@ -177,7 +177,17 @@ func Files(dir string, paths []string) ([]string, error) {
 		}
 		out = append(out, found...)
 	}
-	return out, nil
+	// A suite named twice (a folder and a file in it) runs once.
+	seen := map[string]bool{}
+	return slices.DeleteFunc(out, func(p string) bool {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = filepath.Clean(p)
+		}
+		dup := seen[abs]
+		seen[abs] = true
+		return dup
+	}), nil
 }
 
 // diffConfig is mcpeek diff's config, which a project keeps in its mcpeek

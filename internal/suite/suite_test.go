@@ -197,6 +197,11 @@ func TestFiles(t *testing.T) {
 	if err != nil || strings.Join(got, ",") != filepath.Join(dir, "mcpeek", "b.yaml") {
 		t.Errorf("the mcpeek folder: %v %v", got, err)
 	}
+	// A suite named twice (a folder and a file in it) runs once.
+	got, err = Files(dir, []string{filepath.Join(dir, "mcpeek"), filepath.Join(dir, "mcpeek", "b.yaml"), filepath.Join(dir, "mcpeek", ".", "b.yaml")})
+	if err != nil || len(got) != 1 {
+		t.Errorf("a suite named twice: %v %v", got, err)
+	}
 	got, err = Files(dir, []string{filepath.Join(dir, "sub")})
 	if err != nil || len(got) != 1 || filepath.Base(got[0]) != "c.mcpeek.yaml" {
 		t.Errorf("a folder: %v %v", got, err)
