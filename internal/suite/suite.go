@@ -279,7 +279,13 @@ func Load(path string, getenv func(string) (string, bool)) (*Suite, error) {
 }
 
 // Parse reads and checks a suite's text, read from path.
-func Parse(path string, data []byte, getenv func(string) (string, bool)) (*Suite, error) {
+func Parse(path string, data []byte, getenv func(string) (string, bool)) (_ *Suite, err error) {
+	var s *Suite
+	defer func() {
+		if err != nil && s != nil {
+			s.Cleanup() // a {{tmp}} made before the mistake was found
+		}
+	}()
 	fail := func(line int, format string, args ...any) error {
 		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -300,7 +306,7 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (*Suite
 		return nil, fail(lineOf(top, "version"), "version must be 1 (got %d)", doc.Version)
 	}
 	dir, _ := filepath.Abs(filepath.Dir(path))
-	s := &Suite{File: path, Dir: dir, Session: SessionPerTest, Timeout: 10 * time.Second}
+	s = &Suite{File: path, Dir: dir, Session: SessionPerTest, Timeout: 10 * time.Second}
 	x := &expander{suite: s, getenv: getenv, file: path}
 	if err := s.readServer(&doc.Server, x); err != nil {
 		return nil, err

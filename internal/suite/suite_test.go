@@ -236,3 +236,21 @@ func TestStarter(t *testing.T) {
 		t.Errorf("search's arguments %v, want the required ones with their default, first enum value or an empty value", args)
 	}
 }
+
+// TestBadSuiteLeavesNoTmp: a suite refused after its {{tmp}} was made
+// removes it, as a suite that ran does.
+func TestBadSuiteLeavesNoTmp(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	path := filepath.Join(t.TempDir(), "t.mcpeek.yaml")
+	text := "version: 1\nserver: fixture\nenv: {DB: \"{{tmp}}/notes.db\"}\nsession: sometimes\ntests: [{name: a, steps: [{list: tools}]}]\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path, os.LookupEnv); err == nil {
+		t.Fatal("a bad session was taken")
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
