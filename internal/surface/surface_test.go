@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -234,20 +233,8 @@ func TestReportQuotesSafely(t *testing.T) {
 	if err := r.Write(&b, "junit"); err != nil {
 		t.Fatal(err)
 	}
-	if err := xmlReadable(b.Bytes()); err != nil || !strings.Contains(b.String(), "::error::forged") {
+	if err := xml.Unmarshal(b.Bytes(), new(struct{})); err != nil || !strings.Contains(b.String(), "::error::forged") {
 		t.Errorf("junit: %v\n%q", err, b.String())
-	}
-}
-
-// xmlReadable reads every token of an XML document.
-func xmlReadable(data []byte) error {
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	for {
-		if _, err := dec.Token(); err == io.EOF {
-			return nil
-		} else if err != nil {
-			return err
-		}
 	}
 }
 
