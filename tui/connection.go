@@ -58,7 +58,8 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		// The wire log's set as a rule, known already; a connection of
 		// its own (a test's) brings another.
 		widget.Shown.Add(m.conn.Secrets())
-		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel())
+		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel(),
+			m.lock.start(m.conn, m.opts.Dir))
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
 			m.state = stateDisconnected

@@ -55,6 +55,9 @@ type Options struct {
 	// it still holds the server's stderr when a connection could not be
 	// made.
 	Wire *mcpclient.WireLog
+	// Dir is where the project's surface lock is looked for
+	// (mcpeek/surface.lock.json, lock.go); "" is the working directory.
+	Dir string
 }
 
 type connState int
@@ -107,6 +110,7 @@ type Model struct {
 
 	apps    appsState     // the tool apps the calls opened (apps.go)
 	servers []ServerEntry // what the server picker lists
+	lock    lockCheck     // the server against the project's surface lock (lock.go)
 
 	layers   []modelLayer // the overlay stack, bottom first
 	quitting bool

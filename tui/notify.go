@@ -131,7 +131,7 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 		m.pages[tabLog].Update(logs)
 	}
 	if reload && m.conn != nil && m.state == stateConnected {
-		cmds = append(cmds, load(m.conn))
+		cmds = append(cmds, load(m.conn), m.lock.start(m.conn, m.opts.Dir))
 	}
 	return tea.Batch(cmds...)
 }

@@ -87,7 +87,7 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.show((m.tab + 1) % tab(len(m.pages)))
 	case key.Matches(msg, k.Prev):
 		m.show((m.tab + tab(len(m.pages)) - 1) % tab(len(m.pages)))
-	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers):
+	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock):
 		return m.connectionKey(msg)
 	case key.Matches(msg, k.CancelCall):
 		if m.cancelCall != nil {
@@ -106,7 +106,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 }
 
 // connectionKey takes the keys about the connection rather than a tab:
-// reconnect, roots, sign in, the apps and tasks it opened, another server.
+// reconnect, roots, sign in, the apps and tasks it opened, another server,
+// the changes since the project's surface lock.
 func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.Keys.Tabs
 	switch {
@@ -123,6 +124,8 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 		m.host(layer.NewTasks(&m.c, func() []layer.Task { return m.tasks.shown() }, func() []mcpclient.Record { return m.records }))
 	case key.Matches(msg, k.Servers):
 		return m.openServers()
+	case key.Matches(msg, k.Lock):
+		m.host(layer.NewLock(&m.c, func() layer.LockCheck { return m.lock.of(m.conn, m.opts.Dir) }))
 	}
 	return nil
 }

@@ -52,6 +52,9 @@ func (m *Model) header() string {
 	if a := m.authBrief(min(max(m.c.Width-lipgloss.Width(right)-40, 12), 48)); a != "" {
 		right = a + s.Dim.Render(" · ") + right
 	}
+	if l := m.lock.brief(m.conn, &m.c); l != "" && m.state == stateConnected { // D shows the changes
+		right = l + s.Dim.Render(" · ") + right
+	}
 	if n := len(m.queue) + m.appPending(); n > 0 {
 		right = s.Warn.Render(fmt.Sprintf("%d pending", n)) + s.Dim.Render(" · ") + right
 	}
