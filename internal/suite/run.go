@@ -452,7 +452,8 @@ func stepRecords(all []mcpclient.Record, before int) []mcpclient.Record {
 }
 
 // countRounds is a step's input rounds: in 2026-07-28 the input_required
-// results the server sent, before it every request it sent.
+// results the server sent (however long: the wire log reads how a message
+// ended before it cuts it), before it every request it sent.
 func countRounds(conn *mcpclient.Conn, since time.Time, asked []mcpclient.Record) int {
 	if conn.ProtocolVersion() < mcpclient.ProtocolModern {
 		return len(asked)
@@ -462,12 +463,7 @@ func countRounds(conn *mcpclient.Conn, since time.Time, asked []mcpclient.Record
 		if e.Dir != mcpclient.DirRecv || e.Time.Before(since) {
 			continue
 		}
-		var m struct {
-			Result struct {
-				InputRequests map[string]json.RawMessage `json:"inputRequests"`
-			} `json:"result"`
-		}
-		if json.Unmarshal(e.Message, &m) == nil && len(m.Result.InputRequests) > 0 {
+		if e.Outcome().Kind == mcpclient.OutcomeInputRequired {
 			n++
 		}
 	}
