@@ -11,7 +11,6 @@ import (
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/layer"
-	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -83,21 +82,8 @@ type Model struct {
 	tools   []*mcp.Tool
 	prompts []*mcp.Prompt
 	listErr [tabCount]error // why a tab's list is missing or short
-	pick    [tabCount]widget.List
-	panes   [tabCount]widget.Pane // per tab, the scrollable detail
-	pages   []page.Page           // the tabs, in the order of the tab bar (pages.go)
-	focus   [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
-	runs    toolRuns              // per tool, its results and last arguments
 
-	promptsGot map[string]string            // per prompt, what getting it last gave
-	promptArgs map[string]map[string]string // per prompt, the arguments last given (this session)
-
-	refused    *refusedCall // the last call refused until a page is opened (urlrequired.go)
-	running    string       // the tool being called
-	runStart   time.Time
-	cancelCall context.CancelFunc
-	runTrack   *callTrack      // which progress notifications are the running call's
-	runConn    *mcpclient.Conn // the connection the running call was made on
+	serverState // what belongs to the server connected, replaced whole on a switch (serverstate.go)
 
 	queue   []*ask              // elicitations and sampling requests waiting for the person; the head is shown
 	pending []mcpclient.Pending // requests in flight, for the app card
@@ -108,9 +94,7 @@ type Model struct {
 	logLevel string      // the level chosen with L, which a new connection is set to again
 	roots    rootChanges // the roots the person changed (roots.go)
 
-	progress      *mcpclient.ProgressEvent // the running call's latest progress
-	droppedEvents int                      // notifications dropped because they came too fast
-	tasks         taskList                 // the tasks followed, oldest first
+	droppedEvents int // notifications dropped because they came too fast
 
 	login      *layer.LoginCard // the login (OAuth) waiting for the person, if any
 	forgetting bool             // a forgets the stored tokens before reconnecting

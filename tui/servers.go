@@ -124,7 +124,7 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	if m.cancelCall != nil {
 		m.cancelCall() // its late result is the old connection's, and dropped
 	}
-	m.running, m.cancelCall, m.runTrack, m.progress, m.runConn, m.apps.calling = "", nil, nil, nil, nil, nil
+	m.apps.calling = nil
 	for _, a := range m.apps.list {
 		if a.state == appOpen && !a.closing {
 			cmds = append(cmds, a.close())
@@ -139,13 +139,8 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	})
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source
 	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
-	m.promptsGot, m.promptArgs, m.refused = nil, nil, nil
-	m.pick = [tabCount]widget.List{}
-	m.panes = [tabCount]widget.Pane{}
+	m.serverState = serverState{} // the last arguments are recalled for the next server when it connects
 	m.newServerPages()
-	m.focus = [tabCount]bool{}
-	m.runs.results, m.runs.shown, m.runs.vars = nil, nil, nil // the last arguments are kept per server
-	m.progress, m.tasks = nil, nil
 	m.status = statusMsg{}
 	if m.conn == nil { // the last attempt failed: nothing to close
 		m.state = stateDisconnected

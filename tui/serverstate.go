@@ -1,0 +1,54 @@
+// The state of the server connected: what the inspector holds of it and
+// of what was asked of it, which a switch to another server (S) replaces
+// whole, so that nothing of the last server is reset by hand, and a new
+// field is cleared with the rest without anyone remembering to.
+
+package tui
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/page"
+	"github.com/mcpeek/mcpeek/tui/widget"
+)
+
+// serverState is what belongs to the server connected. The Model embeds
+// it, so its fields read as the Model's; switchServer (servers.go) puts a
+// new one in its place. What outlives a server is kept in the Model
+// itself: the connection, the overlay stack, the queue of requests (each
+// ends with its connection), the tool apps of this run, the roots and log
+// level the person chose, the lists until the next server's arrive.
+type serverState struct {
+	pick  [tabCount]widget.List
+	panes [tabCount]widget.Pane // per tab, the scrollable detail
+	pages []page.Page           // the tabs, in the order of the tab bar (pages.go)
+	focus [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
+	runs  toolRuns              // per tool, its results and last arguments (recalled per server)
+
+	promptsGot map[string]string            // per prompt, what getting it last gave
+	promptArgs map[string]map[string]string // per prompt, the arguments last given (this session)
+
+	refused *refusedCall // the last call refused until a page is opened (urlrequired.go)
+	call                 // the tool call running, if any
+
+	tasks taskList // the tasks followed, oldest first
+}
+
+// call is the tool call running: one at a time.
+type call struct {
+	running    string // the tool being called
+	runStart   time.Time
+	cancelCall context.CancelFunc
+	runTrack   *callTrack               // which progress notifications are the running call's
+	runConn    *mcpclient.Conn          // the connection the running call was made on
+	progress   *mcpclient.ProgressEvent // the running call's latest progress
+}
+
+// heard keeps the latest progress of the call in flight.
+func (c *call) heard(e mcpclient.ProgressEvent) {
+	if c.running != "" && c.runTrack != nil && c.runTrack.owns(e) {
+		c.progress = &e
+	}
+}
