@@ -12,7 +12,7 @@ import (
 // showAppCard opens the app card while an elicitation is answered in its
 // app, and closes it when none is.
 func (m *Model) showAppCard() {
-	card, shown := findHosted[*layer.AppCard](m)
+	card, shown := findHosted[*layer.AppCard](&m.stack)
 	switch n := m.appPending(); {
 	case n > 0 && !shown:
 		m.host(layer.NewAppCard(&m.c, func() []mcpclient.Pending { return inApp(m.pending) }, m.filtering, m.opts.AppURL, m.opts.AppSSHHint))

@@ -17,6 +17,19 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// link is the connection to the server and what is known of it: whether
+// it is made, why not, and the login it waits on. The Model embeds it.
+type link struct {
+	state   connState
+	err     error
+	attempt time.Time // when the last connection was attempted
+	stderr  []string  // while disconnected, the server's last stderr lines
+	conn    *mcpclient.Conn
+
+	login      *layer.LoginCard // the login (OAuth) waiting for the person, if any
+	forgetting bool             // a forgets the stored tokens before reconnecting
+}
+
 // The connection's events.
 type (
 	connectedMsg struct {
@@ -49,7 +62,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		}
 		if msg.err != nil {
 			m.state, m.err = stateDisconnected, msg.err
-			m.stderr = m.lastStderr()
+			m.stderr = m.lastStderr(m.opts.Wire)
 			return nil
 		}
 		m.conn, m.state = msg.conn, stateConnected
@@ -65,7 +78,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			if m.err == nil {
 				m.err = fmt.Errorf("the server closed the connection")
 			}
-			m.stderr = m.lastStderr()
+			m.stderr = m.lastStderr(m.opts.Wire)
 		}
 	case listsMsg:
 		kept := m.selection()
@@ -80,7 +93,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.wire = m.conn.Wire().Entries()
 		}
 		if m.state == stateDisconnected {
-			m.stderr = m.lastStderr()
+			m.stderr = m.lastStderr(m.opts.Wire)
 		}
 		m.showAppCard()
 		return tea.Batch(poll(), m.broadcast(layer.Poll{}, nil))

@@ -21,16 +21,6 @@ func (m *Model) host(l layer.Layer) tea.Cmd {
 	return m.apply(h, l.Update(m.bodySize()), nil, nil)
 }
 
-// hostedOf is the place of l on the stack, or nil when it is not there.
-func (m *Model) hostedOf(l layer.Layer) *hosted {
-	for _, x := range m.layers {
-		if h, ok := x.(*hosted); ok && h.l == l {
-			return h
-		}
-	}
-	return nil
-}
-
 // toLayer gives a layer the message addressed to it, if it is still on
 // the stack.
 func (m *Model) toLayer(msg layer.Msg) tea.Cmd {
@@ -38,11 +28,6 @@ func (m *Model) toLayer(msg layer.Msg) tea.Cmd {
 		return m.apply(h, h.l.Update(msg), nil, nil)
 	}
 	return nil
-}
-
-// bodySize is the room a layer is drawn in.
-func (m *Model) bodySize() tea.WindowSizeMsg {
-	return tea.WindowSizeMsg{Width: m.c.Width, Height: m.bodyHeight()}
 }
 
 func (h *hosted) view(m *Model, height int, under *level) string {
@@ -143,17 +128,4 @@ func (h *hosted) rank() int {
 	case layer.Normal:
 	}
 	return rankLayer
-}
-
-// findHosted is the hosted layer of type L nearest the top, if any.
-func findHosted[L layer.Layer](m *Model) (L, bool) {
-	for i := len(m.layers) - 1; i >= 0; i-- {
-		if h, ok := m.layers[i].(*hosted); ok {
-			if l, ok := h.l.(L); ok {
-				return l, true
-			}
-		}
-	}
-	var zero L
-	return zero, false
 }

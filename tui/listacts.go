@@ -30,7 +30,7 @@ func (m *Model) applyList(a layer.Action, under *level, msg tea.Msg) tea.Cmd {
 			m.cancelCall() // the call's context ends: tasks/cancel goes out
 		}
 	case layer.ListTasks:
-		if l, ok := findHosted[*layer.Tasks](m); ok && m.conn != nil {
+		if l, ok := findHosted[*layer.Tasks](&m.stack); ok && m.conn != nil {
 			l.Update(layer.TasksListed{Text: "asking the server…"})
 			return listTasks(m.conn)
 		}

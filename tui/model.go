@@ -67,15 +67,12 @@ const (
 // Model is the inspector: one root model. The tabs are plain state in
 // it; what lies over them is the overlay stack (overlay.go).
 type Model struct {
-	c     widget.Common
+	screen
 	opts  Options
 	asker *programAsker
 
-	state   connState
-	err     error
-	attempt time.Time // when the last connection was attempted
-	stderr  []string  // while disconnected, the server's last stderr lines
-	conn    *mcpclient.Conn
+	link // the connection (connection.go)
+
 	spinner spinner.Model
 	tab     tab
 
@@ -96,13 +93,10 @@ type Model struct {
 
 	droppedEvents int // notifications dropped because they came too fast
 
-	login      *layer.LoginCard // the login (OAuth) waiting for the person, if any
-	forgetting bool             // a forgets the stored tokens before reconnecting
-
 	apps    appsState     // the tool apps the calls opened (apps.go)
 	servers []ServerEntry // what the server picker lists
 
-	layers   []modelLayer // the overlay stack, bottom first
+	stack    // the overlay stack (overlay.go)
 	quitting bool
 }
 
@@ -211,6 +205,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	return m.formMsg(msg)
 }
 
-func (m *Model) bodyHeight() int  { return max(m.c.Height-4, 6) }
-func (m *Model) detailWidth() int { return max(m.c.Width-m.listWidth()-3, 20) }
-func (m *Model) listWidth() int   { return min(max(m.c.Width/3, 20), 40) }
+// screen is the terminal's room and the look shared with every part
+// (c), and how the inspector lays it out: the header, the tab bar and the
+// footer around the body, where a list tab puts its list and the detail
+// beside it.
+type screen struct{ c widget.Common }
+
+func (s *screen) bodyHeight() int  { return max(s.c.Height-4, 6) }
+func (s *screen) detailWidth() int { return max(s.c.Width-s.listWidth()-3, 20) }
+func (s *screen) listWidth() int   { return min(max(s.c.Width/3, 20), 40) }
+
+// bodySize is the room a layer or a page is drawn in.
+func (s *screen) bodySize() tea.WindowSizeMsg {
+	return tea.WindowSizeMsg{Width: s.c.Width, Height: s.bodyHeight()}
+}

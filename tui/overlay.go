@@ -76,38 +76,75 @@ func (lv *level) view(h int) string          { return lv.layer().view(lv.m, h, l
 func (lv *level) footer() string             { return lv.layer().footer(lv.m, lv.under()) }
 func (lv *level) key(msg tea.KeyMsg) tea.Cmd { return lv.layer().key(lv.m, msg, lv.under()) }
 
-// Layers open and close within Update, at once, rather than through
-// messages: a key typed right after the one that opened a layer must
-// reach that layer.
+// stack is the overlay stack: the layers over the tabs, bottom first. The
+// Model embeds it. Layers open and close within Update, at once, rather
+// than through messages: a key typed right after the one that opened a
+// layer must reach that layer.
+type stack struct {
+	layers []modelLayer
+}
 
 // open puts a layer on the stack, by its rank.
-func (m *Model) open(l modelLayer) {
-	i := len(m.layers)
-	for i > 0 && rank(m.layers[i-1]) > rank(l) {
+func (s *stack) open(l modelLayer) {
+	i := len(s.layers)
+	for i > 0 && rank(s.layers[i-1]) > rank(l) {
 		i--
 	}
-	m.layers = slices.Insert(m.layers, i, l)
+	s.layers = slices.Insert(s.layers, i, l)
 }
 
 // close takes a layer off the stack, wherever it lies.
-func (m *Model) close(l modelLayer) {
-	m.layers = slices.DeleteFunc(m.layers, func(x modelLayer) bool { return x == l })
+func (s *stack) close(l modelLayer) {
+	s.layers = slices.DeleteFunc(s.layers, func(x modelLayer) bool { return x == l })
 }
 
 // replace puts next where old lies, or opens it if old is not there.
-func (m *Model) replace(old, next modelLayer) {
-	if i := slices.Index(m.layers, old); i >= 0 {
-		m.layers[i] = next
+func (s *stack) replace(old, next modelLayer) {
+	if i := slices.Index(s.layers, old); i >= 0 {
+		s.layers[i] = next
 		return
 	}
-	m.open(next)
+	s.open(next)
 }
 
-// find is the layer of type L nearest the top, if any.
-func find[L modelLayer](m *Model) (L, bool) {
-	for i := len(m.layers) - 1; i >= 0; i-- {
-		if l, ok := m.layers[i].(L); ok {
-			return l, true
+// hostedOf is the place of l on the stack, or nil when it is not there.
+func (s *stack) hostedOf(l layer.Layer) *hosted {
+	for _, x := range s.layers {
+		if h, ok := x.(*hosted); ok && h.l == l {
+			return h
+		}
+	}
+	return nil
+}
+
+// drop takes off the stack every hosted layer that gone says is gone.
+func (s *stack) drop(gone func(layer.Layer) bool) {
+	s.layers = slices.DeleteFunc(s.layers, func(x modelLayer) bool {
+		h, ok := x.(*hosted)
+		return ok && gone(h.l)
+	})
+}
+
+// hosts lists the hosted layers that to picks (all when to is nil),
+// bottom first, as they lie now: what is done to each may open or close
+// others.
+func (s *stack) hosts(to func(layer.Layer) bool) []*hosted {
+	var out []*hosted
+	for _, x := range s.layers {
+		if h, ok := x.(*hosted); ok && (to == nil || to(h.l)) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// findHosted is the hosted layer of type L nearest the top, if any.
+func findHosted[L layer.Layer](s *stack) (L, bool) {
+	for i := len(s.layers) - 1; i >= 0; i-- {
+		if h, ok := s.layers[i].(*hosted); ok {
+			if l, ok := h.l.(L); ok {
+				return l, true
+			}
 		}
 	}
 	var zero L
@@ -139,14 +176,15 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 // the quit prompt, so that its countdown runs on. Only one form may get
 // them, as the huh form's own messages name no form.
 func (m *Model) formMsg(msg tea.Msg) tea.Cmd {
-	for i := len(m.layers) - 1; i >= 0; i-- {
-		if h, ok := m.layers[i].(*hosted); ok {
-			if f, ok := h.l.(layer.FormHolder); ok && f.HoldsForm() {
-				return m.apply(h, h.l.Update(msg), nil, nil)
-			}
-		}
+	hs := m.hosts(func(l layer.Layer) bool {
+		f, ok := l.(layer.FormHolder)
+		return ok && f.HoldsForm()
+	})
+	if len(hs) == 0 {
+		return nil
 	}
-	return nil
+	h := hs[len(hs)-1]
+	return m.apply(h, h.l.Update(msg), nil, nil)
 }
 
 // broadcast gives msg to every layer of the stack that to picks (all when
@@ -154,10 +192,8 @@ func (m *Model) formMsg(msg tea.Msg) tea.Cmd {
 // does not say which form it came from), the poll's [layer.Poll].
 func (m *Model) broadcast(msg tea.Msg, to func(layer.Layer) bool) tea.Cmd {
 	var cmds []tea.Cmd
-	for _, l := range slices.Clone(m.layers) {
-		if h, ok := l.(*hosted); ok && (to == nil || to(h.l)) {
-			cmds = append(cmds, m.apply(h, h.l.Update(msg), nil, nil))
-		}
+	for _, h := range m.hosts(to) {
+		cmds = append(cmds, m.apply(h, h.l.Update(msg), nil, nil))
 	}
 	return tea.Batch(cmds...)
 }

@@ -38,7 +38,7 @@ func (m *Model) withdraw(reqKey string) tea.Cmd {
 // same holds for the links of apps, oldest first.
 func (m *Model) showHead() tea.Cmd {
 	var next layer.Layer
-	cur, shown := findHosted[layer.Head](m)
+	cur, shown := findHosted[layer.Head](&m.stack)
 	switch {
 	case len(m.queue) == 0:
 	case shown && cur.Head() == m.queue[0].head():
@@ -47,7 +47,7 @@ func (m *Model) showHead() tea.Cmd {
 		next = headLayer(&m.c, m.opts, m.queue[0], func() int { return len(m.queue) })
 	}
 	cmd := showIn(m, cur, shown, next)
-	link, shown := findHosted[*layer.LinkCard](m)
+	link, shown := findHosted[*layer.LinkCard](&m.stack)
 	switch {
 	case len(m.apps.links) == 0:
 		next = nil

@@ -11,7 +11,7 @@ import (
 // askQuit quits, first asking when elicitations are pending.
 func (m *Model) askQuit() tea.Cmd {
 	if len(m.queue) > 0 || len(m.pending) > 0 {
-		if _, asking := findHosted[*layer.QuitPrompt](m); !asking {
+		if _, asking := findHosted[*layer.QuitPrompt](&m.stack); !asking {
 			m.host(layer.NewQuitPrompt(&m.c, func() int { return len(m.queue) + m.appPending() }))
 		}
 		return nil

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -130,11 +129,8 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 			cmds = append(cmds, a.close())
 		}
 	}
-	m.layers = slices.DeleteFunc(m.layers, func(l modelLayer) bool { // a layer of an old server's app
-		h, ok := l.(*hosted)
-		if ok {
-			_, ok = h.l.(*layer.AppTools)
-		}
+	m.drop(func(l layer.Layer) bool { // a layer of an old server's app
+		_, ok := l.(*layer.AppTools)
 		return ok
 	})
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source

@@ -49,7 +49,7 @@ func (m *Model) header() string {
 	if m.conn != nil && m.conn.LogLevel() != "" { // the level the server logs at (L)
 		right = s.Dim.Render("log "+m.conn.LogLevel()+" · ") + right
 	}
-	if a := m.authBrief(min(max(m.c.Width-lipgloss.Width(right)-40, 12), 48)); a != "" {
+	if a := m.authBrief(&m.c, min(max(m.c.Width-lipgloss.Width(right)-40, 12), 48), m.hostedOf(m.login) != nil); a != "" {
 		right = a + s.Dim.Render(" · ") + right
 	}
 	if n := len(m.queue) + m.appPending(); n > 0 {
@@ -59,7 +59,7 @@ func (m *Model) header() string {
 	var state string
 	switch m.state {
 	case stateConnecting:
-		state = m.spinner.View() + " connecting to " + m.targetText(40)
+		state = m.spinner.View() + " connecting to " + m.opts.targetText(40)
 	case stateConnected:
 		info := m.conn.ServerInfo()
 		name := info.Title
@@ -71,7 +71,7 @@ func (m *Model) header() string {
 			era = "modern"
 		}
 		state = fmt.Sprintf("%s %s · %s (%s) · %s", s.Accent.Render(widget.Line(name, 30)), widget.Line(info.Version, 12),
-			m.conn.ProtocolVersion(), era, m.targetText(30))
+			m.conn.ProtocolVersion(), era, m.opts.targetText(30))
 	case stateDisconnected:
 		// One line: what happened and why; the Info tab has the rest.
 		what := s.Err.Render(m.failureWhat() + ":")
@@ -82,9 +82,9 @@ func (m *Model) header() string {
 }
 
 // targetText is the target cut to n, after the config that named it.
-func (m *Model) targetText(n int) string {
-	if m.opts.Source == "" {
-		return widget.Line(m.opts.Target, n)
+func (o *Options) targetText(n int) string {
+	if o.Source == "" {
+		return widget.Line(o.Target, n)
 	}
-	return widget.Line(m.opts.Source, n) + " · " + widget.Line(m.opts.Target, n)
+	return widget.Line(o.Source, n) + " · " + widget.Line(o.Target, n)
 }
