@@ -96,7 +96,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr(m.opts.Wire)
 		}
 		m.showAppCard()
-		return tea.Batch(poll(), m.broadcast(layer.Poll{}, nil))
+		return tea.Batch(poll(), m.deliver(layer.Poll{}, m.hosts(nil)))
 	}
 	return nil
 }

@@ -21,15 +21,6 @@ func (m *Model) host(l layer.Layer) tea.Cmd {
 	return m.apply(h, l.Update(m.bodySize()), nil, nil)
 }
 
-// toLayer gives a layer the message addressed to it, if it is still on
-// the stack.
-func (m *Model) toLayer(msg layer.Msg) tea.Cmd {
-	if h := m.hostedOf(msg.To()); h != nil {
-		return m.apply(h, h.l.Update(msg), nil, nil)
-	}
-	return nil
-}
-
 func (h *hosted) view(m *Model, height int, under *level) string {
 	switch h.l.(type) {
 	case layer.Seethrough:
@@ -72,8 +63,6 @@ func (h *hosted) sync(*Model, int) {
 		r.Refresh()
 	}
 }
-
-func (h *hosted) resize(m *Model) tea.Cmd { return m.apply(h, h.l.Update(m.bodySize()), nil, nil) }
 
 // apply carries out what the layer h asked, at once: msg is the key that
 // asked it, which a [layer.Pass] gives to what lies under h.

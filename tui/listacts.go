@@ -37,7 +37,7 @@ func (m *Model) applyList(a layer.Action, under *level, msg tea.Msg) tea.Cmd {
 	case layer.SetLogLevel:
 		return setLogLevel(m.conn, a.Level)
 	case layer.AppDo:
-		return m.appDo(a)
+		return m.apply(nil, m.apps.do(&m.c, m.opts.Theme, a), under, msg)
 	case layer.CallAppTool:
 		return callAppTool(m.apps.list[a.App], a)
 	case layer.ListAppTools:

@@ -104,16 +104,13 @@ func (m *Model) auth(msg authMsgs) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, msg := range msg.msgs {
 		var step tea.Msg
+		start := false // a new login: its card opens over the tabs, the last one's goes
 		switch msg := msg.(type) {
 		case authShownMsg:
-			if m.login == nil || m.login.Restarts(msg.text) {
-				m.startLogin()
-			}
+			start = m.login == nil || m.login.Restarts(msg.text)
 			step = layer.AuthShown{Text: msg.text}
 		case authPasteMsg:
-			if m.login == nil {
-				m.startLogin()
-			}
+			start = m.login == nil
 			step = layer.AuthPaste{Wait: msg.p}
 		case authPasteEndedMsg:
 			if m.login == nil {
@@ -121,18 +118,14 @@ func (m *Model) auth(msg authMsgs) tea.Cmd {
 			}
 			step = layer.AuthPasteEnded{Wait: msg.p}
 		}
+		if start {
+			m.close(m.hostedOf(m.login))
+			m.login = layer.NewLoginCard(&m.c, m.opts.Target)
+			m.host(m.login)
+		}
 		cmds = append(cmds, m.apply(m.hostedOf(m.login), m.login.Update(step), nil, nil))
 	}
 	return tea.Batch(append(cmds, m.asker.auth.wait(m.asker.ended))...)
-}
-
-// startLogin begins showing a new login: its card opens over the tabs.
-func (m *Model) startLogin() {
-	if m.login != nil {
-		m.close(m.hostedOf(m.login))
-	}
-	m.login = layer.NewLoginCard(&m.c, m.opts.Target)
-	m.host(m.login)
 }
 
 // authorize is a: it shows the login waiting, else forgets the server's

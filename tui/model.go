@@ -82,7 +82,7 @@ type Model struct {
 
 	serverState // what belongs to the server connected, replaced whole on a switch (serverstate.go)
 
-	queue   []*ask              // elicitations and sampling requests waiting for the person; the head is shown
+	queue   requests            // elicitations and sampling requests waiting for the person; the head is shown (queue.go)
 	pending []mcpclient.Pending // requests in flight, for the app card
 	records []mcpclient.Record
 	wire    []mcpclient.WireEntry
@@ -167,9 +167,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case connectedMsg, disconnectedMsg, listsMsg, pollMsg:
 		return m.connection(msg)
 	case askMsg:
-		return tea.Batch(m.asker.wait(), m.enqueue(msg.ask))
+		m.queue = append(m.queue, msg.ask)
+		return tea.Batch(m.asker.wait(), m.showHead())
 	case withdrawnMsg:
-		return tea.Batch(m.asker.wait(), m.withdraw(msg.key))
+		m.queue.withdraw(msg.key)
+		return tea.Batch(m.asker.wait(), m.showHead())
 	case eventsMsg:
 		return m.events(msg)
 	case authMsgs:
@@ -179,9 +181,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case modelMsg: // resource reads, subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
-		return m.broadcast(msg, holdsForm)
-	case layer.Msg:
-		return m.toLayer(msg)
+		return m.deliver(msg, m.hosts(holdsForm))
+	case layer.Msg: // to its layer, if it is still on the stack
+		return m.deliver(msg, m.hosts(func(l layer.Layer) bool { return l == msg.To() }))
 	case layer.OpenMsg:
 		return m.host(msg.Layer)
 	case callDoneMsg:
@@ -189,7 +191,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.callDone(msg)
-		return tea.Batch(m.appCallDone(msg), m.urlRequired(msg))
+		return tea.Batch(m.apps.callDone(msg), m.urlRequired(msg))
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
 		return nil
@@ -202,7 +204,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	// Everything else (form ticks, cursor blinks) goes to a form.
-	return m.formMsg(msg)
+	return m.deliver(msg, m.formHolder())
 }
 
 // screen is the terminal's room and the look shared with every part

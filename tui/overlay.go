@@ -171,31 +171,17 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	return top.key(msg)
 }
 
-// formMsg gives a message that is not a key (a form's countdown, cursor
-// blinks, focus moves) to the topmost layer that holds a form, even under
+// formHolder is the topmost layer that holds a form, as the one list
+// deliver takes (empty when none does): a message that is not a key (a
+// form's countdown, cursor blinks, focus moves) goes to it, even under
 // the quit prompt, so that its countdown runs on. Only one form may get
 // them, as the huh form's own messages name no form.
-func (m *Model) formMsg(msg tea.Msg) tea.Cmd {
-	hs := m.hosts(func(l layer.Layer) bool {
+func (s *stack) formHolder() []*hosted {
+	hs := s.hosts(func(l layer.Layer) bool {
 		f, ok := l.(layer.FormHolder)
 		return ok && f.HoldsForm()
 	})
-	if len(hs) == 0 {
-		return nil
-	}
-	h := hs[len(hs)-1]
-	return m.apply(h, h.l.Update(msg), nil, nil)
-}
-
-// broadcast gives msg to every layer of the stack that to picks (all when
-// to is nil), bottom first: a form that settled (nativeform.DoneMsg, which
-// does not say which form it came from), the poll's [layer.Poll].
-func (m *Model) broadcast(msg tea.Msg, to func(layer.Layer) bool) tea.Cmd {
-	var cmds []tea.Cmd
-	for _, h := range m.hosts(to) {
-		cmds = append(cmds, m.apply(h, h.l.Update(msg), nil, nil))
-	}
-	return tea.Batch(cmds...)
+	return hs[max(len(hs)-1, 0):]
 }
 
 // holdsForm reports whether a layer shows a form.
@@ -204,10 +190,23 @@ func holdsForm(l layer.Layer) bool {
 	return ok
 }
 
+// deliver gives msg to each of the hosted layers hs, bottom first, and
+// applies what each answers: a form that settled (nativeform.DoneMsg,
+// which does not say which form it came from), the poll's [layer.Poll],
+// the terminal's new size, a [layer.Msg] to the layer it names.
+func (m *Model) deliver(msg tea.Msg, hs []*hosted) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, h := range hs {
+		cmds = append(cmds, m.apply(h, h.l.Update(msg), nil, nil))
+	}
+	return tea.Batch(cmds...)
+}
+
 // resizer is a layer that lays itself out for the terminal's size.
 type resizer interface{ resize(m *Model) tea.Cmd }
 
-// resize lays out every layer that needs it for a new terminal size.
+// resize lays out every layer and page for a new terminal size: the
+// hosted layers hear the body's size, the others lay themselves out.
 func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.c.Width, m.c.Height = msg.Width, msg.Height
 	m.sizePages()
@@ -217,5 +216,5 @@ func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 			cmds = append(cmds, r.resize(m))
 		}
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.deliver(m.bodySize(), m.hosts(nil)))...)
 }
