@@ -70,7 +70,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		// The wire log's set as a rule, known already; a connection of
 		// its own (a test's) brings another.
 		widget.Shown.Add(m.conn.Secrets())
-		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel())
+		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLevel(m.logLevel))
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
 			m.state = stateDisconnected
@@ -81,11 +81,11 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr(m.opts.Wire)
 		}
 	case listsMsg:
-		kept := m.selection()
+		kept := m.selection(m.visibleTools(), m.prompts)
 		m.tools, m.prompts = msg.tools, msg.prompts
 		m.listErr = msg.errs
 		m.pages[tabResources].Update(page.ResourceList{Resources: msg.resources, Templates: msg.templates, Err: msg.errs[tabResources]})
-		m.reselect(kept)
+		m.reselect(kept, m.visibleTools(), m.prompts)
 	case pollMsg:
 		if m.conn != nil {
 			m.pending = m.conn.Pending()
@@ -101,10 +101,10 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) connect() tea.Cmd {
-	m.state, m.err, m.attempt = stateConnecting, nil, time.Now()
-	connect := m.opts.Connect
-	asker := m.asker
+// dial starts connecting with connect, which the server's requests reach
+// through asker, in a command.
+func (l *link) dial(connect func(context.Context, mcpclient.NativeAsker) (*mcpclient.Conn, error), asker mcpclient.NativeAsker) tea.Cmd {
+	l.state, l.err, l.attempt = stateConnecting, nil, time.Now()
 	return func() tea.Msg {
 		conn, err := connect(context.Background(), asker)
 		return connectedMsg{conn, err}
@@ -122,9 +122,9 @@ func (m *Model) reconnect() tea.Cmd {
 		m.tools, m.prompts = nil, nil
 		m.listErr = [tabCount]error{}
 		m.pages[tabResources].Update(page.ResourceList{})
-		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
+		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.dial(m.opts.Connect, m.asker))
 	}
-	return m.connect()
+	return m.dial(m.opts.Connect, m.asker)
 }
 
 func poll() tea.Cmd {
@@ -176,14 +176,15 @@ func watch(conn *mcpclient.Conn) tea.Cmd {
 	return func() tea.Msg { return disconnectedMsg{conn, conn.Session().Wait()} }
 }
 
-// selection names what is selected on the Tools and Prompts tabs: a
-// tool, a prompt; "" where nothing is.
-func (m *Model) selection() (names [tabCount]string) {
-	if t := m.selectedTool(); t != nil {
-		names[tabTools] = t.Name
+// selection names what is selected on the Tools and Prompts tabs, which
+// list tools (those the filter lets through) and prompts: a tool, a
+// prompt; "" where nothing is.
+func (s *serverState) selection(tools []*mcp.Tool, prompts []*mcp.Prompt) (names [tabCount]string) {
+	if c := s.pick[tabTools].Cursor(); c < len(tools) {
+		names[tabTools] = tools[c].Name
 	}
-	if c := m.pick[tabPrompts].Cursor(); c < len(m.prompts) {
-		names[tabPrompts] = m.prompts[c].Name
+	if c := s.pick[tabPrompts].Cursor(); c < len(prompts) {
+		names[tabPrompts] = prompts[c].Name
 	}
 	return names
 }
@@ -193,16 +194,16 @@ func (m *Model) selection() (names [tabCount]string) {
 // watches): where an entry was added or removed before it, the cursor
 // follows it; where it left the list, the cursor stays in its place, on
 // the list.
-func (m *Model) reselect(kept [tabCount]string) {
-	var tools, prompts []string
-	for _, t := range m.visibleTools() {
-		tools = append(tools, t.Name)
+func (s *serverState) reselect(kept [tabCount]string, tools []*mcp.Tool, prompts []*mcp.Prompt) {
+	var toolNames, promptNames []string
+	for _, t := range tools {
+		toolNames = append(toolNames, t.Name)
 	}
-	for _, p := range m.prompts {
-		prompts = append(prompts, p.Name)
+	for _, p := range prompts {
+		promptNames = append(promptNames, p.Name)
 	}
-	for t, names := range map[tab][]string{tabTools: tools, tabPrompts: prompts} {
-		p := &m.pick[t]
+	for t, names := range map[tab][]string{tabTools: toolNames, tabPrompts: promptNames} {
+		p := &s.pick[t]
 		p.SetLen(len(names))
 		if i := slices.Index(names, kept[t]); kept[t] != "" && i >= 0 {
 			p.Select(i)

@@ -134,7 +134,7 @@ type (
 
 // Init connects and starts listening for elicitations.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.connect(), m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.asker.auth.wait(m.asker.ended), m.spinner.Tick, poll())
+	return tea.Batch(m.dial(m.opts.Connect, m.asker), m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.asker.auth.wait(m.asker.ended), m.spinner.Tick, poll())
 }
 
 // paneLayer is a layer with a scrollable pane of its own, which Update
