@@ -64,10 +64,13 @@ const (
 	stateDisconnected
 )
 
-// Model is the inspector: one root model. The tabs are plain state in
-// it; what lies over them is the overlay stack (overlay.go).
+// Model is the inspector's root: it routes each message to the part it is
+// for and applies what the layers and pages ask. Its state is in the
+// parts it embeds (the screen, the connection, the server's state, the
+// overlay stack), each with methods of its own; the rest is the
+// program's, outliving any one server.
 type Model struct {
-	screen
+	screen // the terminal's room, the shared look and the layout (model.go)
 	opts  Options
 	asker *programAsker
 
