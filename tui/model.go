@@ -71,8 +71,8 @@ const (
 // program's, outliving any one server.
 type Model struct {
 	screen // the terminal's room, the shared look and the layout (model.go)
-	opts  Options
-	asker *programAsker
+	opts   Options
+	asker  *programAsker
 
 	link // the connection (connection.go)
 

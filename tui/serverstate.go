@@ -46,9 +46,12 @@ type call struct {
 	progress   *mcpclient.ProgressEvent // the running call's latest progress
 }
 
-// heard keeps the latest progress of the call in flight.
-func (c *call) heard(e mcpclient.ProgressEvent) {
-	if c.running != "" && c.runTrack != nil && c.runTrack.owns(e) {
-		c.progress = &e
+// heard keeps the latest progress of the call in flight, reporting
+// whether e was its.
+func (c *call) heard(e mcpclient.ProgressEvent) bool {
+	if c.running == "" || c.runTrack == nil || !c.runTrack.owns(e) {
+		return false
 	}
+	c.progress = &e
+	return true
 }
