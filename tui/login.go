@@ -149,13 +149,13 @@ func (m *Model) authorize() tea.Cmd {
 	return func() tea.Msg { return forgotMsg{forget()} }
 }
 
-// forgot reconnects once the stored tokens are forgotten.
-func (m *Model) forgot(msg forgotMsg) tea.Cmd {
-	m.forgetting = false
-	if msg.err != nil {
-		m.status = statusMsg{"could not forget the stored tokens: " + msg.err.Error(), true}
-		return nil
+// forgot is what the status line says once the stored tokens were
+// forgotten, or could not be (err); when they were, the program
+// reconnects, so that the login runs again.
+func (l *link) forgot(err error) statusMsg {
+	l.forgetting = false
+	if err != nil {
+		return statusMsg{"could not forget the stored tokens: " + err.Error(), true}
 	}
-	m.status = statusMsg{"forgot the stored tokens: signing in again", false}
-	return m.reconnect()
+	return statusMsg{"forgot the stored tokens: signing in again", false}
 }

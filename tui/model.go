@@ -180,7 +180,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case authMsgs:
 		return m.auth(msg)
 	case forgotMsg:
-		return m.forgot(msg)
+		if m.status = m.forgot(msg.err); msg.err != nil {
+			return nil
+		}
+		return m.reconnect()
 	case modelMsg: // resource reads, subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
