@@ -11,7 +11,7 @@ import (
 // before tui/layer: one screen over the tabs: an elicitation's form or URL
 // consent card, a tool's or prompt's arguments form, the JSON editor, the
 // app card, the help screen, the quit prompt. The layers lie in one stack
-// (Model.layers, bottom first, the tabs under them all), and [Model.top]
+// (stack.layers, bottom first, the tabs under them all), and [Model.top]
 // alone says which is on top: the top layer is drawn on top, receives the
 // keys and supplies the footer, so the three cannot disagree. See
 // docs/architecture.md, section "The inspector". New layers are written
