@@ -34,6 +34,9 @@ type WireEntry struct {
 	Message json.RawMessage `json:"message,omitempty"`
 	// Text is the line for stderr and note entries.
 	Text string `json:"text,omitempty"`
+	// cut is how a message the log cut (kept) ended, read before it was
+	// cut: a huge input_required result still counts as a round.
+	cut Outcome
 }
 
 // Outcome is how a response in the wire log ended.
@@ -57,6 +60,9 @@ const (
 
 // Outcome reads how the entry's message ended, when it is a response.
 func (e WireEntry) Outcome() Outcome {
+	if e.Message == nil && e.cut.Kind != OutcomeNone {
+		return e.cut
+	}
 	var r struct {
 		Result *struct {
 			ResultType string `json:"resultType"`
@@ -187,6 +193,7 @@ const maxKept = 16 << 10
 // how long it was.
 func (e WireEntry) kept() WireEntry {
 	if len(e.Message) > maxKept {
+		e.cut = e.Outcome()
 		e.Text = fmt.Sprintf("%s… (%d bytes; --wire-log keeps whole messages)", cutUTF8(string(e.Message), maxKept), len(e.Message))
 		e.Message = nil
 	}

@@ -66,7 +66,7 @@ func TestToolFormKeepsTheSchemasOrder(t *testing.T) {
 	m := New(Options{})
 	m.conn = conn
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-	m.openTool(tool)
+	m.openToolAs(tool, false)
 	// The list draws its title at once (huh's titles come in a command).
 	if view := m.View(); strings.Index(view, "Tags") > strings.Index(view, "Limits") {
 		t.Errorf("the fields are not in the schema's order (tags before limits):\n%s", view)
@@ -104,7 +104,7 @@ func TestJSONEditorStartsFromASkeleton(t *testing.T) {
 	for _, width := range []int{120, 80} {
 		m := New(Options{})
 		m.Update(tea.WindowSizeMsg{Width: width, Height: 40})
-		m.openTool(deepTool)
+		m.openToolAs(deepTool, false)
 		ed, ok := findTop[*layer.JSONEditor](m)
 		if !ok {
 			t.Fatalf("top %T, want the JSON editor", m.top().layer())

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"slices"
 	"strings"
 	"time"
 
@@ -66,11 +65,14 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.conn, m.state = msg.conn, stateConnected
-		m.pages[tabResources].Update(page.NewConnection{})
+		for _, p := range m.pages { // what a page holds of a connection goes with it
+			p.Update(page.NewConnection{})
+		}
 		// The wire log's set as a rule, known already; a connection of
 		// its own (a test's) brings another.
 		widget.Shown.Add(m.conn.Secrets())
-		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLevel(m.logLevel))
+		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLevel(m.logLevel),
+			m.lock.start(m.conn, m.opts.Dir))
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
 			m.state = stateDisconnected
@@ -81,11 +83,9 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr(m.opts.Wire)
 		}
 	case listsMsg:
-		kept := m.selection(m.visibleTools(), m.prompts)
-		m.tools, m.prompts = msg.tools, msg.prompts
-		m.listErr = msg.errs
+		m.pages[tabTools].Update(page.ToolList{Tools: msg.tools, Err: msg.errs[tabTools]})
 		m.pages[tabResources].Update(page.ResourceList{Resources: msg.resources, Templates: msg.templates, Err: msg.errs[tabResources]})
-		m.reselect(kept, m.visibleTools(), m.prompts)
+		m.pages[tabPrompts].Update(page.PromptList{Prompts: msg.prompts, Err: msg.errs[tabPrompts]})
 	case pollMsg:
 		if m.conn != nil {
 			m.pending = m.conn.Pending()
@@ -119,9 +119,9 @@ func (m *Model) reconnect() tea.Cmd {
 	}
 	if old := m.conn; old != nil {
 		m.conn = nil
-		m.tools, m.prompts = nil, nil
-		m.listErr = [tabCount]error{}
+		m.pages[tabTools].Update(page.ToolList{})
 		m.pages[tabResources].Update(page.ResourceList{})
+		m.pages[tabPrompts].Update(page.PromptList{})
 		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.dial(m.opts.Connect, m.asker))
 	}
 	return m.dial(m.opts.Connect, m.asker)
@@ -174,39 +174,4 @@ func collect[T any](seq iter.Seq2[T, error], method string) ([]T, error) {
 // watch reports when the connection ends.
 func watch(conn *mcpclient.Conn) tea.Cmd {
 	return func() tea.Msg { return disconnectedMsg{conn, conn.Session().Wait()} }
-}
-
-// selection names what is selected on the Tools and Prompts tabs, which
-// list tools (those the filter lets through) and prompts: a tool, a
-// prompt; "" where nothing is.
-func (s *serverState) selection(tools []*mcp.Tool, prompts []*mcp.Prompt) (names [tabCount]string) {
-	if c := s.pick[tabTools].Cursor(); c < len(tools) {
-		names[tabTools] = tools[c].Name
-	}
-	if c := s.pick[tabPrompts].Cursor(); c < len(prompts) {
-		names[tabPrompts] = prompts[c].Name
-	}
-	return names
-}
-
-// reselect keeps the selection of each list tab on what it named when a
-// list changed (a server's list_changed reloads the lists while the person
-// watches): where an entry was added or removed before it, the cursor
-// follows it; where it left the list, the cursor stays in its place, on
-// the list.
-func (s *serverState) reselect(kept [tabCount]string, tools []*mcp.Tool, prompts []*mcp.Prompt) {
-	var toolNames, promptNames []string
-	for _, t := range tools {
-		toolNames = append(toolNames, t.Name)
-	}
-	for _, p := range prompts {
-		promptNames = append(promptNames, p.Name)
-	}
-	for t, names := range map[tab][]string{tabTools: toolNames, tabPrompts: promptNames} {
-		p := &s.pick[t]
-		p.SetLen(len(names))
-		if i := slices.Index(names, kept[t]); kept[t] != "" && i >= 0 {
-			p.Select(i)
-		}
-	}
 }

@@ -53,7 +53,7 @@ func TestToolsListAt80ColumnsTellsLongNamesApart(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.state = stateConnecting
 	for _, n := range []string{"github_create_pull_request_review_comment", "github_create_pull_request_review_thread", "github_create_pull_request_review"} {
-		m.tools = append(m.tools, &mcp.Tool{Name: n})
+		setTools(m, append(toolsPage(m).All(), &mcp.Tool{Name: n})...)
 	}
 	view := m.View()
 	for _, want := range []string{"> github_create_…_comment", "  github_create_…_thread", "  github_create_…_review "} {

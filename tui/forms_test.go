@@ -24,7 +24,7 @@ func TestCtrlCInAFormAsksFirst(t *testing.T) {
 	}{
 		{"an elicitation's form", func(t *testing.T, m *Model) { m.Update(askMsg{formAsk(t, "e-1")}) },
 			"1 request(s) pending: quit and cancel them? y/n"},
-		{"an arguments form, an app answering", func(_ *testing.T, m *Model) { withAppPending(m); m.openTool(argsTool) },
+		{"an arguments form, an app answering", func(_ *testing.T, m *Model) { withAppPending(m); m.openToolAs(argsTool, false) },
 			"1 request(s) pending: quit and cancel them? y/n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,7 +57,7 @@ func TestCtrlCInAFormAsksFirst(t *testing.T) {
 // is not framed as "asking for input" and has no decline.
 func TestArgumentsFormIsNotAQuestion(t *testing.T) {
 	m := New(Options{})
-	m.openTool(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}})
+	m.openToolAs(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}, false)
 	view := m.View()
 	if !strings.Contains(view, "Arguments for b_args") {
 		t.Fatalf("no arguments form:\n%s", view)

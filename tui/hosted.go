@@ -93,6 +93,8 @@ func (m *Model) apply(h *hosted, a layer.Action, under *level, msg tea.Msg) tea.
 		return m.quit()
 	case layer.AskQuit:
 		return m.askQuit()
+	case layer.GetPrompt:
+		return m.getPromptCmd(a.Name, a.Args)
 	case layer.Status:
 		m.status = statusMsg{a.Text, a.Err}
 	case layer.Copy:

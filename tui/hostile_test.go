@@ -15,7 +15,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 )
@@ -247,13 +246,17 @@ func TestFiveThousandTools(t *testing.T) {
 	called := time.Since(start)
 	view := in.screen()
 	checkFrame(t, view, 100, 30)
-	if got := len(in.m.tools); got != 5000 {
+	if got := len(toolsPage(in.m).All()); got != 5000 {
 		t.Errorf("the inspector has %d tools, want 5000", got)
 	}
 	draw := frameTime(in.m)
 	// The whole list, unfiltered, cursor at the end.
-	in.m.pick[tabTools] = widget.List{}
-	in.m.pick[tabTools].Place(4999, 5000)
+	tools := toolsPage(in.m)
+	tools.Update(keyMsg("/")) // a new filter, and none
+	tools.Update(keyMsg("esc"))
+	for range 4999 {
+		tools.Update(keyMsg("down"))
+	}
 	drawAll := frameTime(in.m)
 	if v := in.m.View(); !strings.Contains(v, "tool_4999") {
 		t.Errorf("the cursor's tool is not on screen:\n%s", v)
@@ -300,8 +303,8 @@ func TestHugeStringsKeepTheInspectorResponsive(t *testing.T) {
 	checkFrame(t, view, 100, 30)
 
 	frames := map[string]time.Duration{}
-	for i, name := range []string{"a 1 MB description", "a 64 KB name"} {
-		in.m.pick[tabTools].Place(i+1, len(in.m.tools))
+	for _, name := range []string{"a 1 MB description", "a 64 KB name"} {
+		toolsPage(in.m).Update(keyMsg("down")) // the tool after a_big, then the next
 		frames[name] = frameTime(in.m)
 	}
 	in.m.show(tabLog) // the Log, which holds the 2 MB message

@@ -25,15 +25,15 @@ func TestTabKeys(t *testing.T) {
 		{"↓ and j move down", nil, []string{"down", "j"}, wantCursor(2)},
 		{"↑ and k move up", nil, []string{"j", "j", "up", "k"}, wantCursor(0)},
 		{"the filter takes text, erases it, and enter ends it", nil, []string{"/", "b", "x", "backspace", "enter"}, func(t *testing.T, m *Model) {
-			if p := m.pick[tabTools]; p.Filter() != "b" || p.Filtering() {
+			if p := toolsPage(m).List(); p.Filter() != "b" || p.Filtering() {
 				t.Errorf("filter %q, filtering %v; want b, done", p.Filter(), p.Filtering())
 			}
-			if v := m.visibleTools(); len(v) != 1 || v[0].Name != "beta" {
+			if v := toolsPage(m).Visible(); len(v) != 1 || v[0].Name != "beta" {
 				t.Errorf("the filter lets through %v", v)
 			}
 		}},
 		{"enter ends the filter; its digits are text", nil, []string{"/", "2", "enter"}, func(t *testing.T, m *Model) {
-			if p := m.pick[tabTools]; p.Filter() != "2" || p.Filtering() || m.tab != tabTools {
+			if p := toolsPage(m).List(); p.Filter() != "2" || p.Filtering() || m.tab != tabTools {
 				t.Errorf("filter %q, filtering %v, tab %d", p.Filter(), p.Filtering(), m.tab)
 			}
 		}},
@@ -80,7 +80,7 @@ func TestTabKeys(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			m := New(Options{})
-			m.tools = tools
+			setTools(m, tools...)
 			if tc.setup != nil {
 				tc.setup(m)
 			}
@@ -107,7 +107,7 @@ func wantTab(want tab) func(*testing.T, *Model) {
 
 func wantCursor(want int) func(*testing.T, *Model) {
 	return func(t *testing.T, m *Model) {
-		if got := m.pick[m.tab].Cursor(); got != want {
+		if got := toolsPage(m).List().Cursor(); got != want {
 			t.Errorf("cursor %d, want %d", got, want)
 		}
 	}

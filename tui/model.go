@@ -54,6 +54,9 @@ type Options struct {
 	// it still holds the server's stderr when a connection could not be
 	// made.
 	Wire *mcpclient.WireLog
+	// Dir is where the project's surface lock is looked for
+	// (mcpeek/surface.lock.json, lock.go); "" is the working directory.
+	Dir string
 }
 
 type connState int
@@ -79,10 +82,6 @@ type Model struct {
 	spinner spinner.Model
 	tab     tab
 
-	tools   []*mcp.Tool
-	prompts []*mcp.Prompt
-	listErr [tabCount]error // why a tab's list is missing or short
-
 	serverState // what belongs to the server connected, replaced whole on a switch (serverstate.go)
 
 	queue   requests            // elicitations and sampling requests waiting for the person; the head is shown (queue.go)
@@ -98,6 +97,7 @@ type Model struct {
 
 	apps    appsState     // the tool apps the calls opened (apps.go)
 	servers []ServerEntry // what the server picker lists
+	lock    lockCheck     // the server against the project's surface lock (lock.go)
 
 	stack    // the overlay stack (overlay.go)
 	quitting bool
@@ -141,7 +141,7 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // paneLayer is a layer with a scrollable pane of its own, which Update
-// gives its text and size as syncPane does the tabs'.
+// gives its text and size as syncPages does the tabs'.
 type paneLayer interface{ sync(m *Model, h int) }
 
 // Update changes the model's state for a message: keys go to the top of
@@ -151,7 +151,6 @@ type paneLayer interface{ sync(m *Model, h int) }
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.syncPages()
-	m.syncPane()
 	if l, ok := m.top().layer().(paneLayer); ok { // a layer's own pane, likewise
 		l.sync(m, m.bodyHeight())
 	}
@@ -184,7 +183,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.reconnect()
-	case modelMsg: // resource reads, subscriptions, completions
+	case modelMsg: // calls, resource reads, subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
 		return m.deliver(msg, m.hosts(holdsForm))
@@ -192,12 +191,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.deliver(msg, m.hosts(func(l layer.Layer) bool { return l == msg.To() }))
 	case layer.OpenMsg:
 		return m.host(msg.Layer)
-	case callDoneMsg:
-		if msg.conn != m.runConn { // a call of a server left since (S)
-			return nil
-		}
-		m.callDone(msg)
-		return tea.Batch(m.apps.callDone(msg), m.urlRequired(msg))
 	case argsLoadedMsg:
 		m.runs.loaded(msg)
 		return nil
@@ -215,13 +208,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 // screen is the terminal's room and the look shared with every part
 // (c), and how the inspector lays it out: the header, the tab bar and the
-// footer around the body, where a list tab puts its list and the detail
-// beside it.
+// footer around the body.
 type screen struct{ c widget.Common }
 
-func (s *screen) bodyHeight() int  { return max(s.c.Height-4, 6) }
-func (s *screen) detailWidth() int { return max(s.c.Width-s.listWidth()-3, 20) }
-func (s *screen) listWidth() int   { return min(max(s.c.Width/3, 20), 40) }
+func (s *screen) bodyHeight() int { return max(s.c.Height-4, 6) }
 
 // bodySize is the room a layer or a page is drawn in.
 func (s *screen) bodySize() tea.WindowSizeMsg {

@@ -117,7 +117,9 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 		case mcpclient.LogEvent:
 			logs = append(logs, e)
 		case mcpclient.ProgressEvent:
-			m.call.heard(e)
+			if m.call.heard(e) {
+				m.tellRun() // the Tools tab shows the call's progress
+			}
 		case mcpclient.TaskEvent:
 			m.tasks.heard(e)
 		case mcpclient.ResourceUpdatedEvent:
@@ -129,7 +131,7 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 		m.pages[tabLog].Update(logs)
 	}
 	if reload && m.conn != nil && m.state == stateConnected {
-		cmds = append(cmds, load(m.conn))
+		cmds = append(cmds, load(m.conn), m.lock.start(m.conn, m.opts.Dir))
 	}
 	return tea.Batch(cmds...)
 }

@@ -173,7 +173,7 @@ func TestLayersOpenByRank(t *testing.T) {
 	})
 	t.Run("the app card lies under an open form", func(t *testing.T) {
 		m := New(Options{})
-		m.openTool(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}})
+		m.openToolAs(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}, false)
 		withAppPending(m)
 		if _, ok := findTop[*layer.ArgsForm](m); !ok || len(m.layers) != 2 {
 			t.Fatalf("layers %v: the form should stay on top of the card", m.layers)
@@ -228,7 +228,7 @@ func TestKeysOfTheLayers(t *testing.T) {
 	t.Run("ctrl+c in an arguments form", func(t *testing.T) {
 		t.Parallel()
 		m := New(Options{})
-		m.openTool(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}})
+		m.openToolAs(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}, false)
 		time.Sleep(450 * time.Millisecond) // the form's grace period
 		_, cmd := m.Update(keyMsg("ctrl+c"))
 		if cmd == nil {

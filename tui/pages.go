@@ -1,81 +1,39 @@
-// The tabs as a list of pages: the tab bar, the jump keys, the footer and
-// the dispatch of keys come from it (Model.pages). The Requests, Log and
-// Info tabs are pages of tui/page; the other tabs are still drawn by the
-// Model, each standing in the list through tabPage until it is ported to
-// tui/page.
+// The tabs as a list of pages of tui/page: the tab bar, the jump keys,
+// the footer and the dispatch of keys come from it (Model.pages).
 
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
 )
 
 // newPages are the tabs in the order of the tab bar. Adding a tab is a
-// page in tui/page and a line here (and its tab constant, while tabPage
-// stands for the others).
+// page in tui/page and a line here (and its tab constant).
 func (m *Model) newPages() []page.Page {
 	return []page.Page{
-		tabPage{m, tabTools},
+		page.NewTools(&m.c, page.ToolsFrom{AppText: m.toolAppText, Spinner: func() string { return m.spinner.View() }}),
 		page.NewResources(&m.c),
-		tabPage{m, tabPrompts},
+		page.NewPrompts(&m.c),
 		page.NewRequests(&m.c),
 		page.NewLog(&m.c),
 		page.NewInfo(&m.c),
 	}
 }
 
-// tabPage is a tab the Model still draws and keys itself (toolsView…),
-// standing in the list of pages until it moves to tui/page: replace its
-// line in newPages with the new page, and delete its case below.
-type tabPage struct {
-	m *Model
-	t tab
-}
-
-func (p tabPage) Title() string { return tabNames[p.t] }
-
-func (p tabPage) Help() []key.Binding {
-	k := p.m.c.Keys.Tabs
-	if p.m.focus[p.t] {
-		return k.PaneHelp(true)
-	}
-	return k.ShortHelp()
-}
-
-// Update scrolls the pane with the wheel, and passes every key: the Model
-// keys these tabs itself.
-func (p tabPage) Update(msg tea.Msg) page.Action {
-	if msg, ok := msg.(tea.MouseMsg); ok {
-		p.m.panes[p.t].Wheel(msg)
-	}
-	return layer.Pass{}
-}
-
-func (p tabPage) View(_, h int) string {
-	m := p.m
-	switch p.t {
-	case tabTools:
-		return m.toolsView(h)
-	case tabPrompts:
-		return m.promptsView(h)
-	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
-	}
-	return m.paneView("")
-}
-
-func (tabPage) Focus(bool) {}
-
 // syncPages gives the pages what they show of the connection; Update
 // calls it after every message.
 func (m *Model) syncPages() {
 	m.pages[tabResources].Update(page.ResourcesStatus{Conn: m.conn != nil, Connected: m.state == stateConnected, CanSubscribe: canSubscribe(m.conn)})
 	m.pages[tabRequests].Update(page.Records(m.records))
-	if m.tab == tabInfo { // made only while it shows
+	switch m.tab { // the text of a pane the model makes, made only while it shows
+	case tabInfo:
 		text := m.redact(m.withFailure(infoText(&m.c, m.conn)))
 		m.pages[tabInfo].Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
+	case tabTools, tabPrompts:
+		m.pages[m.tab].Update(page.Show{Text: m.redact(m.paneText()), Width: m.c.Width, Height: m.bodyHeight() - 1})
+	case tabResources, tabRequests, tabLog, tabCount:
 	}
 	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
 	if m.conn != nil {
@@ -125,14 +83,10 @@ func (m *Model) show(t tab) {
 	m.pages[m.tab].Focus(true)
 }
 
-// pageKey gives a key to the current page when it is one of tui/page,
-// reporting whether it is, and the command its action asks. A key the
-// page passes ([layer.Pass]) does nothing.
-func (m *Model) pageKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	if _, ok := m.pages[m.tab].(tabPage); ok {
-		return nil, false
-	}
-	return m.applyPage(m.pages[m.tab].Update(msg)), true
+// pageKey gives a key to the current page, returning the command its
+// action asks. A key the page passes ([layer.Pass]) does nothing.
+func (m *Model) pageKey(msg tea.KeyMsg) tea.Cmd {
+	return m.applyPage(m.pages[m.tab].Update(msg))
 }
 
 // applyPage carries out what a page asked, at once.
@@ -160,6 +114,26 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 		return m.openArgsCompleting(a.Title, prefill(a.Schema, a.Last), a.Ref, func(args map[string]any) tea.Cmd {
 			return m.applyPage(a.Then(args))
 		})
+	case page.OpenTool:
+		return m.openToolAs(a.Tool, false)
+	case page.CallAsTask:
+		return m.callAsTask(a.Tool)
+	case layer.CallTool:
+		return m.callAs(a.Tool, a.Args, a.AsTask)
+	case page.AskPrompt:
+		return m.openPrompt(a)
+	case layer.GetPrompt:
+		return m.getPromptCmd(a.Name, a.Args)
 	}
 	return nil
+}
+
+// pageOf is the page of type P in the list of pages (each tab is one type).
+func pageOf[P page.Page](m *Model) P {
+	for _, p := range m.pages {
+		if p, ok := p.(P); ok {
+			return p
+		}
+	}
+	panic("no such page")
 }

@@ -28,15 +28,15 @@ func TestFilterKeys(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			m := New(Options{})
-			m.tools = tools
+			setTools(m, tools...)
 			for _, k := range tc.keys {
 				m.Update(keyMsg(k))
 			}
-			p := m.pick[tabTools]
+			p := toolsPage(m).List()
 			if p.Filter() != tc.wantFilter || p.Filtering() != tc.wantFiltering {
 				t.Errorf("filter %q, filtering %v; want %q, %v", p.Filter(), p.Filtering(), tc.wantFilter, tc.wantFiltering)
 			}
-			if got := len(m.visibleTools()); got != tc.wantVisible {
+			if got := len(toolsPage(m).Visible()); got != tc.wantVisible {
 				t.Errorf("%d tools shown, want %d", got, tc.wantVisible)
 			}
 			if len(m.layers) != 0 || m.quitting {

@@ -17,53 +17,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// toolRuns is what the inspector keeps of what was asked: each tool's
-// results in this session, which of them its pane shows, and the last
-// arguments used for each tool, which are remembered across runs per
-// server in the user's state directory, never those of a secret field
-// (secret.go); and, for this session only, the variables last given to
-// each resource template.
+// toolRuns is what the inspector keeps of what was asked (each tool's
+// results are the Tools tab's, in tui/page): the last arguments used for
+// each tool, which are remembered across runs per server in the user's
+// state directory, never those of a secret field (secret.go); and, for
+// this session only, the variables last given to each resource template.
 type toolRuns struct {
-	results map[string][]string // per tool, oldest first
-	shown   map[string]int      // per tool, the index shown; absent: the latest
-	args    map[string]json.RawMessage
-	server  string                    // the server the arguments belong to (argsServer)
-	vars    map[string]map[string]any // per resource template
-}
-
-// add keeps a tool's new result and shows it.
-func (r *toolRuns) add(tool, result string) {
-	if r.results == nil {
-		r.results, r.shown = map[string][]string{}, map[string]int{}
-	}
-	r.results[tool] = append(r.results[tool], result)
-	delete(r.shown, tool)
-}
-
-// at is the result a tool's pane shows, its place (1 = the first) and
-// how many there are; n is 0 when the tool has none.
-func (r *toolRuns) at(tool string) (result string, i, n int) {
-	all := r.results[tool]
-	if len(all) == 0 {
-		return "", 0, 0
-	}
-	i, ok := r.shown[tool]
-	if !ok {
-		i = len(all) - 1
-	}
-	return all[i], i + 1, len(all)
-}
-
-// step shows a tool's earlier (by < 0) or later result, reporting
-// whether there was one to show.
-func (r *toolRuns) step(tool string, by int) bool {
-	_, i, n := r.at(tool)
-	next := i - 1 + by
-	if n == 0 || next < 0 || next >= n {
-		return false
-	}
-	r.shown[tool] = next
-	return true
+	args   map[string]json.RawMessage
+	server string                    // the server the arguments belong to (argsServer)
+	vars   map[string]map[string]any // per resource template
 }
 
 // remember keeps the arguments a tool is called with, but for its secret

@@ -83,11 +83,3 @@ func canSubscribe(conn *mcpclient.Conn) bool {
 	caps := conn.ServerCapabilities()
 	return caps.Resources != nil && caps.Resources.Subscribe
 }
-
-// cmp is a, or b when a is empty: a title, else a name.
-func cmp(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}

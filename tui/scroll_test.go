@@ -104,17 +104,17 @@ func TestFocusMovesBetweenTheListAndThePane(t *testing.T) {
 	m := New(Options{})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	long := strings.Repeat("a long description, ", 200)
-	m.tools = []*mcp.Tool{{Name: "alpha", Description: long}, {Name: "beta"}}
+	setTools(m, &mcp.Tool{Name: "alpha", Description: long}, &mcp.Tool{Name: "beta"})
 	press(m, "j", "k", "right", "j", "j")
-	if m.pick[tabTools].Cursor() != 0 || m.panes[tabTools].Viewport.YOffset != 2 {
-		t.Errorf("focused: cursor %d, pane at line %d; want 0 and 2", m.pick[tabTools].Cursor(), m.panes[tabTools].Viewport.YOffset)
+	if c := toolsPage(m).List().Cursor(); c != 0 {
+		t.Errorf("focused: cursor %d; want 0", c)
 	}
-	if view := m.View(); !strings.Contains(view, "┃") || !strings.Contains(view, "3–") {
+	if view := m.View(); !strings.Contains(view, "┃") || !strings.Contains(view, "3–") { // the pane at its third line
 		t.Errorf("the focused pane shows neither its focus nor its place:\n%s", view)
 	}
 	press(m, "left", "j")
-	if m.pick[tabTools].Cursor() != 1 || m.focus[tabTools] {
-		t.Errorf("after ←: cursor %d, focused %v; want 1, false", m.pick[tabTools].Cursor(), m.focus[tabTools])
+	if c := toolsPage(m).List().Cursor(); c != 1 {
+		t.Errorf("after ←: cursor %d; want 1", c)
 	}
 	if view := m.View(); strings.Contains(view, "┃") {
 		t.Errorf("the pane still looks focused:\n%s", view)

@@ -52,7 +52,7 @@ func TestSecretArgumentsAreNotRemembered(t *testing.T) {
 	next.Update(next.runs.recall(server)())
 	for name, m := range map[string]*Model{"this run": first, "the next run": next} {
 		m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-		m.openTool(secretTool)
+		m.openToolAs(secretTool, false)
 		view := m.View()
 		if !strings.Contains(view, "cats") {
 			t.Errorf("%s: the ordinary field is not prefilled:\n%s", name, view)
@@ -78,7 +78,7 @@ func TestJSONEditorForgetsSecrets(t *testing.T) {
 	m.runs.recall(argsServer("srv", "srv"))
 	m.runs.remember(tool, []byte(`{"user":"ada","pw":"hunter2-long"}`))()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.openTool(tool)
+	m.openToolAs(tool, false)
 	view := m.View()
 	if !strings.Contains(view, "as JSON") || !strings.Contains(view, `"ada"`) || strings.Contains(view, "hunter2-long") {
 		t.Errorf("the JSON editor shows:\n%s", view)

@@ -71,9 +71,11 @@ func TestListsKeepTheSelectionVisibleAt80x12(t *testing.T) {
 			m.Update(keyMsg("A"))
 		}, downs(many), "> " + name(0)}, // newest first: the oldest is last
 		{"the Tools tab", func(m *Model) {
+			var tools []*mcp.Tool
 			for i := range many {
-				m.tools = append(m.tools, &mcp.Tool{Name: name(i)})
+				tools = append(tools, &mcp.Tool{Name: name(i)})
 			}
+			setTools(m, tools...)
 		}, downs(many), "> " + name(many-1)},
 		{"the Resources tab", func(m *Model) {
 			var list page.ResourceList
@@ -84,9 +86,11 @@ func TestListsKeepTheSelectionVisibleAt80x12(t *testing.T) {
 			m.Update(keyMsg("2"))
 		}, downs(many), name(many - 1)},
 		{"the Prompts tab", func(m *Model) {
+			var prompts []*mcp.Prompt
 			for i := range many {
-				m.prompts = append(m.prompts, &mcp.Prompt{Name: name(i)})
+				prompts = append(prompts, &mcp.Prompt{Name: name(i)})
 			}
+			setPrompts(m, prompts...)
 			m.Update(keyMsg("3"))
 		}, downs(many), "> " + name(many-1)},
 		{"the Requests tab", func(m *Model) {

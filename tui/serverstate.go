@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/page"
-	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // serverState is what belongs to the server connected. The Model embeds
@@ -21,19 +20,10 @@ import (
 // ends with its connection), the tool apps of this run, the roots and log
 // level the person chose, the lists until the next server's arrive.
 type serverState struct {
-	pick  [tabCount]widget.List
-	panes [tabCount]widget.Pane // per tab, the scrollable detail
-	pages []page.Page           // the tabs, in the order of the tab bar (pages.go)
-	focus [tabCount]bool        // per tab, whether ↑/↓ scroll the pane beside the list
-	runs  toolRuns              // per tool, its results and last arguments (recalled per server)
-
-	promptsGot map[string]string            // per prompt, what getting it last gave
-	promptArgs map[string]map[string]string // per prompt, the arguments last given (this session)
-
-	refused *refusedCall // the last call refused until a page is opened (urlrequired.go)
-	call                 // the tool call running, if any
-
-	tasks taskList // the tasks followed, oldest first
+	pages []page.Page // the tabs, in the order of the tab bar (pages.go): what each shows of the server
+	runs  toolRuns    // per tool, its last arguments (recalled per server when it connects)
+	call              // the tool call running, if any
+	tasks taskList    // the tasks followed, oldest first
 }
 
 // call is the tool call running: one at a time.

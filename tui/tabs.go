@@ -7,7 +7,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/layer"
@@ -44,37 +43,6 @@ func (m *Model) tabBar() string {
 	return widget.Fit(strings.Join(parts, ""), m.c.Width)
 }
 
-// listLen is how many entries the current tab lists.
-func (m *Model) listLen() int {
-	switch m.tab {
-	case tabTools:
-		return len(m.visibleTools())
-	case tabPrompts:
-		return len(m.prompts)
-	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
-	}
-	return 0
-}
-
-// enter acts on the selected item of the current tab.
-func (m *Model) enter() tea.Cmd {
-	p := m.pick[m.tab]
-	switch m.tab {
-	case tabTools:
-		tools := m.visibleTools()
-		if p.Cursor() >= len(tools) {
-			return nil
-		}
-		return m.openTool(tools[p.Cursor()])
-	case tabPrompts:
-		if p.Cursor() < len(m.prompts) && m.conn != nil {
-			return m.openPrompt(m.prompts[p.Cursor()])
-		}
-	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
-	}
-	return nil
-}
-
 // tabView draws the current tab in h lines.
 func (m *Model) tabView(h int) string { return m.pages[m.tab].View(m.c.Width, h) }
 
@@ -89,7 +57,7 @@ func (tabsLayer) footer(m *Model, _ *level) string {
 	case m.filtering():
 		return m.c.KeyLine(k.Filter.ShortHelp()...)
 	case m.running != "":
-		status := fmt.Sprintf("%scalling %s… %s%s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second), m.progressBrief())
+		status := fmt.Sprintf("%scalling %s… %s%s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second), page.ProgressBrief(m.progress))
 		return m.c.Styles.Dim.Render(status+" · ") + m.c.KeyLine(keys.Hint(k.Tabs.CancelCall.Help().Key, "cancels the call", k.Tabs.CancelCall))
 	case m.status.text != "":
 		return m.statusLine()
@@ -104,11 +72,7 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		if key.Matches(msg, m.c.Keys.Filter.Quit) {
 			return m.askQuit()
 		}
-		if cmd, took := m.pageKey(msg); took {
-			return cmd
-		}
-		m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
-		return nil
+		return m.pageKey(msg)
 	}
 	if t, ok := k.JumpTo(msg); ok {
 		m.show(tab(t))
@@ -123,10 +87,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.show((m.tab + 1) % tab(len(m.pages)))
 	case key.Matches(msg, k.Prev):
 		m.show((m.tab + tab(len(m.pages)) - 1) % tab(len(m.pages)))
-	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers):
+	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock):
 		return m.connectionKey(msg)
-	case m.entryKey(msg):
-		return m.entryCmd(msg)
 	case key.Matches(msg, k.CancelCall):
 		if m.cancelCall != nil {
 			m.cancelCall()
@@ -138,29 +100,14 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 	case key.Matches(msg, k.Save):
 		return m.askSave()
 	default:
-		if cmd, took := m.pageKey(msg); took {
-			return cmd
-		}
-		return m.tabKey(msg)
-	}
-	return nil
-}
-
-// tabKey takes the keys of a tab the Model still keys itself (tabPage).
-func (m *Model) tabKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.c.Keys.Tabs
-	switch {
-	case key.Matches(msg, k.Open):
-		return m.enter()
-	case m.stepResult(msg):
-	case !m.paneKey(msg):
-		m.pick[m.tab].Update(msg, m.c.Keys, m.listLen())
+		return m.pageKey(msg)
 	}
 	return nil
 }
 
 // connectionKey takes the keys about the connection rather than a tab:
-// reconnect, roots, sign in, the apps and tasks it opened, another server.
+// reconnect, roots, sign in, the apps and tasks it opened, another server,
+// the changes since the project's surface lock.
 func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.Keys.Tabs
 	switch {
@@ -177,45 +124,14 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 		m.host(layer.NewTasks(&m.c, func() []layer.Task { return m.tasks.shown() }, func() []mcpclient.Record { return m.records }))
 	case key.Matches(msg, k.Servers):
 		return m.openServers()
+	case key.Matches(msg, k.Lock):
+		m.host(layer.NewLock(&m.c, func() layer.LockCheck { return m.lock.of(m.conn, m.opts.Dir) }))
 	}
 	return nil
 }
 
 // filtering reports whether a list's filter is being typed.
 func (m *Model) filtering() bool {
-	if f, ok := m.pages[m.tab].(page.Filterer); ok {
-		return f.Filtering()
-	}
-	return m.pick[m.tab].Filtering()
-}
-
-// columns lays out a list and a detail pane side by side; the line
-// between them is heavy when the pane is focused.
-func columns(c *widget.Common, left, right string, leftWidth int, focused bool) string {
-	l := lipgloss.NewStyle().Width(leftWidth).Render(left)
-	bar, style := "│", c.Styles.Dim
-	if focused {
-		bar, style = "┃", c.Styles.Accent
-	}
-	sep := style.Render(strings.Repeat(bar+"\n", max(lipgloss.Height(l), lipgloss.Height(right))-1) + bar)
-	return lipgloss.JoinHorizontal(lipgloss.Top, l, " ", sep, " ", right)
-}
-
-// entryKey reports whether a key acts on the selected entry of the
-// current tab beyond enter: t and c on a tool, e on a prompt.
-func (m *Model) entryKey(msg tea.KeyMsg) bool {
-	k := m.c.Keys.Tabs
-	return m.tab == tabTools && key.Matches(msg, k.AsTask, k.Retry) || m.tab == tabPrompts && key.Matches(msg, k.EditArgs)
-}
-
-// entryCmd acts on the selected entry for a key entryKey takes.
-func (m *Model) entryCmd(msg tea.KeyMsg) tea.Cmd {
-	k := m.c.Keys.Tabs
-	switch {
-	case key.Matches(msg, k.EditArgs):
-		return m.editPromptArgs()
-	case key.Matches(msg, k.Retry):
-		return m.retryRefused()
-	}
-	return m.callAsTask()
+	f, ok := m.pages[m.tab].(page.Filterer)
+	return ok && f.Filtering()
 }

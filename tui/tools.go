@@ -8,32 +8,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// visibleTools are the tools the filter lets through.
-func (m *Model) visibleTools() []*mcp.Tool {
-	var out []*mcp.Tool
-	for _, t := range m.tools {
-		if m.pick[tabTools].Matches(t.Name) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// openTool calls a tool, first asking for its arguments with a form when
-// its input schema has fields.
-func (m *Model) openTool(t *mcp.Tool) tea.Cmd { return m.openToolAs(t, false) }
-
 // openToolAs asks for a tool's arguments and calls it, as a task when
-// asTask (a tool whose task support is optional, called with t).
+// asTask (a tool whose task support is optional, called with t): the
+// Tools tab's enter ([page.OpenTool]) and t.
 func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
 	schema, err := formschema.ParseArguments(m.inputSchema(t))
 	title := "Arguments for " + t.Name
@@ -77,13 +62,10 @@ type taskSupportMsg struct {
 	err     error
 }
 
-// callAsTask calls the selected tool as a task (t), once its listing
-// says it may run as one.
-func (m *Model) callAsTask() tea.Cmd {
-	t := m.selectedTool()
+// callAsTask calls a tool as a task (t on the Tools tab), once its
+// listing says it may run as one.
+func (m *Model) callAsTask(t *mcp.Tool) tea.Cmd {
 	switch {
-	case t == nil || m.tab != tabTools:
-		return nil
 	case m.conn == nil || m.state != stateConnected:
 		m.status = statusMsg{"not connected", true}
 		return nil
@@ -145,6 +127,7 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 	ctx, cancel := context.WithCancel(context.Background())
 	track := &callTrack{}
 	m.running, m.runStart, m.cancelCall, m.runTrack, m.progress, m.runConn = tool.Name, time.Now(), cancel, track, nil, m.conn
+	m.tellRun()
 	conn, name, start, emit := m.conn, tool.Name, m.runStart, m.asker.OnEvent
 	// A tool with an app opens it first (apps.go).
 	return tea.Batch(save, m.withToolApp(tool, args, func() tea.Msg {
@@ -155,6 +138,11 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 		cancelled := err != nil && ctx.Err() != nil
 		return callDoneMsg{conn: conn, tool: name, args: args, res: res, err: err, took: time.Since(start), cancelled: cancelled, asTask: asTask}
 	}))
+}
+
+// tellRun tells the Tools tab of the running call, after it changed.
+func (m *Model) tellRun() {
+	pageOf[*page.Tools](m).Update(page.Running{Tool: m.running, Start: m.runStart, Progress: m.progress})
 }
 
 // callOrTask calls a tool as a call or as a task ([mcpclient.Conn.CallOrTask]);
@@ -171,20 +159,27 @@ func callOrTask(ctx context.Context, conn *mcpclient.Conn, name string, args jso
 	})
 }
 
-// callDone shows a call's result, or that it was cancelled, under its
-// tool.
-func (m *Model) callDone(msg callDoneMsg) {
+// update shows a call's result, or that it was cancelled, under its
+// tool; a call the server refused until a page is opened shows its pages
+// (urlrequired.go).
+func (msg callDoneMsg) update(m *Model) tea.Cmd {
+	if msg.conn != m.runConn { // a call of a server left since (S)
+		return nil
+	}
 	last := m.progress
 	m.running, m.cancelCall, m.runTrack, m.progress = "", nil, nil, nil
-	if msg.cancelled {
-		m.runs.add(msg.tool, renderCancelled(&m.c, msg.took, last))
-		return
+	m.tellRun()
+	var text string
+	if u, ok, bad := mcpclient.URLRequiredOf(msg.err); msg.cancelled {
+		text = renderCancelled(&m.c, msg.took, last)
+	} else if ok && bad == nil {
+		text = renderURLRequired(&m.c, u, msg.took)
+	} else {
+		text = renderResult(&m.c, msg.res, msg.err, msg.took)
 	}
-	if u, ok, bad := mcpclient.URLRequiredOf(msg.err); ok && bad == nil { // urlrequired.go
-		m.runs.add(msg.tool, renderURLRequired(&m.c, u, msg.took))
-		return
-	}
-	m.runs.add(msg.tool, renderResult(&m.c, msg.res, msg.err, msg.took))
+	tools := pageOf[*page.Tools](m)
+	tools.Update(page.ToolResult{Tool: msg.tool, Text: text})
+	return tea.Batch(m.apps.callDone(msg), askURLs(tools, msg))
 }
 
 // renderCancelled says that the person cancelled a call, what the server
@@ -197,106 +192,14 @@ func renderCancelled(c *widget.Common, took time.Duration, last *mcpclient.Progr
 	if last != nil {
 		b.WriteString("\n" + s.Dim.Render("last progress: "))
 		if last.Total > 0 {
-			b.WriteString(number(last.Progress) + "/" + number(last.Total))
+			b.WriteString(page.Number(last.Progress) + "/" + page.Number(last.Total))
 		} else {
-			b.WriteString(number(last.Progress))
+			b.WriteString(page.Number(last.Progress))
 		}
 		if last.Message != "" {
 			b.WriteString(s.Dim.Render(" · ") + widget.Clean(last.Message))
 		}
 	}
-	return b.String()
-}
-
-// toolsView lists the tools beside the selected one's latest result,
-// description and schemas.
-func (m *Model) toolsView(h int) string {
-	lw := m.listWidth()
-	tools := m.visibleTools()
-	rows := make([]widget.Row, len(tools))
-	for i, t := range tools {
-		rows[i] = toolRow(t) // marked when it has an app, or only apps may call it
-	}
-	widget.CutRows(rows, lw) // names that share a long start stay told apart
-	list := m.pick[tabTools].View(&m.c, rows, m.listErr[tabTools], lw, h)
-	return columns(&m.c, list, m.runBanner(m.detailWidth())+m.paneView(m.stepHint()), lw, m.focus[tabTools])
-}
-
-// selectedTool is the tool under the cursor, or nil.
-func (m *Model) selectedTool() *mcp.Tool {
-	tools := m.visibleTools()
-	if p := m.pick[tabTools]; p.Cursor() < len(tools) {
-		return tools[p.Cursor()]
-	}
-	return nil
-}
-
-// stepResult shows the selected tool's earlier or later result for the
-// keys that step through them, reporting whether the key was one.
-func (m *Model) stepResult(msg tea.KeyMsg) bool {
-	k := m.c.Keys.Tabs
-	by := 0
-	switch {
-	case m.tab != tabTools:
-		return false
-	case key.Matches(msg, k.Earlier):
-		by = -1
-	case key.Matches(msg, k.Later):
-		by = 1
-	default:
-		return false
-	}
-	if t := m.selectedTool(); t != nil {
-		m.runs.step(t.Name, by)
-	}
-	return true
-}
-
-// stepHint is the Tools pane's hint when the selected tool has earlier
-// results: the keys that step through them.
-func (m *Model) stepHint() string {
-	t := m.selectedTool()
-	if t == nil {
-		return ""
-	}
-	if _, _, n := m.runs.at(t.Name); n < 2 {
-		return ""
-	}
-	k := m.c.Keys.Tabs
-	return m.c.KeyLine(keys.Hint("[/]", "earlier/later result", k.Earlier, k.Later))
-}
-
-// toolText is the Tools tab's pane: the selected tool's latest result in
-// this session, if it has one, then its description and schemas.
-func (m *Model) toolText() string {
-	s := m.c.Styles
-	tools := m.visibleTools()
-	p := m.pick[tabTools]
-	if p.Cursor() >= len(tools) {
-		return ""
-	}
-	t := tools[p.Cursor()]
-	var b strings.Builder
-	// While the tool runs, the banner above the pane shows the call.
-	if res, i, n := m.runs.at(t.Name); n > 0 && m.running != t.Name {
-		if n > 1 {
-			b.WriteString(s.Dim.Render(fmt.Sprintf("result %d of %d", i, n)) + "\n")
-		}
-		b.WriteString(res + "\n\n")
-	}
-	b.WriteString(s.Title.Render(widget.Clean(t.Name)) + "\n" + widget.Clean(t.Description) + "\n")
-	if t.Annotations != nil {
-		b.WriteString(s.Dim.Render("annotations: ") + s.ColourJSON(widget.Clean(widget.PrettyJSON(t.Annotations))) + "\n")
-	}
-	b.WriteString(s.Dim.Render("input schema: ") + s.ColourJSON(widget.Clean(widget.PrettyJSON(t.InputSchema))) + "\n")
-	if t.OutputSchema != nil {
-		b.WriteString(s.Dim.Render("output schema: ") + s.ColourJSON(widget.Clean(widget.PrettyJSON(t.OutputSchema))) + "\n")
-	}
-	if ui, ok := t.Meta["ui"]; ok {
-		b.WriteString(s.Dim.Render("_meta.ui: ") + s.ColourJSON(widget.Clean(widget.PrettyJSON(ui))) + "\n")
-	}
-	b.WriteString(m.toolAppText(t))
-	b.WriteString(s.Dim.Render("enter calls it"))
 	return b.String()
 }
 

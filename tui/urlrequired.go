@@ -1,13 +1,13 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -16,17 +16,8 @@ import (
 // (URLElicitationRequiredError, -32042): its result lists the pages, each
 // page is shown on the URL consent card (mcpclient.Conn.AskURLs), and c
 // calls the tool again, with the same arguments, once the person is done
-// there (docs/architecture.md, "URL elicitation required").
-
-// refusedCall is the last call the server refused until a page is opened:
-// what c calls again. Its arguments are kept whole, in memory, for this
-// connection only.
-type refusedCall struct {
-	conn   *mcpclient.Conn
-	tool   *mcp.Tool
-	args   json.RawMessage
-	asTask bool
-}
+// there: the Tools tab keeps the call (page.Refused) and asks for it
+// (layer.CallTool) (docs/architecture.md, "URL elicitation required").
 
 // urlsAnsweredMsg says the pages of a refused call were all answered (or
 // that asking stopped).
@@ -37,18 +28,19 @@ type urlsAnsweredMsg struct {
 	err     error
 }
 
-// urlRequired shows a refused call's pages, one consent card after the
-// other, and keeps the call for c; nil when the call was not refused so.
-func (m *Model) urlRequired(msg callDoneMsg) tea.Cmd {
+// askURLs shows a refused call's pages, one consent card after the other,
+// and gives the Tools tab the call for c; nil when the call was not
+// refused so.
+func askURLs(tools *page.Tools, msg callDoneMsg) tea.Cmd {
 	u, ok, bad := mcpclient.URLRequiredOf(msg.err)
 	if !ok || bad != nil || msg.conn == nil {
 		return nil
 	}
-	tool := m.toolNamed(msg.tool)
+	tool := tools.Named(msg.tool)
 	if tool == nil {
 		return nil
 	}
-	m.refused = &refusedCall{conn: msg.conn, tool: tool, args: msg.args, asTask: msg.asTask}
+	tools.Update(page.Refused{Tool: tool, Args: msg.args, AsTask: msg.asTask}) // for c
 	conn, name := msg.conn, msg.tool
 	return func() tea.Msg {
 		answers, err := conn.AskURLs(conn.Context(), "tools/call "+name, u)
@@ -57,7 +49,7 @@ func (m *Model) urlRequired(msg callDoneMsg) tea.Cmd {
 }
 
 func (msg urlsAnsweredMsg) update(m *Model) tea.Cmd {
-	if m.refused == nil || msg.conn != m.refused.conn || msg.tool != m.refused.tool.Name {
+	if msg.conn != m.conn || msg.tool != pageOf[*page.Tools](m).RefusedTool() {
 		return nil
 	}
 	opened := 0
@@ -76,34 +68,6 @@ func (msg urlsAnsweredMsg) update(m *Model) tea.Cmd {
 		m.status = statusMsg{fmt.Sprintf("you did not open every page %s needs: %s calls it again anyway", widget.Clean(msg.tool), k), true}
 	}
 	return nil
-}
-
-// toolNamed is the listed tool of that name, or nil.
-func (m *Model) toolNamed(name string) *mcp.Tool {
-	for _, t := range m.tools {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
-// retryRefused calls the refused call again, with the same arguments, when
-// it is the selected tool's (c).
-func (m *Model) retryRefused() tea.Cmd {
-	r, t := m.refused, m.selectedTool()
-	switch {
-	case m.tab != tabTools || t == nil:
-		return nil
-	case r == nil || r.conn != m.conn || r.tool.Name != t.Name:
-		m.status = statusMsg{"c calls a tool again once the server asked for a page to be opened first; enter calls it", true}
-		return nil
-	case m.running != "":
-		m.status = statusMsg{"a call is running: esc cancels it", true}
-		return nil
-	}
-	m.refused = nil
-	return m.callAs(r.tool, r.args, r.asTask)
 }
 
 // renderURLRequired is the result of a call the server refused until the

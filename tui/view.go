@@ -19,7 +19,7 @@ func (m *Model) View() string {
 	top := m.top()
 	body := top.view(m.bodyHeight())
 	hd := header{c: &m.c, opts: &m.opts, link: &m.link, spinner: m.spinner.View(), appsOpen: m.apps.opened(),
-		pending: len(m.queue) + len(inApp(m.pending)), loginShown: m.hostedOf(m.login) != nil}
+		pending: len(m.queue) + len(inApp(m.pending)), loginShown: m.hostedOf(m.login) != nil, lock: m.lock.brief(m.conn, &m.c)}
 	out := hd.view() + "\n" + m.tabBar() + "\n" + body
 	lines := strings.Split(out, "\n")
 	h := m.c.Height - 1
@@ -44,6 +44,8 @@ type header struct {
 	spinner string
 	// appsOpen, pending: the tool apps open, the requests waiting.
 	appsOpen, pending int
+	// lock is what changed since the project's surface lock, in brief.
+	lock string
 	// loginShown: the login card is on the stack, not hidden.
 	loginShown bool
 }
@@ -69,6 +71,9 @@ func (h *header) view() string {
 	}
 	if a := h.authBrief(h.c, min(max(h.c.Width-lipgloss.Width(right)-40, 12), 48), h.loginShown); a != "" {
 		right = a + s.Dim.Render(" · ") + right
+	}
+	if h.lock != "" && h.state == stateConnected { // D shows the changes
+		right = h.lock + s.Dim.Render(" · ") + right
 	}
 	if n := h.pending; n > 0 {
 		right = s.Warn.Render(fmt.Sprintf("%d pending", n)) + s.Dim.Render(" · ") + right

@@ -71,6 +71,9 @@ func (o *testOptions) parse(fs *flagSet, args []string) error {
 		}
 	}
 	words := rest
+	if len(words) > 0 && !o.init && !dashBefore(args, words) && looksLikeSuite(words[0]) {
+		return usagef("test: %s: no such suite file (a server command that is a YAML file goes after --)", words[0])
+	}
 	if o.conn.wireLog != "" {
 		return usagef("test: --wire-log is not taken: the JUnit report (--junit) keeps the traffic of each failing step")
 	}
@@ -106,6 +109,12 @@ func dashBefore(args, rest []string) bool {
 	return i > 0 && args[i-1] == "--"
 }
 
+// looksLikeSuite reports whether word, which names no file, was meant
+// as a suite: a mistyped one would otherwise start the server.
+func looksLikeSuite(word string) bool {
+	return strings.HasSuffix(word, ".yaml") || strings.HasSuffix(word, ".yml")
+}
+
 // isSuitePath reports whether word names a suite file or a folder of
 // them, rather than the start of a server.
 func isSuitePath(word string) bool {
@@ -138,9 +147,11 @@ func (o *testOptions) load() error {
 		}
 		o.suites = append(o.suites, s)
 	}
-	// The server's words are checked before anything runs.
+	// The server's words are checked before anything runs; the revision
+	// is each session's own (--protocol may name two).
 	for _, s := range o.suites {
 		cf := o.conn
+		cf.protocol = "auto"
 		if err := cf.parseTarget(o.serverOf(s)); err != nil {
 			o.cleanup()
 			return usagef("%s:%d: server: %v", s.File, s.ServerLine, err)
@@ -180,10 +191,15 @@ func (o *testOptions) run(ctx context.Context, s streams) error {
 	defer cancel()
 	report, err := suite.Run(ctx, o.suites, suite.Options{
 		Dial: o.dialer(s), Revisions: o.revisions, Filter: o.filterRE, Update: o.update,
-		StrictAnswers: o.strictAnswers, Parallel: o.parallel,
+		StrictAnswers: o.strictAnswers, Parallel: o.parallel, Secrets: s.secrets,
 	})
 	if err != nil {
 		var ue *suite.UnreachableError
+		if errors.As(err, &ue) && ctx.Err() == nil {
+			// Exit 3, as diff's live side: a server that never answered
+			// the connect (--connect-timeout) was not reached either.
+			return unreachableError{fmt.Errorf("no test ran: %w", ue.Err)}
+		}
 		if errors.As(err, &ue) {
 			return fmt.Errorf("no test ran: %w", ue.Err)
 		}

@@ -40,6 +40,7 @@ func TestTestExitCodes(t *testing.T) {
 	failing := strings.Replace(passingSuite, "choice\": option-a}", "choice\": option-b}", 1)
 	bad := strings.Replace(passingSuite, "expect:", "expext:", 1)
 	unreachable := strings.Replace(passingSuite, "server: fixture", "server: [/nonexistent/mcpeek-test-server]", 1)
+	silent := strings.Replace(passingSuite, "server: fixture", "server: [sleep, \"30\"]", 1)
 	slow := strings.Replace(passingSuite, "call: choose_option", "call: count_down\n        args: {steps: 1000, delayMs: 10000}\n        timeout: 1h", 1)
 	for _, tc := range []struct {
 		name       string
@@ -53,7 +54,9 @@ func TestTestExitCodes(t *testing.T) {
 		{"failed", failing, nil, exitToolError, `expected equals "option-b", got "option-a"`, ""},
 		{"bad suite", bad, nil, exitUsage, "", `t.mcpeek.yaml:8: unknown key "expext"`},
 		{"unreachable", unreachable, nil, exitConnection, "", "mcpeek: no test ran: connect to /nonexistent/mcpeek-test-server"},
+		{"a server that never answers", silent, []string{"--connect-timeout", "300ms"}, exitConnection, "", "mcpeek: no test ran: connect to sleep 30: no answer within 300ms"},
 		{"timeout", slow, []string{"--timeout", "300ms", "--protocol", "modern"}, exitTimeout, "", "deadline exceeded"},
+		{"both revisions named", passingSuite, []string{"--protocol", "2025-11-25,modern"}, exitOK, "3 passed, 0 failed", ""},
 		{"bad flag", passingSuite, []string{"--protocol", "2024-01-01"}, exitUsage, "", "unknown protocol revision"},
 		{"bad filter", passingSuite, []string{"--filter", "("}, exitUsage, "", "--filter"},
 		{"the command line's server", unreachable, []string{"--", "fixture"}, exitOK, "3 passed", ""},
@@ -67,6 +70,15 @@ func TestTestExitCodes(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a mistyped suite", func(t *testing.T) {
+		// Not taken for the server's command, which would run every suite
+		// found here against it.
+		missing := filepath.Join(t.TempDir(), "missing.mcpeek.yaml")
+		code, _, stderr := run("test", missing)
+		if code != exitUsage || !strings.Contains(stderr, missing+": no such suite file") {
+			t.Fatalf("exit %d (want %d), stderr %s", code, exitUsage, stderr)
+		}
+	})
 	t.Run("interrupted", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()

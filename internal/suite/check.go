@@ -16,7 +16,7 @@ import (
 // check compares a step's outcome with its expectations; it also keeps
 // the redacted result, for snapshots and era parity.
 func (r *runner) check(ctx context.Context, u *unit, conn *mcpclient.Conn, st *Step, out *outcome, vs vars) []Failure {
-	out.redacted = redact(comparable(out.doc), append(append([]*Redaction(nil), u.suite.Redact...), st.Redact...))
+	out.redacted = hideSecrets(redact(comparable(out.doc), append(append([]*Redaction(nil), u.suite.Redact...), st.Redact...)), r.opts.Secrets)
 	e := st.Expect
 	if e == nil {
 		if out.err != nil {

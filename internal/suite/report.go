@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
+	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/cireport"
 )
 
 // WriteText writes one line per test and revision, each failure under
@@ -19,13 +21,13 @@ func WriteText(w io.Writer, r *Report) {
 	for _, s := range r.Suites {
 		for _, t := range s.Tests {
 			mark := map[string]string{StatusPassed: "ok  ", StatusFailed: "FAIL", StatusSkipped: "skip"}[t.Status]
-			fmt.Fprintf(w, "%s %-10s %s:%d %s", mark, s.Revision, t.File, t.Line, t.Name)
+			fmt.Fprintf(w, "%s %-10s %s:%d %s", mark, s.Revision, t.File, t.Line, terminalLine(t.Name))
 			if t.Status != StatusSkipped && s.Revision != ParityRevision {
 				fmt.Fprintf(w, " (%dms)", t.Millis)
 			}
 			fmt.Fprintln(w)
 			for _, f := range t.Failures {
-				fmt.Fprintf(w, "     %s:%d: %s\n", t.File, f.Line, f.String())
+				fmt.Fprintf(w, "     %s:%d: %s\n", t.File, f.Line, terminalLine(f.String()))
 			}
 		}
 	}
@@ -97,9 +99,9 @@ func WriteJUnit(w io.Writer, r *Report) error {
 				for i, f := range t.Failures {
 					lines[i] = fmt.Sprintf("%s:%d: %s", t.File, f.Line, f.String())
 				}
-				tc.Failure = &junit.Result{Message: cut(t.Failures[0].String(), 500), Type: "expectation", Data: strings.Join(lines, "\n")}
+				tc.Failure = &junit.Result{Message: cut(t.Failures[0].String(), 500), Type: "expectation", Data: cireport.XMLText(strings.Join(lines, "\n"))}
 				if t.Wire != "" {
-					tc.SystemOut = &junit.Output{Data: t.Wire}
+					tc.SystemOut = &junit.Output{Data: cireport.XMLText(t.Wire)}
 				}
 				js.Failures++
 			}
@@ -133,7 +135,7 @@ func WriteGitHub(w io.Writer, r *Report) {
 		for _, t := range s.Tests {
 			for _, f := range t.Failures {
 				title := fmt.Sprintf("%s [%s]", t.Name, s.Revision)
-				fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", escapeProperty(t.File), f.Line, escapeProperty(title), escapeData(f.String()))
+				fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", cireport.EscapeProperty(t.File), f.Line, cireport.EscapeProperty(terminalLine(title)), cireport.Escape(terminalLine(f.String())))
 			}
 		}
 	}
@@ -158,16 +160,11 @@ func WriteGitHubSummary(w io.Writer, r *Report) {
 	}
 }
 
-func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
-}
+func cell(s string) string { return strings.ReplaceAll(terminalLine(s), "|", `\|`) }
 
-// escapeData and escapeProperty escape a workflow command's message and
-// its properties, as the Actions toolkit does.
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+// terminalLine is text that may quote the server (a result's text, a
+// protocol error's message) made one line that is safe to print: no
+// escape sequence of the server's reaches the reader's terminal or the
+// Actions log. The JSON report keeps the text as it came, its encoder
+// escaping it; JUnit keeps it as XML can hold it (cireport.XMLText).
+func terminalLine(s string) string { return oneLine(formschema.Clean(s)) }

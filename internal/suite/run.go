@@ -52,6 +52,10 @@ type Options struct {
 	StrictAnswers bool
 	// Parallel is how many sessions run at once (0 or 1: one).
 	Parallel int
+	// Secrets are the run's (the credentials its servers were given):
+	// redacted from results before snapshots and era parity, as from
+	// everything else the run writes.
+	Secrets *mcpclient.Secrets
 }
 
 // UnreachableError is a server that could not be reached before any
@@ -80,8 +84,8 @@ type TestResult struct {
 	Failures []Failure     `json:"failures,omitempty"`
 	// Wire is the traffic of the step that failed, for the JUnit report.
 	Wire string `json:"-"`
-	// docs are each step's result, redacted, for era parity.
-	docs []any
+	// docs are what era parity keeps of each step's result.
+	docs []parityDoc
 }
 
 // SuiteResult is one suite file in one revision (or its era parity:
@@ -271,10 +275,17 @@ func (r *runner) plan(s *Suite, rev string, sr *SuiteResult, snaps *snapshots) [
 }
 
 func (r *runner) runUnits(ctx context.Context, units []*unit) {
+	if len(units) == 0 {
+		return
+	}
+	// The first session alone: whether the server was reached before any
+	// test ran (exit 3) is decided there, as with one session at a time,
+	// not by whichever of several sessions' connects fails first.
+	r.runUnit(ctx, units[0])
 	n := max(r.opts.Parallel, 1)
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
-	for _, u := range units {
+	for _, u := range units[1:] {
 		sem <- struct{}{}
 		if ctx.Err() != nil {
 			<-sem
@@ -353,7 +364,7 @@ func (r *runner) runTest(ctx context.Context, u *unit, sess *session, t *Test, r
 	}
 	for i, st := range t.Steps {
 		out := r.runStep(ctx, u, sess, st, vs)
-		res.docs = append(res.docs, out.redacted)
+		res.docs = append(res.docs, keepForParity(out.redacted))
 		for _, f := range out.failures {
 			f.Step = i + 1
 			res.Failures = append(res.Failures, f)
@@ -441,7 +452,8 @@ func stepRecords(all []mcpclient.Record, before int) []mcpclient.Record {
 }
 
 // countRounds is a step's input rounds: in 2026-07-28 the input_required
-// results the server sent, before it every request it sent.
+// results the server sent (however long: the wire log reads how a message
+// ended before it cuts it), before it every request it sent.
 func countRounds(conn *mcpclient.Conn, since time.Time, asked []mcpclient.Record) int {
 	if conn.ProtocolVersion() < mcpclient.ProtocolModern {
 		return len(asked)
@@ -451,12 +463,7 @@ func countRounds(conn *mcpclient.Conn, since time.Time, asked []mcpclient.Record
 		if e.Dir != mcpclient.DirRecv || e.Time.Before(since) {
 			continue
 		}
-		var m struct {
-			Result struct {
-				InputRequests map[string]json.RawMessage `json:"inputRequests"`
-			} `json:"result"`
-		}
-		if json.Unmarshal(e.Message, &m) == nil && len(m.Result.InputRequests) > 0 {
+		if e.Outcome().Kind == mcpclient.OutcomeInputRequired {
 			n++
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -206,6 +207,13 @@ func stallServer() *mcp.Server {
 			era = "legacy"
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: era}}, StructuredContent: map[string]any{"era": era, "at": time.Now().String()}}, nil
+	})
+	s.AddTool(&mcp.Tool{Name: "big_era", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		era := "modern"
+		if p := req.Session.InitializeParams(); p != nil && p.ProtocolVersion < mcpclient.ProtocolModern {
+			era = "legacy"
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: era + strings.Repeat("0123456789", parityKeep/10)}}}, nil
 	})
 	s.AddTool(&mcp.Tool{Name: "big", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("0123456789", largeResult/10)}}}, nil
@@ -664,5 +672,189 @@ tests:
 	WriteGitHubSummary(&b, rep)
 	if !regexp.MustCompile(`(?m)^\| ❌ \| fails, twice \| 2025-11-25 \| .*t\.mcpeek\.yaml:6 \| step 1: text: `).MatchString(b.String()) {
 		t.Fatalf("summary:\n%s", b.String())
+	}
+}
+
+// TestServerTextIsCleaned: what a server wrote, quoted in a failure,
+// reaches the person's terminal (and the Actions log) without its escape
+// sequences, which could clear the screen or restyle the report.
+func TestServerTextIsCleaned(t *testing.T) {
+	shout := func() *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "shout", Version: "1"}, nil)
+		s.AddTool(&mcp.Tool{Name: "shout", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "\x1b[2J\x1b[31mred\nline"}}}, nil
+		})
+		return s
+	}
+	rep, _ := runSuite(t, `
+version: 1
+server: fixture
+protocol: [2025-11-25]
+tests:
+  - name: an isError result's text
+    steps:
+      - call: shout
+        expect: {isError: false}
+  - name: a protocol error naming what was asked
+    steps:
+      - call: "\e[2Jgone"
+`, Options{Dial: dialer(shout)})
+	if got := failures(rep); len(got) != 2 {
+		t.Fatalf("failures %v, want two", got)
+	}
+	var text, gh, summary bytes.Buffer
+	WriteText(&text, rep)
+	WriteGitHub(&gh, rep)
+	WriteGitHubSummary(&summary, rep)
+	for name, out := range map[string]string{"text": text.String(), "github": gh.String(), "summary": summary.String()} {
+		if strings.ContainsRune(out, 0x1b) {
+			t.Errorf("the %s report holds an escape sequence:\n%q", name, out)
+		}
+	}
+	// JUnit keeps the text, as XML a CI server can read: a control
+	// character, even in CDATA, makes the whole file unreadable.
+	var junit bytes.Buffer
+	if err := WriteJUnit(&junit, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal(junit.Bytes(), new(struct{})); err != nil {
+		t.Fatalf("the JUnit report is not XML: %v", err)
+	}
+	if !strings.Contains(text.String(), "␛[2J␛[31mred line") {
+		t.Errorf("the text report does not show the server's text, cleaned, on one line:\n%s", text.String())
+	}
+}
+
+// TestParityKeepsLargeResultsSmall: era parity keeps a digest of a large
+// result, not the result, so a suite of large results does not hold every
+// one of them until the run ends; the eras still compare.
+func TestParityKeepsLargeResultsSmall(t *testing.T) {
+	rep, _ := runSuite(t, `
+version: 1
+server: fixture
+defaults: {redact: ["$.structuredContent.at"]}
+tests:
+  - name: big in both eras
+    steps:
+      - {call: big, timeout: 2m}
+  - name: era in both eras
+    steps:
+      - {call: era}
+  - name: a large result that names its era
+    steps:
+      - {call: big_era}
+`, Options{Dial: dialer(stallServer)})
+	kept := 0
+	for _, s := range rep.Suites {
+		for _, tr := range s.Tests {
+			for _, d := range tr.docs {
+				kept += size(d)
+			}
+		}
+	}
+	if kept > 2*parityKeep {
+		t.Errorf("era parity keeps %d bytes of results after the run, want at most %d", kept, 2*parityKeep)
+	}
+	if got := failures(rep); len(got) != 2 || !strings.Contains(got[1], "2025-11-25 vs 2026-07-28: the results differ (") {
+		t.Fatalf("failures %v, want the era's result and the large one differing", got)
+	}
+	var parity []*TestResult
+	for _, s := range rep.Suites {
+		if s.Revision == ParityRevision {
+			parity = s.Tests
+		}
+	}
+	if len(parity) != 3 || parity[0].Status != StatusPassed || parity[1].Status != StatusFailed ||
+		!strings.Contains(parity[1].Failures[0].String(), "at $.content[0].text") {
+		t.Fatalf("parity %v, want the big results equal and the era's differing where they do", failures(rep))
+	}
+}
+
+// size is how many bytes a kept parity result holds, roughly: its JSON.
+func size(d parityDoc) int {
+	data, _ := jsonMarshal(d.doc)
+	return len(data)
+}
+
+// TestSnapshotsHideTheRunsSecrets: a snapshot is committed, so a secret
+// of the run (a credential the server was given) that the server echoes
+// is written redacted, as everything else the run prints is, and the
+// snapshot still compares equal.
+func TestSnapshotsHideTheRunsSecrets(t *testing.T) {
+	const token = "sk-live-0123456789abcdef"
+	echo := func() *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1"}, nil)
+		s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "signed in with " + token}}}, nil
+		})
+		return s
+	}
+	secrets := &mcpclient.Secrets{}
+	secrets.AddCredential(token)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.mcpeek.yaml")
+	if err := os.WriteFile(path, []byte(`
+version: 1
+server: fixture
+protocol: [2025-11-25]
+tests:
+  - {name: whoami, steps: [{call: whoami, expect: {snapshot: whoami}}]}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, update := range []bool{true, false} {
+		s, err := Load(path, os.LookupEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(t.Context(), []*Suite{s}, Options{Dial: dialer(echo), Update: update, Secrets: secrets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := failures(rep); len(got) != 0 {
+			t.Fatalf("update %t: %v", update, got)
+		}
+	}
+	data, err := os.ReadFile(SnapshotPath(path))
+	if err != nil || strings.Contains(string(data), token) || !strings.Contains(string(data), "signed in with "+mcpclient.Redacted) {
+		t.Fatalf("snapshot: %v\n%s", err, data)
+	}
+}
+
+// TestParallelReachability: whether the server was reached before any
+// test ran does not depend on --parallel. A server that speaks only
+// 2025-11-25 is reached in the suite's first session; its 2026-07-28
+// sessions fail their tests (exit 1) however the sessions interleave,
+// rather than the run ending as "no test ran" (exit 3) when a failing
+// connect happened to come first.
+func TestParallelReachability(t *testing.T) {
+	legacyOnly := func(ctx context.Context, d Dial) (*mcpclient.Conn, func(), error) {
+		if d.Revision == mcpclient.ProtocolModern {
+			return nil, nil, errors.New("the server does not speak protocol revision 2026-07-28")
+		}
+		return dialFixture(ctx, d)
+	}
+	path := filepath.Join(t.TempDir(), "t.mcpeek.yaml")
+	if err := os.WriteFile(path, []byte(`
+version: 1
+server: fixture
+tests:
+  - {name: tools, steps: [{list: tools}]}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The sessions race; a few runs see the interleavings.
+	for range 20 {
+		s, err := Load(path, os.LookupEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(t.Context(), []*Suite{s}, Options{Dial: legacyOnly, Parallel: 2})
+		if err != nil {
+			t.Fatalf("run: %v, want the 2025-11-25 test passed and the 2026-07-28 one failed", err)
+		}
+		if passed, failed, _ := rep.Counts(); passed != 1 || failed != 1 {
+			t.Fatalf("%d passed, %d failed; want 1 and 1", passed, failed)
+		}
 	}
 }

@@ -4,6 +4,8 @@
 package suite
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -128,6 +131,28 @@ func redact(doc any, paths []*Redaction) any {
 		located := r.Path.SelectLocated(doc)
 		for _, n := range located {
 			doc = setAt(doc, n.Path, Placeholder)
+		}
+	}
+	return doc
+}
+
+// hideSecrets is doc (a copy the caller owns) with the run's secrets
+// redacted from its strings: a snapshot is committed, and the snapshot
+// file is the one thing the run writes that does not go through them.
+func hideSecrets(doc any, secrets *mcpclient.Secrets) any {
+	if secrets == nil {
+		return doc
+	}
+	switch t := doc.(type) {
+	case string:
+		return secrets.Redact(t)
+	case map[string]any:
+		for k, v := range t {
+			t[k] = hideSecrets(v, secrets)
+		}
+	case []any:
+		for i, v := range t {
+			t[i] = hideSecrets(v, secrets)
 		}
 	}
 	return doc
@@ -285,16 +310,49 @@ func (r *runner) parity(s *Suite, results []*SuiteResult) *SuiteResult {
 
 func parityDiff(a, b *TestResult) *Failure {
 	for i := range max(len(a.docs), len(b.docs)) {
-		var x, y any
+		var x, y parityDoc
 		if i < len(a.docs) {
 			x = a.docs[i]
 		}
 		if i < len(b.docs) {
 			y = b.docs[i]
 		}
-		if p, w, g, d := firstDiff(x, y, "$"); d {
-			return &Failure{Step: i + 1, What: fmt.Sprintf("%s vs %s at %s", a.Revision, b.Revision, p), Expected: show(w), Actual: show(g)}
+		if x.whole && y.whole {
+			if p, w, g, d := firstDiff(x.doc, y.doc, "$"); d {
+				return &Failure{Step: i + 1, What: fmt.Sprintf("%s vs %s at %s", a.Revision, b.Revision, p), Expected: show(w), Actual: show(g)}
+			}
+			continue
 		}
+		if x.sum == y.sum {
+			continue
+		}
+		return &Failure{Step: i + 1, What: fmt.Sprintf("%s vs %s", a.Revision, b.Revision),
+			Message: fmt.Sprintf("the results differ (%d and %d bytes of JSON, too large to keep for saying where)", x.size, y.size)}
 	}
 	return nil
+}
+
+// parityKeep is the largest result (as JSON) era parity keeps whole, to
+// say where the eras differ; of a larger one it keeps a digest, so that a
+// suite of large results does not hold them all until the run ends.
+const parityKeep = 1 << 20
+
+// parityDoc is what era parity keeps of a step's redacted result.
+type parityDoc struct {
+	doc   any // the result, when whole
+	whole bool
+	size  int
+	sum   [sha256.Size]byte
+}
+
+func keepForParity(redacted any) parityDoc {
+	data, err := json.Marshal(redacted) // keys sorted: equal results, equal bytes
+	if err != nil {
+		return parityDoc{doc: redacted, whole: true}
+	}
+	d := parityDoc{size: len(data), sum: sha256.Sum256(data)}
+	if len(data) <= parityKeep {
+		d.doc, d.whole = redacted, true
+	}
+	return d
 }

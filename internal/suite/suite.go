@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
@@ -138,8 +140,8 @@ func (e *Error) Error() string {
 }
 
 // Files finds the suites paths name: a file as it is, a folder's
-// *.mcpeek.yaml files (and every .yaml file under a folder named mcpeek),
-// outside __snapshots__. With no paths it looks in dir: its
+// *.mcpeek.yaml files (and every .yaml file under a folder named mcpeek
+// but diff's config), outside __snapshots__. With no paths it looks in dir: its
 // *.mcpeek.yaml files and those under its mcpeek folder.
 func Files(dir string, paths []string) ([]string, error) {
 	if len(paths) == 0 {
@@ -175,8 +177,22 @@ func Files(dir string, paths []string) ([]string, error) {
 		}
 		out = append(out, found...)
 	}
-	return out, nil
+	// A suite named twice (a folder and a file in it) runs once.
+	seen := map[string]bool{}
+	return slices.DeleteFunc(out, func(p string) bool {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = filepath.Clean(p)
+		}
+		dup := seen[abs]
+		seen[abs] = true
+		return dup
+	}), nil
 }
+
+// diffConfig is mcpeek diff's config, which a project keeps in its mcpeek
+// folder beside the suites (surface.DefaultConfig): not a suite.
+var diffConfig = filepath.Base(surface.DefaultConfig)
 
 func walkSuites(root string) ([]string, error) {
 	var out []string
@@ -191,7 +207,8 @@ func walkSuites(root string) ([]string, error) {
 			return nil
 		}
 		name := d.Name()
-		inMcpeek := filepath.Base(filepath.Dir(path)) == "mcpeek" && (strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml"))
+		inMcpeek := filepath.Base(filepath.Dir(path)) == "mcpeek" && (strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")) &&
+			name != diffConfig
 		if strings.HasSuffix(name, ".mcpeek.yaml") || inMcpeek {
 			out = append(out, path)
 		}
@@ -262,14 +279,22 @@ func Load(path string, getenv func(string) (string, bool)) (*Suite, error) {
 }
 
 // Parse reads and checks a suite's text, read from path.
-func Parse(path string, data []byte, getenv func(string) (string, bool)) (*Suite, error) {
+func Parse(path string, data []byte, getenv func(string) (string, bool)) (_ *Suite, err error) {
+	var s *Suite
+	defer func() {
+		if err != nil && s != nil {
+			s.Cleanup() // a {{tmp}} made before the mistake was found
+		}
+	}()
 	fail := func(line int, format string, args ...any) error {
 		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	var doc suiteDoc
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&doc); err != nil {
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+		return nil, &Error{File: path, Msg: "the file is empty (a suite starts with version: 1)"}
+	} else if err != nil {
 		return nil, yamlError(path, err)
 	}
 	var root yaml.Node
@@ -281,7 +306,7 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (*Suite
 		return nil, fail(lineOf(top, "version"), "version must be 1 (got %d)", doc.Version)
 	}
 	dir, _ := filepath.Abs(filepath.Dir(path))
-	s := &Suite{File: path, Dir: dir, Session: SessionPerTest, Timeout: 10 * time.Second}
+	s = &Suite{File: path, Dir: dir, Session: SessionPerTest, Timeout: 10 * time.Second}
 	x := &expander{suite: s, getenv: getenv, file: path}
 	if err := s.readServer(&doc.Server, x); err != nil {
 		return nil, err
@@ -348,6 +373,40 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (*Suite
 	return s, nil
 }
 
+// cannotUnmarshal is how the YAML decoder words a value of the wrong
+// kind, naming the Go type it was decoding into.
+var cannotUnmarshal = regexp.MustCompile("cannot unmarshal !!(\\w+)(?: `[^`]*`)? into (\\S+)")
+
+var yamlKinds = map[string]string{"str": "a string", "int": "a number", "float": "a number", "bool": "true or false",
+	"null": "nothing", "seq": "a list", "map": "a mapping", "timestamp": "a date"}
+
+// wanted is a Go type the suite is decoded into, in the suite's words.
+func wanted(goType string) string {
+	switch goType {
+	case "suite.suiteDoc":
+		return "a suite (a mapping of version, server, tests…)"
+	case "[]suite.testDoc":
+		return "a list of tests"
+	case "[]suite.stepDoc":
+		return "a list of steps"
+	case "suite.testDoc":
+		return "a test (a mapping of name, steps…)"
+	case "suite.stepDoc":
+		return "a step (a mapping of call, read, prompt, list or complete, and what it expects)"
+	case "map[string]string":
+		return "a mapping of names to strings"
+	case "[]string":
+		return "a list of strings"
+	case "string":
+		return "a string"
+	case "int":
+		return "a whole number"
+	case "bool", "*bool":
+		return "true or false"
+	}
+	return "a mapping" // the structs of the other keys
+}
+
 // yamlError is a decoder's error as a suite error with its line.
 func yamlError(path string, err error) error {
 	msg := err.Error()
@@ -358,6 +417,9 @@ func yamlError(path string, err error) error {
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
+		if m := cannotUnmarshal.FindStringSubmatch(msg); m != nil {
+			msg = strings.Replace(msg, m[0], fmt.Sprintf("want %s, got %s", wanted(m[2]), yamlKinds[m[1]]), 1)
+		}
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	if m := regexp.MustCompile(`^(?:unmarshal errors:\s*)?line (\d+): (.*)$`).FindStringSubmatch(strings.TrimSpace(msg)); m != nil {

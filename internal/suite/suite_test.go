@@ -119,6 +119,11 @@ func TestBadSuites(t *testing.T) {
 		{"predicate argument", head + "tests:\n  - name: a\n    steps:\n      - call: x\n        expect:\n          text: {type: text}\n", `t.mcpeek.yaml:8: type: want one of`},
 		{"duplicate test", head + "tests:\n  - {name: a, steps: [{list: tools}]}\n  - {name: a, steps: [{list: tools}]}\n", `t.mcpeek.yaml:5: a second test named "a" (the first is on line 4)`},
 		{"not YAML", head + "tests: [\n", `t.mcpeek.yaml:`},
+		{"empty", "# nothing yet\n", `t.mcpeek.yaml: the file is empty (a suite starts with version: 1)`},
+		{"not a mapping", "hello\n", `t.mcpeek.yaml:1: want a suite (a mapping of version, server, tests…), got a string`},
+		{"tests not a list", head + "tests: {a: 1}\n", `t.mcpeek.yaml:3: want a list of tests, got a mapping`},
+		{"steps not a list", head + "tests:\n  - name: a\n    steps: call\n", `t.mcpeek.yaml:5: want a list of steps, got a string`},
+		{"env not a mapping", head + "env: [A]\ntests: [{name: a, steps: [{list: tools}]}]\n", `t.mcpeek.yaml:3: want a mapping of names to strings, got a list`},
 	}
 	dir := t.TempDir()
 	for _, tt := range tests {
@@ -133,7 +138,7 @@ func TestBadSuites(t *testing.T) {
 				t.Fatalf("Load: %v, want a suite error", err)
 			}
 			got := strings.Replace(err.Error(), dir+string(filepath.Separator), "", 1)
-			if !strings.Contains(got, tt.want) {
+			if !strings.Contains(got, tt.want) || strings.Contains(got, "suite.") {
 				t.Fatalf("error %q, want %q", got, tt.want)
 			}
 		})
@@ -170,7 +175,8 @@ func TestTemplates(t *testing.T) {
 
 func TestFiles(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{"a.mcpeek.yaml", "notes.yaml", "mcpeek/b.yaml", "mcpeek/__snapshots__/b.snap.yaml", "sub/c.mcpeek.yaml"} {
+	// mcpeek/diff.yaml is mcpeek diff's config, beside the suites.
+	for _, f := range []string{"a.mcpeek.yaml", "notes.yaml", "mcpeek/b.yaml", "mcpeek/diff.yaml", "mcpeek/__snapshots__/b.snap.yaml", "sub/c.mcpeek.yaml"} {
 		p := filepath.Join(dir, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -186,6 +192,15 @@ func TestFiles(t *testing.T) {
 	want := []string{filepath.Join(dir, "a.mcpeek.yaml"), filepath.Join(dir, "mcpeek", "b.yaml")}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("found %v, want %v", got, want)
+	}
+	got, err = Files(dir, []string{filepath.Join(dir, "mcpeek")})
+	if err != nil || strings.Join(got, ",") != filepath.Join(dir, "mcpeek", "b.yaml") {
+		t.Errorf("the mcpeek folder: %v %v", got, err)
+	}
+	// A suite named twice (a folder and a file in it) runs once.
+	got, err = Files(dir, []string{filepath.Join(dir, "mcpeek"), filepath.Join(dir, "mcpeek", "b.yaml"), filepath.Join(dir, "mcpeek", ".", "b.yaml")})
+	if err != nil || len(got) != 1 {
+		t.Errorf("a suite named twice: %v %v", got, err)
 	}
 	got, err = Files(dir, []string{filepath.Join(dir, "sub")})
 	if err != nil || len(got) != 1 || filepath.Base(got[0]) != "c.mcpeek.yaml" {
@@ -219,5 +234,23 @@ func TestStarter(t *testing.T) {
 	args, _ := search.Steps[0].Args.(map[string]any)
 	if len(args) != 3 || args["q"] != "" || args["limit"] != 10.0 || args["kind"] != "notes" {
 		t.Errorf("search's arguments %v, want the required ones with their default, first enum value or an empty value", args)
+	}
+}
+
+// TestBadSuiteLeavesNoTmp: a suite refused after its {{tmp}} was made
+// removes it, as a suite that ran does.
+func TestBadSuiteLeavesNoTmp(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	path := filepath.Join(t.TempDir(), "t.mcpeek.yaml")
+	text := "version: 1\nserver: fixture\nenv: {DB: \"{{tmp}}/notes.db\"}\nsession: sometimes\ntests: [{name: a, steps: [{list: tools}]}]\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path, os.LookupEnv); err == nil {
+		t.Fatal("a bad session was taken")
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -64,17 +66,21 @@ func (d Date) String() string { return d.Format(time.DateOnly) }
 // holds reports whether an acceptance until d still holds at now.
 func (d Date) holds(now time.Time) bool { return now.UTC().Before(d.AddDate(0, 0, 1)) }
 
-// ParseConfig reads a diff config; a key it does not know, a level that is
-// not ERR, WARN or INFO, or an acceptance without an id, a reason or a
-// date is an error.
+// ParseConfig reads a diff config; a key it does not know, a rule id that
+// is not one of [RuleIDs], a level that is not ERR, WARN or INFO, or an
+// acceptance without an id, a reason or a date is an error.
 func ParseConfig(data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	cfg := &Config{}
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+		return nil, configError(err)
 	}
 	for id, l := range cfg.Levels {
+		if !KnownRule(id) {
+			// A misspelt id would leave the gate as it was, in silence.
+			return nil, fmt.Errorf("levels: %s: no rule of mcpeek diff has this id", id)
+		}
 		level, err := ParseLevel(string(l))
 		if err != nil {
 			return nil, fmt.Errorf("levels: %s: %w", id, err)
@@ -85,6 +91,8 @@ func ParseConfig(data []byte) (*Config, error) {
 		switch {
 		case a.ID == "":
 			return nil, fmt.Errorf("accept entry %d: no id (the rule it accepts)", i+1)
+		case !KnownRule(a.ID):
+			return nil, fmt.Errorf("accept entry %d: %s: no rule of mcpeek diff has this id", i+1, a.ID)
 		case a.Reason == "":
 			return nil, fmt.Errorf("accept entry %d (%s): no reason", i+1, a.ID)
 		case a.Until.IsZero():
@@ -92,6 +100,23 @@ func ParseConfig(data []byte) (*Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// unknownKey is how the YAML decoder words a key the config does not know.
+var unknownKey = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
+// configError is a decoder's error in the config's words: "line 3:
+// unknown key "ignore"", not the Go type it was decoded into.
+func configError(err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	msgs := make([]string, len(te.Errors))
+	for i, m := range te.Errors {
+		msgs[i] = unknownKey.ReplaceAllString(m, `unknown key "$1"`)
+	}
+	return errors.New(strings.Join(msgs, "; "))
 }
 
 // LoadConfig reads the diff config at path.

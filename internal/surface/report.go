@@ -9,6 +9,7 @@ import (
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/cireport"
 )
 
 // ReportVersion is the version of the JSON report's format.
@@ -212,13 +213,13 @@ func (r *Report) junit(w io.Writer) error {
 		case f.Accepted != nil:
 			tc.Skipped = &junit.Result{Message: f.note()}
 		case r.FailOn == "":
-			tc.SystemOut = &junit.Output{Data: f.Message}
+			tc.SystemOut = &junit.Output{Data: cireport.XMLText(f.Message)}
 		default:
 			data := f.Message
 			if n := f.note(); n != "" {
 				data += "\n" + n
 			}
-			tc.Failure = &junit.Result{Message: f.Message, Type: string(f.Level), Data: data}
+			tc.Failure = &junit.Result{Message: f.Message, Type: string(f.Level), Data: cireport.XMLText(data)}
 		}
 		suite.AddTestcase(tc)
 	}
@@ -228,15 +229,6 @@ func (r *Report) junit(w io.Writer) error {
 	var all junit.Testsuites
 	all.AddSuite(suite)
 	return all.WriteXML(w)
-}
-
-// ghEscape escapes a workflow command's message; ghProp its properties.
-func ghEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
 func (r *Report) githubActions(w io.Writer) error {
@@ -271,14 +263,14 @@ func (r *Report) githubActions(w io.Writer) error {
 			}
 		}
 		if file != "" {
-			props = append(props, "file="+ghProp(file), fmt.Sprintf("line=%d", line))
+			props = append(props, "file="+cireport.EscapeProperty(file), fmt.Sprintf("line=%d", line))
 		}
-		props = append(props, "title="+ghProp(f.ID+" ("+oneLine(f.Where())+")"))
+		props = append(props, "title="+cireport.EscapeProperty(f.ID+" ("+oneLine(f.Where())+")"))
 		msg := f.Message
 		if n := f.note(); n != "" {
 			msg += " — " + n
 		}
-		fmt.Fprintf(b, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghEscape(oneLine(msg)))
+		fmt.Fprintf(b, "::%s %s::%s\n", cmd, strings.Join(props, ","), cireport.Escape(oneLine(msg)))
 	}
 	fmt.Fprintf(b, "%s → %s: %s\n", oneLine(r.Old.Label), oneLine(r.New.Label), Count(r.Findings).Summary())
 	_, err := io.WriteString(w, b.String())

@@ -37,6 +37,8 @@ type Map struct {
 	// appTools are the keys of an app's own tools (the Apps panel's t).
 	AppTools AppTools
 	Tasks    Tasks
+	// Lock is the keys of the changes since the surface lock (D).
+	Lock Lock
 	// controls are the native form's own controls (date, slider,
 	// choice), which the form handles; here for the help screen.
 	Controls nativeform.ControlKeyMap
@@ -45,6 +47,11 @@ type Map struct {
 // Tasks keys work on the Tasks layer.
 type Tasks struct {
 	Up, Down, Cancel, List, Close, Quit key.Binding
+}
+
+// Lock keys work on the changes since the project's surface lock.
+type Lock struct {
+	Up, Down, PageUp, PageDown, Top, Bottom, Close, Quit key.Binding
 }
 
 // Tabs keys work on the tabs, when nothing is over them.
@@ -67,6 +74,7 @@ type Tabs struct {
 	Apps                 key.Binding // the Apps panel: the tool apps opened
 	Tasks                key.Binding // the Tasks layer: the tasks followed
 	Servers              key.Binding // the server picker: the servers the configs name
+	Lock                 key.Binding // the changes since the project's surface lock
 	AsTask               key.Binding // call the selected tool as a task
 	Retry                key.Binding // call again a call refused until a page was opened
 	EditArgs             key.Binding // a prompt's arguments on several lines
@@ -195,6 +203,7 @@ func NewMap(tabs ...string) Map {
 			Apps:       b("A", "the Apps panel (tool apps)", "A"),
 			Tasks:      b("T", "the tasks followed", "T"),
 			Servers:    b("S", "another server from your MCP configs", "S"),
+			Lock:       b("D", "the changes since mcpeek/surface.lock.json", "D"),
 			AsTask:     b("t", "call the tool as a task (if it may run as one)", "t"),
 			Retry:      b("c", "call it again once done on the page it needs", "c"),
 			EditArgs:   b("e", "a prompt's arguments on several lines", "e"),
@@ -308,6 +317,16 @@ func NewMap(tabs ...string) Map {
 			Close:  b("esc/T", "close", "esc", "T"),
 			Quit:   b("ctrl+c", "quit", "ctrl+c"),
 		},
+		Lock: Lock{
+			Up:       b("↑/k", "up", "up", "k"),
+			Down:     b("↓/j", "down", "down", "j"),
+			PageUp:   b("pgup", "page up", "pgup"),
+			PageDown: b("pgdown", "page down", "pgdown"),
+			Top:      b("home/g", "top", "home", "g"),
+			Bottom:   b("end/G", "end", "end", "G"),
+			Close:    b("esc/D", "close", "esc", "D"),
+			Quit:     b("q/ctrl+c", "quit", "q", "ctrl+c"),
+		},
 		Roots: Roots{
 			Up:      b("↑/k", "up", "up", "k"),
 			Down:    b("↓/j", "down", "down", "j"),
@@ -352,6 +371,7 @@ var (
 	_ help.KeyMap = Apps{}
 	_ help.KeyMap = AppTools{}
 	_ help.KeyMap = Tasks{}
+	_ help.KeyMap = Lock{}
 )
 
 // JumpTo is the index of the tab a key jumps to.
@@ -388,7 +408,7 @@ func (k Tabs) FullHelp() [][]key.Binding {
 		Hint("g/G", "top/end (home/end too)", k.Top, k.Bottom),
 		Hint("y/w", "copy (needs OSC 52), save", k.Copy, k.Save),
 		k.Filter, k.Open, k.AsTask, k.Retry, k.EditArgs, k.Collapse, Hint("[/]", "a tool's earlier/later result", k.Earlier, k.Later), k.CancelCall,
-		Hint("v/L", "server log (Log tab); its level", k.LogView, k.LogLevel), k.Subscribe, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Help, k.Quit,
+		Hint("v/L", "server log (Log tab); its level", k.LogView, k.LogLevel), k.Subscribe, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock, k.Help, k.Quit,
 	}}
 }
 
@@ -500,6 +520,16 @@ func (k Tasks) ShortHelp() []key.Binding {
 // FullHelp lists the Tasks layer's keys.
 func (k Tasks) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
+// ShortHelp is the footer of the changes since the surface lock.
+func (k Lock) ShortHelp() []key.Binding {
+	return []key.Binding{Hint("↑↓/pgup/pgdn/g/G", "scroll", k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom), k.Close, k.Quit}
+}
+
+// FullHelp lists the keys of the changes since the surface lock.
+func (k Lock) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Close, k.Quit}}
+}
+
 // ShortHelp is the Apps panel's footer.
 func (k Apps) ShortHelp() []key.Binding {
 	return []key.Binding{Hint("↑↓", "select", k.Up, k.Down), Hint("y", "copy URL", k.Copy), Hint("r", "resend", k.Resend),
@@ -561,6 +591,7 @@ func (k Map) HelpSections() []Section {
 		{"Apps panel (tool apps)", k.Apps},
 		{"An app's own tools (t on the Apps panel)", k.AppTools},
 		{"Tasks", k.Tasks},
+		{"Changes since the surface lock (D)", k.Lock},
 		{"Arguments as JSON", k.JSON},
 		{"A prompt's arguments on several lines (e)", k.PromptArgs},
 	}

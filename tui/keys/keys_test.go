@@ -52,7 +52,7 @@ func TestKeyMapDocumentsEveryKeyAndOnlyThose(t *testing.T) {
 	groups := map[string]help.KeyMap{
 		"Tabs": km.Tabs, "Filter": km.Filter, "App": km.App, "Form": km.Form,
 		"URL": km.URL, "JSON": km.JSON, "Quit": km.Quit, "Save": km.Save, "Level": km.Level, "Servers": km.Servers, "Roots": km.Roots,
-		"Login": km.Login, "Apps": km.Apps, "AppTools": km.AppTools, "Tasks": km.Tasks, "Controls": km.Controls, "PromptArgs": km.PromptArgs,
+		"Login": km.Login, "Apps": km.Apps, "AppTools": km.AppTools, "Tasks": km.Tasks, "Lock": km.Lock, "Controls": km.Controls, "PromptArgs": km.PromptArgs,
 	}
 	onHelp := map[string]bool{}
 	for _, sec := range km.HelpSections() {

@@ -37,6 +37,13 @@ type Page interface {
 	Focus(shown bool)
 }
 
+// Filtered is a page with a list whose filter may be typed: while it is,
+// every key but the quit key is the page's, and the footer is the
+// filter's keys.
+type Filtered interface {
+	Filtering() bool
+}
+
 // Action is what a page asks of the program: the actions of layers
 // ([layer.Open] a layer, [layer.Cmd], [layer.Pass]…), or a page's own.
 type Action = layer.Action
