@@ -57,8 +57,8 @@ func (h *hosted) footer(m *Model, under *level) string {
 	return m.c.KeyLine(h.l.Help()...)
 }
 
-// sync lets a layer that shows what the program holds read it afresh.
-func (h *hosted) sync(*Model, int) {
+// refresh lets a layer that shows what the program holds read it afresh.
+func (h *hosted) refresh() {
 	if r, ok := h.l.(layer.Refresher); ok {
 		r.Refresh()
 	}

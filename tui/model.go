@@ -140,19 +140,15 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.dial(m.opts.Connect, m.asker), m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.asker.auth.wait(m.asker.ended), m.spinner.Tick, poll())
 }
 
-// paneLayer is a layer with a scrollable pane of its own, which Update
-// gives its text and size as syncPages does the tabs'.
-type paneLayer interface{ sync(m *Model, h int) }
-
 // Update changes the model's state for a message: keys go to the top of
 // the overlay stack, the connection's events to the connection, the
-// elicitations to their queue. Then the current tab's pane takes the text
-// and size the new state gives it.
+// elicitations to their queue. Then the pages get what they show of the
+// new state (syncPages), and the top layer reads afresh what it shows.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.syncPages()
-	if l, ok := m.top().layer().(paneLayer); ok { // a layer's own pane, likewise
-		l.sync(m, m.bodyHeight())
+	if h, ok := m.top().layer().(*hosted); ok { // a layer that shows what the program holds reads it afresh
+		h.refresh()
 	}
 	return m, cmd
 }
@@ -164,8 +160,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.MouseMsg:
 		m.wheel(msg)
 		return nil
-	case tea.WindowSizeMsg:
-		return m.resize(msg)
+	case tea.WindowSizeMsg: // every page and layer lays itself out in the body's room
+		m.c.Width, m.c.Height = msg.Width, msg.Height
+		m.sizePages()
+		return m.deliver(m.bodySize(), m.hosts(nil))
 	case connectedMsg, disconnectedMsg, listsMsg, pollMsg:
 		return m.connection(msg)
 	case askMsg:

@@ -201,20 +201,3 @@ func (m *Model) deliver(msg tea.Msg, hs []*hosted) tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
-
-// resizer is a layer that lays itself out for the terminal's size.
-type resizer interface{ resize(m *Model) tea.Cmd }
-
-// resize lays out every layer and page for a new terminal size: the
-// hosted layers hear the body's size, the others lay themselves out.
-func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
-	m.c.Width, m.c.Height = msg.Width, msg.Height
-	m.sizePages()
-	var cmds []tea.Cmd
-	for _, l := range m.layers {
-		if r, ok := l.(resizer); ok {
-			cmds = append(cmds, r.resize(m))
-		}
-	}
-	return tea.Batch(append(cmds, m.deliver(m.bodySize(), m.hosts(nil)))...)
-}
