@@ -765,10 +765,26 @@ func TestDismissPendingAnswersCancel(t *testing.T) {
 	r, inApp := holdingRenderer()
 	native := &countingAsker{}
 	conn, records := connectGate(t, "modern", setup{true, true, r}, native)
-	go func() { <-inApp; conn.DismissPending() }()
+	drained := make(chan (<-chan struct{}), 1)
+	go func() {
+		<-inApp
+		done := conn.PendingDone()
+		select {
+		case <-done:
+			t.Error("PendingDone was closed while a request was pending")
+		default:
+		}
+		conn.DismissPending()
+		drained <- done
+	}()
 	got := ask(t, conn, map[string]any{"meta": uiMeta("ui://test/app.html")})
 	if got.Action != "cancel" || len(native.calls()) != 0 {
 		t.Errorf("server got %+v after dismissing; native asked %d times", got, len(native.calls()))
+	}
+	select { // the quit path waits on it for the answers to go out
+	case <-<-drained:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("PendingDone not closed once the request was answered; pending: %+v", conn.Pending())
 	}
 	if recs := records.Records(); len(recs) != 1 || recs[0].Action != "cancel" || recs[0].Error != "" {
 		t.Errorf("records = %+v", recs)

@@ -602,6 +602,10 @@ func (c *Conn) Pending() []Pending { return c.router.pendingList() }
 // forms and the app sessions alike. The person is leaving.
 func (c *Conn) DismissPending() { c.router.dismissAll() }
 
+// PendingDone is closed once no elicitation or sampling request is
+// pending: after DismissPending, once their answers have gone out.
+func (c *Conn) PendingDone() <-chan struct{} { return c.router.whenDrained() }
+
 // AbandonApp stops rendering the request key in its app and sends it to the
 // native form instead. It reports whether the request was in its app.
 func (c *Conn) AbandonApp(key string) bool { return c.router.abandonApp(key) }

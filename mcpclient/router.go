@@ -130,7 +130,8 @@ type router struct {
 
 	mu      sync.Mutex
 	pending map[string]*pendingRequest
-	closed  error // set by cancelAll: why later requests are refused at once
+	closed  error           // set by cancelAll: why later requests are refused at once
+	drained []chan struct{} // closed when no request is pending any more (whenDrained)
 }
 
 // pendingRequest is the request-scoped state of one elicitation in flight:
@@ -305,6 +306,25 @@ func (r *router) remove(key string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.pending, key)
+	if len(r.pending) == 0 {
+		for _, ch := range r.drained {
+			close(ch)
+		}
+		r.drained = nil
+	}
+}
+
+// whenDrained is closed once no request is pending.
+func (r *router) whenDrained() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ch := make(chan struct{})
+	if len(r.pending) == 0 {
+		close(ch)
+		return ch
+	}
+	r.drained = append(r.drained, ch)
+	return ch
 }
 
 // closedCause is why requests are refused, once the connection is closing.

@@ -84,8 +84,8 @@ type appsState struct {
 	queue   *appQueue  // made when the first app opens
 }
 
-// open counts the sessions open.
-func (s *appsState) open() int {
+// opened counts the sessions open.
+func (s *appsState) opened() int {
 	n := 0
 	for _, a := range s.list {
 		if a.state != appEnded {
@@ -218,7 +218,7 @@ func (msg appOpenedMsg) update(m *Model) tea.Cmd {
 	}
 	a.state, a.sess, a.url, a.key = appOpen, msg.sess, msg.sess.URL(), appKey(msg.sess.URL())
 	m.status = statusMsg{fmt.Sprintf("opened the app of %s in the browser · %s lists the apps", a.tool.Name, m.c.Keys.Tabs.Apps.Help().Key), false}
-	return tea.Batch(watchApp(a, msg.sess, m.asker.ended), m.sendOutcome(a))
+	return tea.Batch(watchApp(a, msg.sess, m.asker.ended), a.sendOutcome())
 }
 
 func (msg appEndedMsg) update(m *Model) tea.Cmd {
@@ -269,11 +269,11 @@ func (a *toolApp) note(msg appMessage) {
 	}
 }
 
-// appCallDone keeps the outcome of a call with an app, and hands it to the
+// callDone keeps the outcome of a call with an app, and hands it to the
 // app once its session is open.
-func (m *Model) appCallDone(msg callDoneMsg) tea.Cmd {
-	a := m.apps.calling
-	m.apps.calling = nil
+func (s *appsState) callDone(msg callDoneMsg) tea.Cmd {
+	a := s.calling
+	s.calling = nil
 	if a == nil || a.tool.Name != msg.tool {
 		return nil
 	}
@@ -286,12 +286,12 @@ func (m *Model) appCallDone(msg callDoneMsg) tea.Cmd {
 	default:
 		a.result = msg.res
 	}
-	return m.sendOutcome(a)
+	return a.sendOutcome()
 }
 
 // sendOutcome hands the app the call's result, or that it was cancelled,
 // when both the session and the outcome are there.
-func (m *Model) sendOutcome(a *toolApp) tea.Cmd {
+func (a *toolApp) sendOutcome() tea.Cmd {
 	if a.sess == nil || !a.callDone || a.state == appEnded {
 		return nil
 	}

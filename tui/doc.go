@@ -2,16 +2,27 @@
 // and the host that shows each elicitation of `mcpeek call --interactive`
 // as a native form on the terminal.
 //
-// The inspector is one root [Model] whose parts live in files named for
-// them: the tabs are pages (pages.go; the Resources, Requests, Log and
-// Info tabs are in tui/page, tools.go and prompts.go still here, their
-// panes in panes.go), resources.go reads and subscribes for the Resources
-// tab, failure.go for why it is not connected (the header's
-// line, and a panel on the Info tab and in the Tools pane), clipboard.go
-// for copying or saving what a pane shows, and one per layer over the
-// tabs (queue.go, urlcard.go and sampling.go for the server's pending
+// The inspector is one root [Model] that keeps only the program's own:
+// Init, Update, View, routing each message to the part it is for, and
+// applying the actions the layers and pages return. Its state is in
+// parts with methods of their own, which it embeds: the screen's room and
+// layout (screen, model.go), the connection (link: connection.go,
+// failure.go, auth.go, login.go), the overlay stack (stack: overlay.go,
+// with hosted.go applying the layers' actions), the state of the server
+// connected (serverState, serverstate.go: replaced whole when the person
+// switches servers, servers.go), the queue of requests (requests,
+// queue.go), the tool apps (appsState, apps.go) and the header (view.go).
+//
+// The rest lives in files named for it: the tabs are pages of tui/page,
+// which pages.go builds and feeds (tools.go and prompts.go make the
+// calls and gets the Tools and Prompts pages ask for, resources.go the
+// reads and subscriptions of the Resources page), failure.go says why it
+// is not connected (the header's line, and a panel on the Info tab and in
+// the Tools pane), clipboard.go copies or saves what a pane shows, and
+// the layers over the tabs are in tui/layer, hosted on the stack by
+// hosted.go (queue.go and sampling.go for the server's pending
 // elicitations and sampling requests, roots.go, appcard.go, arguments.go,
-// help.go, quit.go; the save prompt is in clipboard.go).
+// quit.go).
 //
 // Tool apps: apps.go opens a tool's MCP App when it is called with an
 // app host and hands it the call's outcome; appspanel.go is the Apps panel

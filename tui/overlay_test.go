@@ -121,7 +121,7 @@ func urlAsk(reqKey string) *ask {
 
 // pastGrace ages the elicitation shown past its grace period.
 func pastGrace(m *Model) {
-	if l, ok := findHosted[*layer.URLCard](m); ok {
+	if l, ok := findHosted[*layer.URLCard](&m.stack); ok {
 		l.Shown(time.Now().Add(-time.Second))
 	}
 }
@@ -202,7 +202,7 @@ func TestKeysOfTheLayers(t *testing.T) {
 		var shown []string
 		for range 3 {
 			m.Update(keyMsg("ctrl+n"))
-			l, _ := findHosted[layer.Head](m)
+			l, _ := findHosted[layer.Head](&m.stack)
 			shown = append(shown, l.Head().(*mcpclient.NativeRequest).Key)
 		}
 		if want := []string{"e-2", "e-1", "e-2"}; !slices.Equal(shown, want) {

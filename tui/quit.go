@@ -11,8 +11,8 @@ import (
 // askQuit quits, first asking when elicitations are pending.
 func (m *Model) askQuit() tea.Cmd {
 	if len(m.queue) > 0 || len(m.pending) > 0 {
-		if _, asking := findHosted[*layer.QuitPrompt](m); !asking {
-			m.host(layer.NewQuitPrompt(&m.c, func() int { return len(m.queue) + m.appPending() }))
+		if _, asking := findHosted[*layer.QuitPrompt](&m.stack); !asking {
+			m.host(layer.NewQuitPrompt(&m.c, func() int { return len(m.queue) + len(inApp(m.pending)) }))
 		}
 		return nil
 	}
@@ -35,9 +35,11 @@ func (m *Model) quit() tea.Cmd {
 		}
 		if conn != nil {
 			conn.DismissPending() // app sessions too: each answered cancel
-			deadline := time.Now().Add(2 * time.Second)
-			for len(conn.Pending()) > 0 && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
+			// Their answers go out (waiting for that, not for a time), for
+			// at most 2 s.
+			select {
+			case <-conn.PendingDone():
+			case <-time.After(2 * time.Second):
 			}
 		}
 		if cancelCall != nil { // only now: cancelling first would cancel the elicitation too

@@ -179,7 +179,7 @@ func (msg callDoneMsg) update(m *Model) tea.Cmd {
 	}
 	tools := pageOf[*page.Tools](m)
 	tools.Update(page.ToolResult{Tool: msg.tool, Text: text})
-	return tea.Batch(m.appCallDone(msg), askURLs(tools, msg))
+	return tea.Batch(m.apps.callDone(msg), askURLs(tools, msg))
 }
 
 // renderCancelled says that the person cancelled a call, what the server
