@@ -113,11 +113,11 @@ func toolRow(t *mcp.Tool) widget.Row {
 	return r
 }
 
-// toolAppText is what the Tools pane says of a tool's app and visibility:
+// toolText is what the Tools pane says of a tool's app and visibility:
 // who may call it, its app, what calling it does here, and the app of its
-// last call.
-func (m *Model) toolAppText(t *mcp.Tool) string {
-	s := m.c.Styles
+// last call; hosting: mcpeek runs with an app host.
+func (a *appsState) toolText(c *widget.Common, hosting bool, t *mcp.Tool) string {
+	s := c.Styles
 	var b strings.Builder
 	switch model, app := mcpclient.ModelVisible(t), mcpclient.AppVisible(t); {
 	case app && !model:
@@ -130,15 +130,15 @@ func (m *Model) toolAppText(t *mcp.Tool) string {
 		return b.String()
 	}
 	b.WriteString(s.Accent.Render("app ") + widget.Clean(uri) + "\n")
-	if m.opts.ToolApps == nil {
+	if !hosting {
 		b.WriteString(s.Dim.Render("This tool has an MCP App: mcpeek opens it in the browser when a call starts if it runs with --app-host.") + "\n")
 		return b.String()
 	}
-	k := m.c.Keys.Tabs.Apps.Help().Key
+	k := c.Keys.Tabs.Apps.Help().Key
 	b.WriteString(s.Dim.Render("Calling it opens its app in the browser, which gets the call's input and result; "+k+" lists the apps opened.") + "\n")
-	for i := len(m.apps.list) - 1; i >= 0; i-- {
-		if a := m.apps.list[i]; a.tool.Name == t.Name {
-			b.WriteString(s.Dim.Render("its last call's app: ") + appStateText(&m.c, a) + "\n")
+	for i := len(a.list) - 1; i >= 0; i-- {
+		if app := a.list[i]; app.tool.Name == t.Name {
+			b.WriteString(s.Dim.Render("its last call's app: ") + appStateText(c, app) + "\n")
 			break
 		}
 	}

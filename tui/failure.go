@@ -97,12 +97,12 @@ func (l *link) failureText(c *widget.Common, target string) string {
 
 // withFailure puts the failure panel, while disconnected, over a pane's
 // text; without a connection the panel is all there is to show.
-func (m *Model) withFailure(text string) string {
-	f := m.failureText(&m.c, m.opts.Target)
+func (l *link) withFailure(c *widget.Common, target, text string) string {
+	f := l.failureText(c, target)
 	switch {
 	case f == "":
 		return text
-	case m.conn == nil:
+	case l.conn == nil:
 		return f
 	}
 	return f + "\n\n" + text

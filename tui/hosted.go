@@ -46,7 +46,7 @@ func (h *hosted) typesText() bool {
 
 func (h *hosted) footer(m *Model, under *level) string {
 	if _, ok := h.l.(layer.StatusFooter); ok && m.status.text != "" {
-		return m.statusLine()
+		return m.status.line(m.c.Styles)
 	}
 	switch l := h.l.(type) {
 	case layer.Footer:

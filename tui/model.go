@@ -11,6 +11,7 @@ import (
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -79,8 +80,9 @@ type Model struct {
 
 	link // the connection (connection.go)
 
-	spinner spinner.Model
-	tab     tab
+	spinner   spinner.Model
+	tabs                     // the pages, and the one shown (tabs.go)
+	toolsFrom page.ToolsFrom // what the Tools page is told by the model, for the pages of each server
 
 	serverState // what belongs to the server connected, replaced whole on a switch (serverstate.go)
 
@@ -112,7 +114,8 @@ func New(opts Options) *Model {
 		opts:  opts,
 		asker: newProgramAsker(), spinner: sp,
 	}
-	m.pages = m.newPages()
+	m.toolsFrom = page.ToolsFrom{AppText: func(t *mcp.Tool) string { return m.apps.toolText(&m.c, m.opts.ToolApps != nil, t) }, Spinner: func() string { return m.spinner.View() }}
+	m.pages = newPages(&m.c, m.toolsFrom)
 	titles := make([]string, len(m.pages))
 	for i, p := range m.pages {
 		titles[i] = p.Title()
@@ -162,7 +165,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.WindowSizeMsg: // every page and layer lays itself out in the body's room
 		m.c.Width, m.c.Height = msg.Width, msg.Height
-		m.sizePages()
+		m.size(m.bodySize())
 		return m.deliver(m.bodySize(), m.hosts(nil))
 	case connectedMsg, disconnectedMsg, listsMsg, pollMsg:
 		return m.connection(msg)

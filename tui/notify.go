@@ -118,7 +118,7 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 			logs = append(logs, e)
 		case mcpclient.ProgressEvent:
 			if m.call.heard(e) {
-				m.tellRun() // the Tools tab shows the call's progress
+				m.tell(m.pages) // the Tools tab shows the call's progress
 			}
 		case mcpclient.TaskEvent:
 			m.tasks.heard(e)

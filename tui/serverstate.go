@@ -10,20 +10,19 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/tui/page"
 )
 
 // serverState is what belongs to the server connected. The Model embeds
 // it, so its fields read as the Model's; switchServer (servers.go) puts a
-// new one in its place. What outlives a server is kept in the Model
+// new one in its place, and new pages in the tabs' (what each page holds
+// is the server's too). What outlives a server is kept in the Model
 // itself: the connection, the overlay stack, the queue of requests (each
 // ends with its connection), the tool apps of this run, the roots and log
 // level the person chose, the lists until the next server's arrive.
 type serverState struct {
-	pages []page.Page // the tabs, in the order of the tab bar (pages.go): what each shows of the server
-	runs  toolRuns    // per tool, its last arguments (recalled per server when it connects)
-	call              // the tool call running, if any
-	tasks taskList    // the tasks followed, oldest first
+	runs  toolRuns // per tool, its last arguments (recalled per server when it connects)
+	call           // the tool call running, if any
+	tasks taskList // the tasks followed, oldest first
 }
 
 // call is the tool call running: one at a time.

@@ -20,7 +20,7 @@ func (m *Model) View() string {
 	body := top.view(m.bodyHeight())
 	hd := header{c: &m.c, opts: &m.opts, link: &m.link, spinner: m.spinner.View(), appsOpen: m.apps.opened(),
 		pending: len(m.queue) + len(inApp(m.pending)), loginShown: m.hostedOf(m.login) != nil, lock: m.lock.brief(m.conn, &m.c)}
-	out := hd.view() + "\n" + m.tabBar() + "\n" + body
+	out := hd.view() + "\n" + m.bar(&m.c) + "\n" + body
 	lines := strings.Split(out, "\n")
 	h := m.c.Height - 1
 	if len(lines) > h {
@@ -29,7 +29,7 @@ func (m *Model) View() string {
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	return m.redact(strings.Join(lines, "\n") + "\n" + widget.Fit(top.footer(), m.c.Width))
+	return widget.Redact(strings.Join(lines, "\n") + "\n" + widget.Fit(top.footer(), m.c.Width))
 }
 
 // header is the screen's first line, made for each frame from what it
