@@ -33,7 +33,7 @@ func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclien
 	// Read the app while the tab opens (serve returns only after the read
 	// has); a read that fails at once opens no tab, a slow one does not
 	// hold the tab back.
-	return s.serve(ctx, h.BridgeOrigin()+"/e/"+s.key+"#"+s.token)
+	return s.serve(ctx)
 }
 
 func (e elicitation) heading(ctl *control, _ string) { ctl.Message = e.req.Params.Message }

@@ -157,10 +157,22 @@ func (e *env) parseLink(raw string) (key, token string) {
 	if u.Scheme != "http" || u.Host != "127.0.0.1:"+e.port() || !ok || key == "" || strings.Contains(key, "/") || u.RawQuery != "" {
 		e.t.Fatalf("link %q is not http://127.0.0.1:%s/e/KEY#TOKEN", raw, e.port())
 	}
-	if b, err := base64.RawURLEncoding.DecodeString(u.Fragment); err != nil || len(b) != 32 {
-		e.t.Fatalf("link %q: token %q is not 256 bits in URL-safe base64", raw, u.Fragment)
+	// The fragment is TOKEN.SANDBOX, and .ALLOW once the app is read
+	// (session.link): the page starts its sandbox frame from it.
+	token, rest, _ := strings.Cut(u.Fragment, ".")
+	if b, err := base64.RawURLEncoding.DecodeString(token); err != nil || len(b) != 32 {
+		e.t.Fatalf("link %q: token %q is not 256 bits in URL-safe base64", raw, token)
 	}
-	return key, u.Fragment
+	sandbox, allow, known := strings.Cut(rest, ".")
+	if s := e.h.session(key); s != nil { // a session that has ended has no sandbox to compare
+		if sandbox != s.sandboxID {
+			e.t.Fatalf("link %q: %q is not the session's sandbox page", raw, sandbox)
+		}
+		if got, err := base64.RawURLEncoding.DecodeString(allow); known && (err != nil || string(got) != s.allow) {
+			e.t.Fatalf("link %q: allow %q, want %q", raw, got, s.allow)
+		}
+	}
+	return key, token
 }
 
 func (c *call) result(t *testing.T) (*mcpclient.AppAnswer, error) {
@@ -1701,7 +1713,7 @@ func TestShowURL(t *testing.T) {
 			case <-time.After(patience):
 				t.Fatal("nothing was shown")
 			}
-			m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/e/[^\s#]+#[A-Za-z0-9_-]+`).FindString(note)
+			m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/e/[^\s#]+#[A-Za-z0-9_.-]+`).FindString(note)
 			if m == "" {
 				t.Fatalf("note %q has no link", note)
 			}
@@ -2337,9 +2349,14 @@ func launchTarget(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/e/[^"#]+#[A-Za-z0-9_-]{43})"`).FindSubmatch(page)
+	m := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/e/[^"#]+#[A-Za-z0-9_-]{43}(\.[A-Za-z0-9_.-]+)?)"`).FindSubmatch(page)
 	if m == nil {
 		t.Fatalf("the launch page %q does not redirect to a session URL", page)
+	}
+	// Its script leaves for the same URL at once (the refresh is for a
+	// browser that runs no script in local pages).
+	if !bytes.Contains(page, []byte(`<script>location.replace("`+string(m[1])+`")</script>`)) {
+		t.Fatalf("the launch page %q has no script that leaves for %s", page, m[1])
 	}
 	return string(m[1])
 }

@@ -2,6 +2,7 @@ package apphost
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,9 +36,10 @@ type session struct {
 	token   string
 	req     *mcpclient.AppRequest
 	purpose purpose
-	// sandboxID names the session's sandbox page; the page learns it only
-	// after it has shown the token, so the sandbox origin says nothing of
-	// which requests are live.
+	// sandboxID names the session's sandbox page; only a page given the
+	// token learns it (from the session message, or beside the token in
+	// the link, see link), so the sandbox origin says nothing of which
+	// requests are live.
 	sandboxID string
 
 	// Set by load before it closes loaded.
@@ -47,9 +49,10 @@ type session struct {
 	csp     string
 	allow   string // the app frame's allow attribute, from _meta.ui.permissions
 
-	mu         sync.Mutex
-	claimed    bool
-	launchFile string // the private page that redirects to this session, until a tab connects
+	mu            sync.Mutex
+	claimed       bool
+	sandboxServed bool   // the sandbox page (with the app in it) has been served once
+	launchFile    string // the private page that redirects to this session, until a tab connects
 	// shownAsText is closed when the URL was only shown, not launched.
 	shownAsText chan struct{}
 	connected   chan *websocket.Conn // the one authenticated page
@@ -136,6 +139,25 @@ func (s *session) load(ctx context.Context) {
 		s.h.opts.Logf("app host: %s: ignored the CSP source %s declared by %s: not a safe source expression", s.key, clip(src, 120), s.req.ResourceURI)
 	}
 	s.allow = permissionsPolicy(content.Permissions)
+}
+
+// link is the session's tab URL. Its fragment holds the token, the sandbox
+// page's id and, once the app has been read, the app frame's permissions
+// (base64url, perhaps empty): "#TOKEN.SANDBOX" or "#TOKEN.SANDBOX.ALLOW".
+// The bridge page then starts its sandbox frame as it loads, in parallel
+// with its WebSocket (the sandbox page itself waits for the read), instead
+// of after the session message; an app whose permissions were not known
+// yet and turn out to be some is loaded again with them. The fragment
+// never reaches the server, and whoever holds the link holds the token
+// already.
+func (s *session) link() string {
+	link := s.h.BridgeOrigin() + "/e/" + s.key + "#" + s.token + "." + s.sandboxID
+	select {
+	case <-s.loaded:
+		link += "." + base64.RawURLEncoding.EncodeToString([]byte(s.allow))
+	default: // not read yet: the session message tells the page
+	}
+	return link
 }
 
 // loadHead is how long the tab waits for the app to be read before it is
