@@ -3,6 +3,7 @@ package apphost
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -2359,4 +2360,66 @@ func launchTarget(t *testing.T, path string) string {
 		t.Fatalf("the launch page %q has no script that leaves for %s", page, m[1])
 	}
 	return string(m[1])
+}
+
+// TestSandboxPageCarriesTheAppOnce: the first load of a session's sandbox
+// page carries the app (its HTML, byte for byte, and its frame's
+// permissions), so that it mounts without a WebSocket round trip; a second
+// load does not, and asks over the WebSocket, which still answers.
+func TestSandboxPageCarriesTheAppOnce(t *testing.T) {
+	e := newEnv(t, nil)
+	req := sampleRequest("e-1")
+	req.HTML += `<script>"</script><!--"</script>` // an app that would end a careless data block
+	c, key, token := e.start(req)
+	const open = `<script type="application/json" id="mcpeek-app">`
+	app := func(body []byte) (html, allow string, ok bool) {
+		_, rest, found := bytes.Cut(body, []byte(open))
+		if !found {
+			return "", "", false
+		}
+		data, _, _ := bytes.Cut(rest, []byte("</script>"))
+		var v struct{ HTML, Allow string }
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatalf("the app's data block does not hold JSON up to its end (%v): %.200s", err, data)
+		}
+		return v.HTML, v.Allow, true
+	}
+	for i, wantApp := range []bool{true, false} {
+		e.get(t, "localhost:"+e.port(), sandboxPath(e, key), func(resp *http.Response, body []byte) {
+			html, allow, got := app(body)
+			switch {
+			case got != wantApp:
+				t.Errorf("load %d: carries the app = %v, want %v", i+1, got, wantApp)
+			case got && (html != req.HTML || allow != e.h.session(key).allow):
+				t.Errorf("load %d: app html %q allow %q, want the request's", i+1, html, allow)
+			}
+		})
+	}
+	e.complete(c, key, token, `{"action":"decline"}`) // the page asks with sandbox-proxy-ready
+}
+
+// TestBridgePageInlinesWhatItsPolicyAllows: the bridge page's script and
+// style are inline, each allowed by its hash in the page's
+// Content-Security-Policy (and nothing else inline is).
+func TestBridgePageInlinesWhatItsPolicyAllows(t *testing.T) {
+	e := newEnv(t, nil)
+	c, key, token := e.start(sampleRequest("e-1"))
+	e.get(t, "127.0.0.1:"+e.port(), "/e/"+key, func(resp *http.Response, body []byte) {
+		csp := resp.Header.Get("Content-Security-Policy")
+		for _, el := range []struct{ tag, directive string }{{"script", "script-src"}, {"style", "style-src"}} {
+			blocks := regexp.MustCompile(`(?s)<`+el.tag+`>(.*?)</`+el.tag+`>`).FindAllSubmatch(body, -1)
+			if len(blocks) != 1 {
+				t.Fatalf("%d inline %s elements, want 1", len(blocks), el.tag)
+			}
+			sum := sha256.Sum256(blocks[0][1])
+			hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+			if !regexp.MustCompile(el.directive + ` 'self' ` + regexp.QuoteMeta(hash) + `;`).MatchString(csp) {
+				t.Errorf("CSP %q does not allow the inline %s (%s)", csp, el.tag, hash)
+			}
+		}
+		if bytes.Contains(body, []byte(`src="/static`)) || bytes.Contains(body, []byte(`href="/static`)) {
+			t.Error("the bridge page still loads its script or style")
+		}
+	})
+	e.complete(c, key, token, `{"action":"decline"}`)
 }

@@ -161,8 +161,11 @@ func (s *session) link() string {
 }
 
 // loadHead is how long the tab waits for the app to be read before it is
-// opened anyway, the read going on while the browser opens it.
-const loadHead = 100 * time.Millisecond
+// opened anyway, the read going on while the browser opens it: long enough
+// for a read that fails at once to open no tab, short enough that a large
+// app's read (tens of milliseconds to decode) overlaps the tab's opening
+// rather than delaying it (the sandbox page waits for the read).
+const loadHead = 20 * time.Millisecond
 
 // removeLaunchFile deletes the session's launch file, if it has one: once
 // a tab holds the session, or the session is over, nobody needs it.
