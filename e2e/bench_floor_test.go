@@ -185,7 +185,10 @@ func floorServer(apps map[string]string) func() *mcp.Server {
 // to the bridge page. The floor is a new tab of the same browser with a
 // minimal Apps host (floorHostPage). Each runs two apps: the fixture's
 // choose-option app (small) and one built on the official Apps SDK
-// (large). mcpeek/floor is the ratio of the medians.
+// (large). mcpeek/floor is the ratio of the medians; direct/floor is
+// mcpeek with the tab's URL handed to the browser directly (no launch page,
+// as only the in-process opener of tests may), which shows what the launch
+// page's hop costs.
 //
 //	go test -run '^$' -bench BenchmarkAppFloor -benchtime 20x -count 3 ./e2e
 func BenchmarkAppFloor(b *testing.B) {
@@ -210,23 +213,32 @@ func BenchmarkAppFloor(b *testing.B) {
 			_ = chromedp.Do(ctx, chromedp.Navigate(u))
 		}
 	}
-	host, err := apphost.Start(apphost.Options{Launch: func(fileURL string) error {
-		go openTab(fileURL)
-		return nil
-	}})
-	if err != nil {
-		b.Fatal(err)
+	// mcpeek as in real use (a launch page), and opened directly (the
+	// tab's URL handed to the browser, as no launcher may be given it):
+	// the difference is the launch page's hop.
+	type client struct {
+		conn    *mcpclient.Conn
+		records *mcpclient.Recorder
 	}
-	b.Cleanup(func() { _ = host.Close() })
-	records := mcpclient.NewRecorder(nil)
-	conn, err := mcpclient.Connect(context.Background(), mcpclient.Config{
-		Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: floorServer(apps)},
-		Capabilities: mcpclient.CapabilityOptions{FormElicitation: true}, Renderer: host, Records: records,
-	})
-	if err != nil {
-		b.Fatal(err)
+	connect := func(opts apphost.Options) client {
+		host, err := apphost.Start(opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = host.Close() })
+		records := mcpclient.NewRecorder(nil)
+		conn, err := mcpclient.Connect(context.Background(), mcpclient.Config{
+			Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: floorServer(apps)},
+			Capabilities: mcpclient.CapabilityOptions{FormElicitation: true}, Renderer: host, Records: records,
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = conn.Close() })
+		return client{conn, records}
 	}
-	b.Cleanup(func() { _ = conn.Close() })
+	open := func(u string) error { go openTab(u); return nil }
+	launched, direct := connect(apphost.Options{Launch: open}), connect(apphost.Options{Open: open})
 
 	await := func(who string) (float64, context.CancelFunc) {
 		tab := <-tabs
@@ -235,10 +247,10 @@ func BenchmarkAppFloor(b *testing.B) {
 		}
 		return awaitQuestion(b, tab.questions, who), tab.close
 	}
-	runMcpeek := func(app string) float64 {
+	runMcpeek := func(c client, app string) float64 {
 		done := make(chan error, 1)
 		go func() {
-			res, err := conn.Call(context.Background(), app, nil)
+			res, err := c.conn.Call(context.Background(), app, nil)
 			if err == nil && res.IsError {
 				err = fmt.Errorf("tool error: %v", res.Content)
 			}
@@ -249,7 +261,7 @@ func BenchmarkAppFloor(b *testing.B) {
 		if err := <-done; err != nil {
 			b.Fatalf("mcpeek %s: %v", app, err)
 		}
-		recs := records.Records()
+		recs := c.records.Records()
 		rec := recs[len(recs)-1]
 		if rec.Path != mcpclient.PathApp {
 			b.Fatalf("mcpeek %s: the request took the %s path (%s)", app, rec.Path, rec.Fallback)
@@ -264,31 +276,35 @@ func BenchmarkAppFloor(b *testing.B) {
 		return shown - t0
 	}
 
-	for _, app := range names { // warm both up once
-		runMcpeek(app)
+	for _, app := range names { // warm each up once
+		runMcpeek(launched, app)
+		runMcpeek(direct, app)
 		runFloor(app)
 	}
-	mine, floor := map[string][]float64{}, map[string][]float64{}
+	mine, viaURL, floor := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
 	round := 0
 	b.ResetTimer()
 	for b.Loop() {
 		for _, app := range names {
-			if round%2 == 0 {
-				mine[app] = append(mine[app], runMcpeek(app))
-				floor[app] = append(floor[app], runFloor(app))
-			} else {
-				floor[app] = append(floor[app], runFloor(app))
-				mine[app] = append(mine[app], runMcpeek(app))
+			runs := []func(){
+				func() { mine[app] = append(mine[app], runMcpeek(launched, app)) },
+				func() { viaURL[app] = append(viaURL[app], runMcpeek(direct, app)) },
+				func() { floor[app] = append(floor[app], runFloor(app)) },
+			}
+			for i := range runs { // each first in turn
+				runs[(round+i)%len(runs)]()
 			}
 		}
 		round++
 	}
 	b.StopTimer()
 	for _, app := range names {
-		m, f := percentile(mine[app], 50), percentile(floor[app], 50)
+		m, d, f := percentile(mine[app], 50), percentile(viaURL[app], 50), percentile(floor[app], 50)
 		b.ReportMetric(m, "ms-mcpeek-"+app+"-p50")
+		b.ReportMetric(d, "ms-direct-"+app+"-p50")
 		b.ReportMetric(f, "ms-floor-"+app+"-p50")
 		b.ReportMetric(m/f, "mcpeek/floor-"+app)
+		b.ReportMetric(d/f, "direct/floor-"+app)
 	}
 	b.ReportMetric(float64(len(apps["large"]))/1024, "KiB-large-app")
 }

@@ -8,7 +8,6 @@
   // (base64url, perhaps empty).
   var parts = location.hash.slice(1).split(".");
   var token = parts[0];
-  history.replaceState(null, "", location.pathname); // drop the token from the address bar
   var key = location.pathname.split("/").pop();
   var sandboxOrigin = "http://localhost:" + location.port;
   var frame = document.getElementById("sandbox");
@@ -53,6 +52,7 @@
   }
 
   var ws = new WebSocket("ws://" + location.host + "/ws/" + encodeURIComponent(key));
+  history.replaceState(null, "", location.pathname); // drop the token from the address bar, once both have started
   ws.onopen = function () {
     ws.send(token);
     pending.forEach(function (m) { ws.send(m); });
