@@ -1036,6 +1036,8 @@ func TestRefusedTokens(t *testing.T) {
 		{name: "another request's token", key: key, first: tokenB},
 		{name: "empty frame", key: key, first: ""},
 		{name: "token with a suffix", key: key, first: token + "x"},
+		{name: "token with a suffix before a dot", key: key, first: token + "x." + sandboxPath(e, key)[len("/sandbox/"):]},
+		{name: "another token before this session's sandbox", key: key, first: tokenB + "." + sandboxPath(e, key)[len("/sandbox/"):]},
 		{name: "token cut short", key: key, first: token[:len(token)-1]},
 		{name: "token in JSON", key: key, first: `{"token":"` + token + `"}`},
 		{name: "token for the wrong key", key: keyB, first: token},
@@ -1061,9 +1063,10 @@ func TestRefusedTokens(t *testing.T) {
 		t.Error("refusals were not logged")
 	}
 
-	// The real pages still connect and complete.
+	// The real pages still connect and complete: one sends its token, the
+	// other the whole fragment of its link, which begins with it.
 	e.complete(b, keyB, tokenB, `{"action":"decline"}`)
-	e.complete(a, key, token, `{"action":"accept","content":{"choice":"option-a"}}`)
+	e.complete(a, key, token+"."+sandboxPath(e, key)[len("/sandbox/"):]+".", `{"action":"accept","content":{"choice":"option-a"}}`)
 }
 
 func mustDial(t *testing.T, e *env, key string) *websocket.Conn {

@@ -226,8 +226,9 @@ func (h *Host) show(s *session, target string) {
 }
 
 // serveSocket accepts a page's WebSocket: the Origin must be the bridge
-// origin and the first frame the session's token. Anything else is told
-// why in its tab and closed, and the request goes on waiting.
+// origin and the first frame the session's token (or the whole fragment of
+// its link, see presentedToken). Anything else is told why in its tab and
+// closed, and the request goes on waiting.
 func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 	if origin := r.Header.Get("Origin"); origin != h.BridgeOrigin() {
 		h.opts.Logf("app host: refused a WebSocket from origin %q", origin)
@@ -270,7 +271,7 @@ func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 	case s == nil:
 		refuseAs("no such request", notValid)
 		return
-	case !tokenEqual(string(first), s.token):
+	case !tokenEqual(presentedToken(first), s.token):
 		refuseAs("wrong token", notValid)
 		return
 	}
@@ -290,6 +291,15 @@ func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 		refuse("This request has ended.")
 	default:
 	}
+}
+
+// presentedToken is the token in a page's first frame: the token itself,
+// as the bridge page sends it, or the whole fragment of the session's link
+// (see link), which begins with it, as a page that sends its fragment
+// unread does.
+func presentedToken(first []byte) string {
+	token, _, _ := strings.Cut(string(first), ".")
+	return token
 }
 
 func tokenEqual(a, b string) bool {
