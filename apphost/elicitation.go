@@ -33,7 +33,7 @@ func (h *Host) Render(ctx context.Context, req *mcpclient.AppRequest) (*mcpclien
 	// Read the app while the tab opens (serve returns only after the read
 	// has); a read that fails at once opens no tab, a slow one does not
 	// hold the tab back.
-	return s.serve(ctx, h.BridgeOrigin()+"/e/"+s.key+"#"+s.token)
+	return s.serve(ctx)
 }
 
 func (e elicitation) heading(ctl *control, _ string) { ctl.Message = e.req.Params.Message }
@@ -58,7 +58,6 @@ func (e elicitation) initialized(p *peer, st *exchangeState) error {
 	}
 	// A remounted app has lost the request: it gets it again, with
 	// the same id, within the same answer time.
-	p.status("Answer in the app below.")
 	params := e.req.RawParams // the request as the server wrote it
 	if len(params) == 0 {
 		var err error
@@ -69,6 +68,7 @@ func (e elicitation) initialized(p *peer, st *exchangeState) error {
 	// Written by hand around the params so that they reach the app byte
 	// for byte (an encoder would re-escape and compact them).
 	p.sendRaw(append(append([]byte(`{"jsonrpc":"2.0","id":"`+elicitID+`","method":"elicitation/create","params":`), params...), '}'))
+	p.status("Answer in the app below.") // after the request: the app need not wait for it
 	return nil
 }
 

@@ -310,7 +310,8 @@ func dialFuzzPage(t *testing.T, ctx context.Context, h *Host, hc *http.Client, l
 	_, _ = rand.Read(nonce)
 	p := &fuzzPage{c: c, ctx: ctx, pingID: `"fuzz-end-` + hex.EncodeToString(nonce) + `"`,
 		pong: make(chan struct{}), readDone: make(chan struct{})}
-	if err := p.write([]byte(u.Fragment)); err != nil {
+	token, _, _ := strings.Cut(u.Fragment, ".")
+	if err := p.write([]byte(token)); err != nil {
 		_ = c.CloseNow()
 		t.Fatalf("send token: %v", err)
 	}

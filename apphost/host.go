@@ -1,16 +1,20 @@
 package apphost
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -296,10 +300,12 @@ func (h *Host) serveBridge(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/e/"):
+		page := bridge()
 		w.Header().Set("Content-Security-Policy", fmt.Sprintf(
-			"default-src 'none'; script-src 'self'; style-src 'self'; connect-src ws://127.0.0.1:%d; frame-src %s; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-			h.port, h.SandboxOrigin()))
-		servePage(w, "pages/bridge.html", "text/html; charset=utf-8")
+			"default-src 'none'; script-src 'self' %s; style-src 'self' %s; connect-src ws://127.0.0.1:%d; frame-src %s; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+			page.scriptHash, page.styleHash, h.port, h.SandboxOrigin()))
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(page.html)
 	case r.URL.Path == "/static/bridge.js":
 		servePage(w, "pages/bridge.js", "text/javascript; charset=utf-8")
 	case r.URL.Path == "/static/bridge.css":
@@ -333,8 +339,69 @@ func (h *Host) serveSandbox(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Security-Policy", s.csp+"; frame-ancestors "+h.BridgeOrigin())
-	servePage(w, "pages/sandbox.html", "text/html; charset=utf-8")
+	page, _ := pages.ReadFile("pages/sandbox.html")
+	s.mu.Lock()
+	first := !s.sandboxServed
+	s.sandboxServed = true
+	s.mu.Unlock()
+	if first {
+		page = withApp(page, s.html, s.allow)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(page)
 }
+
+// withApp puts the app (its HTML and its frame's permissions) into the
+// sandbox page, as a data block the page reads and mounts at once: the app
+// then travels with the page instead of over the WebSocket after it, which
+// for an app of hundreds of kilobytes is a JSON encoding in mcpeek, a
+// decoding in the bridge page and a copy between frames saved. Only the
+// first load of a session's sandbox page has it (its id is given only to
+// the tab that holds the token); a page loaded again asks over the
+// WebSocket, as one without it does.
+func withApp(page []byte, html, allow string) []byte {
+	data, err := json.Marshal(map[string]string{"html": html, "allow": allow}) // escapes <, > and &: no "</script" inside
+	if err != nil {
+		return page
+	}
+	block := append(append([]byte(`<script type="application/json" id="mcpeek-app">`), data...), "</script>\n"...)
+	at := bytes.Index(page, []byte("<script>"))
+	if at < 0 {
+		return page
+	}
+	return slices.Concat(page[:at], block, page[at:])
+}
+
+// bridgePage is the bridge page as served: its script and style inlined,
+// so that the page needs no request of its own before it can connect and
+// start its sandbox frame, and their hashes for its
+// Content-Security-Policy.
+type bridgePage struct {
+	html                  []byte
+	scriptHash, styleHash string
+}
+
+// bridge builds the bridge page once, when a tab first asks for it (not at
+// start-up: most runs of mcpeek never open one).
+var bridge = sync.OnceValue(func() bridgePage {
+	read := func(name string) string {
+		b, err := pages.ReadFile(name)
+		if err != nil {
+			panic(err) // embedded: cannot fail
+		}
+		return string(b)
+	}
+	hash := func(text string) string {
+		sum := sha256.Sum256([]byte(text))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	script, style := "\n"+read("pages/bridge.js"), "\n"+read("pages/bridge.css")
+	page := strings.NewReplacer(
+		`<link rel="stylesheet" href="/static/bridge.css">`, "<style>"+style+"</style>",
+		`<script src="/static/bridge.js"></script>`, "<script>"+script+"</script>",
+	).Replace(read("pages/bridge.html"))
+	return bridgePage{html: []byte(page), scriptHash: hash(script), styleHash: hash(style)}
+})
 
 func servePage(w http.ResponseWriter, name, contentType string) {
 	b, err := pages.ReadFile(name)

@@ -3,6 +3,7 @@ package apphost
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -157,10 +158,22 @@ func (e *env) parseLink(raw string) (key, token string) {
 	if u.Scheme != "http" || u.Host != "127.0.0.1:"+e.port() || !ok || key == "" || strings.Contains(key, "/") || u.RawQuery != "" {
 		e.t.Fatalf("link %q is not http://127.0.0.1:%s/e/KEY#TOKEN", raw, e.port())
 	}
-	if b, err := base64.RawURLEncoding.DecodeString(u.Fragment); err != nil || len(b) != 32 {
-		e.t.Fatalf("link %q: token %q is not 256 bits in URL-safe base64", raw, u.Fragment)
+	// The fragment is TOKEN.SANDBOX, and .ALLOW once the app is read
+	// (session.link): the page starts its sandbox frame from it.
+	token, rest, _ := strings.Cut(u.Fragment, ".")
+	if b, err := base64.RawURLEncoding.DecodeString(token); err != nil || len(b) != 32 {
+		e.t.Fatalf("link %q: token %q is not 256 bits in URL-safe base64", raw, token)
 	}
-	return key, u.Fragment
+	sandbox, allow, known := strings.Cut(rest, ".")
+	if s := e.h.session(key); s != nil { // a session that has ended has no sandbox to compare
+		if sandbox != s.sandboxID {
+			e.t.Fatalf("link %q: %q is not the session's sandbox page", raw, sandbox)
+		}
+		if got, err := base64.RawURLEncoding.DecodeString(allow); known && (err != nil || string(got) != s.allow) {
+			e.t.Fatalf("link %q: allow %q, want %q", raw, got, s.allow)
+		}
+	}
+	return key, token
 }
 
 func (c *call) result(t *testing.T) (*mcpclient.AppAnswer, error) {
@@ -1023,6 +1036,8 @@ func TestRefusedTokens(t *testing.T) {
 		{name: "another request's token", key: key, first: tokenB},
 		{name: "empty frame", key: key, first: ""},
 		{name: "token with a suffix", key: key, first: token + "x"},
+		{name: "token with a suffix before a dot", key: key, first: token + "x." + sandboxPath(e, key)[len("/sandbox/"):]},
+		{name: "another token before this session's sandbox", key: key, first: tokenB + "." + sandboxPath(e, key)[len("/sandbox/"):]},
 		{name: "token cut short", key: key, first: token[:len(token)-1]},
 		{name: "token in JSON", key: key, first: `{"token":"` + token + `"}`},
 		{name: "token for the wrong key", key: keyB, first: token},
@@ -1048,9 +1063,10 @@ func TestRefusedTokens(t *testing.T) {
 		t.Error("refusals were not logged")
 	}
 
-	// The real pages still connect and complete.
+	// The real pages still connect and complete: one sends its token, the
+	// other the whole fragment of its link, which begins with it.
 	e.complete(b, keyB, tokenB, `{"action":"decline"}`)
-	e.complete(a, key, token, `{"action":"accept","content":{"choice":"option-a"}}`)
+	e.complete(a, key, token+"."+sandboxPath(e, key)[len("/sandbox/"):]+".", `{"action":"accept","content":{"choice":"option-a"}}`)
 }
 
 func mustDial(t *testing.T, e *env, key string) *websocket.Conn {
@@ -1701,7 +1717,7 @@ func TestShowURL(t *testing.T) {
 			case <-time.After(patience):
 				t.Fatal("nothing was shown")
 			}
-			m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/e/[^\s#]+#[A-Za-z0-9_-]+`).FindString(note)
+			m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/e/[^\s#]+#[A-Za-z0-9_.-]+`).FindString(note)
 			if m == "" {
 				t.Fatalf("note %q has no link", note)
 			}
@@ -2337,9 +2353,76 @@ func launchTarget(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/e/[^"#]+#[A-Za-z0-9_-]{43})"`).FindSubmatch(page)
+	m := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/e/[^"#]+#[A-Za-z0-9_-]{43}(\.[A-Za-z0-9_.-]+)?)"`).FindSubmatch(page)
 	if m == nil {
 		t.Fatalf("the launch page %q does not redirect to a session URL", page)
 	}
+	// Its script leaves for the same URL at once (the refresh is for a
+	// browser that runs no script in local pages).
+	if !bytes.Contains(page, []byte(`<script>location.replace("`+string(m[1])+`")</script>`)) {
+		t.Fatalf("the launch page %q has no script that leaves for %s", page, m[1])
+	}
 	return string(m[1])
+}
+
+// TestSandboxPageCarriesTheAppOnce: the first load of a session's sandbox
+// page carries the app (its HTML, byte for byte, and its frame's
+// permissions), so that it mounts without a WebSocket round trip; a second
+// load does not, and asks over the WebSocket, which still answers.
+func TestSandboxPageCarriesTheAppOnce(t *testing.T) {
+	e := newEnv(t, nil)
+	req := sampleRequest("e-1")
+	req.HTML += `<script>"</script><!--"</script>` // an app that would end a careless data block
+	c, key, token := e.start(req)
+	const open = `<script type="application/json" id="mcpeek-app">`
+	app := func(body []byte) (html, allow string, ok bool) {
+		_, rest, found := bytes.Cut(body, []byte(open))
+		if !found {
+			return "", "", false
+		}
+		data, _, _ := bytes.Cut(rest, []byte("</script>"))
+		var v struct{ HTML, Allow string }
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatalf("the app's data block does not hold JSON up to its end (%v): %.200s", err, data)
+		}
+		return v.HTML, v.Allow, true
+	}
+	for i, wantApp := range []bool{true, false} {
+		e.get(t, "localhost:"+e.port(), sandboxPath(e, key), func(resp *http.Response, body []byte) {
+			html, allow, got := app(body)
+			switch {
+			case got != wantApp:
+				t.Errorf("load %d: carries the app = %v, want %v", i+1, got, wantApp)
+			case got && (html != req.HTML || allow != e.h.session(key).allow):
+				t.Errorf("load %d: app html %q allow %q, want the request's", i+1, html, allow)
+			}
+		})
+	}
+	e.complete(c, key, token, `{"action":"decline"}`) // the page asks with sandbox-proxy-ready
+}
+
+// TestBridgePageInlinesWhatItsPolicyAllows: the bridge page's script and
+// style are inline, each allowed by its hash in the page's
+// Content-Security-Policy (and nothing else inline is).
+func TestBridgePageInlinesWhatItsPolicyAllows(t *testing.T) {
+	e := newEnv(t, nil)
+	c, key, token := e.start(sampleRequest("e-1"))
+	e.get(t, "127.0.0.1:"+e.port(), "/e/"+key, func(resp *http.Response, body []byte) {
+		csp := resp.Header.Get("Content-Security-Policy")
+		for _, el := range []struct{ tag, directive string }{{"script", "script-src"}, {"style", "style-src"}} {
+			blocks := regexp.MustCompile(`(?s)<`+el.tag+`>(.*?)</`+el.tag+`>`).FindAllSubmatch(body, -1)
+			if len(blocks) != 1 {
+				t.Fatalf("%d inline %s elements, want 1", len(blocks), el.tag)
+			}
+			sum := sha256.Sum256(blocks[0][1])
+			hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+			if !regexp.MustCompile(el.directive + ` 'self' ` + regexp.QuoteMeta(hash) + `;`).MatchString(csp) {
+				t.Errorf("CSP %q does not allow the inline %s (%s)", csp, el.tag, hash)
+			}
+		}
+		if bytes.Contains(body, []byte(`src="/static`)) || bytes.Contains(body, []byte(`href="/static`)) {
+			t.Error("the bridge page still loads its script or style")
+		}
+	})
+	e.complete(c, key, token, `{"action":"decline"}`)
 }

@@ -1,6 +1,7 @@
 package apphost
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -104,8 +105,17 @@ func newLaunchDir() (string, error) {
 // writeLaunchPage writes, at path (a new file in a folder only this user
 // can read), a page that sends the browser on to target, and returns path.
 func writeLaunchPage(path, target string) (string, error) {
+	// The script leaves at once, before anything renders (a refresh waits
+	// for the page to load, and then a turn more); the refresh is there for
+	// a browser that runs no script in local pages. json.Marshal escapes
+	// <, > and &, so the target cannot end the script element.
+	quoted, err := json.Marshal(target)
+	if err != nil {
+		return "", err
+	}
 	page := fmt.Sprintf("<!doctype html><meta charset=\"utf-8\"><meta name=\"referrer\" content=\"no-referrer\">"+
-		"<meta http-equiv=\"refresh\" content=\"0;url=%s\"><title>mcpeek</title><p>Opening mcpeek…</p>\n", html.EscapeString(target))
+		"<script>location.replace(%s)</script>"+
+		"<meta http-equiv=\"refresh\" content=\"0;url=%s\"><title>mcpeek</title><p>Opening mcpeek…</p>\n", quoted, html.EscapeString(target))
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", err

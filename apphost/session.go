@@ -2,6 +2,7 @@ package apphost
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,9 +36,10 @@ type session struct {
 	token   string
 	req     *mcpclient.AppRequest
 	purpose purpose
-	// sandboxID names the session's sandbox page; the page learns it only
-	// after it has shown the token, so the sandbox origin says nothing of
-	// which requests are live.
+	// sandboxID names the session's sandbox page; only a page given the
+	// token learns it (from the session message, or beside the token in
+	// the link, see link), so the sandbox origin says nothing of which
+	// requests are live.
 	sandboxID string
 
 	// Set by load before it closes loaded.
@@ -47,9 +49,10 @@ type session struct {
 	csp     string
 	allow   string // the app frame's allow attribute, from _meta.ui.permissions
 
-	mu         sync.Mutex
-	claimed    bool
-	launchFile string // the private page that redirects to this session, until a tab connects
+	mu            sync.Mutex
+	claimed       bool
+	sandboxServed bool   // the sandbox page (with the app in it) has been served once
+	launchFile    string // the private page that redirects to this session, until a tab connects
 	// shownAsText is closed when the URL was only shown, not launched.
 	shownAsText chan struct{}
 	connected   chan *websocket.Conn // the one authenticated page
@@ -138,9 +141,31 @@ func (s *session) load(ctx context.Context) {
 	s.allow = permissionsPolicy(content.Permissions)
 }
 
+// link is the session's tab URL. Its fragment holds the token, the sandbox
+// page's id and, once the app has been read, the app frame's permissions
+// (base64url, perhaps empty): "#TOKEN.SANDBOX" or "#TOKEN.SANDBOX.ALLOW".
+// The bridge page then starts its sandbox frame as it loads, in parallel
+// with its WebSocket (the sandbox page itself waits for the read), instead
+// of after the session message; an app whose permissions were not known
+// yet and turn out to be some is loaded again with them. The fragment
+// never reaches the server, and whoever holds the link holds the token
+// already.
+func (s *session) link() string {
+	link := s.h.BridgeOrigin() + "/e/" + s.key + "#" + s.token + "." + s.sandboxID
+	select {
+	case <-s.loaded:
+		link += "." + base64.RawURLEncoding.EncodeToString([]byte(s.allow))
+	default: // not read yet: the session message tells the page
+	}
+	return link
+}
+
 // loadHead is how long the tab waits for the app to be read before it is
-// opened anyway, the read going on while the browser opens it.
-const loadHead = 100 * time.Millisecond
+// opened anyway, the read going on while the browser opens it: long enough
+// for a read that fails at once to open no tab, short enough that a large
+// app's read (tens of milliseconds to decode) overlaps the tab's opening
+// rather than delaying it (the sandbox page waits for the read).
+const loadHead = 20 * time.Millisecond
 
 // removeLaunchFile deletes the session's launch file, if it has one: once
 // a tab holds the session, or the session is over, nobody needs it.
@@ -201,8 +226,9 @@ func (h *Host) show(s *session, target string) {
 }
 
 // serveSocket accepts a page's WebSocket: the Origin must be the bridge
-// origin and the first frame the session's token. Anything else is told
-// why in its tab and closed, and the request goes on waiting.
+// origin and the first frame the session's token (or the whole fragment of
+// its link, see presentedToken). Anything else is told why in its tab and
+// closed, and the request goes on waiting.
 func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 	if origin := r.Header.Get("Origin"); origin != h.BridgeOrigin() {
 		h.opts.Logf("app host: refused a WebSocket from origin %q", origin)
@@ -245,7 +271,7 @@ func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 	case s == nil:
 		refuseAs("no such request", notValid)
 		return
-	case !tokenEqual(string(first), s.token):
+	case !tokenEqual(presentedToken(first), s.token):
 		refuseAs("wrong token", notValid)
 		return
 	}
@@ -265,6 +291,15 @@ func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 		refuse("This request has ended.")
 	default:
 	}
+}
+
+// presentedToken is the token in a page's first frame: the token itself,
+// as the bridge page sends it, or the whole fragment of the session's link
+// (see link), which begins with it, as a page that sends its fragment
+// unread does.
+func presentedToken(first []byte) string {
+	token, _, _ := strings.Cut(string(first), ".")
+	return token
 }
 
 func tokenEqual(a, b string) bool {

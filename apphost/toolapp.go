@@ -287,7 +287,7 @@ func (h *Host) OpenToolApp(ctx context.Context, app *mcpclient.ToolApp) (mcpclie
 	go func() {
 		defer close(t.end)
 		defer stop()
-		_, err := s.serve(runCtx, t.url)
+		_, err := s.serve(runCtx)
 		if errors.Is(err, errTabClosed) || errors.Is(err, context.Canceled) && ctx.Err() == nil {
 			err = nil // closed by the person or by mcpeek: the normal ends
 		}
@@ -300,8 +300,9 @@ func (h *Host) OpenToolApp(ctx context.Context, app *mcpclient.ToolApp) (mcpclie
 }
 
 // serve runs a session from registration to its end: read the app while
-// the tab opens, show the tab, speak the protocol, clean up.
-func (s *session) serve(ctx context.Context, target string) (*mcpclient.AppAnswer, error) {
+// the tab opens, show the tab (its link, as the read allows), speak the
+// protocol, clean up.
+func (s *session) serve(ctx context.Context) (*mcpclient.AppAnswer, error) {
 	h := s.h
 	defer func() {
 		h.mu.Lock()
@@ -323,7 +324,7 @@ func (s *session) serve(ctx context.Context, target string) (*mcpclient.AppAnswe
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	h.show(s, target)
+	h.show(s, s.link())
 	return s.run(ctx)
 }
 

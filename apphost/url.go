@@ -7,5 +7,5 @@ func (h *Host) URL(key string) (string, bool) {
 	if s == nil {
 		return "", false
 	}
-	return h.BridgeOrigin() + "/e/" + s.key + "#" + s.token, true
+	return s.link(), true
 }

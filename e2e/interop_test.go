@@ -21,7 +21,7 @@ const extAppsVersion = "2.0.4"
 // extAppsBundle returns the SDK's self-contained browser bundle
 // (app-with-deps.js): from $MCPEEK_EXT_APPS (a node_modules/@modelcontextprotocol/ext-apps
 // folder, as CI provides), else installed with npm into the user cache.
-func extAppsBundle(t *testing.T) string {
+func extAppsBundle(t testing.TB) string {
 	t.Helper()
 	dir := npmPackage(t, "MCPEEK_EXT_APPS", "@modelcontextprotocol/ext-apps", extAppsVersion, filepath.Join("dist", "src", "app-with-deps.js"))
 	b, err := os.ReadFile(filepath.Join(dir, "dist", "src", "app-with-deps.js"))
@@ -35,7 +35,7 @@ func extAppsBundle(t *testing.T) string {
 // sets it), else the package installed with npm into the user cache once
 // (probe, a file in it, says whether it is there). Without npm the test
 // skips, or fails under MCPEEK_REQUIRE_BROWSER=1.
-func npmPackage(t *testing.T, env, pkg, version, probe string) string {
+func npmPackage(t testing.TB, env, pkg, version, probe string) string {
 	t.Helper()
 	if dir := os.Getenv(env); dir != "" {
 		return dir
@@ -95,7 +95,7 @@ app.connect(new PostMessageTransport(window.parent, window.parent)).then(
 // sdkPage is an app page built on the official SDK: the ES module bundle
 // inlined, its export clause turned into the local names App and
 // PostMessageTransport, then script; prelude runs before the bundle.
-func sdkPage(t *testing.T, bundle, prelude, script string) string {
+func sdkPage(t testing.TB, bundle, prelude, script string) string {
 	t.Helper()
 	exports := regexp.MustCompile(`export\s*\{([^}]*)\}\s*;?\s*(//[^\n]*)?\s*$`)
 	m := exports.FindStringSubmatchIndex(bundle)

@@ -3,13 +3,40 @@
 // The token never leaves the fragment except as the first WebSocket frame.
 (function () {
   "use strict";
-  var token = location.hash.slice(1);
-  history.replaceState(null, "", location.pathname); // drop the token from the address bar
+  // The fragment is TOKEN.SANDBOX, the token and the sandbox page's id,
+  // and once mcpeek has read the app .ALLOW, the app frame's permissions
+  // (base64url, perhaps empty).
+  var parts = location.hash.slice(1).split(".");
+  var token = parts[0];
   var key = location.pathname.split("/").pop();
   var sandboxOrigin = "http://localhost:" + location.port;
   var frame = document.getElementById("sandbox");
   var statusLine = document.getElementById("status");
   var ended = false;
+  var pending = []; // the sandbox's messages until the socket is open
+  var frameAllow = null;
+
+  // showSandbox loads the sandbox page with the app frame's permissions,
+  // unless it is loading with them already.
+  function showSandbox(url, allow) {
+    allow = allow || "";
+    if (frame.getAttribute("src") !== url || allow !== frameAllow) {
+      frameAllow = allow;
+      if (allow) frame.setAttribute("allow", allow);
+      else frame.removeAttribute("allow");
+      pending = [];
+      frame.src = url;
+    }
+    frame.hidden = false;
+  }
+
+  // Start the sandbox page now, while the socket connects: it is a page
+  // load of its own, the longest step after the tab's.
+  if (/^[A-Za-z0-9_-]+$/.test(parts[1] || "")) {
+    var allow = "";
+    try { allow = parts[2] ? atob(parts[2].replace(/-/g, "+").replace(/_/g, "/")) : ""; } catch (e) { allow = ""; }
+    showSandbox(sandboxOrigin + "/sandbox/" + parts[1], allow);
+  }
 
   function setStatus(text, kind) {
     statusLine.textContent = text;
@@ -25,7 +52,12 @@
   }
 
   var ws = new WebSocket("ws://" + location.host + "/ws/" + encodeURIComponent(key));
-  ws.onopen = function () { ws.send(token); };
+  history.replaceState(null, "", location.pathname); // drop the token from the address bar, once both have started
+  ws.onopen = function () {
+    ws.send(token);
+    pending.forEach(function (m) { ws.send(m); });
+    pending = [];
+  };
   ws.onclose = function () {
     if (!ended) end("mcpeek closed this page's connection. You can close this tab.", "refused");
   };
@@ -50,9 +82,7 @@
         var quote = document.getElementById("message");
         quote.textContent = msg.message || "";
         quote.hidden = !msg.message;
-        if (msg.allow) frame.setAttribute("allow", msg.allow);
-        frame.src = msg.sandbox;
-        frame.hidden = false;
+        showSandbox(msg.sandbox, msg.allow);
         break;
       case "status":
         setStatus(msg.text);
@@ -75,5 +105,6 @@
   window.addEventListener("message", function (event) {
     if (event.source !== frame.contentWindow || event.origin !== sandboxOrigin) return;
     if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event.data));
+    else if (ws.readyState === WebSocket.CONNECTING) pending.push(JSON.stringify(event.data));
   });
 })();
