@@ -5,8 +5,8 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/mcpeek/mcpeek/internal/jsonschema"
-	"github.com/mcpeek/mcpeek/internal/jsonschema/kind"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 type kindRequired = kind.Required

@@ -13,8 +13,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcpeek/mcpeek/internal/jsonschema"
-	"github.com/mcpeek/mcpeek/internal/jsonschema/kind"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // Kind is the kind of control a field needs.

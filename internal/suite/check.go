@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpeek/mcpeek/internal/jsonschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // check compares a step's outcome with its expectations; it also keeps
