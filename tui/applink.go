@@ -90,9 +90,9 @@ func (m *Model) showLink() {
 			m.close(cur)
 		}
 	case !shown:
-		m.open(&linkCard{l: m.apps.links[0], shown: time.Now()})
+		m.open(&linkCard{l: m.apps.links[0], shown: m.opts.now()})
 	case cur.l != m.apps.links[0]:
-		m.replace(cur, &linkCard{l: m.apps.links[0], shown: time.Now()})
+		m.replace(cur, &linkCard{l: m.apps.links[0], shown: m.opts.now()})
 	}
 }
 
@@ -113,7 +113,7 @@ func (c *linkCard) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 	if key.Matches(msg, k.quit) {
 		return m.askQuit()
 	}
-	if time.Since(c.shown) < urlGrace {
+	if m.opts.now().Sub(c.shown) < m.opts.grace() {
 		return nil
 	}
 	switch {

@@ -168,7 +168,7 @@ func TestToolAppOpensWithItsCall(t *testing.T) {
 		t.Errorf("the app's resource is %q", app.app.Request.ResourceURI)
 	}
 	app.expectTold(t, `result notes: 1 notes, the last "first"`)
-	in.expect("1 notes").keys("A").expect("Tool apps").keys("y")
+	in.expect("1 notes").keys("A").expect("Tool apps")
 	if u := copied(t, in); u != "http://127.0.0.1:8123/e/t-1#TOKEN" {
 		t.Errorf("y copied %q, not the app's URL", u)
 	}

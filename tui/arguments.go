@@ -52,7 +52,7 @@ func (m *Model) openArgs(title string, schema *formschema.Schema, done func(map[
 // offers completions.
 func (m *Model) openArgsCompleting(title string, schema *formschema.Schema, ref *mcp.CompleteReference, done func(map[string]any) tea.Cmd) tea.Cmd {
 	complete := newCompleter(m.conn, ref)
-	opts := nativeform.Options{Arguments: true, Suggestions: complete != nil}
+	opts := nativeform.Options{Now: m.opts.Clock, Grace: m.opts.Grace, Arguments: true, Suggestions: complete != nil}
 	l := &argsForm{
 		form:     nativeform.New(nativeform.Request{Message: title, Schema: schema}, opts),
 		done:     done,

@@ -24,8 +24,8 @@ func TestCallToolsAndAnswerInTheInspector(t *testing.T) {
 		want       string
 	}{
 		{"choose option A", "choose_option", []string{"down"}, k.submit, "accept: option-a"},
-		{"decline", "choose_option", nil, k.decline, "decline"},
-		{"cancel", "choose_option", nil, k.cancel, "cancel"},
+		{"decline", "choose_option", nil, k.decline, `"action": "decline"`}, // the result's, not the footer's "decline"
+		{"cancel", "choose_option", nil, k.cancel, `"action": "cancel"`},
 		{"all fields with their defaults", "all_fields", nil, k.submit, "Lovelace"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -28,7 +28,7 @@ func slowServer() *mcp.Server {
 // shown is on the screen, under the cursor, named by the method it
 // answers and its outcome.
 func TestLogFollowsNewMessagesAndNamesResponses(t *testing.T) {
-	in := open(t, Options{Connect: inMemory(slowServer, "")}, 100, 10).expect("slow")
+	in := open(t, Options{Connect: inMemory(slowServer, "")}, 100, 10).expect("> slow") // the tool, not the server's name
 	in.keys("enter", "5").expect("→ tools/call").expect("← tools/call")
 	var row string
 	for _, l := range strings.Split(in.screen(), "\n") {

@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/mcpeek/mcpeek/internal/teasync"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -116,7 +117,7 @@ func TestProgressFloodStaysResponsive(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	m := New(Options{Connect: inMemory(fixtureServer, "legacy"), Target: "embedded fixture"})
 	var n atomic.Int64
-	tm := teatest.NewTestModel(t, deliveries{m, &n}, teatest.WithInitialTermSize(100, 30))
+	tm := teasync.New(t, deliveries{m, &n}, teatest.WithInitialTermSize(100, 30))
 	in := &inspector{t: t, m: m, tm: tm}
 	t.Cleanup(func() {
 		_ = tm.Quit()

@@ -133,10 +133,10 @@ func (m *Model) showHead() tea.Cmd {
 	case x.sample != nil:
 		next, cmd = m.showSample(x)
 	case x.req.Params.Mode == "url":
-		next = &elicitation{x: x, shown: time.Now()}
+		next = &elicitation{x: x, shown: m.opts.now()}
 	default:
-		l := &elicitation{x: x, shown: time.Now()}
-		l.form = nativeform.New(FormRequest(x.req, redactShown), nativeform.Options{Timeout: m.opts.ElicitTimeout})
+		l := &elicitation{x: x, shown: m.opts.now()}
+		l.form = nativeform.New(FormRequest(x.req, redactShown), m.opts.formOptions())
 		next, cmd = l, tea.Batch(l.form.Init(), m.sizeForm(l.form))
 	}
 	if shown {

@@ -44,7 +44,7 @@ func (l *sampling) footer(m *Model, _ *level) string { return m.queueFooter() }
 func (m *Model) showSample(x *ask) (headLayer, tea.Cmd) {
 	if x.form == nil {
 		req := sampleFormRequest(x.sample, redactShown)
-		x.form = nativeform.NewSample(req, nativeform.Options{Timeout: m.opts.ElicitTimeout})
+		x.form = nativeform.NewSample(req, m.opts.formOptions())
 	}
 	return &sampling{x}, tea.Batch(x.form.Init(), m.sizeSample(x.form))
 }

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,16 +15,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// urlGrace ignores keys typed just as the card appeared, as forms do.
-const urlGrace = 400 * time.Millisecond
-
 // urlKey answers the URL consent card shown by l.
 func (m *Model) urlKey(l *elicitation, msg tea.KeyMsg) tea.Cmd {
 	k := m.c.keys.url
 	if key.Matches(msg, k.quit) {
 		return m.askQuit()
 	}
-	if time.Since(l.shown) < urlGrace {
+	if m.opts.now().Sub(l.shown) < m.opts.grace() { // keys typed just as the card appeared are ignored, as forms do
 		return nil
 	}
 	switch {
@@ -53,7 +49,7 @@ func (m *Model) urlKey(l *elicitation, msg tea.KeyMsg) tea.Cmd {
 // the elicitation timeout.
 func (m *Model) urlExpired() tea.Cmd {
 	l, ok := find[*elicitation](m)
-	if !ok || l.form != nil || m.opts.ElicitTimeout <= 0 || time.Since(l.shown) <= m.opts.ElicitTimeout {
+	if !ok || l.form != nil || m.opts.ElicitTimeout <= 0 || m.opts.now().Sub(l.shown) <= m.opts.ElicitTimeout {
 		return nil
 	}
 	return m.reply(l, &mcp.ElicitResult{Action: "cancel"})
