@@ -146,10 +146,8 @@ func withApps(t *testing.T, host mcpclient.ToolAppHost, opts Options, w, h int) 
 func (in *inspector) callNotes(text string) *inspector {
 	in.t.Helper()
 	in.selectTool("notes").keys("enter").expect("Arguments for notes")
-	time.Sleep(450 * time.Millisecond) // the form's grace period
-	in.keys("ctrl+u")                  // the note of an earlier run's call
+	in.keys("ctrl+u") // the note of an earlier run's call
 	in.tm.Type(text)
-	time.Sleep(100 * time.Millisecond)
 	return in.keys("ctrl+s")
 }
 
@@ -268,7 +266,6 @@ func TestToolAppLinkThroughConsent(t *testing.T) {
 
 	opened := ask("https://example.com/notes")
 	in.expect("host: example.com")
-	time.Sleep(450 * time.Millisecond) // the card's grace period
 	in.keys("o")
 	if err := answer(opened); err != nil {
 		t.Errorf("an accepted link: %v", err)
@@ -279,7 +276,6 @@ func TestToolAppLinkThroughConsent(t *testing.T) {
 
 	refused := ask("http://203.0.113.9/login")
 	in.expect("the host is a bare IP address")
-	time.Sleep(450 * time.Millisecond)
 	in.keys("d")
 	if err := answer(refused); err == nil {
 		t.Error("a refused link reached the app as opened")

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
 )
 
 // y puts the pane's text on the clipboard: the program writes the OSC 52

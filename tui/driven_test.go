@@ -195,8 +195,11 @@ func TestJSONArgumentsForSchemasAFormCannotShow(t *testing.T) {
 func TestReconnect(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(mortalServer, "legacy")}, 100, 30).expect("exit")
 	in.keys("enter").expect("disconnected")
-	in.keys("r").expect("mortal")
-	time.Sleep(300 * time.Millisecond)
+	in.keys("r")
+	eventually(t, "connected again", func() bool {
+		view := in.tm.View()
+		return !strings.Contains(view, "disconnected") && strings.Contains(view, "exit")
+	})
 	if view := in.screen(); strings.Contains(view, "disconnected") || !strings.Contains(view, "exit") {
 		t.Errorf("after r the inspector should be connected again:\n%s", view)
 	}
