@@ -73,12 +73,13 @@ func TestQuitWithAPendingElicitationCancelsIt(t *testing.T) {
 	in.tm.WaitFinished(t)
 }
 
-// mortalServer has a tool that ends the server's side of the session.
+// mortalServer has a tool that ends the server's side of the session as
+// it answers (its answer may or may not get out first).
 func mortalServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "mortal", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "exit", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			go func() { time.Sleep(50 * time.Millisecond); _ = req.Session.Close() }()
+			go func() { _ = req.Session.Close() }()
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "bye"}}}, nil
 		})
 	return s

@@ -194,9 +194,10 @@ func (w *wrapper) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if f := w.flights[m.id]; f != nil {
 			gen = f.gen
 		}
-		delete(w.flights, m.id)
 		w.mu.Unlock()
-		defer w.signal()
+		// The command is done only once what it brought is tracked in its
+		// turn, so that its message never counts as settled in between.
+		defer w.land(m.id)
 		if cmd, ok := w.program(gen, m.msg); ok {
 			return w, cmd
 		}
@@ -207,6 +208,14 @@ func (w *wrapper) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer w.mu.Unlock()
 	w.inner = inner
 	return w, w.track(gen, cmd, nil)
+}
+
+// land ends the flight of a command whose message Update has run for.
+func (w *wrapper) land(id uint64) {
+	w.mu.Lock()
+	delete(w.flights, id)
+	w.mu.Unlock()
+	w.signal()
 }
 
 // processedUpTo notes that Update has run for the test's message gen.
