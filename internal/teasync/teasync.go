@@ -114,7 +114,9 @@ func (p *Program) wait(gen uint64) {
 		if len(running) == 0 {
 			return
 		}
-		if parked(running) {
+		// Reading every goroutine's state stops the world: only once the
+		// commands had a moment to come back on their own.
+		if pause >= time.Millisecond && parked(running) {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -267,7 +269,8 @@ func (w *wrapper) program(gen uint64, msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return tea.Sequence(cmds...), true
 	}
-	if _, ok := msg.(tea.QuitMsg); ok {
+	switch msg.(type) {
+	case tea.QuitMsg, tea.InterruptMsg: // the program ends once it has it
 		w.quitting()
 	}
 	if t.Name() == "execMsg" {
