@@ -84,8 +84,9 @@ func TestRootsOutliveAReconnection(t *testing.T) {
 	<-connected
 	in.press(k.tabs.roots).expect("> file:///aa/flag").press(k.roots.remove, k.roots.add)
 	in.typeText("file:///zz/data").press(k.roots.confirm).expect("> file:///zz/data").press(k.roots.close)
-	in.press(k.tabs.reconnect)
+	in.press(k.tabs.reconnect) // the lists go with the old connection
 	conn := <-connected
+	in.expect("list_roots") // the new connection's
 	in.selectTool("list_roots").keys("enter").expectAll("1 roots: ", "file:///zz/data")
 	in.screen()
 	if roots := conn.Roots(); len(roots) != 1 || roots[0].URI != "file:///zz/data" {

@@ -111,8 +111,8 @@ func (in *inspector) formOpen() *inspector {
 	return in.expect("is asking for input")
 }
 
-// expect waits (10 s at most) until text is on screen, or was drawn since
-// the last expect.
+// expect waits (20 s at most: the race detector on a busy machine is
+// slow) until text is on screen, or was drawn since the last expect.
 func (in *inspector) expect(text string) *inspector {
 	in.t.Helper()
 	return in.expectAll(text)
@@ -135,7 +135,7 @@ func (in *inspector) expectAll(texts ...string) *inspector {
 		}
 		return true
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for poll := 0; ; poll++ {
 		seen = append(seen, in.output()...)
 		if holds(seen) || poll%5 == 0 && holds([]byte(in.tm.View())) {
