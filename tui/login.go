@@ -131,7 +131,7 @@ func (m *Model) startLogin() {
 	if m.login != nil {
 		m.close(m.hostedOf(m.login))
 	}
-	m.login = layer.NewLoginCard(&m.c, m.opts.Target)
+	m.login = m.opts.loginCard(&m.c)
 	m.host(m.login)
 }
 

@@ -67,10 +67,8 @@ func TestURLConsentOverArgumentsFormTakesTheKeys(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(gatedServer(release, url, got), "legacy")}, 100, 30).expect("b_args")
 	in.keys("enter")                                        // a_later runs, waiting
 	in.keys("down", "enter").expect("Arguments for b_args") // b_args's form opens
-	time.Sleep(450 * time.Millisecond)                      // past its grace period
 	close(release)
 	in.expect("asks you to open a page")
-	time.Sleep(450 * time.Millisecond) // past the card's grace period
 	in.keys("d")
 	answered(t, got, "decline")
 	view := in.screen()
@@ -172,7 +170,7 @@ func TestLayersOpenByRank(t *testing.T) {
 		}
 	})
 	t.Run("the app card lies under an open form", func(t *testing.T) {
-		m := New(Options{})
+		m := New(Options{Grace: noGrace})
 		m.openToolAs(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}, false)
 		withAppPending(m)
 		if _, ok := findTop[*layer.ArgsForm](m); !ok || len(m.layers) != 2 {
@@ -227,9 +225,8 @@ func TestKeysOfTheLayers(t *testing.T) {
 	})
 	t.Run("ctrl+c in an arguments form", func(t *testing.T) {
 		t.Parallel()
-		m := New(Options{})
+		m := New(Options{Grace: noGrace})
 		m.openToolAs(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}, false)
-		time.Sleep(450 * time.Millisecond) // the form's grace period
 		_, cmd := m.Update(keyMsg("ctrl+c"))
 		if cmd == nil {
 			t.Fatal("the form did not take ctrl+c")
