@@ -598,6 +598,11 @@ func (c *Conn) Context() context.Context { return c.life }
 // answer, oldest first.
 func (c *Conn) Pending() []Pending { return c.router.pendingList() }
 
+// Settled is closed once no request is pending (at once when none is):
+// after [Conn.DismissPending], once every answer is on its way to the
+// server.
+func (c *Conn) Settled() <-chan struct{} { return c.router.settledChan() }
+
 // DismissPending answers every pending elicitation cancel: the native
 // forms and the app sessions alike. The person is leaving.
 func (c *Conn) DismissPending() { c.router.dismissAll() }

@@ -131,6 +131,9 @@ type router struct {
 	mu      sync.Mutex
 	pending map[string]*pendingRequest
 	closed  error // set by cancelAll: why later requests are refused at once
+	// settled is closed once no request is pending; nil until someone
+	// waits for it while one is (settledChan).
+	settled chan struct{}
 }
 
 // pendingRequest is the request-scoped state of one elicitation in flight:
@@ -305,7 +308,32 @@ func (r *router) remove(key string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.pending, key)
+	if len(r.pending) == 0 && r.settled != nil {
+		close(r.settled)
+		r.settled = nil
+	}
 }
+
+// settledChan is closed once no request is pending: at once when none
+// is.
+func (r *router) settledChan() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.pending) == 0 {
+		return closedChan
+	}
+	if r.settled == nil {
+		r.settled = make(chan struct{})
+	}
+	return r.settled
+}
+
+// closedChan is a channel closed from the start.
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 // closedCause is why requests are refused, once the connection is closing.
 func (r *router) closedCause() error {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/base64"
 	"os"
 	"path/filepath"
@@ -47,11 +48,17 @@ func TestCopyWritesOSC52(t *testing.T) {
 // and returns the text it carries.
 func copied(t *testing.T, in *inspector) string {
 	t.Helper()
-	in.tm.Send(keyMsg("y")) // not keys: what it wrote is read here
+	var all bytes.Buffer // every byte written: the sequence may come before the frame of y, which drops what came before
+	in.keepWritten(&all)
+	defer in.keepWritten(nil)
+	in.keys("y")
 	seq := regexp.MustCompile("\x1b\\]52;c;([A-Za-z0-9+/=]*)\a")
 	var out []byte
 	eventually(t, "an OSC 52 sequence written", func() bool {
-		out = append(out, in.output()...)
+		in.output()
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		out = bytes.Clone(all.Bytes())
 		return seq.Find(out) != nil
 	})
 	b64 := seq.FindSubmatch(out)[1]

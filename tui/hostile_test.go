@@ -105,7 +105,7 @@ type recorded struct {
 
 func record(in *inspector) *recorded {
 	r := &recorded{inspector: in}
-	in.wrote = &r.all
+	in.keepWritten(&r.all)
 	return r
 }
 

@@ -117,13 +117,6 @@ func urlAsk(reqKey string) *ask {
 		Params: &mcp.ElicitParams{Mode: "url", Message: "Sign in.", URL: "https://example.com/in"}}, reply: make(chan *mcp.ElicitResult, 1)}
 }
 
-// pastGrace ages the elicitation shown past its grace period.
-func pastGrace(m *Model) {
-	if l, ok := findHosted[*layer.URLCard](m); ok {
-		l.Shown(time.Now().Add(-time.Second))
-	}
-}
-
 // footerOf is the last line of the screen.
 func footerOf(view string) string { return view[strings.LastIndex(view, "\n")+1:] }
 
@@ -132,11 +125,10 @@ func footerOf(view string) string { return view[strings.LastIndex(view, "\n")+1:
 // the tabs) and the quit prompt (over everything until answered).
 func TestLayersOpenByRank(t *testing.T) {
 	t.Run("an elicitation goes over the JSON editor, which is back as it was once it is answered", func(t *testing.T) {
-		m := New(Options{})
+		m := New(Options{Grace: noGrace})
 		m.openJSON(&mcp.Tool{Name: "deep"}, false)
 		x := urlAsk("e-1")
 		m.Update(askMsg{x})
-		pastGrace(m)
 		if v := m.View(); !strings.Contains(v, "asks you to open a page") || !strings.Contains(footerOf(v), "o open") {
 			t.Errorf("the card should be drawn, with its footer:\n%s", v)
 		}

@@ -35,9 +35,11 @@ func (m *Model) quit() tea.Cmd {
 		}
 		if conn != nil {
 			conn.DismissPending() // app sessions too: each answered cancel
-			deadline := time.Now().Add(2 * time.Second)
-			for len(conn.Pending()) > 0 && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
+			// The answers are on their way once nothing is pending (2 s at
+			// most: the program ends).
+			select {
+			case <-conn.Settled():
+			case <-time.After(2 * time.Second):
 			}
 		}
 		if cancelCall != nil { // only now: cancelling first would cancel the elicitation too

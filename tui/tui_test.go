@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -43,18 +44,56 @@ type inspector struct {
 	t  *testing.T
 	tm *teasync.Program
 	m  *Model
+
+	// mu guards what follows and the reads of the program's output: the
+	// program's goroutine reads it too, after each key (dropped).
+	mu sync.Mutex
+	// shown is the screen as the last key left it, read before what the
+	// program wrote after it: its frame may have been written (and
+	// dropped) already.
+	shown []byte
 	// wrote gets a copy of every byte the program wrote to the terminal,
 	// when a test checks all of it (nil: none does).
 	wrote io.Writer
 }
 
-// output reads what the program wrote since the last read.
+// output reads what the program drew since the last read, or since the
+// last key: the screen that key left, then what the program wrote after.
 func (in *inspector) output() []byte {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	b := append(in.shown, in.written()...)
+	in.shown = nil
+	return b
+}
+
+// dropped runs after each key, on the program's goroutine (AfterEach):
+// what the program wrote before it is dropped, so that an expect after
+// keys waits for what they brought (or what is still on screen), never
+// for a frame from before them.
+func (in *inspector) dropped(view string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.written()
+	in.shown = []byte(view)
+}
+
+// written reads what the program wrote since the last read, keeping a
+// copy in wrote. in.mu is held.
+func (in *inspector) written() []byte {
 	b, _ := io.ReadAll(in.tm.Output())
 	if in.wrote != nil {
 		_, _ = in.wrote.Write(b)
 	}
 	return b
+}
+
+// keepWritten has every byte the program writes from now on copied to w
+// (which is written to with in.mu held).
+func (in *inspector) keepWritten(w io.Writer) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.wrote = w
 }
 
 func inMemory(server func() *mcp.Server, protocol string) func(context.Context, mcpclient.NativeAsker) (*mcpclient.Conn, error) {
@@ -91,6 +130,7 @@ func open(t *testing.T, opts Options, w, h int) *inspector {
 	}
 	m := New(opts)
 	in := &inspector{t: t, m: m, tm: teasync.New(t, m, teatest.WithInitialTermSize(w, h))}
+	in.tm.AfterEach(in.dropped)
 	t.Cleanup(func() {
 		_ = in.tm.Quit()
 		in.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
@@ -151,50 +191,13 @@ func (in *inspector) expectAll(texts ...string) *inspector {
 
 // keys types keys by name ("enter", "ctrl+s", "x"), one by one, each
 // once the program has taken the one before. What the program drew before
-// the last key is dropped: an expect after keys waits for what they
-// brought (or what is still on screen), never a frame from before them.
+// the last key is dropped (dropped).
 func (in *inspector) keys(keys ...string) *inspector {
 	in.t.Helper()
 	for _, k := range keys {
 		in.tm.Send(keyMsg(k))
 	}
-	if len(keys) > 0 {
-		in.output()
-	}
 	return in
-}
-
-// keyUntil types k until the screen shows texts (within 10 s): for a card
-// that ignores keys while it is new, this is the first k it takes, with no
-// fixed wait for its grace period. k must do nothing where the card is not.
-func (in *inspector) keyUntil(k string, texts ...string) *inspector {
-	in.t.Helper()
-	var seen []byte
-	shows := func() bool {
-		seen = append(seen, in.output()...)
-		for _, text := range texts {
-			if !bytes.Contains(seen, []byte(text)) {
-				return false
-			}
-		}
-		return true
-	}
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(10 * time.Second)
-	for {
-		in.tm.Send(keyMsg(k))
-		for range 10 { // a frame's time for this k to show, before the next
-			select {
-			case <-tick.C:
-			case <-deadline:
-				in.t.Fatalf("%q never brought %q on screen; last output:\n%s", k, texts, seen)
-			}
-			if shows() {
-				return in
-			}
-		}
-	}
 }
 
 // press types the first key of each binding: what its help names.

@@ -58,6 +58,11 @@ func New(t testing.TB, m tea.Model, opts ...teatest.TestOption) *Program {
 
 // Send gives msg to the program and waits until it is processed, with the
 // messages its commands bring back unless they wait.
+//
+// A second message follows msg at once: the program handles it right
+// after msg, once the frame drawn for msg is with the renderer, and msg
+// counts as processed only then; the function given to [Program.AfterEach]
+// runs there.
 func (p *Program) Send(msg tea.Msg) {
 	p.t.Helper()
 	p.w.mu.Lock()
@@ -65,8 +70,21 @@ func (p *Program) Send(msg tea.Msg) {
 	gen := p.w.gen
 	p.w.mu.Unlock()
 	p.TestModel.Send(sent{gen, msg})
+	p.TestModel.Send(handled{gen})
 	p.wait(gen)
-	p.View() // and the view after it is with the renderer, so that the output holds nothing older from here on
+}
+
+// AfterEach has f run on the program's goroutine right after each message
+// of Send, once the frame drawn for it is with the renderer (written
+// then, or with the next frames), and before Send returns; view is that
+// frame, the screen as it stands. A test drops there what the program
+// wrote before, so that what it reads next follows from the message — and
+// keeps view, as what it drew may have been written already. Call it
+// before the first Send.
+func (p *Program) AfterEach(f func(view string)) {
+	p.w.mu.Lock()
+	defer p.w.mu.Unlock()
+	p.w.afterEach = f
 }
 
 // View is what the program draws now: the screen as it is, where its
@@ -89,6 +107,10 @@ func (p *Program) View() string {
 
 // viewQuery asks the wrapper for the view.
 type viewQuery struct{ answer chan<- string }
+
+// handled follows the test's message gen: by the time the program has it,
+// the frame of gen is with the renderer.
+type handled struct{ gen uint64 }
 
 // Quit ends the program, as teatest's Quit does.
 func (p *Program) Quit() error {
@@ -168,6 +190,7 @@ type wrapper struct {
 	changed   chan struct{} // a flight ended or a message was processed
 	quit      chan struct{} // closed once the program was told to quit
 	quitOnce  sync.Once
+	afterEach func(view string) // nil: nothing to do after a message
 }
 
 func (w *wrapper) quitting() { w.quitOnce.Do(func() { close(w.quit) }) }
@@ -188,9 +211,17 @@ func (w *wrapper) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case viewQuery:
 		m.answer <- w.inner.View()
 		return w, nil
+	case handled:
+		w.mu.Lock()
+		f := w.afterEach
+		w.mu.Unlock()
+		if f != nil {
+			f(w.inner.View())
+		}
+		w.processedUpTo(m.gen)
+		return w, nil
 	case sent:
 		gen, msg = m.gen, m.msg
-		defer w.processedUpTo(gen)
 	case back:
 		w.mu.Lock()
 		if f := w.flights[m.id]; f != nil {

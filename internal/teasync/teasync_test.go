@@ -1,7 +1,11 @@
 package teasync
 
 import (
+	"bytes"
+	"io"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,3 +108,70 @@ func TestSendWaitsForWhatTheMessageLedTo(t *testing.T) {
 }
 
 func keyMsg(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+// last is a model that shows the last key it got.
+type last struct{ key string }
+
+func (l *last) Init() tea.Cmd { return nil }
+
+func (l *last) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		l.key = k.String()
+	}
+	return l, nil
+}
+
+func (l *last) View() string { return "last key: " + l.key }
+
+// AfterEach runs once for each message sent, before Send returns, with
+// the frame drawn for it; what the program wrote until then can be cut
+// off there, so that no frame from before the message is read after it.
+func TestAfterEachFollowsTheMessagesFrame(t *testing.T) {
+	p := New(t, &last{}, teatest.WithInitialTermSize(80, 24))
+	var (
+		mu    sync.Mutex
+		all   []byte   // what the program wrote
+		cut   int      // where what follows the last message starts
+		views []string // what AfterEach saw
+	)
+	read := func() []byte {
+		mu.Lock()
+		defer mu.Unlock()
+		b, _ := io.ReadAll(p.Output())
+		all = append(all, b...)
+		return all
+	}
+	p.AfterEach(func(view string) {
+		read()
+		mu.Lock()
+		defer mu.Unlock()
+		cut, views = len(all), append(views, view)
+	})
+	for _, k := range []string{"x", "y", "z"} {
+		p.Send(keyMsg(k))
+		mu.Lock()
+		got := slices.Clone(views)
+		mu.Unlock()
+		if want := "last key: " + k; len(got) == 0 || got[len(got)-1] != want {
+			t.Fatalf("after %s, AfterEach saw %q, want %q last", k, got, want)
+		}
+		// The renderer writes the frame in its own time: once it has, the
+		// next key's cut comes after it.
+		for deadline := time.Now().Add(5 * time.Second); !bytes.Contains(read(), []byte("last key: "+k)); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the frame of %s was never written", k)
+			}
+		}
+	}
+	if len(views) != 3 {
+		t.Errorf("AfterEach ran %d times for 3 keys: %q", len(views), views)
+	}
+	if err := p.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	p.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second)) // the renderer has written its last frame
+	after := read()[cut:]
+	if bytes.Contains(after, []byte("last key: x")) || bytes.Contains(after, []byte("last key: y")) {
+		t.Errorf("after z, the output holds a frame from before it: %q", after)
+	}
+}
