@@ -769,7 +769,7 @@ func TestSettledOnceNoRequestIsPending(t *testing.T) {
 	conn, _ := connectGate(t, "modern", setup{true, true, r}, &countingAsker{})
 	select {
 	case <-conn.Settled():
-	default:
+	case <-time.After(10 * time.Second):
 		t.Fatal("Settled is open with no request pending")
 	}
 	checked := make(chan error, 1)

@@ -571,6 +571,7 @@ func (c *Conn) Close() error {
 		if c.session != nil {
 			err = c.session.Close()
 		}
+		c.wire.open.forget() // no answer will be written now
 		for _, f := range c.closers {
 			f()
 		}
@@ -598,10 +599,20 @@ func (c *Conn) Context() context.Context { return c.life }
 // answer, oldest first.
 func (c *Conn) Pending() []Pending { return c.router.pendingList() }
 
-// Settled is closed once no request is pending (at once when none is):
-// after [Conn.DismissPending], once every answer is on its way to the
-// server.
-func (c *Conn) Settled() <-chan struct{} { return c.router.settledChan() }
+// Settled is closed once no request is pending and every request the
+// server sent is answered on the wire (at once when none waits): after
+// [Conn.DismissPending], once the answers are written, so that cancelling
+// the call that asked cannot overtake them. (Since 2026-07-28 an answer
+// goes with the call made again instead: none is left on the wire.)
+func (c *Conn) Settled() <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		<-c.router.settledChan()
+		<-c.wire.open.wait()
+		close(done)
+	}()
+	return done
+}
 
 // DismissPending answers every pending elicitation cancel: the native
 // forms and the app sessions alike. The person is leaving.

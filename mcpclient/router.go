@@ -328,13 +328,6 @@ func (r *router) settledChan() <-chan struct{} {
 	return r.settled
 }
 
-// closedChan is a channel closed from the start.
-var closedChan = func() chan struct{} {
-	c := make(chan struct{})
-	close(c)
-	return c
-}()
-
 // closedCause is why requests are refused, once the connection is closing.
 func (r *router) closedCause() error {
 	r.mu.Lock()
