@@ -350,7 +350,9 @@ func TestBrowserFallbacks(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "elicit.jsonl")
 			args := []string{tc.tool, "--on-elicit", "decline"}
 			if tc.tool == "app_never_initializes" {
-				args = append(args, "--app-init-timeout", "2s")
+				// Long enough for a busy machine's browser to open the tab
+				// before the app is given up (the launch page goes with it).
+				args = append(args, "--app-init-timeout", "6s")
 			}
 			done := appCall(context.Background(), o, log, args...)
 			if tc.opensTab {

@@ -761,51 +761,30 @@ func TestAbandonWhileTheAppLoads(t *testing.T) {
 	}
 }
 
-// Settled is closed once no request is pending: at once when none is,
-// and, while one is, only once it is answered (the inspector's quit waits
-// for it before it closes the connection).
-func TestSettledOnceNoRequestIsPending(t *testing.T) {
-	r, inApp := holdingRenderer()
-	conn, _ := connectGate(t, "modern", setup{true, true, r}, &countingAsker{})
-	select {
-	case <-conn.Settled():
-	case <-time.After(10 * time.Second):
-		t.Fatal("Settled is open with no request pending")
-	}
-	checked := make(chan error, 1)
-	go func() {
-		<-inApp
-		settled := conn.Settled()
-		select {
-		case <-settled:
-			checked <- errors.New("Settled is closed while a request is pending")
-			return
-		default:
-		}
-		conn.DismissPending()
-		select {
-		case <-settled:
-			checked <- nil
-		case <-time.After(10 * time.Second):
-			checked <- errors.New("Settled is still open 10 s after the pending request was answered")
-		}
-	}()
-	if got := ask(t, conn, map[string]any{"meta": uiMeta("ui://test/app.html")}); got.Action != "cancel" {
-		t.Errorf("server got %+v after dismissing", got)
-	}
-	if err := <-checked; err != nil {
-		t.Error(err)
-	}
-}
-
 func TestDismissPendingAnswersCancel(t *testing.T) {
 	r, inApp := holdingRenderer()
 	native := &countingAsker{}
 	conn, records := connectGate(t, "modern", setup{true, true, r}, native)
-	go func() { <-inApp; conn.DismissPending() }()
+	drained := make(chan (<-chan struct{}), 1)
+	go func() {
+		<-inApp
+		done := conn.PendingDone()
+		select {
+		case <-done:
+			t.Error("PendingDone was closed while a request was pending")
+		default:
+		}
+		conn.DismissPending()
+		drained <- done
+	}()
 	got := ask(t, conn, map[string]any{"meta": uiMeta("ui://test/app.html")})
 	if got.Action != "cancel" || len(native.calls()) != 0 {
 		t.Errorf("server got %+v after dismissing; native asked %d times", got, len(native.calls()))
+	}
+	select { // the quit path waits on it for the answers to go out
+	case <-<-drained:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("PendingDone not closed once the request was answered; pending: %+v", conn.Pending())
 	}
 	if recs := records.Records(); len(recs) != 1 || recs[0].Action != "cancel" || recs[0].Error != "" {
 		t.Errorf("records = %+v", recs)

@@ -599,24 +599,26 @@ func (c *Conn) Context() context.Context { return c.life }
 // answer, oldest first.
 func (c *Conn) Pending() []Pending { return c.router.pendingList() }
 
-// Settled is closed once no request is pending and every request the
-// server sent is answered on the wire (at once when none waits): after
-// [Conn.DismissPending], once the answers are written, so that cancelling
-// the call that asked cannot overtake them. (Since 2026-07-28 an answer
-// goes with the call made again instead: none is left on the wire.)
-func (c *Conn) Settled() <-chan struct{} {
+// DismissPending answers every pending elicitation cancel: the native
+// forms and the app sessions alike. The person is leaving.
+func (c *Conn) DismissPending() { c.router.dismissAll() }
+
+// PendingDone is closed once no elicitation or sampling request is
+// pending and every request the server sent is answered on the wire:
+// after DismissPending, once their answers have gone out, so that
+// cancelling the call that asked cannot overtake them. (A request stops
+// being pending a moment before its answer is written; since 2026-07-28
+// an answer goes with the call made again instead, and none is left on
+// the wire.)
+func (c *Conn) PendingDone() <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
-		<-c.router.settledChan()
+		<-c.router.whenDrained()
 		<-c.wire.open.wait()
 		close(done)
 	}()
 	return done
 }
-
-// DismissPending answers every pending elicitation cancel: the native
-// forms and the app sessions alike. The person is leaving.
-func (c *Conn) DismissPending() { c.router.dismissAll() }
 
 // AbandonApp stops rendering the request key in its app and sends it to the
 // native form instead. It reports whether the request was in its app.

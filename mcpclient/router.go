@@ -130,10 +130,8 @@ type router struct {
 
 	mu      sync.Mutex
 	pending map[string]*pendingRequest
-	closed  error // set by cancelAll: why later requests are refused at once
-	// settled is closed once no request is pending; nil until someone
-	// waits for it while one is (settledChan).
-	settled chan struct{}
+	closed  error           // set by cancelAll: why later requests are refused at once
+	drained []chan struct{} // closed when no request is pending any more (whenDrained)
 }
 
 // pendingRequest is the request-scoped state of one elicitation in flight:
@@ -308,24 +306,25 @@ func (r *router) remove(key string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.pending, key)
-	if len(r.pending) == 0 && r.settled != nil {
-		close(r.settled)
-		r.settled = nil
+	if len(r.pending) == 0 {
+		for _, ch := range r.drained {
+			close(ch)
+		}
+		r.drained = nil
 	}
 }
 
-// settledChan is closed once no request is pending: at once when none
-// is.
-func (r *router) settledChan() <-chan struct{} {
+// whenDrained is closed once no request is pending.
+func (r *router) whenDrained() <-chan struct{} {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	ch := make(chan struct{})
 	if len(r.pending) == 0 {
-		return closedChan
+		close(ch)
+		return ch
 	}
-	if r.settled == nil {
-		r.settled = make(chan struct{})
-	}
-	return r.settled
+	r.drained = append(r.drained, ch)
+	return ch
 }
 
 // closedCause is why requests are refused, once the connection is closing.

@@ -12,8 +12,8 @@ import (
 // showAppCard opens the app card while an elicitation is answered in its
 // app, and closes it when none is.
 func (m *Model) showAppCard() {
-	card, shown := findHosted[*layer.AppCard](m)
-	switch n := m.appPending(); {
+	card, shown := findHosted[*layer.AppCard](&m.stack)
+	switch n := len(inApp(m.pending)); {
 	case n > 0 && !shown:
 		m.host(layer.NewAppCard(&m.c, func() []mcpclient.Pending { return inApp(m.pending) }, m.filtering, m.opts.AppURL, m.opts.AppSSHHint))
 	case n == 0 && shown:
@@ -24,9 +24,6 @@ func (m *Model) showAppCard() {
 		}
 	}
 }
-
-// appPending is how many elicitations are being answered in their app.
-func (m *Model) appPending() int { return len(inApp(m.pending)) }
 
 // inApp are the requests being answered in their app.
 func inApp(pending []mcpclient.Pending) []mcpclient.Pending {

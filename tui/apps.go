@@ -84,8 +84,8 @@ type appsState struct {
 	queue   *appQueue  // made when the first app opens
 }
 
-// open counts the sessions open.
-func (s *appsState) open() int {
+// opened counts the sessions open.
+func (s *appsState) opened() int {
 	n := 0
 	for _, a := range s.list {
 		if a.state != appEnded {
@@ -113,11 +113,11 @@ func toolRow(t *mcp.Tool) widget.Row {
 	return r
 }
 
-// toolAppText is what the Tools pane says of a tool's app and visibility:
+// toolText is what the Tools pane says of a tool's app and visibility:
 // who may call it, its app, what calling it does here, and the app of its
-// last call.
-func (m *Model) toolAppText(t *mcp.Tool) string {
-	s := m.c.Styles
+// last call; hosting: mcpeek runs with an app host.
+func (a *appsState) toolText(c *widget.Common, hosting bool, t *mcp.Tool) string {
+	s := c.Styles
 	var b strings.Builder
 	switch model, app := mcpclient.ModelVisible(t), mcpclient.AppVisible(t); {
 	case app && !model:
@@ -130,15 +130,15 @@ func (m *Model) toolAppText(t *mcp.Tool) string {
 		return b.String()
 	}
 	b.WriteString(s.Accent.Render("app ") + widget.Clean(uri) + "\n")
-	if m.opts.ToolApps == nil {
+	if !hosting {
 		b.WriteString(s.Dim.Render("This tool has an MCP App: mcpeek opens it in the browser when a call starts if it runs with --app-host.") + "\n")
 		return b.String()
 	}
-	k := m.c.Keys.Tabs.Apps.Help().Key
+	k := c.Keys.Tabs.Apps.Help().Key
 	b.WriteString(s.Dim.Render("Calling it opens its app in the browser, which gets the call's input and result; "+k+" lists the apps opened.") + "\n")
-	for i := len(m.apps.list) - 1; i >= 0; i-- {
-		if a := m.apps.list[i]; a.tool.Name == t.Name {
-			b.WriteString(s.Dim.Render("its last call's app: ") + appStateText(&m.c, a) + "\n")
+	for i := len(a.list) - 1; i >= 0; i-- {
+		if app := a.list[i]; app.tool.Name == t.Name {
+			b.WriteString(s.Dim.Render("its last call's app: ") + appStateText(c, app) + "\n")
 			break
 		}
 	}
@@ -218,7 +218,7 @@ func (msg appOpenedMsg) update(m *Model) tea.Cmd {
 	}
 	a.state, a.sess, a.url, a.key = appOpen, msg.sess, msg.sess.URL(), appKey(msg.sess.URL())
 	m.status = statusMsg{fmt.Sprintf("opened the app of %s in the browser · %s lists the apps", a.tool.Name, m.c.Keys.Tabs.Apps.Help().Key), false}
-	return tea.Batch(watchApp(a, msg.sess, m.asker.ended), m.sendOutcome(a))
+	return tea.Batch(watchApp(a, msg.sess, m.asker.ended), a.sendOutcome())
 }
 
 func (msg appEndedMsg) update(m *Model) tea.Cmd {
@@ -269,11 +269,11 @@ func (a *toolApp) note(msg appMessage) {
 	}
 }
 
-// appCallDone keeps the outcome of a call with an app, and hands it to the
+// callDone keeps the outcome of a call with an app, and hands it to the
 // app once its session is open.
-func (m *Model) appCallDone(msg callDoneMsg) tea.Cmd {
-	a := m.apps.calling
-	m.apps.calling = nil
+func (s *appsState) callDone(msg callDoneMsg) tea.Cmd {
+	a := s.calling
+	s.calling = nil
 	if a == nil || a.tool.Name != msg.tool {
 		return nil
 	}
@@ -286,12 +286,12 @@ func (m *Model) appCallDone(msg callDoneMsg) tea.Cmd {
 	default:
 		a.result = msg.res
 	}
-	return m.sendOutcome(a)
+	return a.sendOutcome()
 }
 
 // sendOutcome hands the app the call's result, or that it was cancelled,
 // when both the session and the outcome are there.
-func (m *Model) sendOutcome(a *toolApp) tea.Cmd {
+func (a *toolApp) sendOutcome() tea.Cmd {
 	if a.sess == nil || !a.callDone || a.state == appEnded {
 		return nil
 	}

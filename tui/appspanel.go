@@ -33,26 +33,24 @@ func appHostLine(opts Options) string {
 	return "app host " + opts.AppHost
 }
 
-// appDo carries out what the Apps panel asked of an app.
-func (m *Model) appDo(do layer.AppDo) tea.Cmd {
-	a := m.apps.list[do.App]
-	notOpen := statusMsg{"this app's session is not open", true}
+// do is what the Apps panel asked of an app, as the actions the program
+// applies (theme: the theme apps are first told of).
+func (s *appsState) do(c *widget.Common, theme string, do layer.AppDo) layer.Action {
+	a := s.list[do.App]
 	switch {
 	case do.What == layer.ResendOutcome && a.state == appOpen && !a.callDone:
-		m.status = statusMsg{"its call is still running: the app gets the result when it ends", true}
+		return layer.Status{Text: "its call is still running: the app gets the result when it ends", Err: true}
 	case do.What == layer.ResendOutcome && a.state == appOpen:
-		return m.sendOutcome(a)
+		return layer.Cmd{Cmd: a.sendOutcome()}
 	case a.state != appOpen, do.What == layer.CloseApp && a.closing:
-		m.status = notOpen
+		return layer.Status{Text: "this app's session is not open", Err: true}
 	case do.What == layer.CloseApp:
-		return a.close()
+		return layer.Cmd{Cmd: a.close()}
 	case do.What == layer.OpenAppTools:
-		l := layer.NewAppTools(&m.c, do.App, a.tool.Name, func() bool { return a.state == appOpen })
-		m.host(l)
-		l.List()
-		return listAppTools(a)
+		l := layer.NewAppTools(c, do.App, a.tool.Name, func() bool { return a.state == appOpen })
+		return layer.Batch{l.List(), layer.Open{Layer: l}} // the list is asked for as it opens
 	case do.What == layer.ToggleTheme:
-		m.status = statusMsg{"the app's theme is now " + a.toggleTheme(m.opts.Theme), false}
+		return layer.Status{Text: "the app's theme is now " + a.toggleTheme(theme)}
 	}
 	return nil
 }

@@ -17,14 +17,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// openArgs shows a form for arguments; done gets what was submitted.
-func (m *Model) openArgs(title string, schema *formschema.Schema, done func(map[string]any) tea.Cmd) tea.Cmd {
-	return m.host(layer.NewArgsForm(&m.c, title, schema, m.opts.argsOptions(), nil, done))
-}
-
-// openArgsCompleting shows a form for arguments whose text fields the
-// server completes for ref (a prompt or a resource template), when it
-// offers completions.
+// openArgsCompleting shows a form for arguments; done gets what was
+// submitted. Its text fields the server completes for ref (a prompt or a
+// resource template; nil for a tool's), when it offers completions.
 func (m *Model) openArgsCompleting(title string, schema *formschema.Schema, ref *mcp.CompleteReference, done func(map[string]any) tea.Cmd) tea.Cmd {
 	return m.host(layer.NewArgsForm(&m.c, title, schema, m.opts.argsOptions(), completer(m.conn, ref), done))
 }

@@ -15,20 +15,21 @@ import (
 // account of it (Conn.AuthState). The login itself is in login.go.
 
 // authBrief is the header's word on authorization, in at most width
-// cells, or "" where there is no OAuth.
-func (m *Model) authBrief(width int) string {
-	s := m.c.Styles
-	if m.login != nil {
+// cells, or "" where there is no OAuth; loginShown: the login card is on
+// the stack, not hidden.
+func (l *link) authBrief(c *widget.Common, width int, loginShown bool) string {
+	s := c.Styles
+	if l.login != nil {
 		text := "authorizing…"
-		if m.hostedOf(m.login) == nil {
-			text += " (" + m.c.Keys.Tabs.Authorize.Help().Key + " shows it)"
+		if !loginShown {
+			text += " (" + c.Keys.Tabs.Authorize.Help().Key + " shows it)"
 		}
 		return s.Warn.Render(widget.Fit(text, width))
 	}
-	if m.conn == nil {
+	if l.conn == nil {
 		return ""
 	}
-	return authWords(&m.c, m.conn.AuthState(), width)
+	return authWords(c, l.conn.AuthState(), width)
 }
 
 // authWords is what the header says of st in at most width cells: nothing

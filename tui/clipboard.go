@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // statusMsg is what a copy or a save did, for the footer's status line
@@ -21,15 +22,15 @@ type statusMsg struct {
 	err  bool
 }
 
-// statusLine is the footer's status line, or "".
-func (m *Model) statusLine() string {
+// line is the footer's status line, or "".
+func (s statusMsg) line(st widget.Styles) string {
 	switch {
-	case m.status.text == "":
+	case s.text == "":
 		return ""
-	case m.status.err:
-		return m.c.Styles.Err.Render(m.status.text)
+	case s.err:
+		return st.Err.Render(s.text)
 	}
-	return m.c.Styles.OK.Render(m.status.text)
+	return st.OK.Render(s.text)
 }
 
 // paneCopy is the text of the current tab's pane as it would be copied
@@ -38,10 +39,10 @@ func (m *Model) statusLine() string {
 // show it.
 func (m *Model) paneCopy() (string, bool) {
 	var text string
-	if c, ok := m.pages[m.tab].(page.Copier); ok {
+	if c, ok := m.current().(page.Copier); ok {
 		text = c.Copy()
 	} else {
-		text = ansi.Strip(m.redact(m.paneText()))
+		text = ansi.Strip(widget.Redact(m.paneText()))
 	}
 	return text, strings.TrimSpace(text) != ""
 }
@@ -119,7 +120,7 @@ func (m *Model) askSave() tea.Cmd {
 	var name string
 	var data []byte
 	var ok bool
-	if s, saver := m.pages[m.tab].(page.Saver); saver {
+	if s, saver := m.current().(page.Saver); saver {
 		name, data, ok = s.Save()
 	}
 	if !ok {

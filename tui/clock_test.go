@@ -34,13 +34,13 @@ func TestTheGracePeriodIsTheInspectors(t *testing.T) {
 			answered func(m *Model) bool
 		}{
 			{"a URL consent card", func(_ *testing.T, m *Model) { m.Update(askMsg{urlAsk("e-1")}) }, "d",
-				func(m *Model) bool { _, shown := findHosted[*layer.URLCard](m); return !shown }},
+				func(m *Model) bool { _, shown := findHosted[*layer.URLCard](&m.stack); return !shown }},
 			{"an app's link card", func(_ *testing.T, m *Model) {
 				m.Update(appLinkMsg{&linkAsk{app: &toolApp{tool: &mcp.Tool{Name: "shop"}}, url: "https://example.com/buy", reply: make(chan bool, 1)}})
-			}, "d", func(m *Model) bool { _, shown := findHosted[*layer.LinkCard](m); return !shown }},
+			}, "d", func(m *Model) bool { _, shown := findHosted[*layer.LinkCard](&m.stack); return !shown }},
 			{"an elicitation's form", func(t *testing.T, m *Model) { m.Update(askMsg{formAsk(t, "e-1")}) }, "ctrl+d",
 				func(m *Model) bool {
-					l, _ := findHosted[*layer.ElicitForm](m)
+					l, _ := findHosted[*layer.ElicitForm](&m.stack)
 					_, settled := l.Form().Result()
 					return settled
 				}},
@@ -79,7 +79,7 @@ func TestTheLoginCardCountsByTheInspectorsClock(t *testing.T) {
 	m := New(Options{Clock: func() time.Time { return now }, Target: "https://mcp.example.com/mcp"})
 	m.asker.stop()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.startLogin()
+	m.Update(authMsgs{[]tea.Msg{authShownMsg{layer.AuthOpenPrefix + "https://as.example/authorize?state=s1"}}})
 	now = now.Add(42 * time.Second)
 	if v := m.View(); !strings.Contains(v, "waiting 42s") {
 		t.Errorf("42 s after the login card showed, it does not say so:\n%s", v)

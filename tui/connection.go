@@ -16,6 +16,19 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// link is the connection to the server and what is known of it: whether
+// it is made, why not, and the login it waits on. The Model embeds it.
+type link struct {
+	state   connState
+	err     error
+	attempt time.Time // when the last connection was attempted
+	stderr  []string  // while disconnected, the server's last stderr lines
+	conn    *mcpclient.Conn
+
+	login      *layer.LoginCard // the login (OAuth) waiting for the person, if any
+	forgetting bool             // a forgets the stored tokens before reconnecting
+}
+
 // The connection's events.
 type (
 	connectedMsg struct {
@@ -48,7 +61,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		}
 		if msg.err != nil {
 			m.state, m.err = stateDisconnected, msg.err
-			m.stderr = m.lastStderr()
+			m.stderr = m.lastStderr(m.opts.Wire)
 			return nil
 		}
 		m.conn, m.state = msg.conn, stateConnected
@@ -58,7 +71,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		// The wire log's set as a rule, known already; a connection of
 		// its own (a test's) brings another.
 		widget.Shown.Add(m.conn.Secrets())
-		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLogLevel(),
+		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLevel(m.logLevel),
 			m.lock.start(m.conn, m.opts.Dir))
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end
@@ -67,7 +80,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			if m.err == nil {
 				m.err = fmt.Errorf("the server closed the connection")
 			}
-			m.stderr = m.lastStderr()
+			m.stderr = m.lastStderr(m.opts.Wire)
 		}
 	case listsMsg:
 		m.pages[tabTools].Update(page.ToolList{Tools: msg.tools, Err: msg.errs[tabTools]})
@@ -80,18 +93,18 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.wire = m.conn.Wire().Entries()
 		}
 		if m.state == stateDisconnected {
-			m.stderr = m.lastStderr()
+			m.stderr = m.lastStderr(m.opts.Wire)
 		}
 		m.showAppCard()
-		return tea.Batch(poll(), m.broadcast(layer.Poll{}, nil))
+		return tea.Batch(poll(), m.deliver(layer.Poll{}, m.hosts(nil)))
 	}
 	return nil
 }
 
-func (m *Model) connect() tea.Cmd {
-	m.state, m.err, m.attempt = stateConnecting, nil, time.Now()
-	connect := m.opts.Connect
-	asker := m.asker
+// dial starts connecting with connect, which the server's requests reach
+// through asker, in a command.
+func (l *link) dial(connect func(context.Context, mcpclient.NativeAsker) (*mcpclient.Conn, error), asker mcpclient.NativeAsker) tea.Cmd {
+	l.state, l.err, l.attempt = stateConnecting, nil, time.Now()
 	return func() tea.Msg {
 		conn, err := connect(context.Background(), asker)
 		return connectedMsg{conn, err}
@@ -109,9 +122,9 @@ func (m *Model) reconnect() tea.Cmd {
 		m.pages[tabTools].Update(page.ToolList{})
 		m.pages[tabResources].Update(page.ResourceList{})
 		m.pages[tabPrompts].Update(page.PromptList{})
-		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.connect())
+		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.dial(m.opts.Connect, m.asker))
 	}
-	return m.connect()
+	return m.dial(m.opts.Connect, m.asker)
 }
 
 func poll() tea.Cmd {

@@ -1,44 +1,47 @@
 // Package tui is mcpeek's terminal front end: the full-screen inspector,
 // and the host that shows each elicitation of `mcpeek call --interactive`
-// as a native form on the terminal.
+// as a native form on the terminal (asker.go, appstatus.go).
 //
-// The inspector is one root [Model] whose parts live in files named for
-// them: the tabs are pages (pages.go; the Resources, Requests, Log and
-// Info tabs are in tui/page, tools.go and prompts.go still here, their
-// panes in panes.go), resources.go reads and subscribes for the Resources
-// tab, failure.go for why it is not connected (the header's
-// line, and a panel on the Info tab and in the Tools pane), clipboard.go
-// for copying or saving what a pane shows, and one per layer over the
-// tabs (queue.go, urlcard.go and sampling.go for the server's pending
-// elicitations and sampling requests, roots.go, appcard.go, arguments.go,
-// help.go, quit.go; the save prompt is in clipboard.go).
+// The inspector is built of parts in sub-packages that never import this
+// one: tui/widget (the shared look, text helpers, the List and the Pane),
+// tui/keys (the key map as data: the footer and the help screen are made
+// from the bindings that route the keys), tui/page (one type per tab) and
+// tui/layer (one type per screen over the tabs). A page or a layer owns
+// its state and keys, and answers each message with an action the root
+// applies at once, inside the same Update.
 //
-// Tool apps: apps.go opens a tool's MCP App when it is called with an
-// app host and hands it the call's outcome; appspanel.go is the Apps panel
-// listing the sessions, applink.go the consent card of a link an app asks
-// to open.
+// The root [Model] keeps only the program's own: Init, Update, View,
+// routing each message to the part it is for, and applying the actions
+// the pages and layers return. Its state is in parts with methods of
+// their own, which it embeds: the screen's room and layout (screen,
+// model.go), the connection (link: connection.go, failure.go, auth.go,
+// login.go), the tabs (tabs.go: the pages and the one shown; pages.go
+// builds and feeds them and applies what they ask), the overlay stack
+// (stack: overlay.go, with hosted.go and listacts.go applying the
+// layers' actions), the state of the server connected (serverState,
+// serverstate.go: replaced whole when the person switches servers,
+// servers.go), the queue of requests (requests, queue.go, events.go,
+// sampling.go), the tool apps (appsState: apps.go, appcard.go,
+// appspanel.go, apptools.go, applink.go) and the header (view.go).
 //
-// remember.go keeps what was asked: each tool's results in this session,
-// and its last arguments, remembered across runs per server in the user's
-// state directory ($XDG_STATE_HOME/mcpeek, else ~/.local/state/mcpeek).
+// What the pages ask is carried out in files named for it: tools.go and
+// prompts.go make the calls and gets (progress.go follows a call's
+// progress notifications, urlrequired.go a call refused until a page is
+// opened, remember.go a tool's last arguments, kept per server in the
+// user's state directory), resources.go the reads and subscriptions,
+// clipboard.go copies or saves what a pane shows, arguments.go opens the
+// forms for arguments (skeleton.go is the JSON editor's start), roots.go,
+// tasks.go, serverlog.go (the log level), lock.go (the surface lock),
+// quit.go.
 //
-// What the server tells reaches the program through notify.go's queue:
-// progress.go draws the running call's progress, serverlog.go the
-// level picker (the server's log is a view of the Log tab), resources.go
-// subscribes to resources, whose updates the Resources tab marks;
-// complete.go asks for the
-// completions an arguments form shows under its fields.
+// What the server tells reaches the program through notify.go's queue,
+// at most 30 batches a second.
 //
-// login.go shows a URL server's login (OAuth) in a card and takes the
-// address pasted; auth.go says how mcpeek is authorized, in the header
-// and on the Info tab.
-//
-// What is on top of the screen is decided in one place, the overlay
-// stack (overlay.go): the top layer is drawn on top, receives the keys and
-// supplies the footer, so the three cannot disagree. A layer that arrives
-// (an elicitation) opens over the others and takes the keys; the app card
-// lies under them all and the quit prompt over them all. Keys are data
-// (keys.go): the footer and the help screen are generated from the
-// bindings that route the keys. See docs/architecture.md, section "The
-// inspector".
+// The route of a key: Update hands it to the top of the overlay stack
+// (overlay.go); the top layer's Update returns an action (hosted.go
+// applies it: close, open another layer, answer the server…), or, when
+// the tabs are on top, tabs.go takes the program's own keys and gives the
+// rest to the page shown, whose action pages.go applies; then View draws
+// the header, the tab bar, what the top of the stack draws, and its
+// footer. See docs/architecture.md, section "The inspector".
 package tui

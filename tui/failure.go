@@ -20,8 +20,8 @@ const stderrShown = 10
 
 // failureWhat is what happened, in a few words: the connection could not
 // be made, or it ended.
-func (m *Model) failureWhat() string {
-	if m.conn == nil {
+func (l *link) failureWhat() string {
+	if l.conn == nil {
 		return "could not connect"
 	}
 	return "disconnected"
@@ -30,15 +30,15 @@ func (m *Model) failureWhat() string {
 // failureReason is why, in one line: the server's last stderr line where
 // it wrote one (it is what a server says when it will not start), else
 // the error without the target it names.
-func (m *Model) failureReason() string {
-	if len(m.stderr) > 0 {
-		return m.stderr[len(m.stderr)-1]
+func (l *link) failureReason() string {
+	if len(l.stderr) > 0 {
+		return l.stderr[len(l.stderr)-1]
 	}
-	if m.err == nil {
+	if l.err == nil {
 		return ""
 	}
-	msg := m.err.Error()
-	if ce := (*mcpclient.ConnectError)(nil); errors.As(m.err, &ce) && ce.Err != nil {
+	msg := l.err.Error()
+	if ce := (*mcpclient.ConnectError)(nil); errors.As(l.err, &ce) && ce.Err != nil {
 		msg = ce.Err.Error()
 	}
 	// Without the wire log, the server's last stderr line is still in the
@@ -52,57 +52,57 @@ func (m *Model) failureReason() string {
 
 // lastStderr is the server's last stderr lines since the connection was
 // attempted: from the connection's wire log, or from the inspector's when
-// the connection could not be made. The connection keeps it in m.stderr
-// while disconnected, as lines written just before the end may come in
-// after it.
-func (m *Model) lastStderr() []string {
-	wire := m.opts.Wire
-	if m.conn != nil {
-		wire = m.conn.Wire()
+// the connection could not be made (wire). The connection keeps it in
+// l.stderr while disconnected, as lines written just before the end may
+// come in after it.
+func (l *link) lastStderr(wire *mcpclient.WireLog) []string {
+	if l.conn != nil {
+		wire = l.conn.Wire()
 	}
 	if wire == nil {
 		return nil
 	}
 	var out []string
 	for _, e := range wire.Entries() {
-		if e.Dir == mcpclient.DirStderr && !e.Time.Before(m.attempt) && strings.TrimSpace(e.Text) != "" {
+		if e.Dir == mcpclient.DirStderr && !e.Time.Before(l.attempt) && strings.TrimSpace(e.Text) != "" {
 			out = append(out, e.Text)
 		}
 	}
 	return out[max(len(out)-stderrShown, 0):]
 }
 
-// failureText is the failure panel, or "" while not disconnected.
-func (m *Model) failureText() string {
-	if m.state != stateDisconnected {
+// failureText is the failure panel for target, or "" while not
+// disconnected.
+func (l *link) failureText(c *widget.Common, target string) string {
+	if l.state != stateDisconnected {
 		return ""
 	}
-	s := m.c.Styles
+	s := c.Styles
 	var b strings.Builder
-	b.WriteString(s.Err.Render(m.failureWhat()) + "\n")
-	if m.err != nil {
-		b.WriteString(widget.Clean(m.err.Error()) + "\n")
+	b.WriteString(s.Err.Render(l.failureWhat()) + "\n")
+	if l.err != nil {
+		b.WriteString(widget.Clean(l.err.Error()) + "\n")
 	}
-	if len(m.stderr) > 0 {
+	if len(l.stderr) > 0 {
 		b.WriteString("\n" + s.Title.Render("the server's last stderr lines") + "\n")
-		for _, l := range m.stderr {
-			b.WriteString(widget.Clean(l) + "\n")
+		for _, line := range l.stderr {
+			b.WriteString(widget.Clean(line) + "\n")
 		}
 	}
-	b.WriteString("\n" + s.Title.Render(m.targetKind()) + "\n" + widget.Clean(m.opts.Target) + "\n\n")
-	k := m.c.Keys.Tabs.Reconnect
-	b.WriteString(m.c.KeyLine(keys.Hint(k.Help().Key, "retries", k)))
+	b.WriteString("\n" + s.Title.Render(l.targetKind(target)) + "\n" + widget.Clean(target) + "\n\n")
+	k := c.Keys.Tabs.Reconnect
+	b.WriteString(c.KeyLine(keys.Hint(k.Help().Key, "retries", k)))
 	return b.String()
 }
 
 // withFailure puts the failure panel, while disconnected, over a pane's
 // text; without a connection the panel is all there is to show.
-func (m *Model) withFailure(text string) string {
-	f := m.failureText()
+func (l *link) withFailure(c *widget.Common, target, text string) string {
+	f := l.failureText(c, target)
 	switch {
 	case f == "":
 		return text
-	case m.conn == nil:
+	case l.conn == nil:
 		return f
 	}
 	return f + "\n\n" + text
@@ -110,12 +110,12 @@ func (m *Model) withFailure(text string) string {
 
 // targetKind names what the target is: the command that was run, a URL,
 // or the embedded server.
-func (m *Model) targetKind() string {
+func (l *link) targetKind(target string) string {
 	kind := mcpclient.TargetStdio
 	switch {
-	case m.conn != nil:
-		kind = m.conn.Target().Kind
-	case strings.HasPrefix(m.opts.Target, "http://"), strings.HasPrefix(m.opts.Target, "https://"):
+	case l.conn != nil:
+		kind = l.conn.Target().Kind
+	case strings.HasPrefix(target, "http://"), strings.HasPrefix(target, "https://"):
 		kind = mcpclient.TargetHTTP
 	}
 	switch kind {

@@ -67,7 +67,7 @@ func TestArgumentsFormIsNotAQuestion(t *testing.T) {
 			t.Errorf("the form shows %q:\n%s", unwanted, view)
 		}
 	}
-	l, _ := findHosted[*layer.ArgsForm](m)
+	l, _ := findHosted[*layer.ArgsForm](&m.stack)
 	if r, settled := l.Form().Result(); settled {
 		t.Errorf("opened settled: %+v", r)
 	}

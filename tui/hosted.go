@@ -21,30 +21,6 @@ func (m *Model) host(l layer.Layer) tea.Cmd {
 	return m.apply(h, l.Update(m.bodySize()), nil, nil)
 }
 
-// hostedOf is the place of l on the stack, or nil when it is not there.
-func (m *Model) hostedOf(l layer.Layer) *hosted {
-	for _, x := range m.layers {
-		if h, ok := x.(*hosted); ok && h.l == l {
-			return h
-		}
-	}
-	return nil
-}
-
-// toLayer gives a layer the message addressed to it, if it is still on
-// the stack.
-func (m *Model) toLayer(msg layer.Msg) tea.Cmd {
-	if h := m.hostedOf(msg.To()); h != nil {
-		return m.apply(h, h.l.Update(msg), nil, nil)
-	}
-	return nil
-}
-
-// bodySize is the room a layer is drawn in.
-func (m *Model) bodySize() tea.WindowSizeMsg {
-	return tea.WindowSizeMsg{Width: m.c.Width, Height: m.bodyHeight()}
-}
-
 func (h *hosted) view(m *Model, height int, under *level) string {
 	switch h.l.(type) {
 	case layer.Seethrough:
@@ -70,7 +46,7 @@ func (h *hosted) typesText() bool {
 
 func (h *hosted) footer(m *Model, under *level) string {
 	if _, ok := h.l.(layer.StatusFooter); ok && m.status.text != "" {
-		return m.statusLine()
+		return m.status.line(m.c.Styles)
 	}
 	switch l := h.l.(type) {
 	case layer.Footer:
@@ -81,14 +57,12 @@ func (h *hosted) footer(m *Model, under *level) string {
 	return m.c.KeyLine(h.l.Help()...)
 }
 
-// sync lets a layer that shows what the program holds read it afresh.
-func (h *hosted) sync(*Model, int) {
+// refresh lets a layer that shows what the program holds read it afresh.
+func (h *hosted) refresh() {
 	if r, ok := h.l.(layer.Refresher); ok {
 		r.Refresh()
 	}
 }
-
-func (h *hosted) resize(m *Model) tea.Cmd { return m.apply(h, h.l.Update(m.bodySize()), nil, nil) }
 
 // apply carries out what the layer h asked, at once: msg is the key that
 // asked it, which a [layer.Pass] gives to what lies under h.
@@ -145,17 +119,4 @@ func (h *hosted) rank() int {
 	case layer.Normal:
 	}
 	return rankLayer
-}
-
-// findHosted is the hosted layer of type L nearest the top, if any.
-func findHosted[L layer.Layer](m *Model) (L, bool) {
-	for i := len(m.layers) - 1; i >= 0; i-- {
-		if h, ok := m.layers[i].(*hosted); ok {
-			if l, ok := h.l.(L); ok {
-				return l, true
-			}
-		}
-	}
-	var zero L
-	return zero, false
 }

@@ -134,7 +134,7 @@ func TestHelpScreenScrollsWithJK(t *testing.T) {
 		for _, k := range []string{"j", "j", "k", "G", "g", "j"} {
 			m.Update(keyMsg(k))
 		}
-		l, ok := findHosted[*layer.HelpScreen](m)
+		l, ok := findHosted[*layer.HelpScreen](&m.stack)
 		if !ok {
 			t.Fatalf("%dx%d: a scrolling key closed the help screen", size.w, size.h)
 		}
@@ -146,7 +146,7 @@ func TestHelpScreenScrollsWithJK(t *testing.T) {
 			t.Errorf("the footer does not name j/k: %q", footer)
 		}
 		m.Update(keyMsg("x"))
-		if _, ok := findHosted[*layer.HelpScreen](m); ok {
+		if _, ok := findHosted[*layer.HelpScreen](&m.stack); ok {
 			t.Errorf("%dx%d: another key did not close the help screen", size.w, size.h)
 		}
 	}

@@ -30,14 +30,14 @@ func (m *Model) applyList(a layer.Action, under *level, msg tea.Msg) tea.Cmd {
 			m.cancelCall() // the call's context ends: tasks/cancel goes out
 		}
 	case layer.ListTasks:
-		if l, ok := findHosted[*layer.Tasks](m); ok && m.conn != nil {
+		if l, ok := findHosted[*layer.Tasks](&m.stack); ok && m.conn != nil {
 			l.Update(layer.TasksListed{Text: "asking the server…"})
 			return listTasks(m.conn)
 		}
 	case layer.SetLogLevel:
 		return setLogLevel(m.conn, a.Level)
 	case layer.AppDo:
-		return m.appDo(a)
+		return m.apply(nil, m.apps.do(&m.c, m.opts.Theme, a), under, msg)
 	case layer.CallAppTool:
 		return callAppTool(m.apps.list[a.App], a)
 	case layer.ListAppTools:

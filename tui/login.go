@@ -104,16 +104,13 @@ func (m *Model) auth(msg authMsgs) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, msg := range msg.msgs {
 		var step tea.Msg
+		start := false // a new login: its card opens over the tabs, the last one's goes
 		switch msg := msg.(type) {
 		case authShownMsg:
-			if m.login == nil || m.login.Restarts(msg.text) {
-				m.startLogin()
-			}
+			start = m.login == nil || m.login.Restarts(msg.text)
 			step = layer.AuthShown{Text: msg.text}
 		case authPasteMsg:
-			if m.login == nil {
-				m.startLogin()
-			}
+			start = m.login == nil
 			step = layer.AuthPaste{Wait: msg.p}
 		case authPasteEndedMsg:
 			if m.login == nil {
@@ -121,18 +118,14 @@ func (m *Model) auth(msg authMsgs) tea.Cmd {
 			}
 			step = layer.AuthPasteEnded{Wait: msg.p}
 		}
+		if start {
+			m.close(m.hostedOf(m.login))
+			m.login = m.opts.loginCard(&m.c)
+			m.host(m.login)
+		}
 		cmds = append(cmds, m.apply(m.hostedOf(m.login), m.login.Update(step), nil, nil))
 	}
 	return tea.Batch(append(cmds, m.asker.auth.wait(m.asker.ended))...)
-}
-
-// startLogin begins showing a new login: its card opens over the tabs.
-func (m *Model) startLogin() {
-	if m.login != nil {
-		m.close(m.hostedOf(m.login))
-	}
-	m.login = m.opts.loginCard(&m.c)
-	m.host(m.login)
 }
 
 // authorize is a: it shows the login waiting, else forgets the server's
@@ -156,13 +149,13 @@ func (m *Model) authorize() tea.Cmd {
 	return func() tea.Msg { return forgotMsg{forget()} }
 }
 
-// forgot reconnects once the stored tokens are forgotten.
-func (m *Model) forgot(msg forgotMsg) tea.Cmd {
-	m.forgetting = false
-	if msg.err != nil {
-		m.status = statusMsg{"could not forget the stored tokens: " + msg.err.Error(), true}
-		return nil
+// forgot is what the status line says once the stored tokens were
+// forgotten, or could not be (err); when they were, the program
+// reconnects, so that the login runs again.
+func (l *link) forgot(err error) statusMsg {
+	l.forgetting = false
+	if err != nil {
+		return statusMsg{"could not forget the stored tokens: " + err.Error(), true}
 	}
-	m.status = statusMsg{"forgot the stored tokens: signing in again", false}
-	return m.reconnect()
+	return statusMsg{"forgot the stored tokens: signing in again", false}
 }

@@ -75,31 +75,25 @@ const (
 	stateDisconnected
 )
 
-// Model is the inspector: one root model. The tabs are plain state in
-// it; what lies over them is the overlay stack (overlay.go).
+// Model is the inspector's root: it routes each message to the part it is
+// for and applies what the layers and pages ask. Its state is in the
+// parts it embeds (the screen, the connection, the server's state, the
+// overlay stack), each with methods of its own; the rest is the
+// program's, outliving any one server.
 type Model struct {
-	c     widget.Common
-	opts  Options
-	asker *programAsker
+	screen // the terminal's room, the shared look and the layout (model.go)
+	opts   Options
+	asker  *programAsker
 
-	state   connState
-	err     error
-	attempt time.Time // when the last connection was attempted
-	stderr  []string  // while disconnected, the server's last stderr lines
-	conn    *mcpclient.Conn
-	spinner spinner.Model
-	tab     tab
+	link // the connection (connection.go)
 
-	pages []page.Page // the tabs, in the order of the tab bar (pages.go)
-	runs  toolRuns    // per tool, its last arguments
+	spinner   spinner.Model
+	tabs                     // the pages, and the one shown (tabs.go)
+	toolsFrom page.ToolsFrom // what the Tools page is told by the model, for the pages of each server
 
-	running    string // the tool being called
-	runStart   time.Time
-	cancelCall context.CancelFunc
-	runTrack   *callTrack      // which progress notifications are the running call's
-	runConn    *mcpclient.Conn // the connection the running call was made on
+	serverState // what belongs to the server connected, replaced whole on a switch (serverstate.go)
 
-	queue   []*ask              // elicitations and sampling requests waiting for the person; the head is shown
+	queue   requests            // elicitations and sampling requests waiting for the person; the head is shown (queue.go)
 	pending []mcpclient.Pending // requests in flight, for the app card
 	records []mcpclient.Record
 	wire    []mcpclient.WireEntry
@@ -108,18 +102,13 @@ type Model struct {
 	logLevel string      // the level chosen with L, which a new connection is set to again
 	roots    rootChanges // the roots the person changed (roots.go)
 
-	progress      *mcpclient.ProgressEvent // the running call's latest progress
-	droppedEvents int                      // notifications dropped because they came too fast
-	tasks         taskList                 // the tasks followed, oldest first
-
-	login      *layer.LoginCard // the login (OAuth) waiting for the person, if any
-	forgetting bool             // a forgets the stored tokens before reconnecting
+	droppedEvents int // notifications dropped because they came too fast
 
 	apps    appsState     // the tool apps the calls opened (apps.go)
 	servers []ServerEntry // what the server picker lists
 	lock    lockCheck     // the server against the project's surface lock (lock.go)
 
-	layers   []modelLayer // the overlay stack, bottom first
+	stack    // the overlay stack (overlay.go)
 	quitting bool
 }
 
@@ -132,7 +121,8 @@ func New(opts Options) *Model {
 		opts:  opts,
 		asker: newProgramAsker(), spinner: sp,
 	}
-	m.pages = m.newPages()
+	m.toolsFrom = page.ToolsFrom{AppText: func(t *mcp.Tool) string { return m.apps.toolText(&m.c, m.opts.ToolApps != nil, t) }, Spinner: func() string { return m.spinner.View() }}
+	m.pages = newPages(&m.c, m.toolsFrom)
 	titles := make([]string, len(m.pages))
 	for i, p := range m.pages {
 		titles[i] = p.Title()
@@ -157,22 +147,18 @@ type (
 
 // Init connects and starts listening for elicitations.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.connect(), m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.asker.auth.wait(m.asker.ended), m.spinner.Tick, poll())
+	return tea.Batch(m.dial(m.opts.Connect, m.asker), m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.asker.auth.wait(m.asker.ended), m.spinner.Tick, poll())
 }
-
-// paneLayer is a layer with a scrollable pane of its own, which Update
-// gives its text and size as syncPages does the tabs'.
-type paneLayer interface{ sync(m *Model, h int) }
 
 // Update changes the model's state for a message: keys go to the top of
 // the overlay stack, the connection's events to the connection, the
-// elicitations to their queue. Then the current tab's pane takes the text
-// and size the new state gives it.
+// elicitations to their queue. Then the pages get what they show of the
+// new state (syncPages), and the top layer reads afresh what it shows.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.syncPages()
-	if l, ok := m.top().layer().(paneLayer); ok { // a layer's own pane, likewise
-		l.sync(m, m.bodyHeight())
+	if h, ok := m.top().layer().(*hosted); ok { // a layer that shows what the program holds reads it afresh
+		h.refresh()
 	}
 	return m, cmd
 }
@@ -184,26 +170,33 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.MouseMsg:
 		m.wheel(msg)
 		return nil
-	case tea.WindowSizeMsg:
-		return m.resize(msg)
+	case tea.WindowSizeMsg: // every page and layer lays itself out in the body's room
+		m.c.Width, m.c.Height = msg.Width, msg.Height
+		m.size(m.bodySize())
+		return m.deliver(m.bodySize(), m.hosts(nil))
 	case connectedMsg, disconnectedMsg, listsMsg, pollMsg:
 		return m.connection(msg)
 	case askMsg:
-		return tea.Batch(m.asker.wait(), m.enqueue(msg.ask))
+		m.queue = append(m.queue, msg.ask)
+		return tea.Batch(m.asker.wait(), m.showHead())
 	case withdrawnMsg:
-		return tea.Batch(m.asker.wait(), m.withdraw(msg.key))
+		m.queue.withdraw(msg.key)
+		return tea.Batch(m.asker.wait(), m.showHead())
 	case eventsMsg:
 		return m.events(msg)
 	case authMsgs:
 		return m.auth(msg)
 	case forgotMsg:
-		return m.forgot(msg)
+		if m.status = m.forgot(msg.err); msg.err != nil {
+			return nil
+		}
+		return m.reconnect()
 	case modelMsg: // calls, resource reads, subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
-		return m.broadcast(msg, holdsForm)
-	case layer.Msg:
-		return m.toLayer(msg)
+		return m.deliver(msg, m.hosts(holdsForm))
+	case layer.Msg: // to its layer, if it is still on the stack
+		return m.deliver(msg, m.hosts(func(l layer.Layer) bool { return l == msg.To() }))
 	case layer.OpenMsg:
 		return m.host(msg.Layer)
 	case argsLoadedMsg:
@@ -218,7 +211,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	// Everything else (form ticks, cursor blinks) goes to a form.
-	return m.formMsg(msg)
+	return m.deliver(msg, m.formHolder())
 }
 
-func (m *Model) bodyHeight() int { return max(m.c.Height-4, 6) }
+// screen is the terminal's room and the look shared with every part
+// (c), and how the inspector lays it out: the header, the tab bar and the
+// footer around the body.
+type screen struct{ c widget.Common }
+
+func (s *screen) bodyHeight() int { return max(s.c.Height-4, 6) }
+
+// bodySize is the room a layer or a page is drawn in.
+func (s *screen) bodySize() tea.WindowSizeMsg {
+	return tea.WindowSizeMsg{Width: s.c.Width, Height: s.bodyHeight()}
+}

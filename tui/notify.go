@@ -117,16 +117,16 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 		case mcpclient.LogEvent:
 			logs = append(logs, e)
 		case mcpclient.ProgressEvent:
-			m.onProgress(e)
+			if m.call.heard(e) {
+				m.tell(m.pages) // the Tools tab shows the call's progress
+			}
 		case mcpclient.TaskEvent:
 			m.tasks.heard(e)
 		case mcpclient.ResourceUpdatedEvent:
 			cmds = append(cmds, m.applyPage(m.pages[tabResources].Update(page.ResourceUpdated{URI: e.URI, At: time.Now()})))
 		}
 	}
-	if msg.dropped > 0 {
-		m.onDropped(msg.dropped)
-	}
+	m.droppedEvents += msg.dropped
 	if len(logs) > 0 {
 		m.pages[tabLog].Update(logs)
 	}
@@ -135,14 +135,3 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
-
-// onProgress keeps the latest progress of the call in flight.
-func (m *Model) onProgress(e mcpclient.ProgressEvent) {
-	if m.running != "" && m.runTrack != nil && m.runTrack.owns(e) {
-		m.progress = &e
-		m.tellRun()
-	}
-}
-
-// onDropped counts notifications that came faster than they could be kept.
-func (m *Model) onDropped(n int) { m.droppedEvents += n }

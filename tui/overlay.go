@@ -11,7 +11,7 @@ import (
 // before tui/layer: one screen over the tabs: an elicitation's form or URL
 // consent card, a tool's or prompt's arguments form, the JSON editor, the
 // app card, the help screen, the quit prompt. The layers lie in one stack
-// (Model.layers, bottom first, the tabs under them all), and [Model.top]
+// (stack.layers, bottom first, the tabs under them all), and [Model.top]
 // alone says which is on top: the top layer is drawn on top, receives the
 // keys and supplies the footer, so the three cannot disagree. See
 // docs/architecture.md, section "The inspector". New layers are written
@@ -76,31 +76,79 @@ func (lv *level) view(h int) string          { return lv.layer().view(lv.m, h, l
 func (lv *level) footer() string             { return lv.layer().footer(lv.m, lv.under()) }
 func (lv *level) key(msg tea.KeyMsg) tea.Cmd { return lv.layer().key(lv.m, msg, lv.under()) }
 
-// Layers open and close within Update, at once, rather than through
-// messages: a key typed right after the one that opened a layer must
-// reach that layer.
+// stack is the overlay stack: the layers over the tabs, bottom first. The
+// Model embeds it. Layers open and close within Update, at once, rather
+// than through messages: a key typed right after the one that opened a
+// layer must reach that layer.
+type stack struct {
+	layers []modelLayer
+}
 
 // open puts a layer on the stack, by its rank.
-func (m *Model) open(l modelLayer) {
-	i := len(m.layers)
-	for i > 0 && rank(m.layers[i-1]) > rank(l) {
+func (s *stack) open(l modelLayer) {
+	i := len(s.layers)
+	for i > 0 && rank(s.layers[i-1]) > rank(l) {
 		i--
 	}
-	m.layers = slices.Insert(m.layers, i, l)
+	s.layers = slices.Insert(s.layers, i, l)
 }
 
 // close takes a layer off the stack, wherever it lies.
-func (m *Model) close(l modelLayer) {
-	m.layers = slices.DeleteFunc(m.layers, func(x modelLayer) bool { return x == l })
+func (s *stack) close(l modelLayer) {
+	s.layers = slices.DeleteFunc(s.layers, func(x modelLayer) bool { return x == l })
 }
 
 // replace puts next where old lies, or opens it if old is not there.
-func (m *Model) replace(old, next modelLayer) {
-	if i := slices.Index(m.layers, old); i >= 0 {
-		m.layers[i] = next
+func (s *stack) replace(old, next modelLayer) {
+	if i := slices.Index(s.layers, old); i >= 0 {
+		s.layers[i] = next
 		return
 	}
-	m.open(next)
+	s.open(next)
+}
+
+// hostedOf is the place of l on the stack, or nil when it is not there.
+func (s *stack) hostedOf(l layer.Layer) *hosted {
+	for _, x := range s.layers {
+		if h, ok := x.(*hosted); ok && h.l == l {
+			return h
+		}
+	}
+	return nil
+}
+
+// drop takes off the stack every hosted layer that gone says is gone.
+func (s *stack) drop(gone func(layer.Layer) bool) {
+	s.layers = slices.DeleteFunc(s.layers, func(x modelLayer) bool {
+		h, ok := x.(*hosted)
+		return ok && gone(h.l)
+	})
+}
+
+// hosts lists the hosted layers that to picks (all when to is nil),
+// bottom first, as they lie now: what is done to each may open or close
+// others.
+func (s *stack) hosts(to func(layer.Layer) bool) []*hosted {
+	var out []*hosted
+	for _, x := range s.layers {
+		if h, ok := x.(*hosted); ok && (to == nil || to(h.l)) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// findHosted is the hosted layer of type L nearest the top, if any.
+func findHosted[L layer.Layer](s *stack) (L, bool) {
+	for i := len(s.layers) - 1; i >= 0; i-- {
+		if h, ok := s.layers[i].(*hosted); ok {
+			if l, ok := h.l.(L); ok {
+				return l, true
+			}
+		}
+	}
+	var zero L
+	return zero, false
 }
 
 // typist is a layer that takes text, where a burst of characters in one
@@ -123,32 +171,17 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	return top.key(msg)
 }
 
-// formMsg gives a message that is not a key (a form's countdown, cursor
-// blinks, focus moves) to the topmost layer that holds a form, even under
+// formHolder is the topmost layer that holds a form, as the one list
+// deliver takes (empty when none does): a message that is not a key (a
+// form's countdown, cursor blinks, focus moves) goes to it, even under
 // the quit prompt, so that its countdown runs on. Only one form may get
 // them, as the huh form's own messages name no form.
-func (m *Model) formMsg(msg tea.Msg) tea.Cmd {
-	for i := len(m.layers) - 1; i >= 0; i-- {
-		if h, ok := m.layers[i].(*hosted); ok {
-			if f, ok := h.l.(layer.FormHolder); ok && f.HoldsForm() {
-				return m.apply(h, h.l.Update(msg), nil, nil)
-			}
-		}
-	}
-	return nil
-}
-
-// broadcast gives msg to every layer of the stack that to picks (all when
-// to is nil), bottom first: a form that settled (nativeform.DoneMsg, which
-// does not say which form it came from), the poll's [layer.Poll].
-func (m *Model) broadcast(msg tea.Msg, to func(layer.Layer) bool) tea.Cmd {
-	var cmds []tea.Cmd
-	for _, l := range slices.Clone(m.layers) {
-		if h, ok := l.(*hosted); ok && (to == nil || to(h.l)) {
-			cmds = append(cmds, m.apply(h, h.l.Update(msg), nil, nil))
-		}
-	}
-	return tea.Batch(cmds...)
+func (s *stack) formHolder() []*hosted {
+	hs := s.hosts(func(l layer.Layer) bool {
+		f, ok := l.(layer.FormHolder)
+		return ok && f.HoldsForm()
+	})
+	return hs[max(len(hs)-1, 0):]
 }
 
 // holdsForm reports whether a layer shows a form.
@@ -157,18 +190,14 @@ func holdsForm(l layer.Layer) bool {
 	return ok
 }
 
-// resizer is a layer that lays itself out for the terminal's size.
-type resizer interface{ resize(m *Model) tea.Cmd }
-
-// resize lays out every layer that needs it for a new terminal size.
-func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
-	m.c.Width, m.c.Height = msg.Width, msg.Height
-	m.sizePages()
+// deliver gives msg to each of the hosted layers hs, bottom first, and
+// applies what each answers: a form that settled (nativeform.DoneMsg,
+// which does not say which form it came from), the poll's [layer.Poll],
+// the terminal's new size, a [layer.Msg] to the layer it names.
+func (m *Model) deliver(msg tea.Msg, hs []*hosted) tea.Cmd {
 	var cmds []tea.Cmd
-	for _, l := range m.layers {
-		if r, ok := l.(resizer); ok {
-			cmds = append(cmds, r.resize(m))
-		}
+	for _, h := range hs {
+		cmds = append(cmds, m.apply(h, h.l.Update(msg), nil, nil))
 	}
 	return tea.Batch(cmds...)
 }

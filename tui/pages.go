@@ -7,18 +7,19 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // newPages are the tabs in the order of the tab bar. Adding a tab is a
 // page in tui/page and a line here (and its tab constant).
-func (m *Model) newPages() []page.Page {
+func newPages(c *widget.Common, tools page.ToolsFrom) []page.Page {
 	return []page.Page{
-		page.NewTools(&m.c, page.ToolsFrom{AppText: m.toolAppText, Spinner: func() string { return m.spinner.View() }}),
-		page.NewResources(&m.c),
-		page.NewPrompts(&m.c),
-		page.NewRequests(&m.c),
-		page.NewLog(&m.c),
-		page.NewInfo(&m.c),
+		page.NewTools(c, tools),
+		page.NewResources(c),
+		page.NewPrompts(c),
+		page.NewRequests(c),
+		page.NewLog(c),
+		page.NewInfo(c),
 	}
 }
 
@@ -29,10 +30,10 @@ func (m *Model) syncPages() {
 	m.pages[tabRequests].Update(page.Records(m.records))
 	switch m.tab { // the text of a pane the model makes, made only while it shows
 	case tabInfo:
-		text := m.redact(m.withFailure(infoText(&m.c, m.conn)))
+		text := widget.Redact(m.withFailure(&m.c, m.opts.Target, infoText(&m.c, m.conn)))
 		m.pages[tabInfo].Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
 	case tabTools, tabPrompts:
-		m.pages[m.tab].Update(page.Show{Text: m.redact(m.paneText()), Width: m.c.Width, Height: m.bodyHeight() - 1})
+		m.current().Update(page.Show{Text: widget.Redact(m.paneText()), Width: m.c.Width, Height: m.bodyHeight() - 1})
 	case tabResources, tabRequests, tabLog, tabCount:
 	}
 	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
@@ -41,14 +42,6 @@ func (m *Model) syncPages() {
 	}
 	m.pages[tabLog].Update(st)
 	m.pages[tabLog].Update(page.Wire(m.wire))
-}
-
-// newServerPages makes the pages afresh for another server: what they
-// hold is the last server's.
-func (m *Model) newServerPages() {
-	m.pages = m.newPages()
-	m.sizePages()
-	m.pages[m.tab].Focus(true)
 }
 
 // wheel scrolls the current tab's pane with the mouse wheel, while the
@@ -63,30 +56,13 @@ func (m *Model) wheel(msg tea.MouseMsg) {
 	default:
 		return
 	}
-	m.pages[m.tab].Update(msg)
-}
-
-// sizePages tells every page the room of the body.
-func (m *Model) sizePages() {
-	for _, p := range m.pages {
-		p.Update(m.bodySize())
-	}
-}
-
-// show makes t the current tab, telling the pages.
-func (m *Model) show(t tab) {
-	if t == m.tab {
-		return
-	}
-	m.pages[m.tab].Focus(false)
-	m.tab = t
-	m.pages[m.tab].Focus(true)
+	m.current().Update(msg)
 }
 
 // pageKey gives a key to the current page, returning the command its
 // action asks. A key the page passes ([layer.Pass]) does nothing.
 func (m *Model) pageKey(msg tea.KeyMsg) tea.Cmd {
-	return m.applyPage(m.pages[m.tab].Update(msg))
+	return m.applyPage(m.current().Update(msg))
 }
 
 // applyPage carries out what a page asked, at once.
@@ -129,8 +105,11 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 }
 
 // pageOf is the page of type P in the list of pages (each tab is one type).
-func pageOf[P page.Page](m *Model) P {
-	for _, p := range m.pages {
+func pageOf[P page.Page](m *Model) P { return pageIn[P](m.pages) }
+
+// pageIn is the page of type P in pages.
+func pageIn[P page.Page](pages []page.Page) P {
+	for _, p := range pages {
 		if p, ok := p.(P); ok {
 			return p
 		}

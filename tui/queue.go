@@ -15,21 +15,34 @@ import (
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
-// enqueue takes in a request; it shows if none is showing.
-func (m *Model) enqueue(x *ask) tea.Cmd {
-	m.queue = append(m.queue, x)
-	return m.showHead()
-}
+// requests are the elicitations and sampling requests waiting for the
+// person, oldest first; the head is shown (showHead).
+type requests []*ask
 
 // withdraw drops a request that ended elsewhere.
-func (m *Model) withdraw(reqKey string) tea.Cmd {
-	for i, x := range m.queue {
-		if x.key() == reqKey {
-			m.queue = append(m.queue[:i], m.queue[i+1:]...)
-			break
-		}
+func (q *requests) withdraw(reqKey string) {
+	if i := slices.IndexFunc(*q, func(x *ask) bool { return x.key() == reqKey }); i >= 0 {
+		*q = slices.Delete(*q, i, i+1)
 	}
-	return m.showHead()
+}
+
+// take takes out the request whose head (what its layer shows) is req,
+// or is nil when none is.
+func (q *requests) take(req any) *ask {
+	i := slices.IndexFunc(*q, func(x *ask) bool { return x.head() == req })
+	if i < 0 {
+		return nil
+	}
+	x := (*q)[i]
+	*q = slices.Delete(*q, i, i+1)
+	return x
+}
+
+// next puts the head back at the end.
+func (q *requests) next() {
+	if len(*q) > 1 {
+		*q = append((*q)[1:], (*q)[0])
+	}
 }
 
 // showHead keeps the layer of the queue's head showing it: it opens it
@@ -38,7 +51,7 @@ func (m *Model) withdraw(reqKey string) tea.Cmd {
 // same holds for the links of apps, oldest first.
 func (m *Model) showHead() tea.Cmd {
 	var next layer.Layer
-	cur, shown := findHosted[layer.Head](m)
+	cur, shown := findHosted[layer.Head](&m.stack)
 	switch {
 	case len(m.queue) == 0:
 	case shown && cur.Head() == m.queue[0].head():
@@ -47,7 +60,7 @@ func (m *Model) showHead() tea.Cmd {
 		next = headLayer(&m.c, m.opts, m.queue[0], func() int { return len(m.queue) })
 	}
 	cmd := showIn(m, cur, shown, next)
-	link, shown := findHosted[*layer.LinkCard](m)
+	link, shown := findHosted[*layer.LinkCard](&m.stack)
 	switch {
 	case len(m.apps.links) == 0:
 		next = nil
@@ -110,21 +123,19 @@ func (x *ask) head() any {
 func (m *Model) answer(a layer.Action) tea.Cmd {
 	switch a := a.(type) {
 	case layer.AnswerElicitation:
-		var x *ask
-		if m.queue, x = dequeue(m.queue, a.Req); x == nil {
+		x := m.queue.take(a.Req)
+		if x == nil {
 			return nil
 		}
 		return tea.Batch(answer(x, a.Result), m.showHead())
 	case layer.AnswerSample:
-		var x *ask
-		if m.queue, x = dequeue(m.queue, a.Req); x == nil {
+		x := m.queue.take(a.Req)
+		if x == nil {
 			return nil
 		}
 		return tea.Batch(answerSample(x, sampleOutcome(a.Result, m.opts.ElicitTimeout)), m.showHead())
 	case layer.NextInQueue:
-		if len(m.queue) > 1 {
-			m.queue = append(m.queue[1:], m.queue[0])
-		}
+		m.queue.next()
 		return m.showHead()
 	case layer.AnswerLink:
 		i := slices.IndexFunc(m.apps.links, func(l *linkAsk) bool { return l.req == a.Req })
@@ -142,14 +153,4 @@ func (m *Model) answer(a layer.Action) tea.Cmd {
 		m.login = nil
 	}
 	return nil
-}
-
-// dequeue takes the request whose head is req out of queue.
-func dequeue(queue []*ask, req any) ([]*ask, *ask) {
-	i := slices.IndexFunc(queue, func(x *ask) bool { return x.head() == req })
-	if i < 0 {
-		return queue, nil
-	}
-	x := queue[i]
-	return slices.Delete(queue, i, i+1), x
 }

@@ -11,8 +11,8 @@ import (
 // askQuit quits, first asking when elicitations are pending.
 func (m *Model) askQuit() tea.Cmd {
 	if len(m.queue) > 0 || len(m.pending) > 0 {
-		if _, asking := findHosted[*layer.QuitPrompt](m); !asking {
-			m.host(layer.NewQuitPrompt(&m.c, func() int { return len(m.queue) + m.appPending() }))
+		if _, asking := findHosted[*layer.QuitPrompt](&m.stack); !asking {
+			m.host(layer.NewQuitPrompt(&m.c, func() int { return len(m.queue) + len(inApp(m.pending)) }))
 		}
 		return nil
 	}
@@ -42,7 +42,7 @@ func (m *Model) quit() tea.Cmd {
 			// program ends).
 			giveUp := time.After(2 * time.Second)
 			select {
-			case <-conn.Settled():
+			case <-conn.PendingDone():
 			case <-giveUp:
 			}
 			if asked && cancelCall != nil && track != nil {

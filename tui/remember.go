@@ -20,12 +20,12 @@ import (
 // toolRuns is what the inspector keeps of what was asked (each tool's
 // results are the Tools tab's, in tui/page): the last arguments used for
 // each tool, which are remembered across runs per server in the user's
-// state directory, never those of a secret field (secret.go); and, for
-// this session only, the variables last given to each resource template.
+// state directory, never those of a secret field (widget/secret.go). The
+// variables last given to each resource template are the Resources
+// page's.
 type toolRuns struct {
 	args   map[string]json.RawMessage
-	server string                    // the server the arguments belong to (argsServer)
-	vars   map[string]map[string]any // per resource template
+	server string // the server the arguments belong to (argsServer)
 }
 
 // remember keeps the arguments a tool is called with, but for its secret

@@ -63,11 +63,11 @@ func (msg levelSetMsg) update(m *Model) tea.Cmd {
 	return nil
 }
 
-// keepLogLevel sets a new connection to the level chosen with L before
+// keepLevel sets a new connection to the level chosen with L before
 // (a reconnection does not lose it).
-func (m *Model) keepLogLevel() tea.Cmd {
-	if l := m.logLevel; l == "" || m.conn == nil || m.conn.LogLevel() == l || !offersLogging(m.conn) {
+func (l *link) keepLevel(level string) tea.Cmd {
+	if level == "" || l.conn == nil || l.conn.LogLevel() == level || !offersLogging(l.conn) {
 		return nil
 	}
-	return setLogLevel(m.conn, m.logLevel)
+	return setLogLevel(l.conn, level)
 }

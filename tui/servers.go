@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -124,24 +123,20 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	if m.cancelCall != nil {
 		m.cancelCall() // its late result is the old connection's, and dropped
 	}
-	m.running, m.cancelCall, m.runTrack, m.progress, m.runConn, m.apps.calling = "", nil, nil, nil, nil, nil
+	m.apps.calling = nil
 	for _, a := range m.apps.list {
 		if a.state == appOpen && !a.closing {
 			cmds = append(cmds, a.close())
 		}
 	}
-	m.layers = slices.DeleteFunc(m.layers, func(l modelLayer) bool { // a layer of an old server's app
-		h, ok := l.(*hosted)
-		if ok {
-			_, ok = h.l.(*layer.AppTools)
-		}
+	m.drop(func(l layer.Layer) bool { // a layer of an old server's app
+		_, ok := l.(*layer.AppTools)
 		return ok
 	})
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source
 	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
-	m.newServerPages()
-	m.runs.vars = nil // the last arguments are kept per server
-	m.progress, m.tasks = nil, nil
+	m.serverState = serverState{} // the last arguments are recalled for the next server when it connects
+	m.reset(newPages(&m.c, m.toolsFrom), m.bodySize())
 	m.status = statusMsg{}
 	if m.conn == nil { // the last attempt failed: nothing to close
 		m.state = stateDisconnected

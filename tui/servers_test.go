@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -91,5 +92,34 @@ func TestSwitchForgetsTheServerLog(t *testing.T) {
 	m.Update(eventsMsg{events: []mcpclient.Event{mcpclient.LogEvent{Time: time.Now(), Level: "info", Data: json.RawMessage(`"NEW-SERVER"`)}}})
 	if logs := serverLog(m); len(logs) != 1 || !strings.Contains(string(logs[0].Data), "NEW-SERVER") {
 		t.Errorf("after the switch the server log is %v", logs)
+	}
+}
+
+// TestSwitchReplacesTheServerState: a switch cancels the running call and
+// leaves nothing of the last server's state but the new server's pages,
+// whatever field the state gains.
+func TestSwitchReplacesTheServerState(t *testing.T) {
+	t.Parallel()
+	m := New(Options{Target: "embedded fixture"})
+	m.asker.stop()
+	m.state = stateConnected
+	cancelled := false
+	m.running, m.runStart, m.cancelCall = "slow", time.Now(), func() { cancelled = true }
+	m.progress = &mcpclient.ProgressEvent{Token: "1", Progress: 3, Total: 10}
+	m.tasks.heard(mcpclient.TaskEvent{Tool: "slow"})
+	before := m.pages[tabTools]
+	m.switchServer(Switch{Target: "other", Connect: inMemory(mortalServer, "")})
+	if !cancelled {
+		t.Error("the old server's call was not cancelled")
+	}
+	left := m.serverState
+	if len(m.pages) != int(tabCount) || m.pages[tabTools] == before {
+		t.Errorf("after the switch there are %d pages, the Tools page made afresh: %t", len(m.pages), m.pages[tabTools] != before)
+	}
+	if !reflect.ValueOf(left).IsZero() {
+		t.Errorf("after the switch the server's state is not new (its call: %q, %d tasks)", left.running, len(left.tasks))
+	}
+	if m.opts.Target != "other" || m.state != stateConnecting {
+		t.Errorf("after the switch the target is %q, the state %v", m.opts.Target, m.state)
 	}
 }

@@ -6,11 +6,11 @@ import "testing"
 // the target; one named on the command line shows the target alone.
 func TestTargetText(t *testing.T) {
 	m := &Model{opts: Options{Target: "npx -y notes-server"}}
-	if got := m.targetText(30); got != "npx -y notes-server" {
+	if got := m.opts.targetText(30); got != "npx -y notes-server" {
 		t.Errorf("without a source: %q", got)
 	}
 	m.opts.Source = "@notes in ./.mcp.json"
-	if got := m.targetText(30); got != "@notes in ./.mcp.json · npx -y notes-server" {
+	if got := m.opts.targetText(30); got != "@notes in ./.mcp.json · npx -y notes-server" {
 		t.Errorf("with a source: %q", got)
 	}
 }

@@ -30,26 +30,73 @@ const (
 
 var tabNames = [tabCount]string{"Tools", "Resources", "Prompts", "Requests", "Log", "Info"}
 
-func (m *Model) tabBar() string {
-	var parts []string
-	for i, p := range m.pages {
-		label := fmt.Sprintf("%d %s", i+1, p.Title())
-		if tab(i) == m.tab {
-			parts = append(parts, m.c.Styles.ActiveTab.Render(label))
-		} else {
-			parts = append(parts, m.c.Styles.Tab.Render(label))
-		}
-	}
-	return widget.Fit(strings.Join(parts, ""), m.c.Width)
+// tabs are the pages in the order of the tab bar, and the one shown: the
+// tab bar, the footer's keys and the dispatch of keys come from them. A
+// switch to another server makes the pages afresh (reset); the tab shown
+// stays.
+type tabs struct {
+	pages []page.Page
+	tab   tab
 }
 
-// tabView draws the current tab in h lines.
-func (m *Model) tabView(h int) string { return m.pages[m.tab].View(m.c.Width, h) }
+// current is the page shown.
+func (t *tabs) current() page.Page { return t.pages[t.tab] }
+
+// bar is the tab bar: each page's place and title, the one shown marked.
+func (t *tabs) bar(c *widget.Common) string {
+	var parts []string
+	for i, p := range t.pages {
+		label := fmt.Sprintf("%d %s", i+1, p.Title())
+		if tab(i) == t.tab {
+			parts = append(parts, c.Styles.ActiveTab.Render(label))
+		} else {
+			parts = append(parts, c.Styles.Tab.Render(label))
+		}
+	}
+	return widget.Fit(strings.Join(parts, ""), c.Width)
+}
+
+// show makes n the tab shown, telling the pages.
+func (t *tabs) show(n tab) {
+	if n == t.tab {
+		return
+	}
+	t.current().Focus(false)
+	t.tab = n
+	t.current().Focus(true)
+}
+
+// step shows the tab delta places on, around the bar.
+func (t *tabs) step(delta int) {
+	n := len(t.pages)
+	t.show(tab(((int(t.tab)+delta)%n + n) % n))
+}
+
+// size tells every page the room of the body.
+func (t *tabs) size(room tea.WindowSizeMsg) {
+	for _, p := range t.pages {
+		p.Update(room)
+	}
+}
+
+// reset puts pages made afresh in place of the last server's, in room,
+// the tab shown kept.
+func (t *tabs) reset(pages []page.Page, room tea.WindowSizeMsg) {
+	t.pages = pages
+	t.size(room)
+	t.current().Focus(true)
+}
+
+// filtering reports whether a list's filter is being typed.
+func (t *tabs) filtering() bool {
+	f, ok := t.current().(page.Filterer)
+	return ok && f.Filtering()
+}
 
 // tabsLayer is the tabs themselves, under every layer.
 type tabsLayer struct{}
 
-func (tabsLayer) view(m *Model, h int, _ *level) string { return m.tabView(h) }
+func (tabsLayer) view(m *Model, h int, _ *level) string { return m.current().View(m.c.Width, h) }
 
 func (tabsLayer) footer(m *Model, _ *level) string {
 	k := m.c.Keys
@@ -60,9 +107,9 @@ func (tabsLayer) footer(m *Model, _ *level) string {
 		status := fmt.Sprintf("%scalling %s… %s%s", m.spinner.View(), m.running, time.Since(m.runStart).Round(time.Second), page.ProgressBrief(m.progress))
 		return m.c.Styles.Dim.Render(status+" · ") + m.c.KeyLine(keys.Hint(k.Tabs.CancelCall.Help().Key, "cancels the call", k.Tabs.CancelCall))
 	case m.status.text != "":
-		return m.statusLine()
+		return m.status.line(m.c.Styles)
 	}
-	return m.c.KeyLine(m.pages[m.tab].Help()...)
+	return m.c.KeyLine(m.current().Help()...)
 }
 
 func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
@@ -84,9 +131,9 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.host(layer.NewHelpScreen(&m.c))
 	case key.Matches(msg, k.Next):
-		m.show((m.tab + 1) % tab(len(m.pages)))
+		m.step(1)
 	case key.Matches(msg, k.Prev):
-		m.show((m.tab + tab(len(m.pages)) - 1) % tab(len(m.pages)))
+		m.step(-1)
 	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock):
 		return m.connectionKey(msg)
 	case key.Matches(msg, k.CancelCall):
@@ -119,7 +166,7 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 		return m.authorize()
 	case key.Matches(msg, k.Apps):
 		m.host(layer.NewApps(&m.c, appHostLine(m.opts), func() []layer.App { return m.apps.shown(&m.c) },
-			func(i int) string { return m.redact(appText(&m.c, &m.opts, m.apps.list[i])) }))
+			func(i int) string { return widget.Redact(appText(&m.c, &m.opts, m.apps.list[i])) }))
 	case key.Matches(msg, k.Tasks):
 		m.host(layer.NewTasks(&m.c, func() []layer.Task { return m.tasks.shown() }, func() []mcpclient.Record { return m.records }))
 	case key.Matches(msg, k.Servers):
@@ -128,10 +175,4 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 		m.host(layer.NewLock(&m.c, func() layer.LockCheck { return m.lock.of(m.conn, m.opts.Dir) }))
 	}
 	return nil
-}
-
-// filtering reports whether a list's filter is being typed.
-func (m *Model) filtering() bool {
-	f, ok := m.pages[m.tab].(page.Filterer)
-	return ok && f.Filtering()
 }

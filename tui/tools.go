@@ -32,7 +32,7 @@ func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
 		// The form starts from the arguments of the tool's last call, its
 		// secret fields (secret.go) marked as not remembered.
 		schema = widget.MarkSecrets(prefill(schema, m.runs.lastArgs(t)), t.InputSchema)
-		return m.openArgs(title, schema, func(args map[string]any) tea.Cmd {
+		return m.openArgsCompleting(title, schema, nil, func(args map[string]any) tea.Cmd {
 			b, _ := json.Marshal(args)
 			return m.callAs(t, b, asTask)
 		})
@@ -44,9 +44,9 @@ func (m *Model) openToolAs(t *mcp.Tool, asTask bool) tea.Cmd {
 // inputSchema is a tool's input schema as the server listed it, which
 // keeps the order of its properties; the decoded one when mcpeek did not
 // see it listed.
-func (m *Model) inputSchema(t *mcp.Tool) any {
-	if m.conn != nil {
-		if raw := m.conn.InputSchema(t.Name); raw != nil {
+func (l *link) inputSchema(t *mcp.Tool) any {
+	if l.conn != nil {
+		if raw := l.conn.InputSchema(t.Name); raw != nil {
 			return raw
 		}
 	}
@@ -127,7 +127,7 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 	ctx, cancel := context.WithCancel(context.Background())
 	track := &callTrack{ended: ctx.Done()}
 	m.running, m.runStart, m.cancelCall, m.runTrack, m.progress, m.runConn = tool.Name, time.Now(), cancel, track, nil, m.conn
-	m.tellRun()
+	m.tell(m.pages)
 	conn, name, start, emit := m.conn, tool.Name, m.runStart, m.asker.OnEvent
 	// A tool with an app opens it first (apps.go).
 	return tea.Batch(save, m.withToolApp(tool, args, func() tea.Msg {
@@ -140,9 +140,10 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 	}))
 }
 
-// tellRun tells the Tools tab of the running call, after it changed.
-func (m *Model) tellRun() {
-	pageOf[*page.Tools](m).Update(page.Running{Tool: m.running, Start: m.runStart, Progress: m.progress})
+// tell tells the Tools tab (among pages) of the running call, after it
+// changed.
+func (c *call) tell(pages []page.Page) {
+	pageIn[*page.Tools](pages).Update(page.Running{Tool: c.running, Start: c.runStart, Progress: c.progress})
 }
 
 // callOrTask calls a tool as a call or as a task ([mcpclient.Conn.CallOrTask]);
@@ -168,7 +169,7 @@ func (msg callDoneMsg) update(m *Model) tea.Cmd {
 	}
 	last := m.progress
 	m.running, m.cancelCall, m.runTrack, m.progress = "", nil, nil, nil
-	m.tellRun()
+	m.tell(m.pages)
 	var text string
 	if u, ok, bad := mcpclient.URLRequiredOf(msg.err); msg.cancelled {
 		text = renderCancelled(&m.c, msg.took, last)
@@ -179,7 +180,7 @@ func (msg callDoneMsg) update(m *Model) tea.Cmd {
 	}
 	tools := pageOf[*page.Tools](m)
 	tools.Update(page.ToolResult{Tool: msg.tool, Text: text})
-	return tea.Batch(m.appCallDone(msg), askURLs(tools, msg))
+	return tea.Batch(m.apps.callDone(msg), askURLs(tools, msg))
 }
 
 // renderCancelled says that the person cancelled a call, what the server

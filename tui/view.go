@@ -18,7 +18,9 @@ func (m *Model) View() string {
 	}
 	top := m.top()
 	body := top.view(m.bodyHeight())
-	out := m.header() + "\n" + m.tabBar() + "\n" + body
+	hd := header{c: &m.c, opts: &m.opts, link: &m.link, spinner: m.spinner.View(), appsOpen: m.apps.opened(),
+		pending: len(m.queue) + len(inApp(m.pending)), loginShown: m.hostedOf(m.login) != nil, lock: m.lock.brief(m.conn, &m.c)}
+	out := hd.view() + "\n" + m.bar(&m.c) + "\n" + body
 	lines := strings.Split(out, "\n")
 	h := m.c.Height - 1
 	if len(lines) > h {
@@ -27,67 +29,85 @@ func (m *Model) View() string {
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	return m.redact(strings.Join(lines, "\n") + "\n" + widget.Fit(top.footer(), m.c.Width))
+	return widget.Redact(strings.Join(lines, "\n") + "\n" + widget.Fit(top.footer(), m.c.Width))
 }
 
-func (m *Model) header() string {
-	s := m.c.Styles
+// header is the screen's first line, made for each frame from what it
+// tells: on the left the server and the connection's state, on the right
+// what else the person should know (pending requests, sign-in, the log
+// level, TLS, the apps and the app host).
+type header struct {
+	c     *widget.Common
+	opts  *Options
+	*link // the connection
+	// spinner is the spinner's frame while connecting.
+	spinner string
+	// appsOpen, pending: the tool apps open, the requests waiting.
+	appsOpen, pending int
+	// lock is what changed since the project's surface lock, in brief.
+	lock string
+	// loginShown: the login card is on the stack, not hidden.
+	loginShown bool
+}
+
+func (h *header) view() string {
+	s := h.c.Styles
 	app := "app host off"
-	if m.opts.AppHost != "" {
-		app = "app host " + m.opts.AppHost
+	if h.opts.AppHost != "" {
+		app = "app host " + h.opts.AppHost
 	}
-	switch n := m.apps.open(); { // tool apps (A)
+	switch n := h.appsOpen; { // tool apps (A)
 	case n == 1:
 		app = "1 app open · " + app
 	case n > 1:
 		app = fmt.Sprintf("%d apps open · %s", n, app)
 	}
 	right := s.Dim.Render(app)
-	if m.opts.Insecure {
+	if h.opts.Insecure {
 		right = s.Warn.Render("TLS unverified") + s.Dim.Render(" · ") + right
 	}
-	if m.conn != nil && m.conn.LogLevel() != "" { // the level the server logs at (L)
-		right = s.Dim.Render("log "+m.conn.LogLevel()+" · ") + right
+	if h.conn != nil && h.conn.LogLevel() != "" { // the level the server logs at (L)
+		right = s.Dim.Render("log "+h.conn.LogLevel()+" · ") + right
 	}
-	if a := m.authBrief(min(max(m.c.Width-lipgloss.Width(right)-40, 12), 48)); a != "" {
+	if a := h.authBrief(h.c, min(max(h.c.Width-lipgloss.Width(right)-40, 12), 48), h.loginShown); a != "" {
 		right = a + s.Dim.Render(" · ") + right
 	}
-	if l := m.lock.brief(m.conn, &m.c); l != "" && m.state == stateConnected { // D shows the changes
-		right = l + s.Dim.Render(" · ") + right
+	if h.lock != "" && h.state == stateConnected { // D shows the changes
+		right = h.lock + s.Dim.Render(" · ") + right
 	}
-	if n := len(m.queue) + m.appPending(); n > 0 {
+	if n := h.pending; n > 0 {
 		right = s.Warn.Render(fmt.Sprintf("%d pending", n)) + s.Dim.Render(" · ") + right
 	}
-	width := m.c.Width - lipgloss.Width(right) - 1
+	width := h.c.Width - lipgloss.Width(right) - 1
 	var state string
-	switch m.state {
+	switch h.state {
 	case stateConnecting:
-		state = m.spinner.View() + " connecting to " + m.targetText(40)
+		state = h.spinner + " connecting to " + h.opts.targetText(40)
 	case stateConnected:
-		info := m.conn.ServerInfo()
+		info := h.conn.ServerInfo()
 		name := info.Title
 		if name == "" {
 			name = info.Name
 		}
 		era := "legacy"
-		if m.conn.ProtocolVersion() >= mcpclient.ProtocolModern {
+		if h.conn.ProtocolVersion() >= mcpclient.ProtocolModern {
 			era = "modern"
 		}
 		state = fmt.Sprintf("%s %s · %s (%s) · %s", s.Accent.Render(widget.Line(name, 30)), widget.Line(info.Version, 12),
-			m.conn.ProtocolVersion(), era, m.targetText(30))
+			h.conn.ProtocolVersion(), era, h.opts.targetText(30))
 	case stateDisconnected:
 		// One line: what happened and why; the Info tab has the rest.
-		what := s.Err.Render(m.failureWhat() + ":")
-		retry := s.Dim.Render(" · " + m.c.Keys.Tabs.Reconnect.Help().Key + " reconnects")
-		state = what + " " + widget.Line(m.failureReason(), max(width-lipgloss.Width(what+retry)-1, 10)) + retry
+		what := s.Err.Render(h.failureWhat() + ":")
+		retry := s.Dim.Render(" · " + h.c.Keys.Tabs.Reconnect.Help().Key + " reconnects")
+		state = what + " " + widget.Line(h.failureReason(), max(width-lipgloss.Width(what+retry)-1, 10)) + retry
 	}
 	return widget.Fit(state, width) + " " + right
 }
 
 // targetText is the target cut to n, after the config that named it.
-func (m *Model) targetText(n int) string {
-	if m.opts.Source == "" {
-		return widget.Line(m.opts.Target, n)
+func (o *Options) targetText(n int) string {
+	if o.Source == "" {
+		return widget.Line(o.Target, n)
 	}
-	return widget.Line(m.opts.Source, n) + " · " + widget.Line(m.opts.Target, n)
+	return widget.Line(o.Source, n) + " · " + widget.Line(o.Target, n)
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/suite"
@@ -299,12 +301,17 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 		}
 		tools, _ := listed["tools"].([]*mcp.Tool)
 		var server []string
+		var secrets map[string]string
 		if len(o.server) > 0 {
-			server = o.server
+			server, secrets = suite.TemplateSecrets(o.server)
 		}
 		text, err := suite.Starter(server, tools)
 		if err != nil {
 			return err
+		}
+		if len(secrets) > 0 {
+			names := slices.Sorted(maps.Keys(secrets))
+			fmt.Fprintf(s.errOut, "mcpeek: the server's URL carries values the suite does not keep (it may be committed): it reads them from %s; set them when you run it\n", strings.Join(names, ", "))
 		}
 		if o.out == "-" {
 			_, err = s.out.Write(text)

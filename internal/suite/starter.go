@@ -5,6 +5,7 @@ package suite
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -122,4 +123,66 @@ func placeholderValue(p map[string]any) any {
 		return map[string]any{}
 	}
 	return ""
+}
+
+// TemplateSecrets writes the values a server's URL carries in its query
+// or user information (API keys, tokens) as {{env.NAME}} templates, so
+// that a starter suite meant to be committed holds none of them: the
+// words with the templates, and each variable's value, to be set when the
+// suite runs.
+func TemplateSecrets(words []string) ([]string, map[string]string) {
+	out := append([]string(nil), words...)
+	vars := map[string]string{}
+	for i, w := range out {
+		u, err := url.Parse(w)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			continue
+		}
+		if p, ok := u.User.Password(); ok {
+			name := envName("MCPEEK_URL_PASSWORD", vars)
+			vars[name] = p
+			u.User = url.UserPassword(u.User.Username(), "__"+name+"__")
+		}
+		q := u.Query()
+		keys := make([]string, 0, len(q))
+		for k := range q {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			for _, v := range q[k] {
+				name := envName("MCPEEK_URL_"+k, vars)
+				vars[name] = v
+				parts = append(parts, url.QueryEscape(k)+"=__"+name+"__")
+			}
+		}
+		u.RawQuery = strings.Join(parts, "&")
+		s := u.String()
+		for name := range vars {
+			s = strings.ReplaceAll(s, "__"+name+"__", "{{env."+name+"}}")
+		}
+		out[i] = s
+	}
+	return out, vars
+}
+
+// envName is an environment variable's name for a value: base in upper
+// case, letters, digits and underscores, told apart from those taken.
+func envName(base string, taken map[string]string) string {
+	name := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return r - 'a' + 'A'
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			return r
+		}
+		return '_'
+	}, base)
+	for n, try := 2, name; ; n++ {
+		if _, ok := taken[try]; !ok {
+			return try
+		}
+		try = fmt.Sprintf("%s_%d", name, n)
+	}
 }

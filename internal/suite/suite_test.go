@@ -2,8 +2,10 @@ package suite
 
 import (
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -234,6 +236,40 @@ func TestStarter(t *testing.T) {
 	args, _ := search.Steps[0].Args.(map[string]any)
 	if len(args) != 3 || args["q"] != "" || args["limit"] != 10.0 || args["kind"] != "notes" {
 		t.Errorf("search's arguments %v, want the required ones with their default, first enum value or an empty value", args)
+	}
+}
+
+// A starter suite is meant to be committed: the values a server's URL
+// carries (an API key in its query, a password) are written as
+// {{env.NAME}} templates, which give the URL back when the suite runs.
+func TestStarterKeepsNoURLSecrets(t *testing.T) {
+	server := []string{"https://bob:hunter2@api.example.com/mcp?api_key=sk-123&region=eu&api_key=sk-456"}
+	words, vars := TemplateSecrets(server)
+	text, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"hunter2", "sk-123", "sk-456"} {
+		if strings.Contains(string(text), secret) {
+			t.Errorf("the starter holds %q:\n%s", secret, text)
+		}
+	}
+	s, err := Parse("starter.mcpeek.yaml", text, func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	u, err := url.Parse(s.Server[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pw, _ := u.User.Password(); pw != "hunter2" || !slices.Equal(u.Query()["api_key"], []string{"sk-123", "sk-456"}) || u.Query().Get("region") != "eu" {
+		t.Errorf("the suite runs against %s, want the URL given", s.Server[0])
+	}
+	if words, vars := TemplateSecrets([]string{"node", "server.js", "--key=sk-1"}); len(vars) != 0 || words[2] != "--key=sk-1" {
+		t.Errorf("a command's words: %v %v (only URLs are templated)", words, vars)
 	}
 }
 

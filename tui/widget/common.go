@@ -143,18 +143,62 @@ func (c *Common) KeyLine(bs ...key.Binding) string { return c.help.ShortHelpView
 
 // HelpColumns lays the sections out in columns, each key beside what it
 // does: no taller than height if they fit in width so, else as short as
-// fits in width.
+// fits in width. The widths of the layouts tried are reckoned from the
+// sections' own widths; only the one chosen is drawn.
 func (c *Common) HelpColumns(sections []keys.Section, height, width int) string {
+	sizes := make([]helpSize, len(sections))
 	total := 0
-	for _, sec := range sections {
-		total += 1 + len(sec.Bindings())
+	for i, sec := range sections {
+		sizes[i] = sizeHelp(sec)
+		total += sizes[i].rows
 	}
-	for ; ; height++ {
-		out := c.packHelp(sections, height)
-		if lipgloss.Width(out) <= width || height >= total {
-			return out
+	for height < total && packedWidth(sizes, height) > width {
+		height++
+	}
+	return c.packHelp(sections, height)
+}
+
+// helpSize is what a section takes on the help screen: its lines, and the
+// widths of its title, widest key and widest description.
+type helpSize struct{ rows, title, key, desc int }
+
+func sizeHelp(sec keys.Section) helpSize {
+	z := helpSize{rows: 1 + len(sec.Bindings()), title: lipgloss.Width(sec.Title)}
+	for _, b := range sec.Bindings() {
+		z.key = max(z.key, lipgloss.Width(b.Help().Key))
+		z.desc = max(z.desc, lipgloss.Width(b.Help().Desc))
+	}
+	return z
+}
+
+// packedWidth is how wide packHelp draws sections of these sizes in
+// columns no taller than height: each column as wide as its widest title
+// or line (two spaces, the column's widest key, two spaces, a
+// description), three spaces between columns.
+func packedWidth(sizes []helpSize, height int) int {
+	total, rows, cols := 0, 0, 0
+	var col helpSize
+	end := func() {
+		w := col.title
+		if col.key > 0 || col.desc > 0 {
+			w = max(w, 4+col.key+col.desc)
 		}
+		total += w
 	}
+	for i, z := range sizes {
+		if i == 0 || rows > 0 && rows+z.rows > height {
+			if i > 0 {
+				end()
+			}
+			cols, rows, col = cols+1, 0, helpSize{}
+		}
+		col = helpSize{title: max(col.title, z.title), key: max(col.key, z.key), desc: max(col.desc, z.desc)}
+		rows += z.rows
+	}
+	if cols > 0 {
+		end()
+	}
+	return total + 3*max(cols-1, 0)
 }
 
 // packHelp lays the sections out in columns no taller than height (a
