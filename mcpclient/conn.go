@@ -571,6 +571,7 @@ func (c *Conn) Close() error {
 		if c.session != nil {
 			err = c.session.Close()
 		}
+		c.wire.open.forget() // no answer will be written now
 		for _, f := range c.closers {
 			f()
 		}
@@ -603,8 +604,21 @@ func (c *Conn) Pending() []Pending { return c.router.pendingList() }
 func (c *Conn) DismissPending() { c.router.dismissAll() }
 
 // PendingDone is closed once no elicitation or sampling request is
-// pending: after DismissPending, once their answers have gone out.
-func (c *Conn) PendingDone() <-chan struct{} { return c.router.whenDrained() }
+// pending and every request the server sent is answered on the wire:
+// after DismissPending, once their answers have gone out, so that
+// cancelling the call that asked cannot overtake them. (A request stops
+// being pending a moment before its answer is written; since 2026-07-28
+// an answer goes with the call made again instead, and none is left on
+// the wire.)
+func (c *Conn) PendingDone() <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		<-c.router.whenDrained()
+		<-c.wire.open.wait()
+		close(done)
+	}()
+	return done
+}
 
 // AbandonApp stops rendering the request key in its app and sends it to the
 // native form instead. It reports whether the request was in its app.

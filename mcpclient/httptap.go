@@ -49,7 +49,12 @@ func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.logMessages(DirSend, body)
+		sent := t.logMessages(DirSend, body)
+		defer func() { // written, or failed to be
+			for _, msg := range sent {
+				t.wire.open.answered(msg)
+			}
+		}()
 		r = r.Clone(r.Context())
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
@@ -102,18 +107,20 @@ func (e *MessageTooLargeError) Error() string {
 // reader reports an answer too large.
 type sideRequest struct{}
 
-// logMessages logs one JSON-RPC message, or each of a batch. Anything else,
+// logMessages logs one JSON-RPC message, or each of a batch, and returns
+// the messages. Anything else,
 // such as an HTTP error body that is not a JSON-RPC message, is logged as a
 // note with its text, shortened.
-func (t httpTap) logMessages(dir Direction, data []byte) {
+func (t httpTap) logMessages(dir Direction, data []byte) []jsonrpc.Message {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return
+		return nil
 	}
 	batch := []json.RawMessage{data}
 	if data[0] == '[' && json.Unmarshal(data, &batch) != nil {
 		batch = []json.RawMessage{data}
 	}
+	var msgs []jsonrpc.Message
 	for _, raw := range batch {
 		msg, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
@@ -127,7 +134,9 @@ func (t httpTap) logMessages(dir Direction, data []byte) {
 		if data := t.wire.message(dir, msg); data != nil && dir == DirRecv && t.seen != nil {
 			t.seen(data)
 		}
+		msgs = append(msgs, msg)
 	}
+	return msgs
 }
 
 // jsonTapBody is a response body that is one message. It is read whole,

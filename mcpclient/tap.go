@@ -64,6 +64,7 @@ func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	c.wire.message(DirSend, msg)
 	err := c.Connection.Write(ctx, msg)
+	c.wire.open.answered(msg)
 	if err != nil {
 		c.wire.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "write: " + err.Error()})
 	}
@@ -90,6 +91,7 @@ func (w *WireLog) message(dir Direction, msg jsonrpc.Message) []byte {
 	}
 	if dir == DirRecv {
 		w.params.note(data)
+		w.open.asked(msg)
 	}
 	w.add(e)
 	return data

@@ -100,6 +100,9 @@ type WireLog struct {
 	// secrets are redacted wherever they appear (see Secret); the set may
 	// be shared (UseSecrets).
 	secrets atomic.Pointer[Secrets]
+	// open are the server's requests read and not answered yet (the taps
+	// see both).
+	open unanswered
 }
 
 // Secret makes the log redact s (a token, a client secret, an

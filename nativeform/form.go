@@ -34,7 +34,8 @@ type Request struct {
 type Options struct {
 	// Timeout cancels the elicitation when it runs out; 0 waits forever.
 	Timeout time.Duration
-	// Grace ignores keys typed just as the form opens (default 400ms).
+	// Grace ignores keys typed just as the form opens (0: DefaultGrace;
+	// negative: none).
 	Grace time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
@@ -46,6 +47,11 @@ type Options struct {
 	// types (Form.SetSuggestions), from the program hosting the form.
 	Suggestions bool
 }
+
+// DefaultGrace is how long a form ignores keys after it opens, unless
+// Options.Grace says otherwise: long enough to catch keys typed for what
+// was on screen before, short enough not to be noticed.
+const DefaultGrace = 400 * time.Millisecond
 
 // Action is how the person answered.
 type Action string
@@ -135,7 +141,7 @@ func New(req Request, opts Options) *Form {
 		opts.Now = time.Now
 	}
 	if opts.Grace == 0 {
-		opts.Grace = 400 * time.Millisecond
+		opts.Grace = DefaultGrace
 	}
 	f := &Form{req: req, opts: opts, id: nextFormID.Add(1), width: 80, height: 24}
 	for i := range req.Schema.Fields {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/teasync"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/muesli/termenv"
 )
@@ -26,10 +29,12 @@ func TestMain(m *testing.M) {
 }
 
 // formDriver drives a form the way a person would: it waits for what is on
-// screen, types, presses keys, and reads the answer.
+// screen, types, presses keys, and reads the answer. Each key is waited for
+// until the form has processed it and what it led to (a focus move is a
+// command of the form's own), never for a fixed time.
 type formDriver struct {
 	t    *testing.T
-	tm   *teatest.TestModel
+	tm   *teasync.Program
 	form *nativeform.Form
 }
 
@@ -55,7 +60,7 @@ func openForm(t *testing.T, req nativeform.Request, opts nativeform.Options, w, 
 		opts.Now = testClock()
 	}
 	form := nativeform.New(req, opts)
-	d := &formDriver{t: t, form: form, tm: teatest.NewTestModel(t, nativeform.Standalone(form), teatest.WithInitialTermSize(w, h))}
+	d := &formDriver{t: t, form: form, tm: teasync.New(t, nativeform.Standalone(form), teatest.WithInitialTermSize(w, h))}
 	return d
 }
 
@@ -64,8 +69,26 @@ func openForm(t *testing.T, req nativeform.Request, opts nativeform.Options, w, 
 // machine.
 var testNow = time.Date(2026, 11, 5, 10, 0, 0, 0, time.FixedZone("", 3600))
 
+// stoppedClock is a clock that moves only when the test moves it.
+type stoppedClock struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+func (c *stoppedClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.at
+}
+
+func (c *stoppedClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.at = c.at.Add(d)
+}
+
 // testClock is a clock that starts at testNow and runs on in real time
-// (the countdown and the grace period need it to run).
+// (the countdown needs it to run).
 func testClock() func() time.Time {
 	start := time.Now()
 	return func() time.Time { return testNow.Add(time.Since(start)) }
@@ -73,40 +96,58 @@ func testClock() func() time.Time {
 
 func (d *formDriver) expect(texts ...string) *formDriver {
 	d.t.Helper()
-	teatest.WaitFor(d.t, d.tm.Output(), func(b []byte) bool {
+	expectOn(d.t, d.tm, texts...)
+	return d
+}
+
+// expectOn waits (5 s at most) until the texts are in what the program
+// wrote since the last expect, or on its screen as it is now: the program
+// writes only the lines that changed, so a frame like the one before
+// writes nothing.
+func expectOn(t *testing.T, tm *teasync.Program, texts ...string) {
+	t.Helper()
+	var seen []byte
+	holds := func(b []byte) bool {
 		for _, text := range texts {
 			if !bytes.Contains(b, []byte(text)) {
 				return false
 			}
 		}
 		return true
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-	return d
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for poll := 0; ; poll++ {
+		b, _ := io.ReadAll(tm.Output())
+		seen = append(seen, b...)
+		if holds(seen) || poll%5 == 0 && holds([]byte(tm.View())) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q never came on screen; the screen:\n%s", texts, tm.View())
+		}
+		time.Sleep(5 * time.Millisecond) // polling, with the deadline above
+	}
 }
 
-// settle gives the form's own commands (moving the focus) time to land.
-func (d *formDriver) settle() { time.Sleep(150 * time.Millisecond) }
-
 func (d *formDriver) typeText(s string) *formDriver {
+	d.t.Helper()
 	d.tm.Type(s)
-	d.settle()
 	return d
 }
 
 func (d *formDriver) press(keys ...tea.KeyType) *formDriver {
+	d.t.Helper()
 	for _, k := range keys {
 		d.tm.Send(tea.KeyMsg{Type: k})
-		d.settle()
 	}
 	return d
 }
 
-// next moves the focus on by n fields; each move is a command of the
-// form's own, so it waits a little longer for it to land.
+// next moves the focus on by n fields.
 func (d *formDriver) next(n int) *formDriver {
+	d.t.Helper()
 	for range n {
 		d.press(tea.KeyEnter)
-		time.Sleep(100 * time.Millisecond)
 	}
 	return d
 }
@@ -162,10 +203,8 @@ func TestGoldenViews(t *testing.T) {
 		t.Run("all_fields_failed_submit/"+size.name, func(t *testing.T) {
 			d := openForm(t, request(allFields, "Fill in every kind of field."), nativeform.Options{}, size.w, size.h)
 			d.expect("Nickname").press(tea.KeyCtrlU).next(1).focused("Nickname").press(tea.KeyCtrlU).typeText("x").next(1).focused("Code").typeText("abc")
-			time.Sleep(300 * time.Millisecond)
 			// The errors, and the focus on the first field to fix.
 			d.press(tea.KeyCtrlS).expect("need attention", "┃ Name")
-			time.Sleep(100 * time.Millisecond) // the frames that follow
 			golden.RequireEqual(t, []byte(d.view()))
 		})
 		t.Run("required_only/"+size.name, func(t *testing.T) {
@@ -250,12 +289,13 @@ func TestTimeoutCancels(t *testing.T) {
 
 func TestKeysTypedAsTheFormOpensAreIgnored(t *testing.T) {
 	t.Parallel()
-	const grace = 1500 * time.Millisecond // long, so a loaded machine still sends the keys within it
-	d := openForm(t, request(schemaOf(t, driven), "Careful"), nativeform.Options{Grace: grace}, 100, 60)
+	clock := &stoppedClock{at: testNow}
+	d := openForm(t, request(schemaOf(t, driven), "Careful"), nativeform.Options{Grace: nativeform.DefaultGrace, Now: clock.now}, 100, 60)
 	// Keys already in flight when the form appears: a decline among them.
-	d.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlD})
-	d.tm.Type("oops")
-	time.Sleep(grace + 200*time.Millisecond)
+	d.press(tea.KeyCtrlD).typeText("oops")
+	clock.advance(nativeform.DefaultGrace - time.Millisecond)
+	d.typeText("!")
+	clock.advance(time.Millisecond) // the grace period is over
 	d.typeText("Fine").press(tea.KeyCtrlS)
 	r := d.result()
 	if r.Action != nativeform.Accept || r.Content["title"] != "Fine" {
@@ -313,7 +353,6 @@ func TestRequiredSelectShowsItsError(t *testing.T) {
 	d := openForm(t, request(s, "Deploy?"), nativeform.Options{}, 80, 24)
 	// The select has the focus, and keeps it.
 	d.expect("Target").press(tea.KeyCtrlS).expect("needs attention")
-	time.Sleep(300 * time.Millisecond) // the focus moves to the field to fix
 	view := d.view()
 	if !regexp.MustCompile(`Target \*\s+✗ is required`).MatchString(view) {
 		t.Errorf("no error beside the select:\n%s", view)
@@ -365,7 +404,6 @@ func TestArgumentsForm(t *testing.T) {
 	d := openForm(t, req, nativeform.Options{Arguments: true}, 80, 24)
 	d.expect("Arguments for deploy").typeText("Hi")
 	d.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlD}) // not a decline
-	d.settle()
 	view := d.view()
 	if r, settled := d.form.Result(); settled {
 		t.Fatalf("ctrl+d settled an arguments form: %+v", r)
@@ -391,7 +429,6 @@ func TestMultiSelectShowsItsKeys(t *testing.T) {
 	d := openForm(t, request(s, "Pizza?"), nativeform.Options{}, 80, 24)
 	d.expect("space/x toggle", "ctrl+a all/none")
 	d.tm.Send(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
-	d.settle()
 	d.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
 	if r := d.result(); r.Action != nativeform.Accept || fmt.Sprint(r.Content["toppings"]) != "[cheese]" {
 		t.Errorf("space did not toggle the first option: %+v", r)

@@ -115,7 +115,7 @@ func NewSample(req SampleRequest, opts Options) *SampleForm {
 		opts.Now = time.Now
 	}
 	if opts.Grace == 0 {
-		opts.Grace = 400 * time.Millisecond
+		opts.Grace = DefaultGrace
 	}
 	f := &SampleForm{req: req, opts: opts, id: nextFormID.Add(1), model: req.Model, stop: StopReasons[0], width: 80, height: 24}
 	f.transcript = strings.TrimRight(formschema.Clean(req.Transcript), "\n")

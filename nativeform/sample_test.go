@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/mcpeek/mcpeek/internal/teasync"
 	"github.com/mcpeek/mcpeek/nativeform"
 )
 
@@ -25,7 +26,7 @@ func sampleRequest(transcript string) nativeform.SampleRequest {
 // sampleDriver drives a sample form as a person would.
 type sampleDriver struct {
 	t    *testing.T
-	tm   *teatest.TestModel
+	tm   *teasync.Program
 	form *nativeform.SampleForm
 }
 
@@ -35,32 +36,25 @@ func openSample(t *testing.T, req nativeform.SampleRequest, opts nativeform.Opti
 		opts.Grace = time.Nanosecond
 	}
 	form := nativeform.NewSample(req, opts)
-	return &sampleDriver{t: t, form: form, tm: teatest.NewTestModel(t, nativeform.StandaloneSample(form), teatest.WithInitialTermSize(w, h))}
+	return &sampleDriver{t: t, form: form, tm: teasync.New(t, nativeform.StandaloneSample(form), teatest.WithInitialTermSize(w, h))}
 }
 
 func (d *sampleDriver) expect(texts ...string) *sampleDriver {
 	d.t.Helper()
-	teatest.WaitFor(d.t, d.tm.Output(), func(b []byte) bool {
-		for _, text := range texts {
-			if !strings.Contains(string(b), text) {
-				return false
-			}
-		}
-		return true
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	expectOn(d.t, d.tm, texts...)
 	return d
 }
 
 func (d *sampleDriver) typeText(s string) *sampleDriver {
+	d.t.Helper()
 	d.tm.Type(s)
-	time.Sleep(150 * time.Millisecond)
 	return d
 }
 
 func (d *sampleDriver) press(keys ...tea.KeyType) *sampleDriver {
+	d.t.Helper()
 	for _, k := range keys {
 		d.tm.Send(tea.KeyMsg{Type: k})
-		time.Sleep(150 * time.Millisecond) // focus moves are the form's own commands
 	}
 	return d
 }

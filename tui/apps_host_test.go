@@ -168,7 +168,6 @@ func TestToolAppOverTheWebSocket(t *testing.T) {
 
 	tb.send(5, "ui/open-link", map[string]any{"url": "https://example.com/notes"})
 	in.expect("host: example.com")
-	time.Sleep(450 * time.Millisecond) // the card's grace period
 	in.keys("o")
 	if f := tb.answer(5); f.Error != nil || strings.Contains(string(f.Result), "isError") {
 		t.Errorf("an accepted link: %s %+v", f.Result, f.Error)

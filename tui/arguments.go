@@ -12,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,7 +21,7 @@ import (
 // submitted. Its text fields the server completes for ref (a prompt or a
 // resource template; nil for a tool's), when it offers completions.
 func (m *Model) openArgsCompleting(title string, schema *formschema.Schema, ref *mcp.CompleteReference, done func(map[string]any) tea.Cmd) tea.Cmd {
-	return m.host(layer.NewArgsForm(&m.c, title, schema, nativeform.Options{}, completer(m.conn, ref), done))
+	return m.host(layer.NewArgsForm(&m.c, title, schema, m.opts.argsOptions(), completer(m.conn, ref), done))
 }
 
 // completer completes the fields of a form for ref, when the server

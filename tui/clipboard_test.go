@@ -1,15 +1,13 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/base64"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/charmbracelet/x/exp/teatest"
 )
 
 // y puts the pane's text on the clipboard: the program writes the OSC 52
@@ -31,7 +29,7 @@ func TestCopyWritesOSC52(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
-			in.keys(tc.keys...).expect(tc.ready).keys(tc.then...).keys("y")
+			in.keys(tc.keys...).expect(tc.ready).keys(tc.then...)
 			text := copied(t, in)
 			for _, w := range tc.want {
 				if !strings.Contains(text, w) {
@@ -46,19 +44,24 @@ func TestCopyWritesOSC52(t *testing.T) {
 	}
 }
 
-// copied waits for the OSC 52 sequence in the program's output and
-// returns the text it carries.
+// copied types y, waits for the OSC 52 sequence in the program's output
+// and returns the text it carries.
 func copied(t *testing.T, in *inspector) string {
 	t.Helper()
+	var all bytes.Buffer // every byte written: the sequence may come before the frame of y, which drops what came before
+	in.keepWritten(&all)
+	defer in.keepWritten(nil)
+	in.keys("y")
 	seq := regexp.MustCompile("\x1b\\]52;c;([A-Za-z0-9+/=]*)\a")
-	var b64 []byte
-	teatest.WaitFor(t, in.tm.Output(), func(b []byte) bool {
-		if s := seq.FindSubmatch(b); s != nil {
-			b64 = s[1]
-			return true
-		}
-		return false
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	var out []byte
+	eventually(t, "an OSC 52 sequence written", func() bool {
+		in.output()
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		out = bytes.Clone(all.Bytes())
+		return seq.Find(out) != nil
+	})
+	b64 := seq.FindSubmatch(out)[1]
 	text, err := base64.StdEncoding.DecodeString(string(b64))
 	if err != nil {
 		t.Fatalf("the sequence carries %q: %v", b64, err)

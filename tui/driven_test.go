@@ -25,8 +25,8 @@ func TestCallToolsAndAnswerInTheInspector(t *testing.T) {
 		want       string
 	}{
 		{"choose option A", "choose_option", []string{"down"}, k.Submit, "accept: option-a"},
-		{"decline", "choose_option", nil, k.Decline, "decline"},
-		{"cancel", "choose_option", nil, k.Cancel, "cancel"},
+		{"decline", "choose_option", nil, k.Decline, `"action": "decline"`}, // the result's, not the footer's "decline"
+		{"cancel", "choose_option", nil, k.Cancel, `"action": "cancel"`},
 		{"all fields with their defaults", "all_fields", nil, k.Submit, "Lovelace"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,12 +74,13 @@ func TestQuitWithAPendingElicitationCancelsIt(t *testing.T) {
 	in.tm.WaitFinished(t)
 }
 
-// mortalServer has a tool that ends the server's side of the session.
+// mortalServer has a tool that ends the server's side of the session as
+// it answers (its answer may or may not get out first).
 func mortalServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "mortal", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "exit", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			go func() { time.Sleep(50 * time.Millisecond); _ = req.Session.Close() }()
+			go func() { _ = req.Session.Close() }()
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "bye"}}}, nil
 		})
 	return s
@@ -196,8 +197,11 @@ func TestJSONArgumentsForSchemasAFormCannotShow(t *testing.T) {
 func TestReconnect(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(mortalServer, "legacy")}, 100, 30).expect("exit")
 	in.keys("enter").expect("disconnected")
-	in.keys("r").expect("mortal")
-	time.Sleep(300 * time.Millisecond)
+	in.keys("r")
+	eventually(t, "connected again", func() bool {
+		view := in.tm.View()
+		return !strings.Contains(view, "disconnected") && strings.Contains(view, "exit")
+	})
 	if view := in.screen(); strings.Contains(view, "disconnected") || !strings.Contains(view, "exit") {
 		t.Errorf("after r the inspector should be connected again:\n%s", view)
 	}

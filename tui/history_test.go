@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -46,16 +45,12 @@ func TestResourcesShowWhatTellsThemApart(t *testing.T) {
 func TestResourceTemplateExpandedAndRead(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(libraryServer, "")}, 100, 30).keys("2").expect("A note")
 	in.keys("/", "n", "o", "t", "e", "enter", "enter").expect("Variables of demo://notes/{id}")
-	time.Sleep(450 * time.Millisecond) // the form's grace period
 	in.tm.Type("a b")
-	time.Sleep(100 * time.Millisecond)
 	in.keys("ctrl+s").expect("the note at demo://notes/a%20b")
 
 	// The form starts from the variables last given.
 	in.keys("enter").expect("Variables of demo://notes/{id}")
-	time.Sleep(450 * time.Millisecond)
 	in.tm.Type("c")
-	time.Sleep(100 * time.Millisecond)
 	in.keys("ctrl+s").expect("the note at")
 	wantOnScreen(t, in.screen(), "the note at demo://notes/a%20bc")
 }
@@ -94,9 +89,7 @@ func TestStepThroughEarlierResults(t *testing.T) {
 func (in *inspector) callEcho(text string) *inspector {
 	in.t.Helper()
 	in.selectTool("echo").keys("enter").expect("Arguments for echo")
-	time.Sleep(450 * time.Millisecond) // the form's grace period
 	in.tm.Type(text)
-	time.Sleep(100 * time.Millisecond)
 	return in.keys("ctrl+s").expect("echo says " + text)
 }
 
@@ -105,7 +98,6 @@ func TestArgumentsFormIsPrefilled(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	in := open(t, Options{Connect: inMemory(counterServer, "")}, 100, 30).expect("echo")
 	in.callEcho("hello").keys("enter").expect("Arguments for echo")
-	time.Sleep(450 * time.Millisecond)
 	in.keys("ctrl+s").expect("result 2 of 2")
 	wantOnScreen(t, in.screen(), "result 2 of 2", "echo says hello")
 }
@@ -123,14 +115,10 @@ func TestArgumentsAreRememberedAcrossRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b []byte
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if b, err = os.ReadFile(path); err == nil {
-			break
-		}
-	}
-	if err != nil {
-		t.Fatalf("no state file: %v", err)
-	}
+	eventually(t, "the state file written", func() bool {
+		b, err = os.ReadFile(path)
+		return err == nil
+	})
 	if !strings.HasPrefix(path, filepath.Join(state, "mcpeek")+string(filepath.Separator)) {
 		t.Errorf("the state file %s is outside $XDG_STATE_HOME/mcpeek", path)
 	}
@@ -147,13 +135,11 @@ func TestArgumentsAreRememberedAcrossRuns(t *testing.T) {
 
 	in := open(t, opts, 100, 30).expect("echo")
 	in.selectTool("echo").keys("enter").expect("Arguments for echo")
-	time.Sleep(450 * time.Millisecond)
 	in.keys("ctrl+s").expect("echo says remembered")
 
 	// Another server keeps its own arguments.
 	other := open(t, Options{Connect: inMemory(counterServer, ""), Target: "counter --other"}, 100, 30).expect("echo")
 	other.selectTool("echo").keys("enter").expect("Arguments for echo")
-	time.Sleep(450 * time.Millisecond)
 	other.keys("ctrl+s").expect("echo says")
 	if view := other.screen(); strings.Contains(view, "echo says remembered") {
 		t.Errorf("another server's arguments were used:\n%s", view)

@@ -120,7 +120,7 @@ func (m *Model) auth(msg authMsgs) tea.Cmd {
 		}
 		if start {
 			m.close(m.hostedOf(m.login))
-			m.login = layer.NewLoginCard(&m.c, m.opts.Target)
+			m.login = m.opts.loginCard(&m.c)
 			m.host(m.login)
 		}
 		cmds = append(cmds, m.apply(m.hostedOf(m.login), m.login.Update(step), nil, nil))

@@ -45,6 +45,13 @@ type Options struct {
 	OpenURL func(url string) error
 	// ElicitTimeout cancels a native form nobody answers (0: never).
 	ElicitTimeout time.Duration
+	// Clock is the time of forms and cards: their grace periods and
+	// countdowns (time.Now when nil; clock.go).
+	Clock func() time.Time
+	// Grace is how long a form or card just shown ignores keys, so that
+	// keys typed for what was there before do not answer it
+	// (0: nativeform.DefaultGrace; negative: none).
+	Grace time.Duration
 	// ForgetAuth forgets the server's stored OAuth tokens, so that the
 	// next connection logs in afresh (nil: the server is not a URL).
 	ForgetAuth func() error

@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/mcpeek/mcpeek/internal/teasync"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/layer"
@@ -22,12 +23,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// argsOpen waits for an arguments form and for its grace period, during
-// which it ignores keys.
+// argsOpen waits for an arguments form.
 func (in *inspector) argsOpen(title string) *inspector {
 	in.t.Helper()
 	in.expect(title)
-	time.Sleep(450 * time.Millisecond)
 	return in
 }
 
@@ -117,9 +116,9 @@ func (d deliveries) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // and the keys still work while it lasts.
 func TestProgressFloodStaysResponsive(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	m := New(Options{Connect: inMemory(fixtureServer, "legacy"), Target: "embedded fixture"})
+	m := New(Options{Connect: inMemory(fixtureServer, "legacy"), Target: "embedded fixture", Grace: noGrace})
 	var n atomic.Int64
-	tm := teatest.NewTestModel(t, deliveries{m, &n}, teatest.WithInitialTermSize(100, 30))
+	tm := teasync.New(t, deliveries{m, &n}, teatest.WithInitialTermSize(100, 30))
 	in := &inspector{t: t, m: m, tm: tm}
 	t.Cleanup(func() {
 		_ = tm.Quit()

@@ -67,10 +67,8 @@ func TestURLConsentOverArgumentsFormTakesTheKeys(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(gatedServer(release, url, got), "legacy")}, 100, 30).expect("b_args")
 	in.keys("enter")                                        // a_later runs, waiting
 	in.keys("down", "enter").expect("Arguments for b_args") // b_args's form opens
-	time.Sleep(450 * time.Millisecond)                      // past its grace period
 	close(release)
 	in.expect("asks you to open a page")
-	time.Sleep(450 * time.Millisecond) // past the card's grace period
 	in.keys("d")
 	answered(t, got, "decline")
 	view := in.screen()
@@ -119,13 +117,6 @@ func urlAsk(reqKey string) *ask {
 		Params: &mcp.ElicitParams{Mode: "url", Message: "Sign in.", URL: "https://example.com/in"}}, reply: make(chan *mcp.ElicitResult, 1)}
 }
 
-// pastGrace ages the elicitation shown past its grace period.
-func pastGrace(m *Model) {
-	if l, ok := findHosted[*layer.URLCard](&m.stack); ok {
-		l.Shown(time.Now().Add(-time.Second))
-	}
-}
-
 // footerOf is the last line of the screen.
 func footerOf(view string) string { return view[strings.LastIndex(view, "\n")+1:] }
 
@@ -134,11 +125,10 @@ func footerOf(view string) string { return view[strings.LastIndex(view, "\n")+1:
 // the tabs) and the quit prompt (over everything until answered).
 func TestLayersOpenByRank(t *testing.T) {
 	t.Run("an elicitation goes over the JSON editor, which is back as it was once it is answered", func(t *testing.T) {
-		m := New(Options{})
+		m := New(Options{Grace: noGrace})
 		m.openJSON(&mcp.Tool{Name: "deep"}, false)
 		x := urlAsk("e-1")
 		m.Update(askMsg{x})
-		pastGrace(m)
 		if v := m.View(); !strings.Contains(v, "asks you to open a page") || !strings.Contains(footerOf(v), "o open") {
 			t.Errorf("the card should be drawn, with its footer:\n%s", v)
 		}
@@ -172,7 +162,7 @@ func TestLayersOpenByRank(t *testing.T) {
 		}
 	})
 	t.Run("the app card lies under an open form", func(t *testing.T) {
-		m := New(Options{})
+		m := New(Options{Grace: noGrace})
 		m.openToolAs(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}, false)
 		withAppPending(m)
 		if _, ok := findTop[*layer.ArgsForm](m); !ok || len(m.layers) != 2 {
@@ -227,9 +217,8 @@ func TestKeysOfTheLayers(t *testing.T) {
 	})
 	t.Run("ctrl+c in an arguments form", func(t *testing.T) {
 		t.Parallel()
-		m := New(Options{})
+		m := New(Options{Grace: noGrace})
 		m.openToolAs(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}, false)
-		time.Sleep(450 * time.Millisecond) // the form's grace period
 		_, cmd := m.Update(keyMsg("ctrl+c"))
 		if cmd == nil {
 			t.Fatal("the form did not take ctrl+c")

@@ -20,6 +20,8 @@ import (
 // cancelled.
 type callTrack struct {
 	token atomic.Pointer[string]
+	// ended is closed once the call has returned (or was cancelled).
+	ended <-chan struct{}
 }
 
 // heard is the call's progress callback.

@@ -67,7 +67,7 @@ func (m *Model) showHead() tea.Cmd {
 	case shown && link.Link() == m.apps.links[0].req:
 		return cmd
 	default:
-		next = layer.NewLinkCard(&m.c, m.apps.links[0].req, func() int { return len(m.apps.links) })
+		next = m.opts.linkCard(&m.c, m.apps.links[0].req, func() int { return len(m.apps.links) })
 	}
 	return tea.Batch(cmd, showIn(m, link, shown, next))
 }
@@ -99,13 +99,13 @@ func headLayer(c *widget.Common, opts Options, x *ask, queued func() int) layer.
 		// it, so that what was typed, and the countdown, survive showing
 		// another request in its place.
 		if x.form == nil {
-			x.form = nativeform.NewSample(sampleFormRequest(x.sample, widget.Redact), nativeform.Options{Timeout: opts.ElicitTimeout})
+			x.form = nativeform.NewSample(sampleFormRequest(x.sample, widget.Redact), opts.formOptions())
 		}
 		return layer.NewSampling(c, x.sample, x.form, queued)
 	case x.req.Params.Mode == "url":
-		return layer.NewURLCard(c, x.req, opts.OpenURL, opts.ElicitTimeout, queued)
+		return opts.urlCard(c, x.req, queued)
 	}
-	form := nativeform.New(FormRequest(x.req, widget.Redact), nativeform.Options{Timeout: opts.ElicitTimeout})
+	form := nativeform.New(FormRequest(x.req, widget.Redact), opts.formOptions())
 	return layer.NewElicitForm(c, x.req, form, queued)
 }
 

@@ -25,7 +25,7 @@ func (m *Model) quit() tea.Cmd {
 	m.quitting = true
 	asks := m.queue
 	m.queue, m.layers = nil, nil
-	conn, cancelCall := m.conn, m.cancelCall
+	conn, cancelCall, track := m.conn, m.cancelCall, m.runTrack
 	return tea.Sequence(func() tea.Msg {
 		for _, x := range asks {
 			select {
@@ -34,12 +34,22 @@ func (m *Model) quit() tea.Cmd {
 			}
 		}
 		if conn != nil {
+			asked := len(asks) > 0 || len(conn.Pending()) > 0
 			conn.DismissPending() // app sessions too: each answered cancel
-			// Their answers go out (waiting for that, not for a time), for
-			// at most 2 s.
+			// The answers are written once nothing is pending; a call that
+			// asked then ends on its own, its cancellation unable to
+			// overtake them on the server's side (2 s at most: the
+			// program ends).
+			giveUp := time.After(2 * time.Second)
 			select {
 			case <-conn.PendingDone():
-			case <-time.After(2 * time.Second):
+			case <-giveUp:
+			}
+			if asked && cancelCall != nil && track != nil {
+				select {
+				case <-track.ended:
+				case <-giveUp:
+				}
 			}
 		}
 		if cancelCall != nil { // only now: cancelling first would cancel the elicitation too

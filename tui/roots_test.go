@@ -85,8 +85,9 @@ func TestRootsOutliveAReconnection(t *testing.T) {
 	<-connected
 	in.press(k.Tabs.Roots).expect("> file:///aa/flag").press(k.Roots.Remove, k.Roots.Add)
 	in.typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data").press(k.Roots.Close)
-	in.press(k.Tabs.Reconnect)
+	in.press(k.Tabs.Reconnect) // the lists go with the old connection
 	conn := <-connected
+	in.expect("list_roots") // the new connection's
 	in.selectTool("list_roots").keys("enter").expectAll("1 roots: ", "file:///zz/data")
 	in.screen()
 	if roots := conn.Roots(); len(roots) != 1 || roots[0].URI != "file:///zz/data" {

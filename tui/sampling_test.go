@@ -21,23 +21,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// sampleOpen waits for a sampling request's form and for its grace
-// period, during which it ignores keys.
+// sampleOpen waits for a sampling request's form.
 func (in *inspector) sampleOpen() *inspector {
 	in.t.Helper()
-	return in.expect("asks for a model's reply").graceOver()
-}
-
-// graceOver waits out the grace period of a form just shown.
-func (in *inspector) graceOver() *inspector {
-	time.Sleep(450 * time.Millisecond)
-	return in
+	return in.expect("asks for a model's reply")
 }
 
 // typeText types text into what has the keys, one key per character.
 func (in *inspector) typeText(s string) *inspector {
+	in.t.Helper()
 	in.tm.Type(s)
-	time.Sleep(120 * time.Millisecond)
 	return in
 }
 
@@ -50,7 +43,7 @@ func TestAnswerSamplingInTheInspector(t *testing.T) {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 100, 30).expect("ask_model")
-			in.selectTool("ask_model").keys("enter").expectAll("asks for a model's reply", fixture.SampleQuestion).graceOver()
+			in.selectTool("ask_model").keys("enter").expectAll("asks for a model's reply", fixture.SampleQuestion)
 			in.typeText("It is about logins.").keys("tab", "ctrl+u").typeText("gpt-test").press(keys.NewMap().Form.Submit)
 			in.expect("gpt-test (assistant) replied: It is about logins.")
 			recs := in.m.conn.Records()
@@ -157,7 +150,7 @@ func sampleAsk(key string, params *mcp.CreateMessageWithToolsParams) *ask {
 // preview of each, and the form keeps its fields and keys on an 80×24
 // screen.
 func TestHugeSamplingRequestShowsABoundedPreview(t *testing.T) {
-	m := New(Options{})
+	m := New(Options{Grace: noGrace})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	huge := strings.Repeat("word ", 200_000) // 1 MB
 	image := base64.StdEncoding.EncodeToString(make([]byte, 300_000))
@@ -184,8 +177,7 @@ func TestHugeSamplingRequestShowsABoundedPreview(t *testing.T) {
 			t.Errorf("the screen lacks %q:\n%s", want, view)
 		}
 	}
-	time.Sleep(450 * time.Millisecond) // the form's grace period
-	for range 40 {                     // to the end of the request
+	for range 40 { // to the end of the request
 		m.Update(keyMsg("pgdown"))
 	}
 	if view := m.View(); !strings.Contains(view, "[image image/png") || !strings.Contains(view, "more bytes") {

@@ -51,7 +51,6 @@ func TestSwitchServers(t *testing.T) {
 			in.press(k.Tabs.Servers).expectAll("> fixture", "(current)").press(k.Servers.Down).press(k.Servers.Choose).expect("exit")
 			in.press(k.Tabs.Servers).expectAll("> mortal", "(current)").press(k.Servers.Up, k.Servers.Choose).expect("list_roots")
 			in.selectTool("list_roots")
-			time.Sleep(200 * time.Millisecond)
 			view := in.screen()
 			if strings.Contains(view, "@mortal") || strings.Contains(view, "0 roots") || !strings.Contains(view, "embedded fixture") {
 				t.Errorf("after switching back, the header should name the fixture alone and no earlier result show:\n%s", view)

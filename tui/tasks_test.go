@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/mcpeek/mcpeek/internal/tsservers"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -36,7 +35,6 @@ func TestTaskClarifiedInTheInspector(t *testing.T) {
 	in.keys("ctrl+s")
 	in.expect("task working")
 	in.expect("Which interpretation of the topic do you mean?")
-	time.Sleep(450 * time.Millisecond) // the form's grace period
 	in.keys("ctrl+d")
 	in.expect("Research Report: go (User declined")
 	// The Tasks layer lists it, ended, with the request it made.
@@ -89,8 +87,7 @@ func TestTasksExtensionInTheInspector(t *testing.T) {
 	in.tm.Type("/x")
 	in.keys("ctrl+s")
 	in.expect("Delete /x?")
-	time.Sleep(450 * time.Millisecond) // the form's grace period
-	in.keys("right", "ctrl+s")         // Yes, on the segmented choice
+	in.keys("right", "ctrl+s") // Yes, on the segmented choice
 	in.expect("deleted /x")
 	in.keys("T").expectAll("Tasks", "confirm_delete", "completed")
 }

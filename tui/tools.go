@@ -125,7 +125,7 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 	}
 	save := m.runs.remember(tool, args)
 	ctx, cancel := context.WithCancel(context.Background())
-	track := &callTrack{}
+	track := &callTrack{ended: ctx.Done()}
 	m.running, m.runStart, m.cancelCall, m.runTrack, m.progress, m.runConn = tool.Name, time.Now(), cancel, track, nil, m.conn
 	m.tell(m.pages)
 	conn, name, start, emit := m.conn, tool.Name, m.runStart, m.asker.OnEvent

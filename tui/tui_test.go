@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/internal/teasync"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,11 +37,63 @@ func TestMain(m *testing.M) {
 }
 
 // inspector drives the whole program against an in-memory server, as a
-// person at a terminal would.
+// person at a terminal would. Each key is waited for until the program has
+// processed it and what it quickly led to (teasync), never for a fixed
+// time.
 type inspector struct {
 	t  *testing.T
-	tm *teatest.TestModel
+	tm *teasync.Program
 	m  *Model
+
+	// mu guards what follows and the reads of the program's output: the
+	// program's goroutine reads it too, after each key (dropped).
+	mu sync.Mutex
+	// shown is the screen as the last key left it, read before what the
+	// program wrote after it: its frame may have been written (and
+	// dropped) already.
+	shown []byte
+	// wrote gets a copy of every byte the program wrote to the terminal,
+	// when a test checks all of it (nil: none does).
+	wrote io.Writer
+}
+
+// output reads what the program drew since the last read, or since the
+// last key: the screen that key left, then what the program wrote after.
+func (in *inspector) output() []byte {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	b := append(in.shown, in.written()...)
+	in.shown = nil
+	return b
+}
+
+// dropped runs after each key, on the program's goroutine (AfterEach):
+// what the program wrote before it is dropped, so that an expect after
+// keys waits for what they brought (or what is still on screen), never
+// for a frame from before them.
+func (in *inspector) dropped(view string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.written()
+	in.shown = []byte(view)
+}
+
+// written reads what the program wrote since the last read, keeping a
+// copy in wrote. in.mu is held.
+func (in *inspector) written() []byte {
+	b, _ := io.ReadAll(in.tm.Output())
+	if in.wrote != nil {
+		_, _ = in.wrote.Write(b)
+	}
+	return b
+}
+
+// keepWritten has every byte the program writes from now on copied to w
+// (which is written to with in.mu held).
+func (in *inspector) keepWritten(w io.Writer) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.wrote = w
 }
 
 func inMemory(server func() *mcp.Server, protocol string) func(context.Context, mcpclient.NativeAsker) (*mcpclient.Conn, error) {
@@ -71,8 +125,12 @@ func open(t *testing.T, opts Options, w, h int) *inspector {
 	if opts.Target == "" {
 		opts.Target = "embedded fixture"
 	}
+	if opts.Grace == 0 {
+		opts.Grace = noGrace
+	}
 	m := New(opts)
-	in := &inspector{t: t, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))}
+	in := &inspector{t: t, m: m, tm: teasync.New(t, m, teatest.WithInitialTermSize(w, h))}
+	in.tm.AfterEach(in.dropped)
 	t.Cleanup(func() {
 		_ = in.tm.Quit()
 		in.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
@@ -83,79 +141,63 @@ func open(t *testing.T, opts Options, w, h int) *inspector {
 	return in
 }
 
-// formOpen waits for an elicitation form and for its grace period, during
-// which it ignores keys.
+// noGrace turns off the grace period of forms and cards, during which they
+// ignore keys: the tests' keys are typed once what they are for is on
+// screen. A test of the grace period sets Options.Grace and Clock.
+const noGrace = -1
+
+// formOpen waits for an elicitation form.
 func (in *inspector) formOpen() *inspector {
 	in.t.Helper()
-	in.expect("is asking for input")
-	time.Sleep(450 * time.Millisecond)
-	return in
+	return in.expect("is asking for input")
 }
 
+// expect waits (20 s at most: the race detector on a busy machine is
+// slow) until text is on screen, or was drawn since the last expect.
 func (in *inspector) expect(text string) *inspector {
 	in.t.Helper()
-	teatest.WaitFor(in.t, in.tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-	return in
+	return in.expectAll(text)
 }
 
 // expectAll waits for texts that may come in one frame: expect consumes
 // what it read, so that a second expect would miss a text the first read.
+// A text counts once it is in what the program wrote since the last
+// expect (so that one shown for a moment counts), or on the screen as it
+// is now: the program writes only the lines that changed, so a frame
+// like the one before writes nothing.
 func (in *inspector) expectAll(texts ...string) *inspector {
 	in.t.Helper()
-	teatest.WaitFor(in.t, in.tm.Output(), func(b []byte) bool {
+	var seen []byte
+	holds := func(b []byte) bool {
 		for _, text := range texts {
 			if !bytes.Contains(b, []byte(text)) {
 				return false
 			}
 		}
 		return true
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-	return in
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for poll := 0; ; poll++ {
+		seen = append(seen, in.output()...)
+		if holds(seen) || poll%5 == 0 && holds([]byte(in.tm.View())) {
+			return in
+		}
+		if time.Now().After(deadline) {
+			in.t.Fatalf("%q never came on screen; the screen:\n%s\nwhat was drawn since the last expect:\n%s", texts, in.tm.View(), seen)
+		}
+		time.Sleep(5 * time.Millisecond) // polling, with the deadline above
+	}
 }
 
-// keys types keys by name ("enter", "ctrl+s", "x"), one by one, as a
-// person would.
+// keys types keys by name ("enter", "ctrl+s", "x"), one by one, each
+// once the program has taken the one before. What the program drew before
+// the last key is dropped (dropped).
 func (in *inspector) keys(keys ...string) *inspector {
+	in.t.Helper()
 	for _, k := range keys {
 		in.tm.Send(keyMsg(k))
-		time.Sleep(120 * time.Millisecond) // the form's grace period and focus moves
 	}
 	return in
-}
-
-// keyUntil types k until the screen shows texts (within 10 s): for a card
-// that ignores keys while it is new, this is the first k it takes, with no
-// fixed wait for its grace period. k must do nothing where the card is not.
-func (in *inspector) keyUntil(k string, texts ...string) *inspector {
-	in.t.Helper()
-	var seen []byte
-	shows := func() bool {
-		b, _ := io.ReadAll(in.tm.Output())
-		seen = append(seen, b...)
-		for _, text := range texts {
-			if !bytes.Contains(seen, []byte(text)) {
-				return false
-			}
-		}
-		return true
-	}
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(10 * time.Second)
-	for {
-		in.tm.Send(keyMsg(k))
-		for range 10 { // a frame's time for this k to show, before the next
-			select {
-			case <-tick.C:
-			case <-deadline:
-				in.t.Fatalf("%q never brought %q on screen; last output:\n%s", k, texts, seen)
-			}
-			if shows() {
-				return in
-			}
-		}
-	}
 }
 
 // press types the first key of each binding: what its help names.
@@ -189,9 +231,7 @@ var keyTypes = func() map[string]tea.KeyType {
 func (in *inspector) selectTool(name string) *inspector {
 	in.t.Helper()
 	in.keys("/")
-	for _, r := range name {
-		in.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
+	in.tm.Type(name)
 	return in.keys("enter")
 }
 
@@ -203,8 +243,18 @@ func (in *inspector) screen() string {
 		in.t.Fatal(err)
 	}
 	in.tm.WaitFinished(in.t, teatest.WithFinalTimeout(5*time.Second))
+	for i := range in.m.records {
+		// How long requests took to answer is masked too, but before the
+		// layout: its digits take room that moves what a row cuts.
+		in.m.records[i].AnsweredMs = answeredMs
+	}
+	in.m.syncPages() // the Requests page shows them
 	return mask(in.m.View())
 }
+
+// answeredMs is the time every request on a screen took to answer: as
+// long as a person who waited out a form's grace period.
+const answeredMs = 450
 
 var (
 	clockTimes = regexp.MustCompile(`\d\d:\d\d:\d\d(\.\d{3})?`)

@@ -33,7 +33,7 @@ func TestURLCardOpensOnlyWebPages(t *testing.T) {
 				defer mu.Unlock()
 				opened = append(opened, u)
 				return nil
-			}})
+			}, Grace: noGrace})
 			m.asker.stop()
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			x := &ask{req: &mcpclient.NativeRequest{Key: "e-1", Server: &mcp.Implementation{Name: "srv"}, Connection: "test",
@@ -43,7 +43,6 @@ func TestURLCardOpensOnlyWebPages(t *testing.T) {
 			if offered := strings.Contains(view, "open it in the browser") && strings.Contains(footerOf(view), "o open"); offered != tc.open {
 				t.Errorf("o offered %v, want %v:\n%s", offered, tc.open, view)
 			}
-			pastGrace(m)
 			_, cmd := m.Update(keyMsg("o"))
 			run(cmd)
 			mu.Lock()

@@ -77,6 +77,10 @@ func NewLoginCard(c *widget.Common, target string) *LoginCard {
 	return &LoginCard{c: c, target: target, input: in, since: time.Now()}
 }
 
+// Shown starts the card's count of the wait at t (it starts when the
+// card is made).
+func (l *LoginCard) Shown(t time.Time) { l.since = t }
+
 // Restarts reports whether the authorizer's line text starts a new
 // login, this one having begun already.
 func (l *LoginCard) Restarts(text string) bool {

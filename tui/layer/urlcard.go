@@ -18,14 +18,15 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // URLGrace ignores keys typed just as a consent card appeared, as forms
-// do.
-const URLGrace = 400 * time.Millisecond
+// do (unless the card's Grace says otherwise).
+const URLGrace = nativeform.DefaultGrace
 
 // AnswerElicitation answers the elicitation Req, shown at the head of
 // the queue, with Result: the program sends it and shows the next.
@@ -37,8 +38,8 @@ type AnswerElicitation struct {
 // URLCard asks consent before opening the page of a URL-mode
 // elicitation: the whole URL, its host highlighted, and warnings about
 // what could mislead. o opens it (and accepts), d declines, esc cancels;
-// keys typed within [URLGrace] of its showing are ignored, and nobody
-// answering within the elicitation timeout cancels it.
+// keys typed within its grace period of its showing are ignored, and
+// nobody answering within the elicitation timeout cancels it.
 type URLCard struct {
 	c       *widget.Common
 	req     *mcpclient.NativeRequest
@@ -48,6 +49,9 @@ type URLCard struct {
 	shown   time.Time
 	// Now is the card's clock (time.Now when nil).
 	Now func() time.Time
+	// Grace is how long after its showing keys are ignored (0:
+	// [URLGrace]; negative: none).
+	Grace time.Duration
 }
 
 // NewURLCard is the consent card of req, whose page open opens (nil:
@@ -88,7 +92,7 @@ func (l *URLCard) key(msg tea.KeyMsg) Action {
 	if key.Matches(msg, k.Quit) {
 		return AskQuit{}
 	}
-	if l.now().Sub(l.shown) < URLGrace {
+	if inGrace(l.Now, l.shown, l.Grace) {
 		return nil
 	}
 	switch {
@@ -310,6 +314,9 @@ type LinkCard struct {
 	shown time.Time
 	// Now is the card's clock (time.Now when nil).
 	Now func() time.Time
+	// Grace is how long after its showing keys are ignored (0:
+	// [URLGrace]; negative: none).
+	Grace time.Duration
 }
 
 // NewLinkCard is the consent card of req; links says how many links
@@ -324,8 +331,8 @@ func (l *LinkCard) Shown(t time.Time) { l.shown = t }
 // Link is the link the card shows.
 func (l *LinkCard) Link() *LinkRequest { return l.req }
 
-// Update answers the keys, ignoring those typed within [URLGrace] of its
-// showing.
+// Update answers the keys, ignoring those typed within its grace period
+// of its showing.
 func (l *LinkCard) Update(msg tea.Msg) Action {
 	k := l.c.Keys.URL
 	m, ok := msg.(tea.KeyMsg)
@@ -334,7 +341,7 @@ func (l *LinkCard) Update(msg tea.Msg) Action {
 		return nil
 	case key.Matches(m, k.Quit):
 		return AskQuit{}
-	case clock(l.Now).Sub(l.shown) < URLGrace:
+	case inGrace(l.Now, l.shown, l.Grace):
 		return nil
 	case key.Matches(m, k.Open):
 		return AnswerLink{l.req, true}
@@ -374,6 +381,15 @@ func (l *LinkCard) Footer(int) string {
 		return l.c.Styles.Warn.Render(fmt.Sprintf("1 of %d links", n)) + l.c.Styles.Dim.Render(" · ") + line
 	}
 	return line
+}
+
+// inGrace tells whether a card shown at shown still ignores keys: grace
+// is its grace period (0: [URLGrace]; negative: none), now its clock.
+func inGrace(now func() time.Time, shown time.Time, grace time.Duration) bool {
+	if grace == 0 {
+		grace = URLGrace
+	}
+	return grace > 0 && clock(now).Sub(shown) < grace
 }
 
 // clock is now, or time.Now when nil.
