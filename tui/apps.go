@@ -95,24 +95,6 @@ func (s *appsState) opened() int {
 	return n
 }
 
-// toolRow is a tool's row in the Tools list: marked app when it has an
-// app, and dim and marked when only apps may call it.
-func toolRow(t *mcp.Tool) widget.Row {
-	r := widget.Row{Name: t.Name}
-	var marks []string
-	if mcpclient.ToolAppURI(t) != "" {
-		marks = append(marks, "app")
-	}
-	switch model, app := mcpclient.ModelVisible(t), mcpclient.AppVisible(t); {
-	case app && !model:
-		marks, r.Faint = append(marks, "app only"), true
-	case !app && !model:
-		marks, r.Faint = append(marks, "hidden"), true
-	}
-	r.Mark = strings.Join(marks, " · ")
-	return r
-}
-
 // toolText is what the Tools pane says of a tool's app and visibility:
 // who may call it, its app, what calling it does here, and the app of its
 // last call; hosting: mcpeek runs with an app host.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -353,7 +354,7 @@ func TestToolRows(t *testing.T) {
 		{"no one", &mcp.Tool{Name: "a", Meta: mcp.Meta{"ui": map[string]any{"visibility": []any{}}}}, "hidden", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if r := toolRow(tc.tool); r.Mark != tc.mark || r.Faint != tc.faint {
+			if r := page.ToolRow(tc.tool); r.Mark != tc.mark || r.Faint != tc.faint {
 				t.Errorf("row %+v, want mark %q faint %v", r, tc.mark, tc.faint)
 			}
 		})

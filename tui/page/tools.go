@@ -284,17 +284,17 @@ func (p *Tools) View(w, h int) string {
 	tools := p.Visible()
 	rows := make([]widget.Row, len(tools))
 	for i, t := range tools {
-		rows[i] = toolRow(t) // marked when it has an app, or only apps may call it
+		rows[i] = ToolRow(t) // marked when it has an app, or only apps may call it
 	}
 	widget.CutRows(rows, lw) // names that share a long start stay told apart
 	list := p.list.View(p.c, rows, p.err, lw, h)
 	return columns(p.c, list, p.banner(detailWidth(w))+p.pane.View(p.c, p.stepHint()), lw, p.focus)
 }
 
-// toolRow is a tool's row in the Tools list: marked app when it has an
+// ToolRow is a tool's row in the Tools list: marked app when it has an
 // app, app only (and faint) when only apps may call it, hidden when
 // neither a model nor apps may.
-func toolRow(t *mcp.Tool) widget.Row {
+func ToolRow(t *mcp.Tool) widget.Row {
 	r := widget.Row{Name: t.Name}
 	var marks []string
 	if mcpclient.ToolAppURI(t) != "" {
