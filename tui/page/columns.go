@@ -1,11 +1,12 @@
-// The layout of a tab with a list beside a pane (Resources): the widths
-// of both, and the line between them.
+// The layout of a tab with a list beside a pane: the widths of both, the
+// line between them, and the footer's keys of either.
 
 package page
 
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
@@ -27,4 +28,13 @@ func columns(c *widget.Common, left, right string, leftWidth int, focused bool) 
 	}
 	sep := style.Render(strings.Repeat(bar+"\n", max(lipgloss.Height(l), lipgloss.Height(right))-1) + bar)
 	return lipgloss.JoinHorizontal(lipgloss.Top, l, " ", sep, " ", right)
+}
+
+// listOrPaneHelp is a list tab's footer keys: the pane's while the pane
+// has the keys (focused, or an entry shown whole), else the list's.
+func listOrPaneHelp(c *widget.Common, pane bool) []key.Binding {
+	if pane {
+		return c.Keys.Tabs.PaneHelp(true)
+	}
+	return c.Keys.Tabs.ShortHelp()
 }

@@ -77,12 +77,7 @@ func NewLog(c *widget.Common) *Log { return &Log{c: c, expanded: -1} }
 func (*Log) Title() string { return "Log" }
 
 // Help is the pane's keys while an entry shows whole, else the list's.
-func (p *Log) Help() []key.Binding {
-	if p.open() >= 0 {
-		return p.c.Keys.Tabs.PaneHelp(true)
-	}
-	return p.c.Keys.Tabs.ShortHelp()
-}
+func (p *Log) Help() []key.Binding { return listOrPaneHelp(p.c, p.open() >= 0) }
 
 // Filtering reports whether the list's filter is being typed.
 func (p *Log) Filtering() bool { return p.list.Filtering() }

@@ -61,12 +61,7 @@ type AskPrompt struct {
 func (*Prompts) Title() string { return "Prompts" }
 
 // Help is the list's keys, or the pane's while it is focused.
-func (p *Prompts) Help() []key.Binding {
-	if p.focus {
-		return p.c.Keys.Tabs.PaneHelp(true)
-	}
-	return p.c.Keys.Tabs.ShortHelp()
-}
+func (p *Prompts) Help() []key.Binding { return listOrPaneHelp(p.c, p.focus) }
 
 // Focus does nothing: the list and pane keep their places.
 func (*Prompts) Focus(bool) {}

@@ -44,12 +44,7 @@ func NewRequests(c *widget.Common) *Requests { return &Requests{c: c, expanded: 
 func (*Requests) Title() string { return "Requests" }
 
 // Help is the pane's keys while a record shows whole, else the list's.
-func (p *Requests) Help() []key.Binding {
-	if p.open() >= 0 {
-		return p.c.Keys.Tabs.PaneHelp(true)
-	}
-	return p.c.Keys.Tabs.ShortHelp()
-}
+func (p *Requests) Help() []key.Binding { return listOrPaneHelp(p.c, p.open() >= 0) }
 
 // Filtering reports whether the list's filter is being typed.
 func (p *Requests) Filtering() bool { return p.list.Filtering() }

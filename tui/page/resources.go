@@ -148,12 +148,7 @@ func NewResources(c *widget.Common) *Resources {
 func (*Resources) Title() string { return "Resources" }
 
 // Help is the pane's keys while it is focused, else the list's.
-func (p *Resources) Help() []key.Binding {
-	if p.focused {
-		return p.c.Keys.Tabs.PaneHelp(true)
-	}
-	return p.c.Keys.Tabs.ShortHelp()
-}
+func (p *Resources) Help() []key.Binding { return listOrPaneHelp(p.c, p.focused) }
 
 // Filtering reports whether the list's filter is being typed.
 func (p *Resources) Filtering() bool { return p.list.Filtering() }

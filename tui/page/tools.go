@@ -105,12 +105,7 @@ type (
 func (*Tools) Title() string { return "Tools" }
 
 // Help is the list's keys, or the pane's while it is focused.
-func (p *Tools) Help() []key.Binding {
-	if p.focus {
-		return p.c.Keys.Tabs.PaneHelp(true)
-	}
-	return p.c.Keys.Tabs.ShortHelp()
-}
+func (p *Tools) Help() []key.Binding { return listOrPaneHelp(p.c, p.focus) }
 
 // Focus does nothing: the list and pane keep their places.
 func (*Tools) Focus(bool) {}
