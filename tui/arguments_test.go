@@ -38,7 +38,7 @@ func searchServer() *mcp.Server {
 // schema's property order, not the JSON editor: items typed into the
 // list and the group's field filled reach the server.
 func TestToolFormFillsAListAndAGroup(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(searchServer, "")}, 100, 40).expect("input schema:") // listed and selected
 	in.keys("enter").argsOpen("Arguments for search")
 	in.typeText("q").keys("enter").typeText("red").keys("enter").typeText("blue").keys("enter")
@@ -100,7 +100,7 @@ var deepTool = &mcp.Tool{Name: "deep", InputSchema: map[string]any{"type": "obje
 // defaults (the first alternative of a oneOf), says what a form cannot
 // show, and shows the schema beside it, or under it on a narrow screen.
 func TestJSONEditorStartsFromASkeleton(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Parallel()
 	for _, width := range []int{120, 80} {
 		m := New(Options{})
 		m.Update(tea.WindowSizeMsg{Width: width, Height: 40})
@@ -128,16 +128,17 @@ func TestJSONEditorStartsFromASkeleton(t *testing.T) {
 
 // The tool form and the JSON editor, at each size.
 func TestArgumentsGoldens(t *testing.T) {
+	t.Parallel()
 	for _, size := range sizes {
 		t.Run("form/"+size.name, func(t *testing.T) {
-			t.Setenv("XDG_STATE_HOME", t.TempDir())
+			t.Parallel()
 			in := open(t, Options{Connect: inMemory(searchServer, "")}, size.w, size.h).expect("input schema:")
 			in.keys("enter").argsOpen("Arguments for search")
 			in.typeText("q").keys("enter").typeText("red").keys("enter").expect("• red")
 			checkGolden(t, in.screen())
 		})
 		t.Run("json/"+size.name, func(t *testing.T) {
-			t.Setenv("XDG_STATE_HOME", t.TempDir())
+			t.Parallel()
 			in := open(t, Options{Connect: inMemory(nestedServer, "")}, size.w, size.h).expect("deep")
 			in.keys("enter").expect("as JSON")
 			checkGolden(t, in.screen())

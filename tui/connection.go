@@ -71,7 +71,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		// The wire log's set as a rule, known already; a connection of
 		// its own (a test's) brings another.
 		widget.Shown.Add(m.conn.Secrets())
-		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLevel(m.logLevel),
+		return tea.Batch(m.roots.keep(m.conn), load(m.conn), watch(m.conn), m.runs.recall(m.opts.StateDir, argsServer(m.conn.ServerInfo().Name, m.opts.Target)), m.keepLevel(m.logLevel),
 			m.lock.start(m.conn, m.opts.Dir))
 	case disconnectedMsg:
 		if m.state == stateConnected && msg.conn == m.conn { // not an old connection's end

@@ -184,7 +184,7 @@ func nestedServer() *mcp.Server {
 // A schema a form cannot show is edited as JSON, starting from a skeleton
 // of its required keys, with the schema beside the editor.
 func TestJSONArgumentsForSchemasAFormCannotShow(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir()) // no arguments remembered from another run
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(nestedServer, "")}, 120, 30).expect("deep")
 	in.keys("enter").expectAll("as JSON", "input schema:", `"oneOf"`)
 	in.keys("down", "end", "backspace").typeText("2")

@@ -95,7 +95,7 @@ func (in *inspector) callEcho(text string) *inspector {
 
 // The arguments form starts from the tool's last arguments.
 func TestArgumentsFormIsPrefilled(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(counterServer, "")}, 100, 30).expect("echo")
 	in.callEcho("hello").keys("enter").expect("Arguments for echo")
 	in.keys("ctrl+s").expect("result 2 of 2")
@@ -103,14 +103,14 @@ func TestArgumentsFormIsPrefilled(t *testing.T) {
 }
 
 // The last arguments are remembered across runs, per server, in the
-// state directory, readable by the user alone.
+// state folder, readable by the user alone.
 func TestArgumentsAreRememberedAcrossRuns(t *testing.T) {
-	state := t.TempDir()
-	t.Setenv("XDG_STATE_HOME", state)
-	opts := Options{Connect: inMemory(counterServer, ""), Target: "counter --token secret"}
+	t.Parallel()
+	state := filepath.Join(t.TempDir(), "mcpeek") // made by the first save
+	opts := Options{Connect: inMemory(counterServer, ""), Target: "counter --token secret", StateDir: state}
 	open(t, opts, 100, 30).expect("echo").callEcho("remembered")
 
-	path, err := argsPath(argsServer("counter", opts.Target))
+	path, err := argsPath(state, argsServer("counter", opts.Target))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,8 +119,8 @@ func TestArgumentsAreRememberedAcrossRuns(t *testing.T) {
 		b, err = os.ReadFile(path)
 		return err == nil
 	})
-	if !strings.HasPrefix(path, filepath.Join(state, "mcpeek")+string(filepath.Separator)) {
-		t.Errorf("the state file %s is outside $XDG_STATE_HOME/mcpeek", path)
+	if filepath.Dir(path) != state {
+		t.Errorf("the state file %s is outside the state folder %s", path, state)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the state file's mode is %v (%v), want 0600", fi.Mode().Perm(), err)
@@ -138,7 +138,7 @@ func TestArgumentsAreRememberedAcrossRuns(t *testing.T) {
 	in.keys("ctrl+s").expect("echo says remembered")
 
 	// Another server keeps its own arguments.
-	other := open(t, Options{Connect: inMemory(counterServer, ""), Target: "counter --other"}, 100, 30).expect("echo")
+	other := open(t, Options{Connect: inMemory(counterServer, ""), Target: "counter --other", StateDir: state}, 100, 30).expect("echo")
 	other.selectTool("echo").keys("enter").expect("Arguments for echo")
 	other.keys("ctrl+s").expect("echo says")
 	if view := other.screen(); strings.Contains(view, "echo says remembered") {
@@ -149,10 +149,34 @@ func TestArgumentsAreRememberedAcrossRuns(t *testing.T) {
 // The JSON editor, for a schema a form cannot show, starts from the
 // tool's last arguments too.
 func TestJSONEditorIsPrefilled(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(nestedServer, "")}, 100, 30).expect("deep")
 	in.keys("enter").expect("as JSON")
 	in.keys("down", "end", "backspace").typeText("7") // the skeleton's "r": 0 made 7
 	in.keys("ctrl+s").expect(`got {`).keys("enter").expect("as JSON").keys("ctrl+s").expect("result 2 of 2")
 	wantOnScreen(t, in.screen(), "result 2 of 2", `"r":7`)
+}
+
+// Without a state folder given, mcpeek's is in the user's state
+// directory: $XDG_STATE_HOME/mcpeek when that is an absolute path, else
+// ~/.local/state/mcpeek.
+func TestStateDirFollowsXDG(t *testing.T) {
+	xdg, home := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	for _, c := range []struct{ xdg, given, want string }{
+		{xdg, "", filepath.Join(xdg, "mcpeek")},
+		{"", "", filepath.Join(home, ".local", "state", "mcpeek")},
+		{"relative/state", "", filepath.Join(home, ".local", "state", "mcpeek")},
+		{xdg, "/given/folder", "/given/folder"},
+	} {
+		t.Setenv("XDG_STATE_HOME", c.xdg)
+		got, err := stateDir(c.given)
+		if err != nil || got != c.want {
+			t.Errorf("XDG_STATE_HOME=%q, given %q: the state folder is %q (%v), want %q", c.xdg, c.given, got, err, c.want)
+		}
+		path, err := argsPath(c.given, argsServer("srv", "srv --stdio"))
+		if err != nil || filepath.Dir(path) != c.want {
+			t.Errorf("XDG_STATE_HOME=%q, given %q: the state file is %q (%v), want one in %q", c.xdg, c.given, path, err, c.want)
+		}
+	}
 }

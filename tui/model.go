@@ -65,6 +65,11 @@ type Options struct {
 	// Dir is where the project's surface lock is looked for
 	// (mcpeek/surface.lock.json, lock.go); "" is the working directory.
 	Dir string
+	// StateDir is the folder mcpeek keeps its state in: the arguments
+	// remembered per server (remember.go). "" is mcpeek's folder in the
+	// user's state directory, $XDG_STATE_HOME/mcpeek, else
+	// ~/.local/state/mcpeek.
+	StateDir string
 }
 
 type connState int

@@ -73,7 +73,7 @@ func TestCountDownShowsItsProgress(t *testing.T) {
 // Esc cancels the running call: notifications/cancelled goes out, and
 // the result says that the call was cancelled, and how far it came.
 func TestEscCancelsTheRunningCall(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("count_down")
 	in.countDown(50, 200).expect("2/50")
 	in.press(keys.NewMap().Tabs.CancelCall).expect("cancelled")
@@ -115,8 +115,8 @@ func (d deliveries) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // them) reaches the screen as it comes, in at most 30 batches a second,
 // and the keys still work while it lasts.
 func TestProgressFloodStaysResponsive(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	m := New(Options{Connect: inMemory(fixtureServer, "legacy"), Target: "embedded fixture", Grace: noGrace})
+	t.Parallel()
+	m := New(Options{Connect: inMemory(fixtureServer, "legacy"), Target: "embedded fixture", Grace: noGrace, StateDir: t.TempDir()})
 	var n atomic.Int64
 	tm := teasync.New(t, deliveries{m, &n}, teatest.WithInitialTermSize(100, 30))
 	in := &inspector{t: t, m: m, tm: tm}
@@ -519,7 +519,7 @@ func TestLogLevelOutlivesAReconnection(t *testing.T) {
 
 // Progress that names no total shows a spinner and the count, not a bar.
 func TestProgressWithoutTotalShowsACount(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir()) // total=false is not remembered for the other tests
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("count_down")
 	in.selectTool("count_down").keys("enter").argsOpen("Arguments for count_down")
 	in.keys("ctrl+u")

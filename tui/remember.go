@@ -26,6 +26,7 @@ import (
 type toolRuns struct {
 	args   map[string]json.RawMessage
 	server string // the server the arguments belong to (argsServer)
+	dir    string // the state folder (Options.StateDir; "" is stateDir's)
 }
 
 // remember keeps the arguments a tool is called with, but for its secret
@@ -47,7 +48,7 @@ func (r *toolRuns) remember(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	for k, v := range r.args {
 		snapshot[k] = v
 	}
-	return saveArgs(r.server, snapshot)
+	return saveArgs(r.dir, r.server, snapshot)
 }
 
 // lastArgs are the arguments a tool was last called with, but for its
@@ -86,14 +87,16 @@ type argsLoadedMsg struct {
 	args   map[string]json.RawMessage
 }
 
-// recall keeps the server that the arguments now belong to, and returns
-// the command that reads what was remembered for it.
-func (r *toolRuns) recall(server string) tea.Cmd {
+// recall keeps the server that the arguments now belong to, and the state
+// folder they are kept in (Options.StateDir), and returns the command that
+// reads what was remembered for it.
+func (r *toolRuns) recall(dir, server string) tea.Cmd {
 	if server != r.server {
 		r.server, r.args = server, nil
 	}
+	r.dir = dir
 	return func() tea.Msg {
-		path, err := argsPath(server)
+		path, err := argsPath(dir, server)
 		if err != nil {
 			return nil
 		}
@@ -139,9 +142,13 @@ type argsFile struct {
 	Tools  map[string]json.RawMessage `json:"tools"`
 }
 
-// stateDir is mcpeek's folder in the user's state directory:
+// stateDir is the folder of mcpeek's state files: dir when it is given
+// (Options.StateDir), else mcpeek's folder in the user's state directory,
 // $XDG_STATE_HOME/mcpeek, else ~/.local/state/mcpeek.
-func stateDir() (string, error) {
+func stateDir(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
 	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
 		return filepath.Join(d, "mcpeek"), nil
 	}
@@ -152,11 +159,11 @@ func stateDir() (string, error) {
 	return filepath.Join(home, ".local", "state", "mcpeek"), nil
 }
 
-// argsPath is a server's state file: its name, made safe for a file
-// name, and a hash of its name and target, so that two servers of one
-// name are two files.
-func argsPath(server string) (string, error) {
-	dir, err := stateDir()
+// argsPath is a server's state file in the state folder (stateDir): its
+// name, made safe for a file name, and a hash of its name and target, so
+// that two servers of one name are two files.
+func argsPath(dir, server string) (string, error) {
+	dir, err := stateDir(dir)
 	if err != nil {
 		return "", err
 	}
@@ -184,19 +191,19 @@ var stateWrites struct {
 
 // saveArgs writes a server's remembered arguments, readable by the user
 // alone (0600, in a 0700 folder).
-func saveArgs(server string, args map[string]json.RawMessage) tea.Cmd {
+func saveArgs(dir, server string, args map[string]json.RawMessage) tea.Cmd {
 	stateWrites.Lock()
 	stateWrites.seq++
 	seq := stateWrites.seq
 	stateWrites.Unlock()
 	return func() tea.Msg {
-		_ = writeArgs(server, args, seq)
+		_ = writeArgs(dir, server, args, seq)
 		return nil
 	}
 }
 
-func writeArgs(server string, args map[string]json.RawMessage, seq int) error {
-	path, err := argsPath(server)
+func writeArgs(dir, server string, args map[string]json.RawMessage, seq int) error {
+	path, err := argsPath(dir, server)
 	if err != nil {
 		return err
 	}

@@ -22,17 +22,18 @@ var secretTool = &mcp.Tool{Name: "search", InputSchema: map[string]any{"type": "
 // or in the form of the next run, while an ordinary field is; the form
 // says which fields are not remembered.
 func TestSecretArgumentsAreNotRemembered(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Parallel()
+	state := t.TempDir()
 	server := argsServer("srv", "srv --stdio")
 
 	first := New(Options{})
-	first.runs.recall(server)
+	first.runs.recall(state, server)
 	save := first.runs.remember(secretTool, []byte(`{"query":"cats","apiKey":"sk-live-4242","session":"s3ss10n-v4lue"}`))
 	if save == nil {
 		t.Fatal("nothing to save")
 	}
 	save()
-	path, err := argsPath(server)
+	path, err := argsPath(state, server)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestSecretArgumentsAreNotRemembered(t *testing.T) {
 
 	// This run's next call and the next run's start from the query alone.
 	next := New(Options{})
-	next.Update(next.runs.recall(server)())
+	next.Update(next.runs.recall(state, server)())
 	for name, m := range map[string]*Model{"this run": first, "the next run": next} {
 		m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 		m.openToolAs(secretTool, false)
@@ -69,13 +70,13 @@ func TestSecretArgumentsAreNotRemembered(t *testing.T) {
 // A schema the form cannot show (a password format) is edited as JSON: the
 // editor starts without the secret and names the fields not remembered.
 func TestJSONEditorForgetsSecrets(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Parallel()
 	tool := &mcp.Tool{Name: "login", InputSchema: map[string]any{"type": "object", "properties": map[string]any{
 		"user": map[string]any{"type": "string"},
 		"pw":   map[string]any{"type": "string", "format": "password"},
 	}}}
 	m := New(Options{})
-	m.runs.recall(argsServer("srv", "srv"))
+	m.runs.recall(t.TempDir(), argsServer("srv", "srv"))
 	m.runs.remember(tool, []byte(`{"user":"ada","pw":"hunter2-long"}`))()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.openToolAs(tool, false)

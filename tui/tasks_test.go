@@ -14,7 +14,7 @@ import (
 // banner, and its clarification arrives as a native form; declining it
 // there reaches the server, whose report says so.
 func TestTaskClarifiedInTheInspector(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the topic typed is the topic sent, not one remembered
+	t.Parallel()
 	cmd := serverEverything(t)
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 		cfg := mcpclient.Config{
@@ -72,7 +72,7 @@ func TestOptionalTaskInTheInspector(t *testing.T) {
 // is called as one on enter: its question mid-task comes as a native form,
 // and the answer reaches the server, whose result says so.
 func TestTasksExtensionInTheInspector(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the path typed is the path sent, not typed onto one remembered
+	t.Parallel()
 	cmd := tsservers.TasksExtension(t)
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 		cfg := mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: cmd},

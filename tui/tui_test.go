@@ -24,8 +24,9 @@ import (
 
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
-	// The arguments of tool calls are remembered in the state directory:
-	// the tests' go to a folder of their own, never the person's.
+	// The arguments of tool calls are remembered in the state folder:
+	// each test's inspector has one of its own (open), and a model made
+	// without one writes to the tests' folder, never the person's.
 	state, err := os.MkdirTemp("", "mcpeek-tui-state-")
 	if err != nil {
 		panic(err)
@@ -127,6 +128,9 @@ func open(t *testing.T, opts Options, w, h int) *inspector {
 	}
 	if opts.Grace == 0 {
 		opts.Grace = noGrace
+	}
+	if opts.StateDir == "" { // no arguments remembered by another test
+		opts.StateDir = t.TempDir()
 	}
 	m := New(opts)
 	in := &inspector{t: t, m: m, tm: teasync.New(t, m, teatest.WithInitialTermSize(w, h))}
