@@ -124,6 +124,7 @@ func (tb *appTab) answer(id int) tabFrame {
 // a link (opened through the consent card), and closing its tab ends its
 // session, which the panel shows.
 func TestToolAppOverTheWebSocket(t *testing.T) {
+	t.Parallel()
 	urls := make(chan string, 4)
 	host, err := apphost.Start(apphost.Options{Open: func(u string) error { urls <- u; return nil }})
 	if err != nil {

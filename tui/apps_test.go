@@ -158,6 +158,7 @@ func (in *inspector) callNotes(text string) *inspector {
 // app gets the call's result, and the Apps panel lists the session: its
 // tool, state, URL whole and the SSH hint; y copies the URL.
 func TestToolAppOpensWithItsCall(t *testing.T) {
+	t.Parallel()
 	host := newFakeApps()
 	in := withApps(t, host, Options{Connect: inMemory(fixtureServer, ""), AppSSHHint: "ssh -L 8123:127.0.0.1:8123 user@host"}, 100, 30).expect("notes")
 	in.callNotes("first")
@@ -179,6 +180,7 @@ func TestToolAppOpensWithItsCall(t *testing.T) {
 
 // c in the Apps panel closes the selected app, which then shows ended.
 func TestToolAppClosedFromThePanel(t *testing.T) {
+	t.Parallel()
 	host := newFakeApps()
 	in := withApps(t, host, Options{}, 100, 30).expect("slow_board")
 	in.keys("enter").expect("the board is drawn")
@@ -191,6 +193,7 @@ func TestToolAppClosedFromThePanel(t *testing.T) {
 
 // A session that ends on its own shows ended, and why.
 func TestToolAppEndsOnItsOwn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		err  error
@@ -219,6 +222,7 @@ func TestToolAppEndsOnItsOwn(t *testing.T) {
 // Esc cancels a call whose app is open: the app is told it was cancelled,
 // and r sends that again.
 func TestToolAppToldOfTheCancelledCall(t *testing.T) {
+	t.Parallel()
 	host := newFakeApps()
 	in := withApps(t, host, Options{}, 100, 30).expect("slow_board")
 	in.keys("j", "enter").expect("calling slow_board")
@@ -232,6 +236,7 @@ func TestToolAppToldOfTheCancelledCall(t *testing.T) {
 
 // r in the Apps panel sends the app its call's result again.
 func TestToolAppResultSentAgain(t *testing.T) {
+	t.Parallel()
 	host := newFakeApps()
 	in := withApps(t, host, Options{}, 100, 30).expect("slow_board")
 	in.keys("enter").expect("the board is drawn")
@@ -246,6 +251,7 @@ func TestToolAppResultSentAgain(t *testing.T) {
 // the app hears it was opened; d refuses, the app hears so, and nothing
 // opens. The panel records both.
 func TestToolAppLinkThroughConsent(t *testing.T) {
+	t.Parallel()
 	host := newFakeApps()
 	browsed := make(chan string, 4)
 	in := withApps(t, host, Options{OpenURL: func(u string) error { browsed <- u; return nil }}, 100, 30).expect("slow_board")
@@ -294,6 +300,7 @@ func TestToolAppLinkThroughConsent(t *testing.T) {
 
 // A link whose app stops waiting (its session ended) takes its card away.
 func TestToolAppLinkWithdrawn(t *testing.T) {
+	t.Parallel()
 	host := newFakeApps()
 	in := withApps(t, host, Options{}, 100, 30).expect("slow_board")
 	in.keys("enter").expect("the board is drawn")
@@ -316,6 +323,7 @@ func TestToolAppLinkWithdrawn(t *testing.T) {
 // The app's ui/message and ui/update-model-context show in the panel,
 // readable: the text of their content blocks.
 func TestToolAppMessagesInThePanel(t *testing.T) {
+	t.Parallel()
 	host := newFakeApps()
 	in := withApps(t, host, Options{}, 100, 30).expect("slow_board")
 	in.keys("enter").expect("the board is drawn")
@@ -331,6 +339,7 @@ func TestToolAppMessagesInThePanel(t *testing.T) {
 // Without an app host, the Tools pane says the tool has an app and how to
 // open it; nothing is opened.
 func TestToolAppWithoutTheHost(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{}, 120, 40).expect("notes")
 	in.selectTool("notes").expect("app ui://fixture/notes.html")
 	wantOnScreen(t, in.screen(), "--app-host")
@@ -339,6 +348,7 @@ func TestToolAppWithoutTheHost(t *testing.T) {
 // The Tools list marks a tool with an app and dims a tool only apps may
 // call, which its pane explains.
 func TestToolRows(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		tool  *mcp.Tool
@@ -370,6 +380,7 @@ func TestToolRows(t *testing.T) {
 
 // What an app sends is kept readable and bounded.
 func TestReadableAppMessage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, params, head, text string
 	}{
@@ -395,6 +406,7 @@ func TestReadableAppMessage(t *testing.T) {
 // A flood of messages from an app costs bounded memory: the queue drops
 // what comes too fast and says how many, and a session keeps the newest.
 func TestAppMessagesBounded(t *testing.T) {
+	t.Parallel()
 	a := &toolApp{tool: &mcp.Tool{Name: "board"}}
 	q := &appQueue{ready: make(chan struct{}, 1), dropped: map[*toolApp]int{}}
 	for range maxQueuedAppReports + 10 {
@@ -418,6 +430,7 @@ func TestAppMessagesBounded(t *testing.T) {
 // arguments typed, which must be a JSON object; the call is recorded
 // with the app's messages.
 func TestToolAppOwnToolsAndTheme(t *testing.T) {
+	t.Parallel()
 	host := newFakeApps()
 	k := keys.NewMap()
 	in := withApps(t, host, Options{Theme: "light"}, 100, 30).expect("slow_board")

@@ -59,6 +59,7 @@ func (s *syncBuffer) String() string {
 // question in the browser, the terminal says so, and n sends it to the
 // native form.
 func TestWatchAppsStatusLine(t *testing.T) {
+	t.Parallel()
 	conn := &fakeSessions{pending: []mcpclient.Pending{
 		{Key: "e-1", Message: "Pick", Path: mcpclient.PathApp, Since: time.Now()},
 		{Key: "e-2", Message: "Pick again", Path: mcpclient.PathApp, Since: time.Now()},

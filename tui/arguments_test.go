@@ -51,6 +51,7 @@ func TestToolFormFillsAListAndAGroup(t *testing.T) {
 // (query, tags, limits), not in the order of their keys, which decoding
 // the listing leaves.
 func TestToolFormKeepsTheSchemasOrder(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	conn, err := inMemory(searchServer, "")(ctx, nil)

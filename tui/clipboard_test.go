@@ -14,6 +14,7 @@ import (
 // sequence to the terminal, carrying the text without its styling. On the
 // Log tab's list it copies the message under the cursor, pretty-printed.
 func TestCopyWritesOSC52(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		keys  []string
@@ -72,6 +73,7 @@ func copied(t *testing.T, in *inspector) string {
 // w asks for a file name and writes the pane's text there, readable by
 // its owner only.
 func TestSaveWritesThePaneToAFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "result.txt")
 	in := open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
 	in.keys("enter").expect("result of alpha").keys("w").expect("save to:")

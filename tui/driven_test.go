@@ -17,6 +17,7 @@ import (
 // The form's keys, as the help screen documents them, answer an
 // elicitation in the inspector.
 func TestCallToolsAndAnswerInTheInspector(t *testing.T) {
+	t.Parallel()
 	k := keys.NewMap().Form
 	for _, tc := range []struct {
 		name, tool string
@@ -60,6 +61,7 @@ func watchedServer(got chan<- string) func() *mcp.Server {
 }
 
 func TestQuitWithAPendingElicitationCancelsIt(t *testing.T) {
+	t.Parallel()
 	got := make(chan string, 1)
 	in := open(t, Options{Connect: inMemory(watchedServer(got), "legacy")}, 100, 30).expect("ask")
 	in.keys("enter").formOpen().press(keys.NewMap().Form.Interrupt).expect("quit and cancel them?").keys("y")
@@ -87,6 +89,7 @@ func mortalServer() *mcp.Server {
 }
 
 func TestServerGoingAwayShowsDisconnected(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(mortalServer, "legacy")}, 100, 30).expect("exit")
 	in.keys("enter").expect("disconnected")
 	in.keys("1", "2", "3", "4", "5", "6", "1", "enter") // still usable: nothing panics
@@ -117,6 +120,7 @@ func hostileServer() *mcp.Server {
 }
 
 func TestHostileElicitationCannotCorruptTheForm(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(hostileServer, "legacy")}, 80, 24).expect("zz_ask")
 	in.keys("/", "z", "z", "enter", "enter").expect("is asking for input")
 	view := in.screen()
@@ -134,6 +138,7 @@ func TestHostileElicitationCannotCorruptTheForm(t *testing.T) {
 }
 
 func TestHostileServerCannotCorruptTheScreen(t *testing.T) {
+	t.Parallel()
 	// The tool's row, not the server's title, which says "red" before the
 	// tools are listed.
 	in := open(t, Options{Connect: inMemory(hostileServer, "")}, 80, 24).expect("> ␛[31mred")
@@ -157,6 +162,7 @@ func TestHostileServerCannotCorruptTheScreen(t *testing.T) {
 }
 
 func TestElicitationHistoryShowsRequestAndResponse(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{}, 100, 40).expect("choose_option")
 	in.selectTool("choose_option").keys("enter").formOpen().keys("down", "ctrl+s").expect("accept: option-a")
 	in.keys("4").expect("accept").keys("enter").expect("response:")
@@ -195,6 +201,7 @@ func TestJSONArgumentsForSchemasAFormCannotShow(t *testing.T) {
 }
 
 func TestReconnect(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(mortalServer, "legacy")}, 100, 30).expect("exit")
 	in.keys("enter").expect("disconnected")
 	in.keys("r")

@@ -58,6 +58,7 @@ func (a *drivenAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*m
 }
 
 func TestServerEverythingElicitationForm(t *testing.T) {
+	t.Parallel()
 	cmd := serverEverything(t)
 	asker := &drivenAsker{t: t, steps: func(tm *teatest.TestModel, _ *nativeform.Form) {
 		// wait waits until the screen shows every text.

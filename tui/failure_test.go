@@ -27,6 +27,7 @@ func stdioConnect(command []string, wire *mcpclient.WireLog) func(context.Contex
 // says why in the header, and the Tools pane shows the whole error, the
 // server's stderr and the command; so does the Info tab.
 func TestServerThatDiesAtStartSaysWhy(t *testing.T) {
+	t.Parallel()
 	wire := mcpclient.NewWireLog(0, nil)
 	target := mcpclient.Target{Kind: mcpclient.TargetStdio, Command: failingCommand}.String()
 	in := open(t, Options{Connect: stdioConnect(failingCommand, wire), Wire: wire, Target: target}, 80, 24)
@@ -47,6 +48,7 @@ func TestServerThatDiesAtStartSaysWhy(t *testing.T) {
 // Without the inspector's wire log, the header still gives the reason
 // the error carries.
 func TestFailureReasonWithoutTheWireLog(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: stdioConnect(failingCommand, nil), Target: "the command"}, 80, 24)
 	in.expect("r retries")
 	if head := strings.Split(in.screen(), "\n")[0]; !strings.Contains(head, "could not connect: boom: missing API_KEY") {
@@ -57,6 +59,7 @@ func TestFailureReasonWithoutTheWireLog(t *testing.T) {
 // A server that goes away after connecting: the header says so, and the
 // Tools pane explains it over the tool's description.
 func TestServerGoingAwayExplainsItself(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(mortalServer, "legacy")}, 80, 24).expect("exit")
 	in.keys("enter").expect("r retries")
 	view := in.screen()

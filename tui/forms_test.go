@@ -16,6 +16,7 @@ import (
 // ctrl+c in a form asks first, as q does on the tabs, when elicitations
 // are pending; n (any other key) goes back to the form as it was.
 func TestCtrlCInAFormAsksFirst(t *testing.T) {
+	t.Parallel()
 	argsTool := &mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}
 	for _, tc := range []struct {
 		name  string
@@ -56,6 +57,7 @@ func TestCtrlCInAFormAsksFirst(t *testing.T) {
 // A tool's arguments form is the person's, not a server's question: it
 // is not framed as "asking for input" and has no decline.
 func TestArgumentsFormIsNotAQuestion(t *testing.T) {
+	t.Parallel()
 	m := New(Options{})
 	m.openToolAs(&mcp.Tool{Name: "b_args", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"note": map[string]any{"type": "string"}}}}, false)
 	view := m.View()
@@ -75,6 +77,7 @@ func TestArgumentsFormIsNotAQuestion(t *testing.T) {
 
 // At 40×12 an elicitation's form keeps its keys on the screen.
 func TestFormKeepsItsFooterOnASmallTerminal(t *testing.T) {
+	t.Parallel()
 	m := New(Options{})
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
 	schema, err := formschema.Parse(fixture.AllFieldsSchema())

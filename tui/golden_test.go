@@ -32,9 +32,11 @@ var sizes = []struct {
 
 // Each tab, at each size.
 func TestTabGoldens(t *testing.T) {
+	t.Parallel()
 	for i, tab := range tabNames {
 		for _, size := range sizes {
 			t.Run(tab+"/"+size.name, func(t *testing.T) {
+				t.Parallel()
 				opts := Options{}
 				if tab == "Log" {
 					// In the modern era the subscriptions/listen stream's
@@ -58,6 +60,7 @@ func TestTabGoldens(t *testing.T) {
 
 // Each layer over the tabs, at each size.
 func TestLayerGoldens(t *testing.T) {
+	t.Parallel()
 	appURL := func(key string) (string, bool) { return "http://127.0.0.1:8123/e/" + key + "#TOKEN", true }
 	apps := newFakeApps() // its URLs name no real port or token
 	appsOpts := Options{ToolApps: apps, AppHost: "127.0.0.1:8123", AppSSHHint: "ssh -L 8123:127.0.0.1:8123 user@host"}
@@ -109,6 +112,9 @@ func TestLayerGoldens(t *testing.T) {
 	} {
 		for _, size := range sizes {
 			t.Run(tc.name+"/"+size.name, func(t *testing.T) {
+				if tc.opts.ToolApps == nil { // the cases of the fake app host take its apps in turn
+					t.Parallel()
+				}
 				in := open(t, tc.opts, size.w, size.h).expect(tc.ready)
 				tc.steps(in)
 				checkGolden(t, in.screen())
@@ -155,6 +161,7 @@ func twoQuestions() *mcp.Server {
 
 // Panes scrolled, at each size.
 func TestPaneGoldens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		opts  Options
@@ -171,6 +178,7 @@ func TestPaneGoldens(t *testing.T) {
 	} {
 		for _, size := range sizes {
 			t.Run(tc.name+"/"+size.name, func(t *testing.T) {
+				t.Parallel()
 				in := open(t, tc.opts, size.w, size.h).expect(tc.ready)
 				tc.steps(in)
 				checkGolden(t, in.screen())

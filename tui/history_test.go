@@ -33,6 +33,7 @@ func libraryServer() *mcp.Server {
 // Resources whose URIs share a prefix are told apart in the list, and the
 // pane shows the whole URI, the MIME type and the size.
 func TestResourcesShowWhatTellsThemApart(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(libraryServer, "")}, 80, 24).keys("2").expect("changelog")
 	in.keys("j")
 	view := in.screen()
@@ -43,6 +44,7 @@ func TestResourcesShowWhatTellsThemApart(t *testing.T) {
 // Enter on a template asks for its variables, and reads the URI they
 // expand it to.
 func TestResourceTemplateExpandedAndRead(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(libraryServer, "")}, 100, 30).keys("2").expect("A note")
 	in.keys("/", "n", "o", "t", "e", "enter", "enter").expect("Variables of demo://notes/{id}")
 	in.tm.Type("a b")
@@ -74,6 +76,7 @@ func counterServer() *mcp.Server {
 
 // [ and ] step through a tool's earlier results.
 func TestStepThroughEarlierResults(t *testing.T) {
+	t.Parallel()
 	// Wait for the tool list: "count" alone also matches the server's name.
 	in := open(t, Options{Connect: inMemory(counterServer, "")}, 100, 30).expect("enter calls it")
 	in.keys("enter").expect("call number 1").keys("enter").expect("call number 2").keys("enter").expect("call number 3")

@@ -165,6 +165,7 @@ func checkFrame(t *testing.T, view string, w, h int) {
 // inspector writes to the terminal carries one raw, at any moment, and
 // they show as visible ␛ instead.
 func TestEscapesInEveryServerStringAreNeverObeyed(t *testing.T) {
+	t.Parallel()
 	in := record(open(t, Options{Connect: inMemory(loudServer, "legacy")}, 100, 30)).expect("echo")
 	in.pick("echo")
 	in.keys("enter").expect("Echo text.")

@@ -12,6 +12,7 @@ import (
 
 // The tabs' keys do what the help screen says.
 func TestTabKeys(t *testing.T) {
+	t.Parallel()
 	tools := []*mcp.Tool{{Name: "alpha"}, {Name: "beta"}, {Name: "gamma"}}
 	for _, tc := range []struct {
 		name  string

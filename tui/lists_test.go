@@ -46,6 +46,7 @@ func failingServer(failing string) func() *mcp.Server {
 // empty list that looks like the server has nothing; the other lists
 // still show.
 func TestFailedListShowsItsError(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		method, tab string
 		still       []string // what the tab still lists

@@ -14,6 +14,7 @@ import (
 // cannot be read says so; a server that matches its lock, or no lock,
 // adds nothing to the header (D then says which).
 func TestSurfaceLockInTheInspector(t *testing.T) {
+	t.Parallel()
 	fixtureLock, err := os.ReadFile("../testdata/fixture.surface.json")
 	if err != nil {
 		t.Fatal(err)

@@ -30,6 +30,7 @@ func slowServer(release <-chan struct{}) func() *mcp.Server {
 // shown is on the screen, under the cursor, named by the method it
 // answers and its outcome.
 func TestLogFollowsNewMessagesAndNamesResponses(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	in := open(t, Options{Connect: inMemory(slowServer(release), "")}, 100, 10).expect("> slow") // the tool, not the server's name
 	in.keys("enter", "5").expect("→ tools/call")

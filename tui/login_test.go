@@ -254,8 +254,10 @@ func maskWrappedURL(t *testing.T, view string, width int) string {
 // The login card after a refused paste, and the Info tab after a login,
 // at each size.
 func TestLoginGoldens(t *testing.T) {
+	t.Parallel()
 	for _, size := range sizes {
 		t.Run("card/"+size.name, func(t *testing.T) {
+			t.Parallel()
 			p := newProtected(t)
 			in := open(t, p.options(), size.w, size.h)
 			p.nextURL()
@@ -266,6 +268,7 @@ func TestLoginGoldens(t *testing.T) {
 			checkGolden(t, mask(maskAuth(maskWrappedURL(t, in.m.View(), size.w))))
 		})
 		t.Run("info/"+size.name, func(t *testing.T) {
+			t.Parallel()
 			p := newProtected(t)
 			in := open(t, p.options(), size.w, size.h)
 			in.expect("address: ").paste(p.browse(p.nextURL())).expect("whoami").keys("6").expect("scopes granted")

@@ -9,6 +9,7 @@ import (
 // What the server tells, at each size: its log, a call's progress, and
 // completions under a field.
 func TestNotifyGoldens(t *testing.T) {
+	t.Parallel()
 	k := keys.NewMap()
 	for _, tc := range []struct {
 		name  string
@@ -30,6 +31,7 @@ func TestNotifyGoldens(t *testing.T) {
 	} {
 		for _, size := range sizes {
 			t.Run(tc.name+"/"+size.name, func(t *testing.T) {
+				t.Parallel()
 				in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, size.w, size.h).expect("choose_option")
 				tc.steps(in)
 				checkGolden(t, in.screen())

@@ -55,8 +55,10 @@ func eventually(t *testing.T, what string, ok func() bool) {
 // The running call shows a bar that moves with the server's progress,
 // its count and its message.
 func TestCountDownShowsItsProgress(t *testing.T) {
+	t.Parallel()
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
+			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 100, 30).expect("count_down")
 			in.countDown(4, 300)
 			in.expectAll("calling count_down", "no progress reported yet")
@@ -114,8 +116,7 @@ func (d deliveries) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // A flood of progress notifications (1000 as fast as the server can send
 // them) reaches the screen as it comes, in at most 30 batches a second,
 // and the keys still work while it lasts.
-func TestProgressFloodStaysResponsive(t *testing.T) {
-	t.Parallel()
+func TestProgressFloodStaysResponsive(t *testing.T) { // not in parallel: it measures how the flood is delivered
 	m := New(Options{Connect: inMemory(fixtureServer, "legacy"), Target: "embedded fixture", Grace: noGrace, StateDir: t.TempDir()})
 	var n atomic.Int64
 	tm := teasync.New(t, deliveries{m, &n}, teatest.WithInitialTermSize(100, 30))
@@ -145,8 +146,10 @@ func TestProgressFloodStaysResponsive(t *testing.T) {
 // A level set with L reaches the server; the server's log then shows the
 // messages at that level and above, each with its level, logger and data.
 func TestLogLevelAndTheServerLog(t *testing.T) {
+	t.Parallel()
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
+			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 110, 30).expect("log_burst")
 			k := keys.NewMap()
 			in.press(k.Tabs.LogLevel).expect("Server log level")
@@ -181,6 +184,7 @@ func TestLogLevelAndTheServerLog(t *testing.T) {
 // The server's log is filtered like the other lists, and enter opens a
 // message whole, its data pretty-printed.
 func TestServerLogFiltersAndOpens(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("log_burst")
 	k := keys.NewMap()
 	in.press(k.Tabs.LogLevel).expect("Server log level").press(k.Level.Choose).expect("now logs at debug")
@@ -210,6 +214,7 @@ func noisyServer() *mcp.Server {
 // A log message with megabytes of data is kept cut, and shown bounded,
 // saying how long it was.
 func TestHugeLogMessageIsBounded(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(noisyServer, "legacy")}, 100, 30).expect("shout")
 	k := keys.NewMap()
 	in.press(k.Tabs.LogLevel).expect("Server log level").press(k.Level.Choose).expect("now logs at debug")
@@ -243,8 +248,10 @@ func serverLog(m *Model) []mcpclient.LogEvent { return m.pages[tabLog].(*page.Lo
 // Subscribing to the counter marks it; an update re-reads it in the open
 // pane and says when it came.
 func TestSubscribeMarksAndRereadsTheOpenResource(t *testing.T) {
+	t.Parallel()
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
+			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 110, 30).expect("touch_counter")
 			k := keys.NewMap()
 			in.keys("2", "/", "c", "o", "u", "n", "t", "e", "r", "enter", "enter").expect("count: 0")
@@ -264,6 +271,7 @@ func TestSubscribeMarksAndRereadsTheOpenResource(t *testing.T) {
 
 // An update of a resource that is not open marks it, until it is read.
 func TestUpdateMarksAResourceNotOpen(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 110, 30).expect("touch_counter")
 	k := keys.NewMap()
 	in.keys("2", "/", "c", "o", "u", "n", "t", "e", "r", "enter").press(k.Tabs.Subscribe).expect("subscribed to fixture://counter")
@@ -287,6 +295,7 @@ func staticServer() *mcp.Server {
 }
 
 func TestSubscribeSaysWhenTheServerOffersNone(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(staticServer, "legacy")}, 100, 30).expect("static")
 	in.keys("2").expect("still").press(keys.NewMap().Tabs.Subscribe).expect("does not offer resource subscriptions")
 }
@@ -310,8 +319,10 @@ func noop(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 // A tool added while the person watches shows at once (tools/list_changed),
 // and the selection stays on the tool it was on.
 func TestToolListChangesLiveAndTheSelectionStays(t *testing.T) {
+	t.Parallel()
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
+			t.Parallel()
 			var srv *mcp.Server
 			in := open(t, Options{Connect: inMemory(changingServer(&srv), era)}, 100, 30).expect("charlie")
 			in.keys("j").expect("> charlie")
@@ -335,8 +346,10 @@ func TestToolListChangesLiveAndTheSelectionStays(t *testing.T) {
 // A prompt's argument completes as it is typed; tab puts the highlighted
 // value in the field.
 func TestPromptArgumentCompletes(t *testing.T) {
+	t.Parallel()
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
+			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 100, 30).expect("touch_counter")
 			in.keys("3").expect("greet").keys("enter").argsOpen("Arguments for the prompt greet")
 			in.tm.Type("Fr")
@@ -349,6 +362,7 @@ func TestPromptArgumentCompletes(t *testing.T) {
 
 // A resource template's variable completes the same way.
 func TestTemplateVariableCompletes(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(fixtureServer, "modern")}, 100, 30).expect("touch_counter")
 	in.keys("2", "/", "g", "r", "e", "e", "t", "enter", "enter").argsOpen("Variables of fixture://greeting/{language}")
 	in.tm.Type("S")
@@ -386,6 +400,7 @@ func manyServer() *mcp.Server {
 // Of a completion with more than 100 values, 100 are kept, and the
 // rest counted.
 func TestCompletionKeepsAHundred(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(manyServer, "legacy")}, 100, 30).expect("many")
 	in.keys("3").expect("pick").keys("enter").argsOpen("Arguments for the prompt pick")
 	in.tm.Type("x")
@@ -406,6 +421,7 @@ func TestCompletionKeepsAHundred(t *testing.T) {
 // A completion that has more values than it sends, and does not say how
 // many, says there are more.
 func TestCompletionWithMoreUncounted(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(manyServer, "legacy")}, 100, 30).expect("many")
 	in.keys("2").expect("pick://").keys("enter").argsOpen("Variables of pick://{item}")
 	in.tm.Type("y")
@@ -440,6 +456,7 @@ func (sc slowCompletions) server() *mcp.Server {
 // An answer that comes after the text changed is for an older text: it
 // is dropped.
 func TestStaleCompletionIsDropped(t *testing.T) {
+	t.Parallel()
 	sc := slowCompletions{asked: make(chan struct{}), released: make(chan struct{})}
 	in := open(t, Options{Connect: inMemory(sc.server, "legacy")}, 100, 30).expect("slowcomplete")
 	in.keys("3").expect("pick").keys("enter").argsOpen("Arguments for the prompt pick")
@@ -481,6 +498,7 @@ func failingCompletions() *mcp.Server {
 // A completion that fails says so under the field, in a line, and the
 // field takes what is typed on.
 func TestCompletionErrorIsQuiet(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(failingCompletions, "legacy")}, 100, 30).expect("nocomplete")
 	in.keys("3").expect("pick").keys("enter").argsOpen("Arguments for the prompt pick")
 	in.tm.Type("q")
@@ -500,6 +518,7 @@ func TestCompletionErrorIsQuiet(t *testing.T) {
 // The level chosen with L outlives a reconnection: the new connection is
 // set to it too (the fixture logs nothing before a level is set).
 func TestLogLevelOutlivesAReconnection(t *testing.T) {
+	t.Parallel()
 	connected := make(chan struct{}, 2)
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 		conn, err := inMemory(fixtureServer, "legacy")(ctx, asker)

@@ -62,6 +62,7 @@ func answered(t *testing.T, got <-chan string, want string) {
 // it is not typed into the hidden form), and once answered the arguments
 // form is back as it was.
 func TestURLConsentOverArgumentsFormTakesTheKeys(t *testing.T) {
+	t.Parallel()
 	release, got := make(chan struct{}), make(chan string, 1)
 	url := &mcp.ElicitParams{Mode: "url", Message: "Sign in, please.", URL: "https://example.com/sign-in", ElicitationID: "u1"}
 	in := open(t, Options{Connect: inMemory(gatedServer(release, url, got), "legacy")}, 100, 30).expect("b_args")
@@ -84,6 +85,7 @@ func TestURLConsentOverArgumentsFormTakesTheKeys(t *testing.T) {
 // of it: the form is drawn and takes the keys. Help stays under it, and is
 // back once the form is answered, where the person left it.
 func TestElicitationOverHelpTakesTheKeys(t *testing.T) {
+	t.Parallel()
 	release, got := make(chan struct{}), make(chan string, 1)
 	form := &mcp.ElicitParams{Message: "Proceed?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean","title":"OK?"}}}`)}
 	in := open(t, Options{Connect: inMemory(gatedServer(release, form, got), "legacy")}, 100, 30).expect("b_args")
@@ -124,6 +126,7 @@ func footerOf(view string) string { return view[strings.LastIndex(view, "\n")+1:
 // footer: the newest on top, except the app card (under everything, over
 // the tabs) and the quit prompt (over everything until answered).
 func TestLayersOpenByRank(t *testing.T) {
+	t.Parallel()
 	t.Run("an elicitation goes over the JSON editor, which is back as it was once it is answered", func(t *testing.T) {
 		m := New(Options{Grace: noGrace})
 		m.openJSON(&mcp.Tool{Name: "deep"}, false)
@@ -181,6 +184,7 @@ func TestLayersOpenByRank(t *testing.T) {
 // ctrl+n shows the next pending elicitation, from a form or the URL card,
 // and ctrl+c quits from every layer, as the help screen says.
 func TestKeysOfTheLayers(t *testing.T) {
+	t.Parallel()
 	t.Run("ctrl+n goes round the queue, the URL card included", func(t *testing.T) {
 		t.Parallel()
 		m := New(Options{})

@@ -9,6 +9,7 @@ import (
 // The filter is not sticky: / starts an empty one, ctrl+u clears what is
 // typed, esc leaves the filter with every entry shown, enter keeps it.
 func TestFilterKeys(t *testing.T) {
+	t.Parallel()
 	tools := []*mcp.Tool{{Name: "alpha"}, {Name: "beta"}, {Name: "gamma"}}
 	for _, tc := range []struct {
 		name          string

@@ -32,8 +32,10 @@ func TestRequestsTabShowsEveryKind(t *testing.T) {
 
 // The Requests tab with each kind of request, at each size.
 func TestRequestsGoldens(t *testing.T) {
+	t.Parallel()
 	for _, size := range sizes {
 		t.Run(size.name, func(t *testing.T) {
+			t.Parallel()
 			in := requestsOfEveryKind(open(t, Options{}, size.w, size.h).expect("ask_model"))
 			in.expect("elicitation decline")
 			checkGolden(t, in.screen())
@@ -43,6 +45,7 @@ func TestRequestsGoldens(t *testing.T) {
 
 // With no request yet, the tab says what makes one, within the screen.
 func TestRequestsTabBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
 	m := New(Options{})
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
 	m.Update(keyMsg("4"))

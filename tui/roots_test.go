@@ -15,6 +15,7 @@ import (
 // A root added in the inspector, as a path or a URI, is what the server
 // gets from roots/list next; a root removed is gone from it. In both eras.
 func TestAddAndRemoveRootsInTheInspector(t *testing.T) {
+	t.Parallel()
 	here, err := mcpclient.RootURI(".")
 	if err != nil {
 		t.Fatal(err)
@@ -53,9 +54,11 @@ func TestInfoListsTheRoots(t *testing.T) {
 
 // The roots layer, at each size.
 func TestRootsGoldens(t *testing.T) {
+	t.Parallel()
 	k := keys.NewMap()
 	for _, size := range sizes {
 		t.Run(size.name, func(t *testing.T) {
+			t.Parallel()
 			in := open(t, Options{}, size.w, size.h).expect("list_roots")
 			in.press(k.Tabs.Roots, k.Roots.Add).typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data")
 			in.press(k.Roots.Add).typeText("file:///srv/logs").press(k.Roots.Confirm).expect("> file:///srv/logs")

@@ -39,6 +39,7 @@ var eras = []string{"legacy", "modern"}
 // The fixture's ask_model, answered in the inspector in both eras: the
 // reply typed, the model renamed, and the server reports what it got.
 func TestAnswerSamplingInTheInspector(t *testing.T) {
+	t.Parallel()
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
@@ -58,6 +59,7 @@ func TestAnswerSamplingInTheInspector(t *testing.T) {
 // in the legacy era the fixture reports the refusal in its result; in the
 // 2026-07-28 era the call itself fails.
 func TestRejectSamplingInTheInspector(t *testing.T) {
+	t.Parallel()
 	k := keys.NewMap().Form
 	for _, tc := range []struct {
 		era, key, want string
@@ -188,6 +190,7 @@ func TestHugeSamplingRequestShowsABoundedPreview(t *testing.T) {
 // A sampling request whose context ends (the server cancelled it) leaves
 // the screen, and the next request shows.
 func TestWithdrawnSamplingRequestLeaves(t *testing.T) {
+	t.Parallel()
 	m := New(Options{})
 	params := &mcp.CreateMessageWithToolsParams{Messages: []*mcp.SamplingMessageV2{{Role: "user", Content: []mcp.Content{&mcp.TextContent{Text: "first"}}}}}
 	m.Update(askMsg{sampleAsk("s-1", params)})

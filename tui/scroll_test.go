@@ -47,6 +47,7 @@ func wantOnScreen(t *testing.T, view string, want ...string) {
 
 // End and G scroll a long result to its last line.
 func TestScrollALongResultToItsEnd(t *testing.T) {
+	t.Parallel()
 	for _, k := range []string{"end", "G"} {
 		t.Run(k, func(t *testing.T) {
 			t.Parallel()
@@ -63,6 +64,7 @@ func TestScrollALongResultToItsEnd(t *testing.T) {
 
 // The elicitation's detail scrolls to the response of a 16-field form.
 func TestElicitationDetailReachesTheResponse(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{}, 100, 30).expect("all_fields")
 	in.selectTool("all_fields").keys("enter").formOpen().press(keys.NewMap().Form.Submit).expect("Lovelace")
 	in.keys("4").expect("accept").keys("enter").expect("request:").keys("G")
@@ -71,6 +73,7 @@ func TestElicitationDetailReachesTheResponse(t *testing.T) {
 
 // At 80×24 the Info tab scrolls to the server's instructions.
 func TestInfoReachesTheInstructions(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{}, 80, 24).expect("all_fields")
 	in.keys("6").expect("server capabilities").keys("end")
 	wantOnScreen(t, in.screen(), "instructions", "A test server whose tools ask")
@@ -79,6 +82,7 @@ func TestInfoReachesTheInstructions(t *testing.T) {
 // After a tool is called, another tool shows its own description, and
 // the result stays with the tool that produced it.
 func TestToolsPaneFollowsTheSelection(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
 	in.keys("enter").expect("result of alpha").keys("j")
 	view := in.screen()
@@ -101,6 +105,7 @@ func press(m *Model, keys ...string) {
 
 // → puts ↑/↓ on the pane beside the list, and ← gives them back.
 func TestFocusMovesBetweenTheListAndThePane(t *testing.T) {
+	t.Parallel()
 	m := New(Options{})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	long := strings.Repeat("a long description, ", 200)
@@ -123,6 +128,7 @@ func TestFocusMovesBetweenTheListAndThePane(t *testing.T) {
 
 // An expanded log message is pretty-printed, and ← closes it.
 func TestExpandedLogMessageIsPrettyPrinted(t *testing.T) {
+	t.Parallel()
 	m := New(Options{})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.wire = []mcpclient.WireEntry{{Dir: "send", Method: "tools/call", ID: json.RawMessage("1"),
@@ -139,6 +145,7 @@ func TestExpandedLogMessageIsPrettyPrinted(t *testing.T) {
 // Wrapped text breaks between words, never inside one that fits, and
 // wrapped JSON keeps its indentation.
 func TestWrapKeepsTokensWhole(t *testing.T) {
+	t.Parallel()
 	text := widget.PrettyText(`{"a":{"description":"the quick brown fox jumps over the lazy dog again and again","url":"https://example.com/x"}}`)
 	got := widget.Wrap(text, 30)
 	words := map[string]bool{}
@@ -163,6 +170,7 @@ func TestWrapKeepsTokensWhole(t *testing.T) {
 // TestMouseWheelScrollsThePane: the wheel scrolls the pane on screen, down
 // and back up.
 func TestMouseWheelScrollsThePane(t *testing.T) {
+	t.Parallel()
 	in := open(t, Options{Connect: inMemory(pagerServer, "")}, 100, 30).expect("long")
 	in.selectTool("long").keys("enter").expect("row 001")
 	for range 10 {

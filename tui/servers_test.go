@@ -37,6 +37,7 @@ func pickerEntries(era string) func() ([]ServerEntry, error) {
 // results go; the way back is the same. A server that cannot be chosen
 // says why, and the inspector stays where it was.
 func TestSwitchServers(t *testing.T) {
+	t.Parallel()
 	k := keys.NewMap()
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
@@ -68,8 +69,10 @@ func TestNoServerPicker(t *testing.T) {
 
 // The picker, at each size.
 func TestServerPickerGoldens(t *testing.T) {
+	t.Parallel()
 	for _, size := range sizes {
 		t.Run(size.name, func(t *testing.T) {
+			t.Parallel()
 			in := open(t, Options{Servers: pickerEntries("")}, size.w, size.h).expect("list_roots")
 			in.press(keys.NewMap().Tabs.Servers).expect("(current)").press(keys.NewMap().Servers.Down).expect("Claude Code project")
 			checkGolden(t, in.screen())

@@ -49,6 +49,7 @@ func TestTaskClarifiedInTheInspector(t *testing.T) {
 // shows in the running call's banner and the Tasks layer lists it; on a
 // tool that cannot run as one, t says so and calls nothing.
 func TestOptionalTaskInTheInspector(t *testing.T) {
+	t.Parallel()
 	cmd := tsservers.OptionalTasks(t)
 	k := keys.NewMap()
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {

@@ -3,9 +3,12 @@ package tui
 import (
 	"bytes"
 	"context"
+	"flag"
 	"io"
 	"os"
 	"regexp"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -24,6 +27,7 @@ import (
 
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
+	waitingParallel()
 	// The arguments of tool calls are remembered in the state folder:
 	// each test's inspector has one of its own (open), and a model made
 	// without one writes to the tests' folder, never the person's.
@@ -35,6 +39,19 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(state)
 	os.Exit(code)
+}
+
+// waitingParallel lets more tests run at once than there are CPUs, unless
+// -parallel says otherwise: these tests mostly wait, on a server, a
+// countdown or the program's next frame. Those that measure how fast the
+// inspector answers do not run in parallel.
+func waitingParallel() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // inspector drives the whole program against an in-memory server, as a
