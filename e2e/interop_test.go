@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,6 +31,9 @@ func extAppsBundle(t testing.TB) string {
 	}
 	return string(b)
 }
+
+// npmInstalls orders the tests' installs of npm packages.
+var npmInstalls sync.Mutex
 
 // npmPackage is the folder of a pinned npm package: $env when set (CI
 // sets it), else the package installed with npm into the user cache once
@@ -53,6 +57,8 @@ func npmPackage(t testing.TB, env, pkg, version, probe string) string {
 	}
 	prefix := filepath.Join(cache, "mcpeek-test", "npm")
 	dir := filepath.Join(prefix, "node_modules", filepath.FromSlash(pkg))
+	npmInstalls.Lock() // tests side by side install into one prefix, one at a time
+	defer npmInstalls.Unlock()
 	if _, err := os.Stat(filepath.Join(dir, probe)); err != nil {
 		out, err := exec.Command(npm, "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error",
 			pkg+"@"+version).CombinedOutput()

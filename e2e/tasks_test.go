@@ -24,11 +24,12 @@ import (
 var countedSome = regexp.MustCompile(`counted \d+ of 100`)
 
 // optionalTaskServer is the command of a server built on the TypeScript
-// SDK whose slow_sum may run as a task and whose plain_echo may not.
+// SDK whose slow_sum may run as a task and whose plain_echo may not. The
+// SDK's folder (installed when not given) is in the server's environment
+// alone, so that the tests that run it can run side by side.
 func optionalTaskServer(t *testing.T) []string {
 	t.Helper()
-	t.Setenv("MCPEEK_TS_SDK", tsSDK(t)) // installed when not given
-	return append([]string{"--"}, tsservers.OptionalTasks(t)...)
+	return append([]string{"-e", "MCPEEK_TS_SDK=" + tsSDK(t), "--"}, tsservers.Script("tasks", "optional-server.mjs")...)
 }
 
 // A tool whose task support is optional runs as a task with --task (its
@@ -36,6 +37,7 @@ func optionalTaskServer(t *testing.T) []string {
 // call without; --task on a tool that cannot run as one is a usage error
 // saying why, not the server's confusion.
 func TestOptionalTaskHeadless(t *testing.T) {
+	t.Parallel()
 	server := optionalTaskServer(t)
 	r := mcpeek(t, append([]string{"call", "slow_sum", "--args", `{"a":2,"b":3}`, "--task", "--protocol", "legacy"}, server...)...)
 	if r.code != exitOK || !strings.Contains(r.stdout, `"text": "sum 5"`) || !strings.Contains(r.stderr, "completed") || !strings.Contains(r.stderr, "mcpeek: task ") {

@@ -61,6 +61,13 @@ func commandIn(t testing.TB, dir, script, env, pkg string) []string {
 		}
 		t.Skipf("needs Node and %s: set %s to its folder", pkg, env)
 	}
+	return Script(dir, script)
+}
+
+// Script is the command that runs testdata/<dir>/<script> with Node, for
+// a test that has checked for Node and tells the server where its SDK is
+// in the server's own environment (mcpeek's -e), not the tests' process.
+func Script(dir, script string) []string {
 	_, here, _, _ := runtime.Caller(0)
 	return []string{"node", filepath.Join(filepath.Dir(here), "..", "..", "testdata", dir, script)}
 }
