@@ -205,6 +205,7 @@ func connectGate(t *testing.T, protocol string, s setup, asker NativeAsker) (*Co
 }
 
 func TestGatesRouteEachRequest(t *testing.T) {
+	t.Parallel()
 	good := uiMeta("ui://test/app.html")
 	for _, protocol := range protocols {
 		for _, tc := range []struct {
@@ -272,6 +273,7 @@ func wireHas(conn *Conn, text string) bool {
 }
 
 func TestEveryFallbackReason(t *testing.T) {
+	t.Parallel()
 	appErr := func(r FallbackReason) func(context.Context, *AppRequest) (*AppAnswer, error) {
 		return func(context.Context, *AppRequest) (*AppAnswer, error) {
 			return nil, &AppError{Reason: r, Err: errors.New("simulated")}
@@ -342,6 +344,7 @@ func TestEveryFallbackReason(t *testing.T) {
 }
 
 func TestAppAnswersReachTheServerUnchanged(t *testing.T) {
+	t.Parallel()
 	for _, protocol := range protocols {
 		for _, tc := range []struct{ name, answer, wantAction, wantContent string }{
 			{"decline", `{"action":"decline"}`, "decline", "null"},
@@ -373,6 +376,7 @@ func TestAppAnswersReachTheServerUnchanged(t *testing.T) {
 }
 
 func TestRendererGetsTheRequestAndItsApp(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		uri, wantMIME string
 		wantCSP       string
@@ -450,6 +454,7 @@ func manyServer(n int) func() *mcp.Server {
 // arrived, then answers them in reverse order; each app answers with the
 // number of the app it was given.
 func TestConcurrentAppSessionsDoNotCrossWires(t *testing.T) {
+	t.Parallel()
 	appNumber := regexp.MustCompile(`app-(\d+)\.html`)
 	for _, n := range []int{2, 100} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
@@ -545,6 +550,7 @@ func cancellingServer() *mcp.Server {
 }
 
 func TestServerCancelTearsDownTheAppWithoutNativeForm(t *testing.T) {
+	t.Parallel()
 	tornDown := make(chan struct{})
 	r := &fakeRenderer{answer: func(ctx context.Context, _ *AppRequest) (*AppAnswer, error) {
 		<-ctx.Done()
@@ -582,6 +588,7 @@ func TestServerCancelTearsDownTheAppWithoutNativeForm(t *testing.T) {
 }
 
 func TestAbandonAppAnswersNatively(t *testing.T) {
+	t.Parallel()
 	inApp := make(chan string, 1)
 	r := &fakeRenderer{answer: func(ctx context.Context, req *AppRequest) (*AppAnswer, error) {
 		inApp <- req.Key
@@ -627,6 +634,7 @@ func fixtureRenderer() *fakeRenderer {
 }
 
 func TestFixtureToolsThroughTheRouter(t *testing.T) {
+	t.Parallel()
 	for _, protocol := range protocols {
 		for _, tc := range []struct {
 			tool         string
@@ -673,6 +681,7 @@ func TestFixtureToolsThroughTheRouter(t *testing.T) {
 }
 
 func TestNoRendererNoClaim(t *testing.T) {
+	t.Parallel()
 	conn, err := Connect(context.Background(), Config{
 		Target:       Target{Kind: TargetEmbedded, Embedded: bareServer},
 		Capabilities: CapabilityOptions{FormElicitation: true, AppHostUp: true}, // asked for, but nothing to honour it
@@ -698,6 +707,7 @@ func holdingRenderer() (r *fakeRenderer, inApp <-chan struct{}) {
 }
 
 func TestCloseTearsDownAppSessions(t *testing.T) {
+	t.Parallel()
 	r, inApp := holdingRenderer()
 	native := &countingAsker{}
 	conn, _ := connectGate(t, "modern", setup{true, true, r}, native)
@@ -733,6 +743,7 @@ func slowAppServer() *mcp.Server {
 }
 
 func TestAbandonWhileTheAppLoads(t *testing.T) {
+	t.Parallel()
 	native := &countingAsker{content: map[string]any{"choice": "option-b"}}
 	records := NewRecorder(nil)
 	conn, err := Connect(context.Background(), Config{
@@ -762,6 +773,7 @@ func TestAbandonWhileTheAppLoads(t *testing.T) {
 }
 
 func TestDismissPendingAnswersCancel(t *testing.T) {
+	t.Parallel()
 	r, inApp := holdingRenderer()
 	native := &countingAsker{}
 	conn, records := connectGate(t, "modern", setup{true, true, r}, native)

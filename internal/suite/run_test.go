@@ -87,6 +87,7 @@ func failures(rep *Report) []string {
 }
 
 func TestRepositorySuite(t *testing.T) {
+	t.Parallel()
 	files, err := Files(".", []string{filepath.Join("..", "..", "testdata", "suites")})
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +115,7 @@ func TestRepositorySuite(t *testing.T) {
 }
 
 func TestUnexpectedQuestionFailsTheStep(t *testing.T) {
+	t.Parallel()
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
@@ -159,6 +161,7 @@ tests:
 }
 
 func TestStrictAnswers(t *testing.T) {
+	t.Parallel()
 	text := `
 version: 1
 server: fixture
@@ -235,6 +238,7 @@ done`
 // TestServerCrashMidSuite: the rest of the session's tests fail saying
 // so, and the next session starts fresh.
 func TestServerCrashMidSuite(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")
@@ -319,6 +323,7 @@ tests:
 }
 
 func TestExploreBranches(t *testing.T) {
+	t.Parallel()
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
@@ -355,6 +360,7 @@ tests:
 }
 
 func TestStepTimeout(t *testing.T) {
+	t.Parallel()
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
@@ -378,6 +384,7 @@ tests:
 }
 
 func TestSnapshots(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "snap.mcpeek.yaml")
 	write := func(text string) {
@@ -446,6 +453,7 @@ tests:
 }
 
 func TestEraParity(t *testing.T) {
+	t.Parallel()
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
@@ -481,6 +489,7 @@ tests:
 }
 
 func TestCaptureThatMatchesNothing(t *testing.T) {
+	t.Parallel()
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
@@ -499,6 +508,7 @@ tests:
 }
 
 func TestExpectationsFailing(t *testing.T) {
+	t.Parallel()
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
@@ -555,6 +565,7 @@ tests:
 }
 
 func TestJUnit(t *testing.T) {
+	t.Parallel()
 	rep, s := runSuite(t, `
 version: 1
 server: fixture
@@ -648,6 +659,7 @@ type junitTestcase struct {
 }
 
 func TestGitHubAnnotations(t *testing.T) {
+	t.Parallel()
 	rep, s := runSuite(t, `
 version: 1
 server: fixture
@@ -679,6 +691,7 @@ tests:
 // reaches the person's terminal (and the Actions log) without its escape
 // sequences, which could clear the screen or restyle the report.
 func TestServerTextIsCleaned(t *testing.T) {
+	t.Parallel()
 	shout := func() *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "shout", Version: "1"}, nil)
 		s.AddTool(&mcp.Tool{Name: "shout", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -729,6 +742,7 @@ tests:
 // result, not the result, so a suite of large results does not hold every
 // one of them until the run ends; the eras still compare.
 func TestParityKeepsLargeResultsSmall(t *testing.T) {
+	t.Parallel()
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
@@ -781,6 +795,7 @@ func size(d parityDoc) int {
 // is written redacted, as everything else the run prints is, and the
 // snapshot still compares equal.
 func TestSnapshotsHideTheRunsSecrets(t *testing.T) {
+	t.Parallel()
 	const token = "sk-live-0123456789abcdef"
 	echo := func() *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1"}, nil)
@@ -828,6 +843,7 @@ tests:
 // rather than the run ending as "no test ran" (exit 3) when a failing
 // connect happened to come first.
 func TestParallelReachability(t *testing.T) {
+	t.Parallel()
 	legacyOnly := func(ctx context.Context, d Dial) (*mcpclient.Conn, func(), error) {
 		if d.Revision == mcpclient.ProtocolModern {
 			return nil, nil, errors.New("the server does not speak protocol revision 2026-07-28")

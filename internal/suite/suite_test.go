@@ -16,6 +16,7 @@ import (
 
 // TestPredicates keeps one firing and one near-miss case per operator.
 func TestPredicates(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		predicate string
 		actual    any
@@ -176,6 +177,7 @@ func TestTemplates(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// mcpeek/diff.yaml is mcpeek diff's config, beside the suites.
 	for _, f := range []string{"a.mcpeek.yaml", "notes.yaml", "mcpeek/b.yaml", "mcpeek/diff.yaml", "mcpeek/__snapshots__/b.snap.yaml", "sub/c.mcpeek.yaml"} {
@@ -211,6 +213,7 @@ func TestFiles(t *testing.T) {
 }
 
 func TestStarter(t *testing.T) {
+	t.Parallel()
 	yes := true
 	tools := []*mcp.Tool{
 		{Name: "search", InputSchema: map[string]any{"type": "object", "required": []any{"q", "limit", "kind"},
@@ -243,6 +246,7 @@ func TestStarter(t *testing.T) {
 // carries (an API key in its query, a password) are written as
 // {{env.NAME}} templates, which give the URL back when the suite runs.
 func TestStarterKeepsNoURLSecrets(t *testing.T) {
+	t.Parallel()
 	server := []string{"https://bob:hunter2@api.example.com/mcp?api_key=sk-123&region=eu&api_key=sk-456"}
 	words, vars := TemplateSecrets(server)
 	text, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}})
