@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath"
@@ -708,12 +709,19 @@ func writeAtomic(file string, data []byte, mode os.FileMode) error {
 	return err
 }
 
-// ProposeRedactions are JSONPaths of the values that differ between two
-// results of the same request (a run and its re-run): timestamps, ids and
-// the like, which a snapshot should not hold. Results are compared as the
-// snapshot will keep them (without their era's envelope); a list whose
-// length differs is proposed whole.
-func ProposeRedactions(a, b any) ([]string, error) {
+// Difference is a value that differs between two results of the same
+// request: where (a JSONPath) and the two values (nil: absent).
+type Difference struct {
+	Path string
+	A, B any
+}
+
+// ProposeRedactions are the values that differ between two results of
+// the same request (a run and its re-run): timestamps, ids and the like,
+// which a snapshot should not hold, each a JSONPath to redact. Results
+// are compared as the snapshot will keep them (without their era's
+// envelope); a list whose length differs is proposed whole.
+func ProposeRedactions(a, b any) ([]Difference, error) {
 	x, err := asJSON(a)
 	if err != nil {
 		return nil, err
@@ -722,15 +730,47 @@ func ProposeRedactions(a, b any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	var out []Difference
 	diffPaths(comparable(x), comparable(y), "$", &out)
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// StepQuestions are the questions settled on conn since the first before
+// records, in the order asked, and the input rounds since the step
+// started (as `rounds:` counts them): what a step asked, read as soon as
+// it ends.
+func StepQuestions(conn *mcpclient.Conn, before int, since time.Time) ([]Question, int) {
+	recs := stepRecords(conn.Records(), before)
+	qs := make([]Question, len(recs))
+	for i, r := range recs {
+		qs[i] = QuestionFromRecord(r)
+	}
+	return qs, countRounds(conn, since, recs)
+}
+
+// Answers are the draft's answers entries, as the runner will read them:
+// what answers the questions again (a re-run's).
+func (d *Draft) Answers() ([]mcpclient.Answer, error) {
+	step := mapValue(d.node, "steps").Content[0]
+	n := mapValue(step, "answers")
+	if n == nil {
+		return nil, nil
+	}
+	v, err := nodeValue(n)
+	if err != nil {
+		return nil, err
+	}
+	data, err := jsonMarshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return mcpclient.ParseAnswers(data)
 }
 
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-func diffPaths(a, b any, path string, out *[]string) {
+func diffPaths(a, b any, path string, out *[]Difference) {
 	switch at := a.(type) {
 	case map[string]any:
 		bt, ok := b.(map[string]any)
@@ -759,7 +799,7 @@ func diffPaths(a, b any, path string, out *[]string) {
 		return
 	}
 	if _, _, _, differ := firstDiff(a, b, path); differ {
-		*out = append(*out, path)
+		*out = append(*out, Difference{Path: path, A: a, B: b})
 	}
 }
 

@@ -32,12 +32,8 @@ func sessionStep(t *testing.T, rev, tool string, answers []mcpclient.Answer, roo
 	if err != nil {
 		t.Fatal(err)
 	}
-	var qs []Question
-	recs := conn.Records()
-	for _, r := range recs {
-		qs = append(qs, QuestionFromRecord(r))
-	}
-	return SessionStep{Kind: StepCall, Target: tool, Era: rev, Questions: qs, Rounds: countRounds(conn, start, recs), Result: res}
+	qs, rounds := StepQuestions(conn, 0, start)
+	return SessionStep{Kind: StepCall, Target: tool, Era: rev, Questions: qs, Rounds: rounds, Result: res}
 }
 
 // A step saved as a test, answers and all, passes when the suite runs it
@@ -66,6 +62,10 @@ func TestSavedTestsPass(t *testing.T) {
 				d, err := BuildTest(name, st)
 				if err != nil {
 					t.Fatal(err)
+				}
+				// The entries answer as the session did (a re-run's answers).
+				if a, err := d.Answers(); err != nil || name != "roots" && len(a) != 1 {
+					t.Errorf("%s: answers %+v, %v", name, a, err)
 				}
 				if err := WriteTest(file, d, WriteOptions{New: NewSuite{Roots: []string{rootsDir}}}); err != nil {
 					t.Fatal(err)
@@ -325,9 +325,16 @@ func TestProposeRedactions(t *testing.T) {
 		StructuredContent: map[string]any{"id": "a1", "odd key": 1, "list": []any{1}}}
 	b := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "at 10:02"}, &mcp.TextContent{Text: "same"}},
 		StructuredContent: map[string]any{"id": "b2", "odd key": 2, "list": []any{1, 2}}}
-	got, err := ProposeRedactions(a, b)
+	diffs, err := ProposeRedactions(a, b)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diffs {
+		got = append(got, d.Path)
+	}
+	if diffs[0].A != "at 10:01" || diffs[0].B != "at 10:02" {
+		t.Errorf("first difference %+v, want both values", diffs[0])
 	}
 	want := []string{"$.content[0].text", "$.structuredContent.id", "$.structuredContent.list", `$.structuredContent["odd key"]`}
 	if !reflect.DeepEqual(got, want) {
