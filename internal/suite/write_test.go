@@ -76,23 +76,7 @@ func TestSavedTestsPass(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Cleanup()
-			call := s.Tests[0].Steps[0]
-			if len(call.Answers) != 1 || call.Answers[0].Action != "accept" || !reflect.DeepEqual(call.Answers[0].Content, choose.Content) ||
-				call.Answers[0].Match.Message != "Choose option A or B." {
-				t.Errorf("choose B's answers read back as %+v", call.Answers)
-			}
-			if a := call.Expect.Asked; len(a) != 1 || a[0].Kind != mcpclient.KindElicitation || a[0].Action != "accept" || a[0].Mode != "form" {
-				t.Errorf("choose B's asked read back as %+v", a)
-			}
-			if r := call.Expect.Rounds; r == nil || *r != 1 {
-				t.Errorf("choose B's rounds read back as %v", r)
-			}
-			if call.Expect.Snapshot != "choose B" {
-				t.Errorf("snapshot %q", call.Expect.Snapshot)
-			}
-			if a := s.Tests[1].Steps[0].Answers; len(a) != 1 || a[0].Result == nil || a[0].Result.Model != "m1" || a[0].Match.Message != fixture.SampleQuestion {
-				t.Errorf("ask model's answers read back as %+v", a)
-			}
+			checkReadBack(t, s, choose)
 			rep, err := Run(t.Context(), []*Suite{s}, Options{Dial: dialFixture})
 			if err != nil {
 				t.Fatal(err)
@@ -357,5 +341,27 @@ func TestProposeRedactions(t *testing.T) {
 	}
 	if same, _ := ProposeRedactions(a, a); len(same) != 0 {
 		t.Errorf("equal results: %q", same)
+	}
+}
+
+// checkReadBack checks that the saved tests read back as they were built.
+func checkReadBack(t *testing.T, s *Suite, choose mcpclient.Answer) {
+	t.Helper()
+	call := s.Tests[0].Steps[0]
+	if len(call.Answers) != 1 || call.Answers[0].Action != "accept" || !reflect.DeepEqual(call.Answers[0].Content, choose.Content) ||
+		call.Answers[0].Match.Message != "Choose option A or B." {
+		t.Errorf("choose B's answers read back as %+v", call.Answers)
+	}
+	if a := call.Expect.Asked; len(a) != 1 || a[0].Kind != mcpclient.KindElicitation || a[0].Action != "accept" || a[0].Mode != "form" {
+		t.Errorf("choose B's asked read back as %+v", a)
+	}
+	if r := call.Expect.Rounds; r == nil || *r != 1 {
+		t.Errorf("choose B's rounds read back as %v", r)
+	}
+	if call.Expect.Snapshot != "choose B" {
+		t.Errorf("snapshot %q", call.Expect.Snapshot)
+	}
+	if a := s.Tests[1].Steps[0].Answers; len(a) != 1 || a[0].Result == nil || a[0].Result.Model != "m1" || a[0].Match.Message != fixture.SampleQuestion {
+		t.Errorf("ask model's answers read back as %+v", a)
 	}
 }
