@@ -26,6 +26,7 @@ type recording struct {
 	untaps []func()
 	end    func() error
 }
+
 // registerRecord defines --record on fs (the inspector, call and test).
 func (cf *connFlags) registerRecord(fs *flagSet) {
 	fs.StringVar(&cf.record, "record", "", "record the session to `FILE` (JSON lines, the wire log after a header) for mcpeek replay and mcpeek record --to-suite; needs --protocol legacy or modern")
