@@ -203,11 +203,11 @@ var listed = map[string]string{
 // one.
 func (r *replayer) one(ctx context.Context, x record.Exchange) error {
 	var p struct {
-		Name      string            `json:"name"`
-		URI       string            `json:"uri"`
-		Arguments json.RawMessage   `json:"arguments"`
-		Cursor    *string           `json:"cursor"`
-		Task      json.RawMessage   `json:"task"`
+		Name      string          `json:"name"`
+		URI       string          `json:"uri"`
+		Arguments json.RawMessage `json:"arguments"`
+		Cursor    *string         `json:"cursor"`
+		Task      json.RawMessage `json:"task"`
 	}
 	_ = json.Unmarshal(x.Params, &p)
 	what := x.Method
