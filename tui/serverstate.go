@@ -23,6 +23,7 @@ type serverState struct {
 	runs  toolRuns // per tool, its last arguments (recalled per server when it connects)
 	call           // the tool call running, if any
 	tasks taskList // the tasks followed, oldest first
+	saved savedSteps // what + saves of each result shown (savetest.go)
 }
 
 // call is the tool call running: one at a time.

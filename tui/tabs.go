@@ -146,6 +146,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		return m.copyPane()
 	case key.Matches(msg, k.Save):
 		return m.askSave()
+	case key.Matches(msg, k.SaveTest):
+		return m.openSaveTest()
 	default:
 		return m.pageKey(msg)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -91,6 +92,7 @@ func (o *inspectOptions) inspect(ctx context.Context, secrets *mcpclient.Secrets
 	}
 	opts := tui.Options{
 		Target:        o.conn.target.String(),
+		SuiteServer:   suiteServer(&o.conn),
 		Source:        o.conn.selection.sourceText(),
 		Insecure:      o.conn.tls.opts.Insecure,
 		Wire:          e.wire, // the server's stderr, for a connection that failed
@@ -205,4 +207,26 @@ func selfName() string {
 		return "go run ."
 	}
 	return "mcpeek"
+}
+
+// suiteServer is the server as a suite the inspector's + makes names it:
+// @NAME for a server of the MCP configs, the command and its arguments,
+// or the URL without its query or user (which may hold keys: a suite is
+// committed); nil for the embedded fixture.
+func suiteServer(cf *connFlags) []string {
+	if cf.selection.serverName != "" {
+		return []string{"@" + cf.selection.serverName}
+	}
+	switch cf.target.Kind {
+	case mcpclient.TargetStdio:
+		return append([]string(nil), cf.target.Command...)
+	case mcpclient.TargetHTTP:
+		u, err := url.Parse(cf.target.URL)
+		if err != nil {
+			return nil
+		}
+		u.User, u.RawQuery, u.Fragment = nil, "", ""
+		return []string{u.String()}
+	}
+	return nil
 }

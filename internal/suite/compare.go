@@ -8,8 +8,8 @@ import (
 	"github.com/theory/jsonpath"
 )
 
-// Difference is where two results first differ.
-type Difference struct {
+// Mismatch is where two results first differ (CompareResults).
+type Mismatch struct {
 	// Pointer is the place, as a JSON pointer (RFC 6901): "" for the
 	// whole result, "/content/0/text" for a member in it.
 	Pointer string
@@ -35,7 +35,7 @@ func ParseRedactions(exprs []string) ([]*Redaction, error) {
 // a snapshot: without what their era's envelope adds, with what the
 // redactions select replaced by the placeholder in both. It returns the
 // first difference, keys in order, or nil. Neither argument is changed.
-func CompareResults(want, got any, redactions []*Redaction) *Difference {
+func CompareResults(want, got any, redactions []*Redaction) *Mismatch {
 	w := redact(comparable(deepCopy(want)), redactions)
 	g := redact(comparable(deepCopy(got)), redactions)
 	at, x, y, differ := diffAt(w, g, nil)
@@ -52,5 +52,5 @@ func CompareResults(want, got any, redactions []*Redaction) *Difference {
 			b.WriteString(strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1"))
 		}
 	}
-	return &Difference{Pointer: b.String(), Want: x, Got: y}
+	return &Mismatch{Pointer: b.String(), Want: x, Got: y}
 }
