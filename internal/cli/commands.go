@@ -117,6 +117,13 @@ var commands = []command{
 		options:  newReplayOptions,
 	},
 	{
+		name:     "record",
+		usage:    "mcpeek record FILE --to-suite OUT [--] [SERVER...]",
+		synopsis: "mcpeek record FILE --to-suite OUT [--] [SERVER...]\n       SERVER is the new suite's server (none: the embedded fixture); an existing OUT keeps its own",
+		summary:  "make a suite of a recording (--record): a test per tool call, with its answers",
+		options:  newRecordOptions,
+	},
+	{
 		name:     "doctor",
 		usage:    "mcpeek doctor [flags] [--] [SERVER...]",
 		synopsis: "mcpeek doctor [--json] [flags] [--] [SERVER...]",

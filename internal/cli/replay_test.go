@@ -154,3 +154,32 @@ func serverEverything(t *testing.T) []string {
 	t.Skip("needs $MCPEEK_SERVER_EVERYTHING (an installed mcp-server-everything)")
 	return nil
 }
+
+// TestRecordToSuitePasses: a recording's tool call becomes a test, its
+// answers and what was asked included, that mcpeek test passes against
+// the same server; in both eras.
+func TestRecordToSuitePasses(t *testing.T) {
+	answers := tempFile(t, "answers.json", multiRoundAnswers)
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			dir := t.TempDir()
+			rec := filepath.Join(dir, "session.jsonl")
+			if code, _, stderr := run("call", "multi_round", "--protocol", era, "--answers", answers, "--record", rec); code != exitOK {
+				t.Fatalf("record: exit %d, %s", code, stderr)
+			}
+			out := filepath.Join(dir, "saved.mcpeek.yaml")
+			code, _, stderr := run("record", rec, "--to-suite", out)
+			if code != exitOK || !strings.Contains(stderr, `wrote the test "multi_round"`) {
+				t.Fatalf("record --to-suite: exit %d, %s", code, stderr)
+			}
+			text, err := os.ReadFile(out)
+			if err != nil || !strings.Contains(string(text), "Confirm, Ada?") || !strings.Contains(string(text), "asked:") {
+				t.Fatalf("the suite: %s %v", text, err)
+			}
+			code, stdout, stderr := run("test", out, "--protocol", era)
+			if code != exitOK || !strings.Contains(stdout, "1 passed, 0 failed") {
+				t.Errorf("test: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+			}
+		})
+	}
+}
