@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 a replay answers sampling and roots as recorded: servers still ask them (docs/architecture.md, "Sampling, roots and notifications").
+
 package cli
 
 import (
@@ -10,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/internal/record"
 	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -335,15 +338,9 @@ func showJSON(v any) string {
 	return string(b)
 }
 
-// clean is server text made safe for a terminal: one line, its control
-// characters shown escaped.
+// clean is server text made safe for a terminal, on one line.
 func clean(s string) string {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return ""
-	}
-	q := string(b[1 : len(b)-1])
-	return strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(q)
+	return strings.NewReplacer("\n", " ", "\t", " ").Replace(formschema.Clean(s))
 }
 
 // liveLog keeps the live connection's wire traffic, whole, to pair each

@@ -2,11 +2,15 @@ package cli
 
 import (
 	"context"
-	"errors"
+	"fmt"
 )
 
-// runServe plays the server of the recording (replay --serve): not built
-// yet.
+// runServe plays the server of the recording (replay --serve), on stdio
+// or on streamable HTTP at o.httpAddr: not built yet.
 func (o *replayOptions) runServe(context.Context, streams) error {
-	return errors.New("replay --serve is not built yet")
+	where := "stdio"
+	if o.httpAddr != "" {
+		where = o.httpAddr
+	}
+	return fmt.Errorf("replay --serve (%s) is not built yet", where)
 }

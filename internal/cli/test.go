@@ -80,11 +80,8 @@ func (o *testOptions) parse(fs *flagSet, args []string) error {
 	if o.conn.wireLog != "" {
 		return usagef("test: --wire-log is not taken: the JUnit report (--junit) keeps the traffic of each failing step")
 	}
-	if err := o.conn.checkRecord(); err != nil {
+	if err := o.checkRecord(); err != nil {
 		return err
-	}
-	if o.conn.record != "" && o.parallel > 1 {
-		return usagef("test: --record records one session at a time: drop --parallel")
 	}
 	if o.conn.protocol != "auto" {
 		if o.revisions, err = suite.Revisions(strings.Split(o.conn.protocol, ",")); err != nil {
@@ -110,6 +107,17 @@ func (o *testOptions) parse(fs *flagSet, args []string) error {
 		return o.conn.parseTarget(o.server)
 	}
 	return o.load()
+}
+
+// checkRecord checks --record: one revision, one session at a time.
+func (o *testOptions) checkRecord() error {
+	if err := o.conn.checkRecord(); err != nil {
+		return err
+	}
+	if o.conn.record != "" && o.parallel > 1 {
+		return usagef("test: --record records one session at a time: drop --parallel")
+	}
+	return nil
 }
 
 // dashBefore reports whether the word before rest in args is "--".
