@@ -215,7 +215,7 @@ func NewMap(tabs ...string) Map {
 			Tasks:      b("T", "the tasks followed", "T"),
 			Servers:    b("S", "another server from your MCP configs", "S"),
 			Lock:       b("D", "the changes since mcpeek/surface.lock.json", "D"),
-			Record:     b("ctrl+r", "record the session to a file (mcpeek replay), or stop", "ctrl+r"),
+			Record:     b("ctrl+r", "record the session to a file, or stop", "ctrl+r"),
 			AsTask:     b("t", "call the tool as a task (if it may run as one)", "t"),
 			Retry:      b("c", "call it again once done on the page it needs", "c"),
 			EditArgs:   b("e", "a prompt's arguments on several lines", "e"),
