@@ -97,7 +97,6 @@ func resultText(t *testing.T, r result) string {
 // (cancel), and a sampling request with no messages refused as invalid
 // params, which is the server's to handle.
 func TestBareAsksLegacy(t *testing.T) {
-	t.Parallel()
 	r := mcpeek(t, append([]string{"call", "ask_bare", "--timeout", "20s", "--root", "file:///srv/repo"}, testServerArgs("bare-asks")...)...)
 	if r.code != exitOK {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
@@ -161,7 +160,6 @@ func TestBareInputRequests(t *testing.T) {
 // the refusal ends the call as an error or comes back as an isError
 // result; in the legacy era the same tool works and nothing is suggested.
 func TestBackChannelSuggestsLegacy(t *testing.T) {
-	t.Parallel()
 	server := tsservers.Asks(t)
 	const hint = "try --protocol legacy"
 	for _, tc := range []struct {
@@ -191,7 +189,6 @@ func TestBackChannelSuggestsLegacy(t *testing.T) {
 // says the HTTP status the server answered and the mcpeek doctor command
 // that checks the same server step by step, without the URL's query.
 func TestConnectErrorNamesStatus(t *testing.T) {
-	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/broken" {
 			http.Error(w, "boom", http.StatusInternalServerError)

@@ -126,7 +126,6 @@ func TestAuthCommandsCleanAHostileServersStrings(t *testing.T) {
 // person's own terminal gives the URL, for a browser that cannot read the
 // page (Snap, Flatpak, WSL). The page is gone when the run ends.
 func TestTheOpenersArgumentsHoldNoState(t *testing.T) {
-	t.Parallel()
 	as := oauthtest.New()
 	defer as.Close()
 	a := newAuthRunner(t)
@@ -159,7 +158,6 @@ func TestTheOpenersArgumentsHoldNoState(t *testing.T) {
 // A login whose token cannot be stored says so and fails, rather than
 // saying it was stored.
 func TestAuthLoginSaysWhenTheTokenWasNotStored(t *testing.T) {
-	t.Parallel()
 	as := oauthtest.New()
 	defer as.Close()
 	a := newAuthRunner(t)

@@ -13,7 +13,6 @@ import (
 // ask_model's sampling request is answered from the answers file in both
 // eras; the record names its kind.
 func TestSamplingFromAnswersFile(t *testing.T) {
-	t.Parallel()
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "requests.jsonl")
@@ -37,7 +36,6 @@ func TestSamplingFromAnswersFile(t *testing.T) {
 // Without an answer a sampling request is rejected, and stderr says so: a
 // legacy server hears the rejection; in the modern era the call ends.
 func TestSamplingRejected(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		name, era string
 		args      []string
@@ -65,7 +63,6 @@ func TestSamplingRejected(t *testing.T) {
 
 // --root offers roots: a path as its absolute file:// URI, a URI as given.
 func TestRootsFromFlags(t *testing.T) {
-	t.Parallel()
 	abs, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +124,6 @@ func TestLogLevelHeadless(t *testing.T) {
 
 // Bad flags and bad answers files are usage errors that say what is wrong.
 func TestClientFeatureUsageErrors(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
@@ -160,7 +156,6 @@ func TestClientFeatureUsageErrors(t *testing.T) {
 // complete prints the server's completions of a prompt argument and of a
 // template variable.
 func TestCompleteCommand(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -31,7 +31,6 @@ func configFile(t *testing.T, entries map[string]string) string {
 // TestConfigServerEndToEnd: a stdio server named in a config, with its
 // environment from the config, is called, listed and diagnosed by name.
 func TestConfigServerEndToEnd(t *testing.T) {
-	t.Parallel()
 	cfg := configFile(t, map[string]string{
 		"fixture": fmt.Sprintf(`{"command": %q, "args": ["fixture"], "env": {"MCPEEK_UNUSED": "${HOME}"}}`, mcpeekBin),
 	})
@@ -66,7 +65,6 @@ func TestConfigServerEndToEnd(t *testing.T) {
 // before speaking JSON-RPC: the doctor names the line; without the banner
 // the same server passes.
 func TestDoctorNoisyServer(t *testing.T) {
-	t.Parallel()
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh")
 	}

@@ -92,7 +92,6 @@ func forgery(forge, method string, id json.RawMessage) string {
 // says what was wrong, never taken for an empty result; the call settles
 // at once.
 func TestForgedSideAnswersRefused(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct{ forge, want string }{
 		{"call-null", "its result is null, not an object"},
 		{"content-null", "it is not a tool result: its content is null, not an array"},

@@ -14,7 +14,6 @@ import (
 )
 
 func TestChooseOptionAnsweredFromFile(t *testing.T) {
-	t.Parallel()
 	for _, era := range eras {
 		for _, tc := range []struct {
 			file       string
@@ -51,7 +50,6 @@ func TestChooseOptionAnsweredFromFile(t *testing.T) {
 }
 
 func TestMultiRoundBothEras(t *testing.T) {
-	t.Parallel()
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "elicit.jsonl")
@@ -73,7 +71,6 @@ func TestMultiRoundBothEras(t *testing.T) {
 }
 
 func TestAllFieldsAcceptDefaults(t *testing.T) {
-	t.Parallel()
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
 			r := mcpeek(t, "call", "all_fields", "--protocol", era.flag, "--on-elicit", "accept-defaults")
@@ -93,7 +90,6 @@ func TestAllFieldsAcceptDefaults(t *testing.T) {
 }
 
 func TestPolicies(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		policy, wantAction string
 		wantCode           int
@@ -117,7 +113,6 @@ func TestPolicies(t *testing.T) {
 }
 
 func TestAnswersViolatingSchemaAreNotSent(t *testing.T) {
-	t.Parallel()
 	r := mcpeek(t, "call", "choose_option", "--answers", "testdata/answers/choose-option-invalid.json")
 	if r.code != exitUsage {
 		t.Fatalf("exit %d, want %d", r.code, exitUsage)
@@ -137,7 +132,6 @@ func TestAnswersViolatingSchemaAreNotSent(t *testing.T) {
 // sides' capabilities; mcpeek claims the MCP Apps extension only with the
 // app host running.
 func TestCaps(t *testing.T) {
-	t.Parallel()
 	const (
 		elicitation = `"sampling":{},"elicitation":{"form":{},"url":{}}`
 		appsExt     = `"extensions":{"io.modelcontextprotocol/ui":{"elicitation":{},"mimeTypes":["text/html;profile=mcp-app"]}}`
@@ -186,7 +180,6 @@ func TestCaps(t *testing.T) {
 }
 
 func TestList(t *testing.T) {
-	t.Parallel()
 	for _, what := range []string{"tools", "resources", "prompts"} {
 		t.Run(what, func(t *testing.T) {
 			r := mcpeek(t, "list", what)
@@ -276,7 +269,6 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestLegacyOnlyServerWorksInAuto(t *testing.T) {
-	t.Parallel()
 	r := mcpeek(t, append([]string{"caps"}, testServerArgs("legacy-only")...)...)
 	if r.code != exitOK || !strings.Contains(r.stdout, `"protocolVersion": "2025-11-25"`) {
 		t.Fatalf("exit %d, stdout %s, stderr %s", r.code, r.stdout, r.stderr)
@@ -286,7 +278,6 @@ func TestLegacyOnlyServerWorksInAuto(t *testing.T) {
 // TestPinnedRevision: --protocol takes a revision date, asks for exactly it
 // and gets it from a server that speaks it.
 func TestPinnedRevision(t *testing.T) {
-	t.Parallel()
 	for _, rev := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
 		r := mcpeek(t, "caps", "--protocol", rev)
 		if r.code != exitOK || !strings.Contains(r.stdout, `"protocolVersion": "`+rev+`"`) {
@@ -306,7 +297,6 @@ func TestInterrupted(t *testing.T) {
 }
 
 func TestDemoSummary(t *testing.T) {
-	t.Parallel()
 	r := mcpeek(t)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -322,7 +312,6 @@ func TestDemoSummary(t *testing.T) {
 // TestBinaryAgainstFixture runs the built binary against itself serving the
 // fixture, over stdio and over streamable HTTP, as the README shows.
 func TestBinaryAgainstFixture(t *testing.T) {
-	t.Parallel()
 	bin := mcpeekBin
 	check := func(t *testing.T, out []byte) {
 		var res struct {
@@ -371,7 +360,6 @@ func TestBinaryAgainstFixture(t *testing.T) {
 // answers-file entry consenting to the page (the person's stand-in) has
 // the call made again, which succeeds.
 func TestURLRequiredHeadless(t *testing.T) {
-	t.Parallel()
 	for _, era := range eras {
 		t.Run(era.name+"/refused", func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "elicit.jsonl")

@@ -483,7 +483,6 @@ func TestHostileServerHeadless(t *testing.T) {
 // wrong (mcpeek checks the schema itself, go-sdk never sees it:
 // mcpclient/ownschema.go): never a crash, a hang or an answer.
 func TestMalformedSchemasGetClearErrors(t *testing.T) {
-	t.Parallel()
 	for variant, want := range []string{"nonsense", "properties", "object", "required", "must be a json object"} {
 		t.Run(strconv.Itoa(variant), func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "elicit.jsonl")
