@@ -54,11 +54,9 @@ func eventually(t *testing.T, what string, ok func() bool) {
 
 // The running call shows a bar that moves with the server's progress,
 // its count and its message.
-func TestCountDownShowsItsProgress(t *testing.T) {
-	t.Parallel()
+func TestCountDownShowsItsProgress(t *testing.T) { // alone: each step is on screen for 300 ms only
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
-			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 100, 30).expect("count_down")
 			in.countDown(4, 300)
 			in.expectAll("calling count_down", "no progress reported yet")
@@ -74,8 +72,7 @@ func TestCountDownShowsItsProgress(t *testing.T) {
 
 // Esc cancels the running call: notifications/cancelled goes out, and
 // the result says that the call was cancelled, and how far it came.
-func TestEscCancelsTheRunningCall(t *testing.T) {
-	t.Parallel()
+func TestEscCancelsTheRunningCall(t *testing.T) { // alone: each step is on screen for 200 ms only
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("count_down")
 	in.countDown(50, 200).expect("2/50")
 	in.press(keys.NewMap().Tabs.CancelCall).expect("cancelled")
@@ -537,8 +534,7 @@ func TestLogLevelOutlivesAReconnection(t *testing.T) {
 }
 
 // Progress that names no total shows a spinner and the count, not a bar.
-func TestProgressWithoutTotalShowsACount(t *testing.T) {
-	t.Parallel()
+func TestProgressWithoutTotalShowsACount(t *testing.T) { // alone: each step is on screen for 600 ms only
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("count_down")
 	in.selectTool("count_down").keys("enter").argsOpen("Arguments for count_down")
 	in.keys("ctrl+u")
