@@ -205,7 +205,6 @@ func connectGate(t *testing.T, protocol string, s setup, asker NativeAsker) (*Co
 }
 
 func TestGatesRouteEachRequest(t *testing.T) {
-	t.Parallel()
 	good := uiMeta("ui://test/app.html")
 	for _, protocol := range protocols {
 		for _, tc := range []struct {
@@ -273,7 +272,6 @@ func wireHas(conn *Conn, text string) bool {
 }
 
 func TestEveryFallbackReason(t *testing.T) {
-	t.Parallel()
 	appErr := func(r FallbackReason) func(context.Context, *AppRequest) (*AppAnswer, error) {
 		return func(context.Context, *AppRequest) (*AppAnswer, error) {
 			return nil, &AppError{Reason: r, Err: errors.New("simulated")}
@@ -344,7 +342,6 @@ func TestEveryFallbackReason(t *testing.T) {
 }
 
 func TestAppAnswersReachTheServerUnchanged(t *testing.T) {
-	t.Parallel()
 	for _, protocol := range protocols {
 		for _, tc := range []struct{ name, answer, wantAction, wantContent string }{
 			{"decline", `{"action":"decline"}`, "decline", "null"},
@@ -376,7 +373,6 @@ func TestAppAnswersReachTheServerUnchanged(t *testing.T) {
 }
 
 func TestRendererGetsTheRequestAndItsApp(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		uri, wantMIME string
 		wantCSP       string
@@ -454,7 +450,6 @@ func manyServer(n int) func() *mcp.Server {
 // arrived, then answers them in reverse order; each app answers with the
 // number of the app it was given.
 func TestConcurrentAppSessionsDoNotCrossWires(t *testing.T) {
-	t.Parallel()
 	appNumber := regexp.MustCompile(`app-(\d+)\.html`)
 	for _, n := range []int{2, 100} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
@@ -550,7 +545,6 @@ func cancellingServer() *mcp.Server {
 }
 
 func TestServerCancelTearsDownTheAppWithoutNativeForm(t *testing.T) {
-	t.Parallel()
 	tornDown := make(chan struct{})
 	r := &fakeRenderer{answer: func(ctx context.Context, _ *AppRequest) (*AppAnswer, error) {
 		<-ctx.Done()
@@ -588,7 +582,6 @@ func TestServerCancelTearsDownTheAppWithoutNativeForm(t *testing.T) {
 }
 
 func TestAbandonAppAnswersNatively(t *testing.T) {
-	t.Parallel()
 	inApp := make(chan string, 1)
 	r := &fakeRenderer{answer: func(ctx context.Context, req *AppRequest) (*AppAnswer, error) {
 		inApp <- req.Key
@@ -634,7 +627,6 @@ func fixtureRenderer() *fakeRenderer {
 }
 
 func TestFixtureToolsThroughTheRouter(t *testing.T) {
-	t.Parallel()
 	for _, protocol := range protocols {
 		for _, tc := range []struct {
 			tool         string
@@ -681,7 +673,6 @@ func TestFixtureToolsThroughTheRouter(t *testing.T) {
 }
 
 func TestNoRendererNoClaim(t *testing.T) {
-	t.Parallel()
 	conn, err := Connect(context.Background(), Config{
 		Target:       Target{Kind: TargetEmbedded, Embedded: bareServer},
 		Capabilities: CapabilityOptions{FormElicitation: true, AppHostUp: true}, // asked for, but nothing to honour it
@@ -707,7 +698,6 @@ func holdingRenderer() (r *fakeRenderer, inApp <-chan struct{}) {
 }
 
 func TestCloseTearsDownAppSessions(t *testing.T) {
-	t.Parallel()
 	r, inApp := holdingRenderer()
 	native := &countingAsker{}
 	conn, _ := connectGate(t, "modern", setup{true, true, r}, native)
@@ -743,7 +733,6 @@ func slowAppServer() *mcp.Server {
 }
 
 func TestAbandonWhileTheAppLoads(t *testing.T) {
-	t.Parallel()
 	native := &countingAsker{content: map[string]any{"choice": "option-b"}}
 	records := NewRecorder(nil)
 	conn, err := Connect(context.Background(), Config{
@@ -773,7 +762,6 @@ func TestAbandonWhileTheAppLoads(t *testing.T) {
 }
 
 func TestDismissPendingAnswersCancel(t *testing.T) {
-	t.Parallel()
 	r, inApp := holdingRenderer()
 	native := &countingAsker{}
 	conn, records := connectGate(t, "modern", setup{true, true, r}, native)

@@ -361,7 +361,6 @@ func BenchmarkWireLogAdd(b *testing.B) {
 // TestWireLogKeepsTheNewestInOrder checks the ring behind
 // BenchmarkWireLogAdd: a full log keeps its newest entries, oldest first.
 func TestWireLogKeepsTheNewestInOrder(t *testing.T) {
-	t.Parallel()
 	w := NewWireLog(3, nil)
 	for i := range 7 {
 		w.Note(strconv.Itoa(i))

@@ -20,7 +20,6 @@ func bareServer() *mcp.Server {
 // written out by hand in testdata/caps) against what actually goes on the
 // wire, in both protocol eras.
 func TestCapabilityTable(t *testing.T) {
-	t.Parallel()
 	rows := []struct {
 		golden string
 		opts   CapabilityOptions

@@ -70,7 +70,6 @@ func mustAnswers(t *testing.T, text string) []mcpclient.Answer {
 // The fixture's ask_model is answered from an answers file in both eras:
 // the server receives the reply's text and model, and the record says so.
 func TestSamplingAnsweredFromFile(t *testing.T) {
-	t.Parallel()
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
 			asker := &mcpclient.HeadlessAsker{Answers: mustAnswers(t, `[
@@ -102,7 +101,6 @@ func TestSamplingAnsweredFromFile(t *testing.T) {
 // A rejected sampling request reaches a legacy server as the JSON-RPC
 // error -1; in the modern era the call ends at the client, saying why.
 func TestSamplingRejected(t *testing.T) {
-	t.Parallel()
 	t.Run("legacy", func(t *testing.T) {
 		var stderr strings.Builder
 		asker := &mcpclient.HeadlessAsker{Stderr: &stderr}
@@ -134,7 +132,6 @@ func TestSamplingRejected(t *testing.T) {
 
 // Without a sampler mcpeek does not claim sampling.
 func TestNoSamplerNoSampling(t *testing.T) {
-	t.Parallel()
 	conn := connectFixture(t, "legacy", mcpclient.Config{Asker: &mcpclient.HeadlessAsker{}})
 	if caps := string(conn.SentCapabilities()); strings.Contains(caps, "sampling") || strings.Contains(caps, "roots") {
 		t.Errorf("capabilities %s claim sampling or roots", caps)
@@ -144,7 +141,6 @@ func TestNoSamplerNoSampling(t *testing.T) {
 // Roots given at connect, and added later, are what list_roots reports, in
 // both eras; each listing is recorded.
 func TestRootsListed(t *testing.T) {
-	t.Parallel()
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
 			uri, err := mcpclient.RootURI("testdata")
@@ -187,7 +183,6 @@ func TestRootsListed(t *testing.T) {
 // An inspector offers roots before there are any: roots/list answers an
 // empty list, not an error.
 func TestRootsBeforeAny(t *testing.T) {
-	t.Parallel()
 	conn := connectFixture(t, "legacy", mcpclient.Config{OfferRoots: true})
 	if _, text, err := callText(t, conn, "list_roots", ""); err != nil || text != "0 roots" {
 		t.Errorf("list_roots = %q, %v", text, err)
@@ -209,7 +204,6 @@ func (e *events) all() []mcpclient.Event {
 // --log-level warning: of log_burst's eight messages, the five at warning
 // and above arrive, in order, with their logger and data.
 func TestLogLevelFilters(t *testing.T) {
-	t.Parallel()
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
 			ev := &events{}
@@ -244,7 +238,6 @@ func TestLogLevelFilters(t *testing.T) {
 // Every call carries a progress token; count_down's progress reaches the
 // call's own callback with total and message.
 func TestCallProgress(t *testing.T) {
-	t.Parallel()
 	conn := connectFixture(t, "legacy", mcpclient.Config{})
 	var mu sync.Mutex
 	var got []mcpclient.ProgressEvent
@@ -269,7 +262,6 @@ func TestCallProgress(t *testing.T) {
 
 // Cancelling a call sends notifications/cancelled: the server stops early.
 func TestCallCancelled(t *testing.T) {
-	t.Parallel()
 	conn := connectFixture(t, "legacy", mcpclient.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan struct{})
@@ -299,7 +291,6 @@ func TestCallCancelled(t *testing.T) {
 }
 
 func TestRootURI(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct{ arg, want, err string }{
 		{"file:///srv/repo", "file:///srv/repo", ""},
 		{"/srv/repo", "file:///srv/repo", ""},
@@ -367,7 +358,6 @@ func (s *sampler) Sample(_ context.Context, req *mcpclient.SampleRequest) (*mcp.
 // Bad sampling requests are answered with an error the server can read,
 // and never reach the person.
 func TestBadSamplingRequests(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		params *mcp.CreateMessageParams
@@ -408,7 +398,6 @@ func TestBadSamplingRequests(t *testing.T) {
 // A huge message shows as a bounded preview; images and tool results as
 // bracketed notes.
 func TestSampleTranscriptBounded(t *testing.T) {
-	t.Parallel()
 	p := &mcp.CreateMessageWithToolsParams{
 		SystemPrompt: "be brief",
 		MaxTokens:    5,
@@ -438,7 +427,6 @@ func TestSampleTranscriptBounded(t *testing.T) {
 // A log message carrying megabytes arrives cut to MaxLogData, saying how
 // long it was.
 func TestHugeLogMessageBounded(t *testing.T) {
-	t.Parallel()
 	ev := &events{}
 	conn := connectHostile(t, mcpclient.Config{LogLevel: "debug", OnEvent: ev.add}, func(ctx context.Context, ss *mcp.ServerSession) string {
 		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Data: strings.Repeat("é", 2<<20)})
@@ -464,7 +452,6 @@ func TestHugeLogMessageBounded(t *testing.T) {
 
 // Of a completion with 150 values, 100 are kept and the rest counted.
 func TestCompletionBounded(t *testing.T) {
-	t.Parallel()
 	conn := connectHostile(t, mcpclient.Config{}, func(context.Context, *mcp.ServerSession) string { return "" })
 	got, err := conn.Complete(context.Background(), &mcp.CompleteReference{Type: "ref/prompt", Name: "p"}, mcp.CompleteParamsArgument{Name: "a"}, nil)
 	if err != nil {

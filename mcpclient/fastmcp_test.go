@@ -134,7 +134,6 @@ func askFastMCPWith(t *testing.T, protocol, schema string, asker mcpclient.Nativ
 // field missing. In both eras: in 2026-07-28 go-sdk answers the input
 // requests itself and would add the defaults back.
 func TestFastMCPAnswersSendNoDefaultThatFailsItsSchema(t *testing.T) {
-	t.Parallel()
 	for _, protocol := range []string{"legacy", "modern"} {
 		t.Run(protocol, func(t *testing.T) {
 			sent, stderr := askFastMCP(t, protocol, "booking.json", `[
@@ -161,7 +160,6 @@ func TestFastMCPAnswersSendNoDefaultThatFailsItsSchema(t *testing.T) {
 // submit with the name alone sends the defaults that fit and neither the
 // empty date default nor the one that is no date.
 func TestFastMCPFormSendsNoDefaultThatFailsItsSchema(t *testing.T) {
-	t.Parallel()
 	for _, protocol := range []string{"legacy", "modern"} {
 		t.Run(protocol, func(t *testing.T) {
 			asker := &tui.FormAsker{Plain: true, In: strings.NewReader("a\nAda\n\n\n\n\n"), Out: io.Discard}
@@ -177,7 +175,6 @@ func TestFastMCPFormSendsNoDefaultThatFailsItsSchema(t *testing.T) {
 // is answered, not refused before mcpeek is asked, in both eras, from an
 // answers file and from the form.
 func TestFastMCPMultiSelectShorthandIsAnswered(t *testing.T) {
-	t.Parallel()
 	for _, protocol := range []string{"legacy", "modern"} {
 		t.Run(protocol, func(t *testing.T) {
 			sent, stderr := askFastMCP(t, protocol, "labels.json", `[{"action":"accept","content":{"value":["bug","docs"]}}]`)

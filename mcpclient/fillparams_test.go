@@ -18,7 +18,6 @@ import (
 // _meta, away from go-sdk (ownschema_modern.go); the rest of the message
 // keeps its bytes, a requested schema its property order.
 func TestFillWire(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct{ name, in, want string }{
 		{"roots/list request", `{"jsonrpc":"2.0","id":1,"method":"roots/list"}`, `{"id":1,"jsonrpc":"2.0","method":"roots/list","params":{}}`},
 		{"null params", `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":null}`, `{"id":1,"jsonrpc":"2.0","method":"elicitation/create","params":{}}`},
@@ -48,7 +47,6 @@ func TestFillWire(t *testing.T) {
 // A decoded message is filled the same way, and go-sdk then reads the
 // result it failed on before: an input request without params.
 func TestFillMessage(t *testing.T) {
-	t.Parallel()
 	msg, err := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}}}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +76,6 @@ func (b bodyTransport) RoundTrip(*http.Request) (*http.Response, error) {
 // Over HTTP the tap fills what the SDK reads, in a JSON body and in an
 // event stream, and the wire log keeps what the server wrote.
 func TestHTTPTapFills(t *testing.T) {
-	t.Parallel()
 	bare := `{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}}}}`
 	filled := `{"id":2,"jsonrpc":"2.0","result":{"inputRequests":{"r":{"method":"roots/list","params":{}}},"resultType":"input_required"}}`
 	for _, tc := range []struct{ name, media, body, want string }{
@@ -118,7 +115,6 @@ func TestHTTPTapFills(t *testing.T) {
 // Each SDK's wording of a request refused for want of a back-channel in
 // 2026-07-28 is recognised; other failures are not.
 func TestBackChannelRefusal(t *testing.T) {
-	t.Parallel()
 	for text, want := range map[string]bool{
 		"Server-to-client requests are not available on protocol revision 2026-07-28: 'roots/list' cannot be sent":                        true,
 		`"elicitation/create" cannot be sent while serving a request on protocol version 2026-07-28: return an InputRequests map instead`: true,
@@ -136,7 +132,6 @@ func TestBackChannelRefusal(t *testing.T) {
 // params as go-sdk decoded them are the params as the server wrote them
 // again: the params book finds the server's bytes by them.
 func TestOwnParams(t *testing.T) {
-	t.Parallel()
 	server := `{"message":"m","_meta":{"ui":{"resourceUri":"ui://a/b"}},"requestedSchema":{"type":"object","properties":{"d":{"type":"string","default":""}}}}`
 	moved := fillWire([]byte(`{"jsonrpc":"2.0","id":2,"result":{"inputRequests":{"q":{"method":"elicitation/create","params":` + server + `}}}}`))
 	var res struct {

@@ -14,7 +14,6 @@ import (
 )
 
 func TestParseAnswers(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		in      string
 		wantErr string
@@ -38,7 +37,6 @@ func TestParseAnswers(t *testing.T) {
 }
 
 func TestHeadlessAskerUsesEachEntryOnce(t *testing.T) {
-	t.Parallel()
 	schema, err := formschema.Parse(choiceSchema)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +75,6 @@ func stringOf(v any) string {
 // matches, with its message and schema, instead of answering it by
 // policy; Unused names the entries never used.
 func TestStrictHeadlessAsker(t *testing.T) {
-	t.Parallel()
 	schema, err := formschema.Parse(choiceSchema)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,6 @@ import (
 // the handshake must carry MCP-Protocol-Version, and the wire log must hold
 // the whole exchange in order.
 func TestHTTPStandaloneStreamAndVersionHeader(t *testing.T) {
-	t.Parallel()
 	server := mcp.NewServer(&mcp.Implementation{Name: "detached", Version: "1"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: "ask_detached"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		// A context not derived from the call's routes the request to the
@@ -113,7 +112,6 @@ func TestHTTPStandaloneStreamAndVersionHeader(t *testing.T) {
 // headers, which the SDK does only for tools it has listed; a call straight
 // after connecting must carry them too.
 func TestCallMirrorsParamHeaders(t *testing.T) {
-	t.Parallel()
 	server := mcp.NewServer(&mcp.Implementation{Name: "headers", Version: "1"}, nil)
 	server.AddTool(&mcp.Tool{
 		Name: "where",

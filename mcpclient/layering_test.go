@@ -10,7 +10,6 @@ import (
 // app bridge free of terminal UI code: they must build without bubbletea,
 // huh or lipgloss (docs/architecture.md, "Packages").
 func TestProtocolLayerLinksNoUI(t *testing.T) {
-	t.Parallel()
 	for _, pkg := range []string{"../mcpclient", "../apphost", "../formschema"} {
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
 		if err != nil {

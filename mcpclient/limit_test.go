@@ -82,7 +82,7 @@ func allocated() uint64 {
 // line by appending up to the same limit, about 6× (measured: 7.0× in all
 // at the default limit). A normal answer on the same connection worked
 // before.
-func TestHTTPAnswerLargerThanLimit(t *testing.T) { // not in parallel: it counts what the whole process allocates
+func TestHTTPAnswerLargerThanLimit(t *testing.T) {
 	const answer = 40 << 20
 	for _, tc := range []struct {
 		name  string
@@ -132,7 +132,6 @@ func TestHTTPAnswerLargerThanLimit(t *testing.T) { // not in parallel: it counts
 
 // A limit raised above the size of an answer lets it through, whole.
 func TestHTTPAnswerWithinRaisedLimit(t *testing.T) {
-	t.Parallel()
 	for _, sse := range []bool{false, true} {
 		srv := bigAnswerServer(t, 20<<20, sse)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -158,7 +157,6 @@ func TestHTTPAnswerWithinRaisedLimit(t *testing.T) {
 // other fields and comments ignored; an event over the limit is skipped
 // and the next one logged. What the SDK reads is the stream unchanged.
 func TestSSETapLogsEachEvent(t *testing.T) {
-	t.Parallel()
 	big := `{"jsonrpc":"2.0","id":9,"result":{"text":"` + strings.Repeat("x", 300) + `"}}`
 	stream := ": a comment\n" +
 		"event: message\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n" +
@@ -206,7 +204,6 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 // the limit is no message: the request fails for its status, and what
 // follows is not blamed on a message too large.
 func TestTooLargeExplainsWhatItBroke(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		answer  func(w http.ResponseWriter, id json.RawMessage)
@@ -264,7 +261,6 @@ func TestTooLargeExplainsWhatItBroke(t *testing.T) {
 // limit, made of many short lines, fails saying it is too large, not that
 // the answer carried no response.
 func TestSideChannelEventOfShortLinesTooLarge(t *testing.T) {
-	t.Parallel()
 	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)

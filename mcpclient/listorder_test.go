@@ -13,7 +13,6 @@ import (
 // input schema with its properties in the order the server wrote them,
 // which is the order a person reads the arguments in, in both eras.
 func TestListKeepsTheServersPropertyOrder(t *testing.T) {
-	t.Parallel()
 	schema := `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"integer"},"mid":{"type":"boolean"}},"required":["zeta"]}`
 	server := func() *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "ordered", Version: "1"}, nil)

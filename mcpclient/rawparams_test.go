@@ -62,7 +62,6 @@ func rewritingProxy(t *testing.T, server *mcp.Server, protocol string) string {
 // an unknown member kept, properties in the server's order), the record
 // keeps the same bytes, and the native form lists the fields in that order.
 func TestWireParamsReachTheAppAndTheForm(t *testing.T) {
-	t.Parallel()
 	// Properties deliberately out of alphabetical order.
 	schema := json.RawMessage(`{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"string"},"mid":{"type":"integer"}},"required":["zeta"]}`)
 	wantOrder := []string{"zeta", "alpha", "mid"}
@@ -147,7 +146,6 @@ func mustMember(t *testing.T, obj json.RawMessage, name string) json.RawMessage 
 // TestWireParamsFallback: when the tap did not see a request, its params
 // are encoded from what the SDK decoded, without an empty mode.
 func TestWireParamsFallback(t *testing.T) {
-	t.Parallel()
 	w := NewWireLog(0, nil)
 	raw := w.wireParams(&mcp.ElicitParams{Message: "m", RequestedSchema: map[string]any{"type": "object"}})
 	if strings.Contains(string(raw), `"mode"`) || !strings.Contains(string(raw), `"message":"m"`) {
@@ -191,7 +189,6 @@ func objectKeys(t *testing.T, raw json.RawMessage) []string {
 // another mode is never matched; and two requests of the same content
 // written differently are not told apart by guessing.
 func TestParamsBookIsBoundedAndExact(t *testing.T) {
-	t.Parallel()
 	var b paramsBook
 	big := `{"message":"` + strings.Repeat("x", 512<<10) + `","requestedSchema":{"type":"object"}}`
 	for i := 0; i < 20; i++ {

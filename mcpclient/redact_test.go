@@ -19,7 +19,6 @@ import (
 // its forms (its characters escaped by JSON, then escaped again as cut
 // data is).
 func TestSecretsRedactedBeforeTheCut(t *testing.T) {
-	t.Parallel()
 	const secret = `Zq9-<tok>&"\-0123456789`
 	escaped, _ := json.Marshal(secret) // "Zq9-\u003ctok\u003e\u0026\"\\-0123456789"
 	wire := mcpclient.NewWireLog(0, nil)

@@ -12,7 +12,6 @@ import (
 )
 
 func TestValidateResourceURI(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		uri string
 		ok  bool
@@ -40,7 +39,6 @@ func TestValidateResourceURI(t *testing.T) {
 }
 
 func TestAppGate(t *testing.T) {
-	t.Parallel()
 	appCaps := Capabilities(CapabilityOptions{FormElicitation: true, AppHostUp: true})
 	serverApp := &mcp.ServerCapabilities{Extensions: map[string]any{UIExtension: map[string]any{"elicitation": map[string]any{}}}}
 	withURI := func(v any) *mcp.ElicitParams {
@@ -85,7 +83,6 @@ func TestAppGate(t *testing.T) {
 // TestAppGateOnWireCapabilities checks that the gates read capabilities as
 // they come back from JSON (generic maps), not only as built in Go.
 func TestAppGateOnWireCapabilities(t *testing.T) {
-	t.Parallel()
 	b, _ := json.Marshal(Capabilities(CapabilityOptions{FormElicitation: true, AppHostUp: true}))
 	var client mcp.ClientCapabilities
 	if err := json.Unmarshal(b, &client); err != nil {
@@ -145,7 +142,6 @@ func (g *gatedAsker) Ask(ctx context.Context, req *NativeRequest) (*mcp.ElicitRe
 }
 
 func TestConcurrentInputRequestsDoNotCrossWires(t *testing.T) {
-	t.Parallel()
 	answers, err := ParseAnswers([]byte(`[
 		{"match":{"message":"second"},"action":"accept","content":{"choice":"option-b"}},
 		{"match":{"message":"first"},"action":"decline"}
@@ -191,7 +187,6 @@ func TestConcurrentInputRequestsDoNotCrossWires(t *testing.T) {
 }
 
 func TestFormElicitationRefusedWhenDisabled(t *testing.T) {
-	t.Parallel()
 	records := NewRecorder(nil)
 	asked := false
 	conn, err := Connect(context.Background(), Config{
@@ -228,7 +223,6 @@ func (f askerFunc) Ask(ctx context.Context, r *NativeRequest) (*mcp.ElicitResult
 }
 
 func TestCloseCancelsPendingElicitation(t *testing.T) {
-	t.Parallel()
 	started := make(chan struct{})
 	var once sync.Once
 	conn, err := Connect(context.Background(), Config{

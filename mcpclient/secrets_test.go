@@ -14,7 +14,6 @@ import (
 // (escaped as encoding/json escapes it), and whole when it contains
 // another; a string too short to be a secret is left.
 func TestSecretsRedact(t *testing.T) {
-	t.Parallel()
 	s := &Secrets{}
 	for _, secret := range []string{"tok<en>&1", "Bearer tok<en>&1", "abc"} {
 		s.Add(secret)
@@ -40,7 +39,6 @@ func TestSecretsRedact(t *testing.T) {
 // log before and after sharing are redacted by whoever shares it, and the
 // events a connection hands on carry no secret.
 func TestSecretsShared(t *testing.T) {
-	t.Parallel()
 	wire := NewWireLog(0, nil)
 	wire.Secret("before-1234")
 	shared := &Secrets{}
@@ -66,7 +64,6 @@ func TestSecretsShared(t *testing.T) {
 // all-digit value is not taken as a secret: it would cut into words
 // (run_tests) and numbers (a timestamp in JSON) of every answer.
 func TestShortAndNumericSecretsAreNotTaken(t *testing.T) {
-	t.Parallel()
 	s := &Secrets{}
 	for _, c := range []string{"Bearer test", "20250101", "Bearer sk-abcdefgh", "1234567"} {
 		s.AddCredential(c)
@@ -88,7 +85,6 @@ func TestShortAndNumericSecretsAreNotTaken(t *testing.T) {
 // The credentials a target carries are its credential headers, whatever
 // their name, and the environment entries whose names say so.
 func TestTargetSecrets(t *testing.T) {
-	t.Parallel()
 	target := Target{
 		Headers: http.Header{"X-Auth-Token": {"a"}, "Private-Token": {"b"}, "X-Goog-Api-Key": {"c"}, "Authorization": {"d"},
 			"Cookie": {"e"}, "Accept": {"no"}, "X-Request-Id": {"no"}},
@@ -105,7 +101,6 @@ func TestTargetSecrets(t *testing.T) {
 // split (of the longest, when one holds another), and stays where it was
 // when none is split.
 func TestSafeCut(t *testing.T) {
-	t.Parallel()
 	s := &Secrets{}
 	s.AddCredential("Bearer sk-0123456789")
 	text := "auth: Bearer sk-0123456789 and more"

@@ -48,7 +48,6 @@ func connectSide(t *testing.T) *Conn {
 // answer reaches the request that asked it, and the SDK's calls are
 // untouched (their ids are numbers, the side channel's strings).
 func TestSideChannelRoutesEachAnswer(t *testing.T) {
-	t.Parallel()
 	c := connectSide(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -133,7 +132,6 @@ func TestSideChannelSettlesOnClose(t *testing.T) {
 
 // A request whose context ends returns at once and leaves no waiter.
 func TestSideChannelContextEnds(t *testing.T) {
-	t.Parallel()
 	c := connectSide(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -149,7 +147,6 @@ func TestSideChannelContextEnds(t *testing.T) {
 
 // Task polling clamps what the server says to sensible bounds.
 func TestTaskPollClamped(t *testing.T) {
-	t.Parallel()
 	ms := func(n int64) *int64 { return &n }
 	for _, tc := range []struct {
 		poll *int64
@@ -165,7 +162,6 @@ func TestTaskPollClamped(t *testing.T) {
 // listed once per connection, and again after the server says its tools
 // changed.
 func TestTaskSupportListedOnceUntilToolsChange(t *testing.T) {
-	t.Parallel()
 	var lists atomic.Int32 // tools/list requests the server answered
 	count := func() int { return int(lists.Load()) }
 	srv := sideServer()

@@ -6,7 +6,6 @@ import "testing"
 // would take it back, its words quoted where a shell would split or
 // expand them.
 func TestTargetStringQuotesTheCommand(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		command []string
 		want    string

@@ -88,7 +88,6 @@ func writeTemp(t *testing.T, name string, data []byte) string {
 // and reached without verification with --insecure only if it asks for
 // no client certificate.
 func TestTLSOptions(t *testing.T) {
-	t.Parallel()
 	ca := newTestCA(t)
 	serverCert, serverKey := ca.issue(t, x509.ExtKeyUsageServerAuth)
 	clientCert, clientKey := ca.issue(t, x509.ExtKeyUsageClientAuth)
@@ -135,7 +134,6 @@ func TestTLSOptions(t *testing.T) {
 // TestTLSOptionsBadFiles: files that hold no certificate or key are errors
 // naming the flag.
 func TestTLSOptionsBadFiles(t *testing.T) {
-	t.Parallel()
 	notPEM := writeTemp(t, "x.txt", []byte("hello"))
 	for _, tc := range []struct {
 		opts mcpclient.TLSOptions
@@ -158,7 +156,6 @@ func TestTLSOptionsBadFiles(t *testing.T) {
 // TestSSETarget: a target marked SSE is reached over the HTTP+SSE
 // transport, its traffic in the wire log.
 func TestSSETarget(t *testing.T) {
-	t.Parallel()
 	server := fixture.New(fixture.Options{})
 	srv := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	defer srv.Close()

@@ -15,7 +15,6 @@ import (
 // as a URL elicitation of the refused call and recorded with path url, in
 // both eras, and the call made again succeeds.
 func TestURLRequiredIsAskedAndRecorded(t *testing.T) {
-	t.Parallel()
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
@@ -62,7 +61,6 @@ func TestURLRequiredIsAskedAndRecorded(t *testing.T) {
 
 // What is not a -32042, or is one the person cannot act on, says so.
 func TestURLRequiredOf(t *testing.T) {
-	t.Parallel()
 	rpc := func(data string) error {
 		return &jsonrpc.Error{Code: mcp.CodeURLElicitationRequired, Message: "URL elicitation required", Data: json.RawMessage(data)}
 	}

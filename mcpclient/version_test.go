@@ -9,7 +9,6 @@ import (
 // (go install …@v1.2.0, or go build's pseudo-version), else the commit
 // built, +dirty when the tree had changes.
 func TestVersionOf(t *testing.T) {
-	t.Parallel()
 	settings := func(kv ...string) []debug.BuildSetting {
 		var s []debug.BuildSetting
 		for i := 0; i < len(kv); i += 2 {

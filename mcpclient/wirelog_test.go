@@ -8,7 +8,6 @@ import (
 
 // A wire-log entry says how a response ended, for the log to show.
 func TestWireEntryOutcome(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		name, msg string
 		want      Outcome
@@ -31,7 +30,6 @@ func TestWireEntryOutcome(t *testing.T) {
 // A message too long to keep whole is cut in memory, but how it ended is
 // read first: a huge input_required result still counts as a round.
 func TestWireLogKeepsTheOutcomeOfACutMessage(t *testing.T) {
-	t.Parallel()
 	w := NewWireLog(10, nil)
 	pad := strings.Repeat("x", 2*maxKept)
 	w.add(WireEntry{Dir: DirRecv, Message: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"` + pad + `"}}}}}`)})

@@ -224,7 +224,6 @@ func TestDoctorText(t *testing.T) {
 // stream and keeps it open passes the http step at its first event, not
 // at a timeout.
 func TestDoctorStreamStaysOpen(t *testing.T) {
-	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			http.Error(w, "no", http.StatusMethodNotAllowed)
