@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -17,28 +18,56 @@ import (
 // script runs.
 const hopShown = `<!doctype html><meta charset="utf-8"><script>console.log("mcpeek-bench shown " + (performance.timeOrigin + performance.now()))</script>`
 
+// hopFramed is a page with a frame of another site (as the bridge page's
+// sandbox frame): it notes the moment the frame's first script runs.
+const hopFramed = `<!doctype html><meta charset="utf-8"><script>addEventListener("message", function (e) { console.log("mcpeek-bench shown " + e.data) })</script><iframe src="%s"></iframe>`
+
+// hopFrame is that frame.
+const hopFrame = `<!doctype html><meta charset="utf-8"><script>parent.postMessage(performance.timeOrigin + performance.now(), "*")</script>`
+
 // BenchmarkLaunchHop isolates what a launch page's hop costs a new tab,
 // with nothing of mcpeek's: from the moment the tab is asked for to the
 // first script of a blank page on 127.0.0.1 (direct), of a local file page
 // (file), and of the same web page reached through a file page that leaves
-// by script in its head (replace) or by a refresh (refresh). Each runs in a
-// Chromium without site isolation (as BenchmarkAppFloor) and with it (as a
-// person's browser), the four interleaved, each first in turn.
+// by script in its head (replace) or by a refresh (refresh). The framed
+// cases time the first script of a frame of another site (localhost, as
+// the sandbox page) in a page on 127.0.0.1 (framed-direct), in that page
+// reached from a file page (framed-replace; framed-warm, whose file page
+// first starts a blank frame of the frame's site, to have its process
+// ready), and in a file page itself (framed-file). Each runs in a Chromium
+// without site isolation (as BenchmarkAppFloor) and with it (as a person's
+// browser), the cases interleaved, each first in turn.
 //
-//	go test -run '^$' -bench BenchmarkLaunchHop -benchtime 20x -count 3 ./e2e
+//	go test -run '^$' -bench BenchmarkLaunchHop -benchtime 12x -count 3 ./e2e
 func BenchmarkLaunchHop(b *testing.B) {
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	listeners := []net.Listener{ln}
+	if ln6, err := net.Listen("tcp6", "[::1]:"+port); err == nil {
+		listeners = append(listeners, ln6)
+	}
+	web, other := "http://127.0.0.1:"+port+"/", "http://localhost:"+port
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		_, _ = w.Write([]byte(hopShown))
+		switch r.URL.Path {
+		case "/framed":
+			fmt.Fprintf(w, hopFramed, other+"/frame")
+		case "/frame":
+			_, _ = w.Write([]byte(hopFrame))
+		case "/blank":
+		default:
+			_, _ = w.Write([]byte(hopShown))
+		}
 	})}
-	go func() { _ = srv.Serve(ln) }()
+	for _, l := range listeners {
+		go func() { _ = srv.Serve(l) }()
+	}
 	b.Cleanup(func() { _ = srv.Close() })
-	web := "http://127.0.0.1:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) + "/"
+	framed := web + "framed"
 	dir := b.TempDir()
 	page := func(name, html string) string {
 		path := filepath.Join(dir, name)
@@ -52,6 +81,10 @@ func BenchmarkLaunchHop(b *testing.B) {
 		{"file", page("file.html", hopShown)},
 		{"replace", page("replace.html", `<!doctype html><meta charset="utf-8"><script>location.replace("`+web+`")</script>`)},
 		{"refresh", page("refresh.html", `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=`+web+`">`)},
+		{"framed-direct", framed},
+		{"framed-replace", page("framed-replace.html", `<!doctype html><meta charset="utf-8"><script>location.replace("`+framed+`")</script>`)},
+		{"framed-warm", page("framed-warm.html", `<!doctype html><meta charset="utf-8"><iframe hidden src="`+other+`/blank"></iframe><script>location.replace("`+framed+`")</script>`)},
+		{"framed-file", page("framed-file.html", fmt.Sprintf(hopFramed, other+"/frame"))},
 	}
 	for _, mode := range []struct {
 		name    string
