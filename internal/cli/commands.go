@@ -56,6 +56,13 @@ var commands = []command{
 		options:  newCallOptions,
 	},
 	{
+		name:     "replay",
+		usage:    "mcpeek replay FILE --serve [--http ADDR]",
+		synopsis: "mcpeek replay FILE --serve [--http ADDR]",
+		summary:  "play a recording's server: answer its requests, ask its questions, check the answers",
+		options:  newReplayOptions,
+	},
+	{
 		name:    "list",
 		usage:   "mcpeek list tools|resources|prompts [flags] [--] [SERVER...]",
 		summary: "print what the server offers as JSON",
