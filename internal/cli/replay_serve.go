@@ -101,4 +101,3 @@ func serveAddr(addr string) (string, bool, error) {
 	ip := net.ParseIP(host)
 	return net.JoinHostPort(host, port), host == "localhost" || (ip != nil && ip.IsLoopback()), nil
 }
-
