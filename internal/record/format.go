@@ -105,9 +105,11 @@ func NewWriter(w io.Writer) *Writer {
 	return &Writer{w: w}
 }
 
-// Start writes the header, then the lines written so far. h.Recording is
-// set to FormatVersion and h.Started to now when zero.
-func (w *Writer) Start(h Header) error {
+// Start writes the header, then earlier (entries logged before the
+// writer was the log's sink: the handshake of a session recorded once
+// under way), then the lines written so far. h.Recording is set to
+// FormatVersion and h.Started to now when zero.
+func (w *Writer) Start(h Header, earlier ...mcpclient.WireEntry) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.started {
@@ -125,7 +127,15 @@ func (w *Writer) Start(h Header) error {
 		return err
 	}
 	w.started = true
-	if _, err := w.w.Write(append(line, '\n')); err != nil {
+	out := append(line, '\n')
+	for _, e := range earlier {
+		b, err := e.Line()
+		if err != nil {
+			return err
+		}
+		out = append(out, b...)
+	}
+	if _, err := w.w.Write(out); err != nil {
 		w.err = err
 		return err
 	}
