@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -16,13 +15,12 @@ import (
 	"github.com/mcpeek/mcpeek/fixture"
 )
 
-// recordFixture records a call of choose_option (answered option-a) made
-// against the fixture over transport, in era, and returns the recording.
+// recordFixture records (call --record) a call of choose_option,
+// answered option-a, made against the fixture over transport in era.
 func recordFixture(t *testing.T, eraFlag, revision, transport string) string {
 	t.Helper()
-	dir := t.TempDir()
-	wire := filepath.Join(dir, "wire.jsonl")
-	args := []string{"call", "choose_option", "--protocol", eraFlag, "--answers", "testdata/answers/choose-option-a.json", "--wire-log", wire}
+	rec := filepath.Join(t.TempDir(), "session.jsonl")
+	args := []string{"call", "choose_option", "--protocol", eraFlag, "--answers", "testdata/answers/choose-option-a.json", "--record", rec}
 	if transport == "http" {
 		// go-sdk serves 2026-07-28 over HTTP without sessions only.
 		srv := httptest.NewServer(fixture.HTTPHandler(fixture.Options{}, revision == "2026-07-28"))
@@ -33,15 +31,6 @@ func recordFixture(t *testing.T, eraFlag, revision, transport string) string {
 	}
 	if r := mcpeek(t, args...); r.code != exitOK {
 		t.Fatalf("recording: exit %d: %s", r.code, r.stderr)
-	}
-	log, err := os.ReadFile(wire)
-	if err != nil {
-		t.Fatal(err)
-	}
-	header, _ := json.Marshal(map[string]any{"mcpeekRecording": 1, "mcpeek": "(devel)", "protocol": revision, "transport": transport, "started": time.Now().Format(time.RFC3339)})
-	rec := filepath.Join(dir, "session.mcpeek-rec.jsonl")
-	if err := os.WriteFile(rec, append(append(header, '\n'), log...), 0o600); err != nil {
-		t.Fatal(err)
 	}
 	return rec
 }
