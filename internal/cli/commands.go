@@ -56,13 +56,6 @@ var commands = []command{
 		options:  newCallOptions,
 	},
 	{
-		name:     "replay",
-		usage:    "mcpeek replay FILE --serve [--http ADDR]",
-		synopsis: "mcpeek replay FILE --serve [--http ADDR]",
-		summary:  "play a recording's server: answer its requests, ask its questions, check the answers",
-		options:  newReplayOptions,
-	},
-	{
 		name:    "list",
 		usage:   "mcpeek list tools|resources|prompts [flags] [--] [SERVER...]",
 		summary: "print what the server offers as JSON",
@@ -117,6 +110,13 @@ var commands = []command{
 		words:    []string{"init"},
 	},
 	{
+		name:     "replay",
+		usage:    "mcpeek replay FILE [flags] [--] SERVER... | FILE --serve [--http ADDR]",
+		synopsis: "mcpeek replay FILE [--allow-writes] [--redact JSONPATH] [flags] [--] [SERVER...] | mcpeek replay FILE --serve [--http ADDR]",
+		summary:  "send a recording's requests (--record) again, answer as recorded, report what differs; --serve: the recording plays the server",
+		options:  newReplayOptions,
+	},
+	{
 		name:     "doctor",
 		usage:    "mcpeek doctor [flags] [--] [SERVER...]",
 		synopsis: "mcpeek doctor [--json] [flags] [--] [SERVER...]",
@@ -139,7 +139,7 @@ var commands = []command{
 	},
 	{
 		name:    "fixture",
-		usage:   "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation]",
+		usage:   "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation] [--changed-results]",
 		summary: "serve the public test fixture (stdio or HTTP)",
 		options: newFixtureOptions,
 	},

@@ -16,46 +16,40 @@ import (
 // says which.
 var errServedMismatch = errors.New("the client did not do what the recording did")
 
-// replayServe are `mcpeek replay`'s --serve and --http: the recording
-// plays the server (docs/architecture.md, "Serving a recording").
-type replayServe struct {
-	on       bool
-	httpAddr string
+// defineServe adds replay's --serve and --http: the recording plays the
+// server (docs/architecture.md, "Serving a recording").
+func defineServe(fs *flagSet, serve *bool, httpAddr *string) {
+	fs.BoolVar(serve, "serve", false, "play the recording's server instead: answer the recorded requests, ask the recorded questions and check the answers (stdio, or --http)")
+	fs.StringVar(httpAddr, "http", "", "with --serve: serve streamable HTTP on `ADDR` (a port alone, such as 8080 or :0, listens on 127.0.0.1; name a host to listen elsewhere)")
 }
 
-// define adds --serve and --http to replay's flags.
-func (o *replayServe) define(fs *flagSet) {
-	fs.BoolVar(&o.on, "serve", false, "play the recording's server: answer the recorded requests, ask the recorded questions and check the answers (stdio, or --http)")
-	fs.StringVar(&o.httpAddr, "http", "", "with --serve: serve streamable HTTP on `ADDR` (a port alone, such as 8080 or :0, listens on 127.0.0.1; name a host to listen elsewhere)")
-}
-
-// check checks the serve flags once parsed; server are the words after
-// the recording, which serving takes none of.
-func (o *replayServe) check(server []string) error {
+// checkServe checks the serve flags once parsed; server are the words
+// after the recording, which serving takes none of.
+func checkServe(serve bool, httpAddr string, server []string) error {
 	switch {
-	case o.httpAddr != "" && !o.on:
+	case !serve:
 		return usagef("replay: --http needs --serve")
-	case o.on && len(server) > 0:
+	case len(server) > 0:
 		return usagef("replay: --serve plays the server itself: no SERVER (%s)", strings.Join(server, " "))
 	}
 	return nil
 }
 
-// run serves the recording at path until the client goes (stdio) or the
-// run is interrupted (HTTP), then prints the summary on stderr.
-func (o *replayServe) run(ctx context.Context, s streams, path string) error {
-	h, entries, err := record.ReadFile(path)
+// runServe serves the recording until the client goes (stdio) or the run
+// is interrupted (HTTP), then prints the summary on stderr.
+func (o *replayOptions) runServe(ctx context.Context, s streams) error {
+	h, entries, err := record.ReadFile(o.file)
 	if err != nil {
 		return usagef("replay: %v", err)
 	}
 	srv, err := record.NewServer(h, entries, 0)
 	if err != nil {
-		return usagef("replay: %s: %v", path, err)
+		return usagef("replay: %s: %v", o.file, err)
 	}
 	if o.httpAddr == "" {
 		err = srv.ServeStdio(ctx, os.Stdin, s.out)
 	} else {
-		err = o.serveHTTP(ctx, s, srv, path, h.Protocol)
+		err = serveHTTP(ctx, s, srv, o.httpAddr, o.file, h.Protocol)
 	}
 	sum := srv.Summary()
 	_, _ = sum.WriteTo(s.errOut)
@@ -68,8 +62,8 @@ func (o *replayServe) run(ctx context.Context, s streams, path string) error {
 	return nil
 }
 
-func (o *replayServe) serveHTTP(ctx context.Context, s streams, srv *record.Server, path, protocol string) error {
-	addr, loopback, err := serveAddr(o.httpAddr)
+func serveHTTP(ctx context.Context, s streams, srv *record.Server, httpAddr, path, protocol string) error {
+	addr, loopback, err := serveAddr(httpAddr)
 	if err != nil {
 		return err
 	}
