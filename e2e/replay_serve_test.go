@@ -50,7 +50,7 @@ func callServedStdio(t *testing.T, rec, eraFlag, answers string) served {
 	t.Helper()
 	dir := t.TempDir()
 	errFile, codeFile, asked := filepath.Join(dir, "stderr"), filepath.Join(dir, "code"), filepath.Join(dir, "asked.jsonl")
-	script := fmt.Sprintf(`"$0" replay "$1" --serve 2>"$2"; echo $? >"$3"`)
+	script := `"$0" replay "$1" --serve 2>"$2"; echo $? >"$3"`
 	call := mcpeek(t, "call", "choose_option", "--protocol", eraFlag, "--answers", answers, "--elicit-log", asked,
 		"--", "sh", "-c", script, mcpeekBin, rec, errFile, codeFile)
 	code := waitForFile(t, codeFile)
