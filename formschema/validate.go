@@ -376,6 +376,11 @@ func (s *Schema) wholeSchemaError(err error, byKey map[string]string, general *[
 		}
 		return
 	case inField:
+		for k := range byKey {
+			if k == key || strings.HasPrefix(k, key+subSep) {
+				return // the form's own checks found what is wrong here
+			}
+		}
 		if sub != "" {
 			key += subSep + sub
 		}
