@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -411,25 +412,30 @@ func splitChain(msg string) (paths []string, leaf string) {
 	return paths, msg
 }
 
-var keywordRE = regexp.MustCompile(`^([A-Za-z]+)`)
-
-// keyword is the schema keyword a jsonschema-go message is about.
+// keyword is the schema keyword a jsonschema-go message is about: the
+// letters it starts with ("minLength: …").
 func keyword(leaf string) string {
 	if strings.HasPrefix(leaf, "unexpected additional properties") {
 		return "additionalProperties"
 	}
-	if m := keywordRE.FindString(leaf); m != "" {
-		return m
+	end := strings.IndexFunc(leaf, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') })
+	if end < 0 {
+		end = len(leaf)
 	}
-	return "validation"
+	if end == 0 {
+		return "validation"
+	}
+	return leaf[:end]
 }
 
-var quotedRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+// quotedRE finds Go-quoted strings; compiled when first needed, not at
+// start-up.
+var quotedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"(?:[^"\\]|\\.)*"`) })
 
 // missingNames are the properties a "required" message names.
 func missingNames(leaf string) []string {
 	var out []string
-	for _, q := range quotedRE.FindAllString(leaf, -1) {
+	for _, q := range quotedRE().FindAllString(leaf, -1) {
 		if name, err := strconv.Unquote(q); err == nil {
 			out = append(out, name)
 		}
