@@ -363,7 +363,7 @@ func (s *Schema) wholeSchemaError(err error, byKey map[string]string, general *[
 	switch {
 	case kw == "additionalProperties" && !inField:
 		return // Validate names each undeclared property itself
-	case kw == "required" && !inField:
+	case (kw == "required" || kw == "dependentRequired") && !inField:
 		for _, k := range missingNames(leaf) {
 			if s.Field(k) == nil {
 				// Required by a root keyword such as allOf, but not a field:
@@ -432,10 +432,15 @@ func keyword(leaf string) string {
 // start-up.
 var quotedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"(?:[^"\\]|\\.)*"`) })
 
-// missingNames are the properties a "required" message names.
+// missingNames are the properties a "required" or "dependentRequired"
+// message names as missing.
 func missingNames(leaf string) []string {
+	_, missing, ok := strings.Cut(leaf, "missing properties")
+	if !ok {
+		return nil
+	}
 	var out []string
-	for _, q := range quotedRE().FindAllString(leaf, -1) {
+	for _, q := range quotedRE().FindAllString(missing, -1) {
 		if name, err := strconv.Unquote(q); err == nil {
 			out = append(out, name)
 		}
