@@ -2,9 +2,12 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -90,6 +93,52 @@ func TestSaveReadAndPromptAsTestsPass(t *testing.T) {
 			}
 			runSaved(t, file, 2)
 		})
+	}
+}
+
+// stampServer's read-only stamp gives another number each call: a value
+// a snapshot should not hold, unless the person says it should.
+func stampServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "stamps", Version: "1"}, nil)
+	var n atomic.Int64
+	s.AddTool(&mcp.Tool{Name: "stamp", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			i := n.Add(1)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("stamp %d", i)}},
+				StructuredContent: map[string]any{"n": i, "kind": "stamp"}}, nil
+		})
+	return s
+}
+
+// A read-only tool runs again as soon as + is pressed; each value that
+// came back different is proposed, and one the person drops is kept in
+// the snapshot as it was, while the one kept is redacted there and
+// written as the step's redact.
+func TestSaveDroppedRedactionKeepsTheValue(t *testing.T) {
+	t.Parallel()
+	k := keys.NewMap()
+	dir := t.TempDir()
+	in := open(t, Options{Dir: dir, Connect: inMemory(stampServer, "")}, 120, 40).expect("stamp")
+	in.selectTool("stamp").keys("enter").expect("stamp 1")
+	in.press(k.Tabs.SaveTest).expectAll("Save as a test: call stamp", "2 values changed")
+	in.expectAll(`[x] redact $.content[0].text: "stamp 1", then "stamp 2"`, "[x] redact $.structuredContent.n: 1, then 2")
+	in.press(k.SaveTest.Next, k.SaveTest.Toggle).expect("[ ] redact $.content[0].text")
+	in.press(k.SaveTest.Confirm).expect("saved the test")
+
+	file := filepath.Join(dir, "mcpeek", "session.yaml")
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "$.structuredContent.n") || strings.Contains(string(text), "$.content") {
+		t.Errorf("the step should redact the number kept only:\n%s", text)
+	}
+	snap, err := os.ReadFile(suite.SnapshotPath(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(snap), "stamp 1") || !strings.Contains(string(snap), `"n": '`+suite.Placeholder) {
+		t.Errorf("the snapshot should keep the text dropped from the redactions, and redact the number:\n%s", snap)
 	}
 }
 
