@@ -153,7 +153,7 @@ func testPasses(t *testing.T, file string) {
 		suite, _ := os.ReadFile(file)
 		t.Fatalf("mcpeek test: exit %d\nstdout:\n%s\nstderr:\n%s\nthe suite:\n%s", r.code, r.stdout, r.stderr, suite)
 	}
-	for _, want := range []string{"2025-11-25", "2026-07-28", "3 passed, 0 failed"} {
+	for _, want := range []string{"ok   2025-11-25", "ok   2026-07-28", "ok   parity", "3 passed, 0 failed"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("mcpeek test printed no %q:\n%s", want, r.stdout)
 		}
