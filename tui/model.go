@@ -63,6 +63,9 @@ type Options struct {
 	// it still holds the server's stderr when a connection could not be
 	// made.
 	Wire *mcpclient.WireLog
+	// Recorder starts and stops recording the session (ctrl+r); nil: it
+	// cannot be recorded.
+	Recorder Recorder
 	// Dir is where the project's surface lock is looked for
 	// (mcpeek/surface.lock.json, lock.go), and the suites + writes to
 	// (mcpeek/, savetest.go); "" is the working directory.

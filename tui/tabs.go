@@ -134,7 +134,7 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.step(1)
 	case key.Matches(msg, k.Prev):
 		m.step(-1)
-	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock):
+	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock, k.Record):
 		return m.connectionKey(msg)
 	case key.Matches(msg, k.CancelCall):
 		if m.cancelCall != nil {
@@ -175,6 +175,8 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 		return m.openServers()
 	case key.Matches(msg, k.Lock):
 		m.host(layer.NewLock(&m.c, func() layer.LockCheck { return m.lock.of(m.conn, m.opts.Dir) }))
+	case key.Matches(msg, k.Record):
+		m.status = m.toggleRecording()
 	}
 	return nil
 }

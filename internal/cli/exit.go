@@ -70,11 +70,13 @@ func exitCode(ctx context.Context, err error) (code int, say bool) {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK, false
-	case errors.Is(err, errToolError), errors.Is(err, errTestsFailed):
+	case errors.Is(err, errToolError), errors.Is(err, errTestsFailed), errors.Is(err, errReplayDiffers):
 		return exitToolError, false
 	case errors.Is(err, errDoctorFailed): // the report says which step
 		return exitConnection, false
 	case errors.Is(err, errFindings): // the diff's report says which
+		return exitToolError, false
+	case errors.Is(err, errServedMismatch): // the served recording's summary says which
 		return exitToolError, false
 	case mcpclient.IsSampleRejected(err): // the call cannot go on without the reply
 		return exitToolError, true

@@ -32,6 +32,7 @@ type inspectOptions struct {
 func newInspectOptions(fs *flagSet) options {
 	o := &inspectOptions{}
 	o.conn.register(fs, false)
+	o.conn.registerRecord(fs)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.DurationVar(&o.elicitTimeout, "elicit-timeout", 2*time.Minute, "cancel an elicitation nobody answers within this time (0: never)")
 	return o
@@ -43,6 +44,9 @@ func (o *inspectOptions) parse(fs *flagSet, args []string) error {
 		return err
 	}
 	o.words = rest
+	if err := o.conn.checkRecord(); err != nil {
+		return err
+	}
 	return o.conn.parseTarget(rest)
 }
 
@@ -80,6 +84,7 @@ func (o *inspectOptions) inspect(ctx context.Context, secrets *mcpclient.Secrets
 	if err != nil {
 		return err
 	}
+	defer o.conn.finishRecording(os.Stderr)
 	defer e.close()
 	if o.conn.tls.opts.Insecure {
 		// Still on the terminal once the inspector's screen is gone.
@@ -98,6 +103,10 @@ func (o *inspectOptions) inspect(ctx context.Context, secrets *mcpclient.Secrets
 		},
 	}
 	opts.ForgetAuth = forgetAuth(&o.conn)
+	opts.Recorder = o.conn.rec
+	if o.conn.rec == nil {
+		opts.Recorder = &recording{}
+	}
 	opts.Servers = o.serverEntries(e)
 	if e.host != nil {
 		opts.AppHost = "127.0.0.1:" + strconv.Itoa(e.host.Port())

@@ -77,6 +77,7 @@ type Tabs struct {
 	Tasks                key.Binding // the Tasks layer: the tasks followed
 	Servers              key.Binding // the server picker: the servers the configs name
 	Lock                 key.Binding // the changes since the project's surface lock
+	Record               key.Binding // start or stop recording the session to a file
 	AsTask               key.Binding // call the selected tool as a task
 	Retry                key.Binding // call again a call refused until a page was opened
 	EditArgs             key.Binding // a prompt's arguments on several lines
@@ -214,6 +215,7 @@ func NewMap(tabs ...string) Map {
 			Tasks:      b("T", "the tasks followed", "T"),
 			Servers:    b("S", "another server from your MCP configs", "S"),
 			Lock:       b("D", "the changes since mcpeek/surface.lock.json", "D"),
+			Record:     b("ctrl+r", "record the session to a file, or stop", "ctrl+r"),
 			AsTask:     b("t", "call the tool as a task (if it may run as one)", "t"),
 			Retry:      b("c", "call it again once done on the page it needs", "c"),
 			EditArgs:   b("e", "a prompt's arguments on several lines", "e"),
@@ -430,7 +432,7 @@ func (k Tabs) FullHelp() [][]key.Binding {
 		Hint("g/G", "top/end (home/end too)", k.Top, k.Bottom),
 		Hint("y/w", "copy (needs OSC 52), save", k.Copy, k.Save),
 		k.Filter, k.Open, k.AsTask, k.Retry, k.EditArgs, k.SaveTest, k.Collapse, Hint("[/]", "a tool's earlier/later result", k.Earlier, k.Later), k.CancelCall,
-		Hint("v/L", "server log (Log tab); its level", k.LogView, k.LogLevel), k.Subscribe, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock, k.Help, k.Quit,
+		Hint("v/L", "server log (Log tab); its level", k.LogView, k.LogLevel), k.Subscribe, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock, k.Record, k.Help, k.Quit,
 	}}
 }
 
