@@ -31,7 +31,8 @@ type Question struct {
 	Mode string
 	// Message is an elicitation's message.
 	Message string
-	// ResourceURI is the app an elicitation asked for, if any.
+	// ResourceURI is the app an elicitation asked for, if any (no part
+	// of the answers entry: the runner renders no app).
 	ResourceURI string
 	// Action is what the answer was: accept, decline or cancel (an
 	// elicitation), accept, reject or cancel (sampling).
@@ -101,7 +102,7 @@ func (d *Draft) Node() *yaml.Node {
 func hasTemplate(v any) bool {
 	switch t := v.(type) {
 	case string:
-		return placeholder.MatchString(t)
+		return placeholder().MatchString(t)
 	case []any:
 		for _, e := range t {
 			if hasTemplate(e) {
@@ -232,7 +233,7 @@ func stepNode(st SessionStep, args any, d *Draft) (*yaml.Node, error) {
 	if st.Result == nil && st.ErrorCode != nil {
 		e := mapping()
 		_ = addValue(e, "code", *st.ErrorCode)
-		if st.ErrorMessage != "" && !placeholder.MatchString(st.ErrorMessage) {
+		if st.ErrorMessage != "" && !placeholder().MatchString(st.ErrorMessage) {
 			addScalar(e, "message", st.ErrorMessage)
 		}
 		addKey(expect, "error", e)
@@ -261,7 +262,7 @@ func answerEntry(q Question) (*yaml.Node, *yaml.Node, error) {
 		if q.Mode != "" {
 			addScalar(want, "mode", q.Mode)
 		}
-		if q.Message != "" && !placeholder.MatchString(q.Message) {
+		if q.Message != "" && !placeholder().MatchString(q.Message) {
 			addScalar(want, "message", q.Message)
 		}
 		addScalar(want, "action", q.Action)
@@ -282,12 +283,11 @@ func answerEntry(q Question) (*yaml.Node, *yaml.Node, error) {
 func elicitEntry(q Question) (*yaml.Node, error) {
 	entry := mapping()
 	match := mapping()
-	if q.Message != "" && !placeholder.MatchString(q.Message) {
+	if q.Message != "" && !placeholder().MatchString(q.Message) {
 		addScalar(match, "message", q.Message)
 	}
-	if q.ResourceURI != "" {
-		addScalar(match, "resourceUri", q.ResourceURI)
-	}
+	// Not the app's URI, even when an app answered: the runner hosts no
+	// app, and a server names one only to a client that can render it.
 	if len(match.Content) > 0 {
 		addKey(entry, "match", match)
 	}
