@@ -58,6 +58,7 @@ func TestSaveAsTestPasses(t *testing.T) {
 // getting change nothing), and the test written passes when the runner
 // runs it against the same server, in both eras.
 func TestSaveReadAndPromptAsTestsPass(t *testing.T) {
+	t.Parallel()
 	k := keys.NewMap()
 	for _, era := range []string{mcpclient.ProtocolLegacy, mcpclient.ProtocolModern} {
 		t.Run(era, func(t *testing.T) {
