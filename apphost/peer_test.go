@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // A table as a little-endian Linux kernel writes it: a listener on
@@ -250,11 +252,32 @@ func TestNoSocketTablesFallBackToTheLaunchFile(t *testing.T) {
 	e.complete(c, key, token, `{"action":"decline"}`)
 }
 
-// getAsEnv names the URL the test binary GETs when run as another user.
-const getAsEnv = "MCPEEK_TEST_GET_AS"
+// getAsEnv names the URL the test binary GETs when run as another user;
+// with tokenAsEnv set, it opens a WebSocket there instead and sends that
+// token, as the bridge page does.
+const getAsEnv, tokenAsEnv = "MCPEEK_TEST_GET_AS", "MCPEEK_TEST_TOKEN_AS"
 
-// getAs GETs target, prints the status and body, and is the exit code.
+// getAs GETs target, prints the status and body (or the WebSocket's first
+// message), and is the exit code.
 func getAs(target string) int {
+	if token := os.Getenv(tokenAsEnv); token != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
+		defer cancel()
+		u, _ := url.Parse(target)
+		c, _, err := websocket.Dial(ctx, target, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"http://" + u.Host}}})
+		if err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		defer c.CloseNow()
+		if err := c.Write(ctx, websocket.MessageText, []byte(token)); err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		_, msg, err := c.Read(ctx)
+		fmt.Printf("%s%v\n", msg, err)
+		return 0
+	}
 	hc := &http.Client{Timeout: patience,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := hc.Get(target)
@@ -270,7 +293,7 @@ func getAs(target string) int {
 
 // runAs runs this test binary as uid (a copy others may run: the build's
 // folder is its owner's alone) to GET target, and returns what it printed.
-func runAs(t *testing.T, uid int, target string) string {
+func runAs(t *testing.T, uid int, target string, env ...string) string {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -293,7 +316,7 @@ func runAs(t *testing.T, uid int, target string) string {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin)
-	cmd.Env = []string{getAsEnv + "=" + target}
+	cmd.Env = append([]string{getAsEnv + "=" + target}, env...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
 	out, err := cmd.CombinedOutput()
@@ -305,7 +328,9 @@ func runAs(t *testing.T, uid int, target string) string {
 
 // A program of another user that reads the launch URL from the browser's
 // arguments and asks for it first is refused, saying why, and the URL still
-// leads the person's browser to the session.
+// leads the person's browser to the session. The session's token, handed
+// to the person's browser alone, opens its WebSocket only from there: the
+// same token from another user's program is refused.
 func TestLaunchURLRefusesAnotherUser(t *testing.T) {
 	procNet(t)
 	if os.Getuid() != 0 {
@@ -330,5 +355,12 @@ func TestLaunchURLRefusesAnotherUser(t *testing.T) {
 		t.Fatalf("the person's GET after another user's: %d, want 303", code)
 	}
 	key, token := e.parseLink(location)
+	out = runAs(t, 65534, e.wsURL(key), tokenAsEnv+"="+token)
+	if !strings.Contains(out, `"mcpeek":"refused"`) || !strings.Contains(out, "not valid") {
+		t.Errorf("user 65534's WebSocket with the token got %q, want it refused", out)
+	}
+	if !e.logged("the socket's other end is not this user's: a program of user 65534") {
+		t.Error("the WebSocket's refusal is not logged")
+	}
 	e.complete(c, key, token, `{"action":"decline"}`)
 }
