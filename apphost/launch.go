@@ -19,8 +19,8 @@ import (
 	"github.com/pkg/browser"
 )
 
-// SystemBrowser opens a URL (a launch file's, see [Options.Launch]) in the
-// person's browser, quietly. It declines
+// SystemBrowser opens a URL (a launch URL or a launch file's, see
+// [Options.Launch]) in the person's browser, quietly. It declines
 // (so the URL is shown instead) with noBrowser, or over SSH, where a
 // browser would open on the wrong machine.
 func SystemBrowser(noBrowser bool) func(url string) error {
@@ -38,8 +38,9 @@ func SystemBrowser(noBrowser bool) func(url string) error {
 
 // WebOnly is open for web pages alone: it opens an http(s) URL
 // ([mcpclient.WebURL]) and refuses anything else without calling open.
-// It wraps every opener of a page a server or an app names; launch files
-// (file: URLs mcpeek writes itself) go to the opener unwrapped.
+// It wraps every opener of a page a server or an app names; launch URLs
+// and launch files (file: URLs mcpeek writes itself) go to the opener
+// unwrapped.
 func WebOnly(open func(url string) error) func(url string) error {
 	return func(raw string) error {
 		u, err := mcpclient.WebURL(raw)
@@ -53,8 +54,8 @@ func WebOnly(open func(url string) error) func(url string) error {
 // quietBrowser silences pkg/browser's output once: its writers are globals.
 var quietBrowser sync.Once
 
-// OpenWith runs a shell command with the URL (a launch file's, see
-// [Options.Launch]) as its last argument, instead of the system browser
+// OpenWith runs a shell command with the URL (a launch URL or a launch
+// file's, see [Options.Launch]) as its last argument, instead of the system browser
 // (--open-with).
 func OpenWith(command string) func(url string) error {
 	return func(url string) error {
