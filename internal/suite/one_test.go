@@ -109,20 +109,7 @@ func TestRunOneOnAnExistingConnection(t *testing.T) {
 		t.Errorf("legacy only: %s %v, want skipped saying why", one.Result.Status, one.Result.Failures)
 	}
 
-	one = run("snapshot")
-	if one.Result.Status != StatusFailed || len(one.Pending) != 1 || one.Pending[0].Name != "chosen" || one.Pending[0].Stored {
-		t.Fatalf("snapshot before accepting: %s, pending %+v; want failed with chosen missing", one.Result.Status, one.Pending)
-	}
-	if err := Accept(path, one.Pending); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(SnapshotPath(path))
-	if err != nil || !strings.Contains(string(data), "option-a") || !strings.HasPrefix(string(data), "# Written by mcpeek test -u") {
-		t.Errorf("snapshot file %q (%v), want what -u writes", data, err)
-	}
-	if one := run("snapshot"); one.Result.Status != StatusPassed || len(one.Pending) != 0 {
-		t.Errorf("snapshot after accepting: %s %v pending %v, want passed", one.Result.Status, one.Result.Failures, one.Pending)
-	}
+	checkAcceptedSnapshot(t, path, run)
 
 	if n := own.asked.Load(); n != 0 {
 		t.Errorf("the connection's own asker was asked %d times", n)
@@ -172,5 +159,47 @@ func TestRunOneRefusedAndCancelled(t *testing.T) {
 	one, err := RunOne(cctx, on, s, testByName(t, s, "accepts B"))
 	if err == nil || one == nil || one.Result.Status != StatusFailed {
 		t.Errorf("a cancelled run: %v, %+v; want the context's error and a failed result", err, one)
+	}
+}
+
+// checkAcceptedSnapshot runs the snapshot test: its missing snapshot is
+// pending, Accept writes it as -u does, and the test then passes.
+func checkAcceptedSnapshot(t *testing.T, path string, run func(string) *One) {
+	t.Helper()
+	one := run("snapshot")
+	if one.Result.Status != StatusFailed || len(one.Pending) != 1 || one.Pending[0].Name != "chosen" || one.Pending[0].Stored {
+		t.Fatalf("snapshot before accepting: %s, pending %+v; want failed with chosen missing", one.Result.Status, one.Pending)
+	}
+	if err := Accept(path, one.Pending); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(SnapshotPath(path))
+	if err != nil || !strings.Contains(string(data), "option-a") || !strings.HasPrefix(string(data), "# Written by mcpeek test -u") {
+		t.Errorf("snapshot file %q (%v), want what -u writes", data, err)
+	}
+	if one := run("snapshot"); one.Result.Status != StatusPassed || len(one.Pending) != 0 {
+		t.Errorf("snapshot after accepting: %s %v pending %v, want passed", one.Result.Status, one.Result.Failures, one.Pending)
+	}
+}
+
+// A snapshot file that cannot be read is not written over: its other
+// snapshots would be lost.
+func TestAcceptKeepsAnUnreadableSnapshotFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "one.mcpeek.yaml")
+	snap := SnapshotPath(path)
+	if err := os.MkdirAll(filepath.Dir(snap), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(snap, []byte("a: [unclosed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Accept(path, []Pending{{Name: "chosen", Value: "x"}}); err == nil {
+		t.Error("Accept over an unreadable snapshot file: no error")
+	}
+	if data, _ := os.ReadFile(snap); string(data) != "a: [unclosed\n" {
+		t.Errorf("the file was written over: %q", data)
+	}
+	if err := Accept(path, nil); err == nil {
+		t.Error("Accept of nothing: no error")
 	}
 }
