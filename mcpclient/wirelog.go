@@ -39,6 +39,10 @@ type WireEntry struct {
 	cut Outcome
 }
 
+// Line is the entry as the log writes it to its file: one JSON line,
+// newline included, control characters escaped.
+func (e WireEntry) Line() ([]byte, error) { return jsonLine(e) }
+
 // Outcome is how a response in the wire log ended.
 type Outcome struct {
 	// Kind is OutcomeNone for a message that is not a response.
@@ -95,8 +99,11 @@ type WireLog struct {
 	entries []WireEntry
 	start   int
 	sink    io.Writer
-	stderr  []string // the last few stderr lines, for error messages
-	params  paramsBook
+	// taps are further sinks, added and removed while the log runs (a
+	// recording started and stopped in the inspector).
+	taps   []*tap
+	stderr []string // the last few stderr lines, for error messages
+	params paramsBook
 	// secrets are redacted wherever they appear (see Secret); the set may
 	// be shared (UseSecrets).
 	secrets atomic.Pointer[Secrets]
@@ -179,10 +186,32 @@ func (w *WireLog) add(e WireEntry) {
 			w.stderr = w.stderr[1:]
 		}
 	}
-	if w.sink != nil {
+	if w.sink != nil || len(w.taps) > 0 {
 		if b, err := jsonLine(e); err == nil {
-			_, _ = w.sink.Write(b)
+			if w.sink != nil {
+				_, _ = w.sink.Write(b)
+			}
+			for _, t := range w.taps {
+				_, _ = t.w.Write(b)
+			}
 		}
+	}
+}
+
+type tap struct{ w io.Writer }
+
+// Tap has every entry from now on written to sink as well, as a JSON line
+// (as to the log's own sink), until stop is called. Entries are written in
+// the order they are logged; sink must not call back into the log.
+func (w *WireLog) Tap(sink io.Writer) (stop func()) {
+	t := &tap{w: sink}
+	w.mu.Lock()
+	w.taps = append(w.taps, t)
+	w.mu.Unlock()
+	return func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.taps = slices.DeleteFunc(w.taps, func(x *tap) bool { return x == t })
 	}
 }
 

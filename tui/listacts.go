@@ -52,6 +52,10 @@ func (m *Model) applyList(a layer.Action, under *level, msg tea.Msg) tea.Cmd {
 		m.conn.AbandonApp(a.Key)
 	case layer.Save:
 		return saveFile(a.Name, a.Data)
+	case layer.WriteTest:
+		return m.writeTest(a)
+	case layer.Rerun:
+		return m.rerun(a.From)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui/keys"
@@ -62,9 +63,17 @@ type Options struct {
 	// it still holds the server's stderr when a connection could not be
 	// made.
 	Wire *mcpclient.WireLog
+	// Recorder starts and stops recording the session (ctrl+r); nil: it
+	// cannot be recorded.
+	Recorder Recorder
 	// Dir is where the project's surface lock is looked for
-	// (mcpeek/surface.lock.json, lock.go); "" is the working directory.
+	// (mcpeek/surface.lock.json, lock.go), and the suites + writes to
+	// (mcpeek/, savetest.go); "" is the working directory.
 	Dir string
+	// SuiteServer is the server as a suite names it (a command and its
+	// arguments, a URL, @NAME), written in a suite + makes; nil is the
+	// embedded fixture.
+	SuiteServer []string
 }
 
 type connState int
@@ -142,6 +151,10 @@ type (
 		// cancelled: the person cancelled the call (esc) before it ended.
 		cancelled bool
 		asTask    bool // it was called as a task (t)
+		// asked are the questions asked during the call, rounds its
+		// input rounds: what + saves with it (savetest.go).
+		asked  []suite.Question
+		rounds int
 	}
 )
 

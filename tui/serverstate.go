@@ -20,9 +20,10 @@ import (
 // ends with its connection), the tool apps of this run, the roots and log
 // level the person chose, the lists until the next server's arrive.
 type serverState struct {
-	runs  toolRuns // per tool, its last arguments (recalled per server when it connects)
-	call           // the tool call running, if any
-	tasks taskList // the tasks followed, oldest first
+	runs  toolRuns   // per tool, its last arguments (recalled per server when it connects)
+	call             // the tool call running, if any
+	tasks taskList   // the tasks followed, oldest first
+	saved savedSteps // what + saves of each result shown (savetest.go)
 }
 
 // call is the tool call running: one at a time.

@@ -135,7 +135,7 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.step(1)
 	case key.Matches(msg, k.Prev):
 		m.step(-1)
-	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock):
+	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock, k.Record):
 		return m.connectionKey(msg)
 	case key.Matches(msg, k.CancelCall) && m.cancelCall != nil:
 		m.cancelCall()
@@ -145,6 +145,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		return m.copyPane()
 	case key.Matches(msg, k.Save):
 		return m.askSave()
+	case key.Matches(msg, k.SaveTest):
+		return m.openSaveTest()
 	default:
 		return m.pageKey(msg)
 	}
@@ -172,6 +174,8 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 		return m.openServers()
 	case key.Matches(msg, k.Lock):
 		m.host(layer.NewLock(&m.c, func() layer.LockCheck { return m.lock.of(m.conn, m.opts.Dir) }))
+	case key.Matches(msg, k.Record):
+		m.status = m.toggleRecording()
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
@@ -129,6 +130,7 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 	m.running, m.runStart, m.cancelCall, m.runTrack, m.progress, m.runConn = tool.Name, time.Now(), cancel, track, nil, m.conn
 	m.tell(m.pages)
 	conn, name, start, emit := m.conn, tool.Name, m.runStart, m.asker.OnEvent
+	before := len(conn.Records())
 	// A tool with an app opens it first (apps.go).
 	return tea.Batch(save, m.withToolApp(tool, args, func() tea.Msg {
 		defer cancel()
@@ -136,7 +138,9 @@ func (m *Model) callAs(tool *mcp.Tool, args json.RawMessage, asTask bool) tea.Cm
 		// The context ends only by esc, before the call returns: then
 		// notifications/cancelled (or tasks/cancel) went out.
 		cancelled := err != nil && ctx.Err() != nil
-		return callDoneMsg{conn: conn, tool: name, args: args, res: res, err: err, took: time.Since(start), cancelled: cancelled, asTask: asTask}
+		asked, rounds := suite.StepQuestions(conn, before, start)
+		return callDoneMsg{conn: conn, tool: name, args: args, res: res, err: err, took: time.Since(start), cancelled: cancelled, asTask: asTask,
+			asked: asked, rounds: rounds}
 	}))
 }
 
@@ -180,6 +184,7 @@ func (msg callDoneMsg) update(m *Model) tea.Cmd {
 	}
 	tools := pageOf[*page.Tools](m)
 	tools.Update(page.ToolResult{Tool: msg.tool, Text: text})
+	m.saved.called(msg, tools.Named(msg.tool))
 	return tea.Batch(m.apps.callDone(msg), askURLs(tools, msg))
 }
 

@@ -41,6 +41,7 @@ type callOptions struct {
 func newCallOptions(fs *flagSet) options {
 	o := &callOptions{}
 	o.conn.register(fs, true)
+	o.conn.registerRecord(fs)
 	fs.StringVar(&o.argsJSON, "args", "", "tool arguments as a JSON object")
 	fs.StringVar(&o.answersPath, "answers", "", "answer elicitations and sampling requests from this JSON `FILE`")
 	fs.StringVar(&o.onElicit, "on-elicit", "cancel", "answer unmatched elicitations: cancel, decline or accept-defaults")
@@ -74,6 +75,9 @@ func (o *callOptions) parse(fs *flagSet, args []string) error {
 		return err
 	}
 	o.conn.stdinTaken = o.interactive
+	if err := o.conn.checkRecord(); err != nil {
+		return err
+	}
 	return o.conn.parseTarget(rest)
 }
 

@@ -110,6 +110,20 @@ var commands = []command{
 		words:    []string{"init"},
 	},
 	{
+		name:     "replay",
+		usage:    "mcpeek replay FILE [flags] [--] [SERVER...]",
+		synopsis: "mcpeek replay FILE [--allow-writes] [--redact JSONPATH] [flags] [--] [SERVER...]",
+		summary:  "send a recording's requests (--record) again, answer as recorded, report what differs",
+		options:  newReplayOptions,
+	},
+	{
+		name:     "record",
+		usage:    "mcpeek record FILE --to-suite OUT [--] [SERVER...]",
+		synopsis: "mcpeek record FILE --to-suite OUT [--] [SERVER...]\n       SERVER is the new suite's server (none: the embedded fixture); an existing OUT keeps its own",
+		summary:  "make a suite of a recording (--record): a test per tool call, with its answers",
+		options:  newRecordOptions,
+	},
+	{
 		name:     "doctor",
 		usage:    "mcpeek doctor [flags] [--] [SERVER...]",
 		synopsis: "mcpeek doctor [--json] [flags] [--] [SERVER...]",
@@ -132,7 +146,7 @@ var commands = []command{
 	},
 	{
 		name:    "fixture",
-		usage:   "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation]",
+		usage:   "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation] [--changed-results]",
 		summary: "serve the public test fixture (stdio or HTTP)",
 		options: newFixtureOptions,
 	},

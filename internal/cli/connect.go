@@ -35,6 +35,8 @@ type connFlags struct {
 	appTimeout        time.Duration
 	noFormElicitation bool
 	wireLog           string
+	record            string     // --record FILE (registerRecord)
+	rec               *recording // the run's recording, once started
 	maxMessage        sizeFlag
 	rootArgs          listFlag
 	logLevel          string
@@ -136,6 +138,7 @@ type endpoint struct {
 	wire    *mcpclient.WireLog
 	host    *apphost.Host // nil without --app-host
 	closers []func()
+	rec     *recording // --record's, nil without it
 	// onEvent hears the server's notifications when the asker does not.
 	onEvent func(mcpclient.Event)
 	// showAuth tells the person what authorization needs of them;
@@ -163,6 +166,10 @@ func (cf *connFlags) open(secrets *mcpclient.Secrets, notify func(string)) (*end
 	e.wire = mcpclient.NewWireLog(0, sink)
 	e.wire.UseSecrets(secrets)
 	cf.learnSecrets(secrets)
+	if err := e.startRecording(); err != nil {
+		e.close()
+		return nil, err
+	}
 	if cf.appHost {
 		host, err := cf.startAppHost(e.wire, notify)
 		if err != nil {
@@ -252,7 +259,13 @@ func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, rec
 	if e.host != nil {
 		cfg.Renderer = e.host
 	}
-	return mcpclient.Connect(ctx, cfg)
+	conn, err := mcpclient.Connect(ctx, cfg)
+	if err == nil {
+		if rerr := e.rec.connected(conn); rerr != nil {
+			e.wire.Note("--record: " + rerr.Error())
+		}
+	}
+	return conn, err
 }
 
 // close closes what open opened, the app host before the wire log file it
@@ -277,6 +290,7 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	if err != nil {
 		return err
 	}
+	defer cf.finishRecording(s.errOut)
 	defer e.close()
 	if cf.tls.opts.Insecure {
 		fmt.Fprintln(s.errOut, insecureWarning)

@@ -70,7 +70,7 @@ func exitCode(ctx context.Context, err error) (code int, say bool) {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK, false
-	case errors.Is(err, errToolError), errors.Is(err, errTestsFailed):
+	case errors.Is(err, errToolError), errors.Is(err, errTestsFailed), errors.Is(err, errReplayDiffers):
 		return exitToolError, false
 	case errors.Is(err, errDoctorFailed): // the report says which step
 		return exitConnection, false

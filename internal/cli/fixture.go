@@ -18,6 +18,7 @@ type fixtureOptions struct {
 	httpAddr  string
 	stateless bool
 	noApp     bool
+	changed   bool
 }
 
 func newFixtureOptions(fs *flagSet) options {
@@ -25,6 +26,7 @@ func newFixtureOptions(fs *flagSet) options {
 	fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on `ADDR` (for example 127.0.0.1:8080) instead of stdio")
 	fs.BoolVar(&o.stateless, "stateless", false, "with --http: serve without sessions")
 	fs.BoolVar(&o.noApp, "no-app-elicitation", false, "do not advertise app-rendered elicitation")
+	fs.BoolVar(&o.changed, "changed-results", false, "answer multi_round with a changed result (to see mcpeek replay or mcpeek test report it)")
 	return o
 }
 
@@ -43,7 +45,7 @@ func (o *fixtureOptions) parse(fs *flagSet, args []string) error {
 }
 
 func (o *fixtureOptions) run(ctx context.Context, s streams) error {
-	opts := fixture.Options{NoAppElicitation: o.noApp}
+	opts := fixture.Options{NoAppElicitation: o.noApp, ChangedResults: o.changed}
 	if o.httpAddr == "" {
 		err := fixture.New(opts).Run(ctx, &mcp.StdioTransport{})
 		if err != nil && ctx.Err() == nil {

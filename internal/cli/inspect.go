@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -31,6 +32,7 @@ type inspectOptions struct {
 func newInspectOptions(fs *flagSet) options {
 	o := &inspectOptions{}
 	o.conn.register(fs, false)
+	o.conn.registerRecord(fs)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.DurationVar(&o.elicitTimeout, "elicit-timeout", 2*time.Minute, "cancel an elicitation nobody answers within this time (0: never)")
 	return o
@@ -42,6 +44,9 @@ func (o *inspectOptions) parse(fs *flagSet, args []string) error {
 		return err
 	}
 	o.words = rest
+	if err := o.conn.checkRecord(); err != nil {
+		return err
+	}
 	return o.conn.parseTarget(rest)
 }
 
@@ -79,6 +84,7 @@ func (o *inspectOptions) inspect(ctx context.Context, secrets *mcpclient.Secrets
 	if err != nil {
 		return err
 	}
+	defer o.conn.finishRecording(os.Stderr)
 	defer e.close()
 	if o.conn.tls.opts.Insecure {
 		// Still on the terminal once the inspector's screen is gone.
@@ -86,6 +92,7 @@ func (o *inspectOptions) inspect(ctx context.Context, secrets *mcpclient.Secrets
 	}
 	opts := tui.Options{
 		Target:        o.conn.target.String(),
+		SuiteServer:   suiteServer(&o.conn),
 		Source:        o.conn.selection.sourceText(),
 		Insecure:      o.conn.tls.opts.Insecure,
 		Wire:          e.wire, // the server's stderr, for a connection that failed
@@ -96,6 +103,10 @@ func (o *inspectOptions) inspect(ctx context.Context, secrets *mcpclient.Secrets
 		},
 	}
 	opts.ForgetAuth = forgetAuth(&o.conn)
+	opts.Recorder = o.conn.rec
+	if o.conn.rec == nil {
+		opts.Recorder = &recording{}
+	}
 	opts.Servers = o.serverEntries(e)
 	if e.host != nil {
 		opts.AppHost = "127.0.0.1:" + strconv.Itoa(e.host.Port())
@@ -196,4 +207,26 @@ func selfName() string {
 		return "go run ."
 	}
 	return "mcpeek"
+}
+
+// suiteServer is the server as a suite the inspector's + makes names it:
+// @NAME for a server of the MCP configs, the command and its arguments,
+// or the URL without its query or user (which may hold keys: a suite is
+// committed); nil for the embedded fixture.
+func suiteServer(cf *connFlags) []string {
+	if cf.selection.serverName != "" {
+		return []string{"@" + cf.selection.serverName}
+	}
+	switch cf.target.Kind {
+	case mcpclient.TargetStdio:
+		return append([]string(nil), cf.target.Command...)
+	case mcpclient.TargetHTTP:
+		u, err := url.Parse(cf.target.URL)
+		if err != nil {
+			return nil
+		}
+		u.User, u.RawQuery, u.Fragment = nil, "", ""
+		return []string{u.String()}
+	}
+	return nil
 }

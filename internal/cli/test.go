@@ -43,6 +43,7 @@ type testOptions struct {
 func newTestOptions(fs *flagSet) options {
 	o := &testOptions{}
 	o.conn.register(fs, true)
+	o.conn.registerRecord(fs)
 	fs.Lookup("protocol").Usage = "run each test in these protocol `REVISIONS` (2025-11-25,2026-07-28; legacy, modern) instead of the suites' own"
 	fs.BoolVar(&o.update, "u", false, "write the snapshots instead of comparing them")
 	fs.StringVar(&o.filter, "filter", "", "run only the tests whose names match this `RE`")
@@ -79,6 +80,9 @@ func (o *testOptions) parse(fs *flagSet, args []string) error {
 	if o.conn.wireLog != "" {
 		return usagef("test: --wire-log is not taken: the JUnit report (--junit) keeps the traffic of each failing step")
 	}
+	if err := o.checkRecord(); err != nil {
+		return err
+	}
 	if o.conn.protocol != "auto" {
 		if o.revisions, err = suite.Revisions(strings.Split(o.conn.protocol, ",")); err != nil {
 			return usagef("--protocol: %v", err)
@@ -103,6 +107,17 @@ func (o *testOptions) parse(fs *flagSet, args []string) error {
 		return o.conn.parseTarget(o.server)
 	}
 	return o.load()
+}
+
+// checkRecord checks --record: one revision, one session at a time.
+func (o *testOptions) checkRecord() error {
+	if err := o.conn.checkRecord(); err != nil {
+		return err
+	}
+	if o.conn.record != "" && o.parallel > 1 {
+		return usagef("test: --record records one session at a time: drop --parallel")
+	}
+	return nil
 }
 
 // dashBefore reports whether the word before rest in args is "--".
@@ -189,6 +204,10 @@ func (o *testOptions) run(ctx context.Context, s streams) error {
 		return o.runInit(ctx, s)
 	}
 	defer o.cleanup()
+	if err := o.conn.openRecording(); err != nil {
+		return err
+	}
+	defer o.conn.finishRecording(s.errOut)
 	ctx, cancel := withTimeout(ctx, o.conn.timeout)
 	defer cancel()
 	report, err := suite.Run(ctx, o.suites, suite.Options{

@@ -233,19 +233,38 @@ func deepCopy(v any) any {
 	return v
 }
 
-// firstDiff finds the first place a and b differ, keys in order.
+// firstDiff finds the first place a and b differ, keys in order, and
+// names it as a JSONPath from path.
 func firstDiff(a, b any, path string) (string, any, any, bool) {
-	switch at := a.(type) {
+	at, x, y, d := diffAt(a, b, nil)
+	if !d {
+		return "", nil, nil, false
+	}
+	for _, step := range at {
+		switch s := step.(type) {
+		case int:
+			path += fmt.Sprintf("[%d]", s)
+		case string:
+			path += "." + s
+		}
+	}
+	return path, x, y, true
+}
+
+// diffAt finds the first place a and b differ, keys in order: the steps
+// to it from at (member names and array indexes), and the two values.
+func diffAt(a, b any, at []any) ([]any, any, any, bool) {
+	switch ta := a.(type) {
 	case map[string]any:
-		bt, ok := b.(map[string]any)
+		tb, ok := b.(map[string]any)
 		if !ok {
 			break
 		}
 		keys := map[string]bool{}
-		for k := range at {
+		for k := range ta {
 			keys[k] = true
 		}
-		for k := range bt {
+		for k := range tb {
 			keys[k] = true
 		}
 		sorted := make([]string, 0, len(keys))
@@ -254,27 +273,27 @@ func firstDiff(a, b any, path string) (string, any, any, bool) {
 		}
 		sort.Strings(sorted)
 		for _, k := range sorted {
-			if p, x, y, d := firstDiff(at[k], bt[k], path+"."+k); d {
+			if p, x, y, d := diffAt(ta[k], tb[k], append(at[:len(at):len(at)], k)); d {
 				return p, x, y, true
 			}
 		}
-		return "", nil, nil, false
+		return nil, nil, nil, false
 	case []any:
-		bt, ok := b.([]any)
-		if !ok || len(at) != len(bt) {
+		tb, ok := b.([]any)
+		if !ok || len(ta) != len(tb) {
 			break
 		}
-		for i := range at {
-			if p, x, y, d := firstDiff(at[i], bt[i], fmt.Sprintf("%s[%d]", path, i)); d {
+		for i := range ta {
+			if p, x, y, d := diffAt(ta[i], tb[i], append(at[:len(at):len(at)], i)); d {
 				return p, x, y, true
 			}
 		}
-		return "", nil, nil, false
+		return nil, nil, nil, false
 	}
 	if reflect.DeepEqual(a, b) {
-		return "", nil, nil, false
+		return nil, nil, nil, false
 	}
-	return path, a, b, true
+	return at, a, b, true
 }
 
 // parity reports, for each test run in more than one revision, whether

@@ -31,11 +31,13 @@ type Map struct {
 	PromptArgs PromptArgs
 	Quit       Quit
 	Save       Save
-	Level      Level
-	Servers    Level // the server picker's: the same keys as the level picker's
-	Roots      Roots
-	Login      Login
-	Apps       Apps
+	// SaveTest are the keys of saving a result as a test (+).
+	SaveTest SaveTest
+	Level    Level
+	Servers  Level // the server picker's: the same keys as the level picker's
+	Roots    Roots
+	Login    Login
+	Apps     Apps
 	// appTools are the keys of an app's own tools (the Apps panel's t).
 	AppTools AppTools
 	Tasks    Tasks
@@ -77,10 +79,12 @@ type Tabs struct {
 	Tasks                key.Binding // the Tasks layer: the tasks followed
 	Servers              key.Binding // the server picker: the servers the configs name
 	Lock                 key.Binding // the changes since the project's surface lock
+	Record               key.Binding // start or stop recording the session to a file
 	AsTask               key.Binding // call the selected tool as a task
 	Retry                key.Binding // call again a call refused until a page was opened
 	EditArgs             key.Binding // a prompt's arguments on several lines
 	Accept               key.Binding // the Suite tab: write the pending snapshot
+	SaveTest             key.Binding // save the result shown as a test of a suite
 	Quit                 key.Binding
 }
 
@@ -105,6 +109,13 @@ type Form struct {
 	Accept, nextSuggestion, prevSuggestion key.Binding // a completion under an arguments form's field
 	Next                                   key.Binding // the next pending request
 	Interrupt                              key.Binding
+}
+
+// SaveTest keys work while a result is saved as a test: the suite file
+// (picked among those under mcpeek/, or a new name), the test's name, and
+// the redactions proposed; other keys are text.
+type SaveTest struct {
+	Next, Up, Down, Toggle, Rerun, Confirm, Cancel, Quit key.Binding
 }
 
 // Roots keys work on the roots layer; while a root is typed, other keys
@@ -207,10 +218,12 @@ func NewMap(tabs ...string) Map {
 			Tasks:      b("T", "the tasks followed", "T"),
 			Servers:    b("S", "another server from your MCP configs", "S"),
 			Lock:       b("D", "the changes since mcpeek/surface.lock.json", "D"),
+			Record:     b("ctrl+r", "record the session to a file, or stop", "ctrl+r"),
 			AsTask:     b("t", "call the tool as a task (if it may run as one)", "t"),
 			Retry:      b("c", "call it again once done on the page it needs", "c"),
 			EditArgs:   b("e", "a prompt's arguments on several lines", "e"),
 			Accept:     b("u", "Suite tab: accept the pending snapshot (as test -u)", "u"),
+			SaveTest:   b("+", "save the result shown as a test (mcpeek test)", "+"),
 			Help:       b("?", "these keys", "?"),
 			Quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
 		},
@@ -266,6 +279,16 @@ func NewMap(tabs ...string) Map {
 		},
 		Save: Save{
 			Confirm: b("enter", "save", "enter"),
+			Cancel:  b("esc", "cancel", "esc"),
+			Quit:    b("ctrl+c", "quit", "ctrl+c"),
+		},
+		SaveTest: SaveTest{
+			Next:    b("tab", "next field", "tab", "shift+tab"),
+			Up:      b("↑", "previous suite file, or redaction", "up"),
+			Down:    b("↓", "next suite file, or redaction", "down"),
+			Toggle:  b("ctrl+t", "keep or drop the redaction selected", "ctrl+t"),
+			Rerun:   b("ctrl+r", "run it again to find values that change", "ctrl+r"),
+			Confirm: b("enter", "write the test and its snapshot", "enter"),
 			Cancel:  b("esc", "cancel", "esc"),
 			Quit:    b("ctrl+c", "quit", "ctrl+c"),
 		},
@@ -369,6 +392,7 @@ var (
 	_ help.KeyMap = PromptArgs{}
 	_ help.KeyMap = Quit{}
 	_ help.KeyMap = Save{}
+	_ help.KeyMap = SaveTest{}
 	_ help.KeyMap = Level{}
 	_ help.KeyMap = Roots{}
 	_ help.KeyMap = Login{}
@@ -419,8 +443,8 @@ func (k Tabs) FullHelp() [][]key.Binding {
 		Hint("pgup/pgdn", "page the pane", k.PageUp, k.PageDown),
 		Hint("g/G", "top/end (home/end too)", k.Top, k.Bottom),
 		Hint("y/w", "copy (needs OSC 52), save", k.Copy, k.Save),
-		k.Filter, k.Open, k.AsTask, k.Retry, k.EditArgs, k.Accept, k.Collapse, Hint("[/]", "a tool's earlier/later result", k.Earlier, k.Later), k.CancelCall,
-		Hint("v/L", "server log (Log tab); its level", k.LogView, k.LogLevel), k.Subscribe, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock, k.Help, k.Quit,
+		k.Filter, k.Open, k.AsTask, k.Retry, k.EditArgs, k.SaveTest, k.Accept, k.Collapse, Hint("[/]", "a tool's earlier/later result", k.Earlier, k.Later), k.CancelCall,
+		Hint("v/L", "server log (Log tab); its level", k.LogView, k.LogLevel), k.Subscribe, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock, k.Record, k.Help, k.Quit,
 	}}
 }
 
@@ -507,6 +531,14 @@ func (k Save) ShortHelp() []key.Binding { return []key.Binding{k.Confirm, k.Canc
 
 // FullHelp lists the save prompt's keys.
 func (k Save) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Confirm, k.Cancel, k.Quit}} }
+
+// ShortHelp is every key of saving a test, which its footer documents.
+func (k SaveTest) ShortHelp() []key.Binding {
+	return []key.Binding{k.Next, k.Up, k.Down, k.Toggle, k.Rerun, k.Confirm, k.Cancel, k.Quit}
+}
+
+// FullHelp lists the keys of saving a test.
+func (k SaveTest) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // ShortHelp is every key of the roots layer, which is documented by its
 // footer: the list's keys, or while a root is typed the input's.

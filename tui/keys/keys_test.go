@@ -51,7 +51,7 @@ func TestKeyMapDocumentsEveryKeyAndOnlyThose(t *testing.T) {
 	km := NewMap("Tools", "Resources", "Prompts", "Requests", "Log", "Info", "Suite")
 	groups := map[string]help.KeyMap{
 		"Tabs": km.Tabs, "Filter": km.Filter, "App": km.App, "Form": km.Form,
-		"URL": km.URL, "JSON": km.JSON, "Quit": km.Quit, "Save": km.Save, "Level": km.Level, "Servers": km.Servers, "Roots": km.Roots,
+		"URL": km.URL, "JSON": km.JSON, "Quit": km.Quit, "Save": km.Save, "SaveTest": km.SaveTest, "Level": km.Level, "Servers": km.Servers, "Roots": km.Roots,
 		"Login": km.Login, "Apps": km.Apps, "AppTools": km.AppTools, "Tasks": km.Tasks, "Lock": km.Lock, "Controls": km.Controls, "PromptArgs": km.PromptArgs,
 	}
 	onHelp := map[string]bool{}

@@ -229,6 +229,13 @@ func (p *Tools) at(tool string) (result string, i, n int) {
 	return all[i], i + 1, len(all)
 }
 
+// Shown is the place (from 0) of the result a tool's pane shows, and how
+// many results it has (0: none).
+func (p *Tools) Shown(tool string) (i, n int) {
+	_, i, n = p.at(tool)
+	return i - 1, n
+}
+
 // List is a copy of the list's cursor and filter, as they are.
 func (p *Tools) List() *widget.List { l := p.list; return &l }
 

@@ -1,0 +1,237 @@
+// Saving a result as a test (+): the step behind the result shown, the
+// questions the server asked during it with the answers the person gave
+// (in the form, in an app, in the sampling form; the roots offered), and
+// its writing as a test of a suite under mcpeek/ with its snapshot
+// (internal/suite, write.go; docs/architecture.md, "Saving a test").
+
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
+	"github.com/mcpeek/mcpeek/tui/widget"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// savedStep is what + saves of one result: the step as it went, and
+// whether running it again is harmless (a tool marked read-only).
+type savedStep struct {
+	step     suite.SessionStep
+	args     json.RawMessage
+	readOnly bool
+}
+
+// savedSteps are the steps behind the results shown, per tool in the
+// order of the Tools page's results (nil for a call that was cancelled),
+// so that + saves the one the pane shows.
+type savedSteps struct {
+	tools map[string][]*savedStep
+	// saving is the step the save layer open is for.
+	saving *savedStep
+}
+
+// called keeps the step of a call that ended, beside its result.
+func (s *savedSteps) called(msg callDoneMsg, tool *mcp.Tool) {
+	if s.tools == nil {
+		s.tools = map[string][]*savedStep{}
+	}
+	var saved *savedStep
+	if !msg.cancelled {
+		saved = &savedStep{args: msg.args, readOnly: tool != nil && tool.Annotations != nil && tool.Annotations.ReadOnlyHint,
+			step: suite.SessionStep{Kind: suite.StepCall, Target: msg.tool, Args: msg.args, Era: msg.conn.ProtocolVersion(),
+				Questions: msg.asked, Rounds: msg.rounds}}
+		var rpc *jsonrpc.Error
+		switch {
+		case msg.err == nil && msg.res != nil:
+			saved.step.Result = msg.res
+		case errors.As(msg.err, &rpc):
+			code := int(rpc.Code)
+			saved.step.ErrorCode, saved.step.ErrorMessage = &code, rpc.Message
+		default:
+			saved = nil // a failure that is not the server's answer
+		}
+	}
+	s.tools[msg.tool] = append(s.tools[msg.tool], saved)
+}
+
+// shown is the step behind the result the Tools pane shows, if any.
+func (s *savedSteps) shown(tools *page.Tools) *savedStep {
+	t := tools.Selected()
+	if t == nil {
+		return nil
+	}
+	i, n := tools.Shown(t.Name)
+	all := s.tools[t.Name]
+	if n == 0 || i < 0 || i >= len(all) {
+		return nil
+	}
+	return all[i]
+}
+
+// openSaveTest opens the save layer for the result shown (+).
+func (m *Model) openSaveTest() tea.Cmd {
+	tools, ok := m.current().(*page.Tools)
+	if !ok {
+		m.status = statusMsg{"+ saves a tool's result as a test: on the Tools tab, with the result shown", true}
+		return nil
+	}
+	st := m.saved.shown(tools)
+	switch {
+	case m.running != "":
+		m.status = statusMsg{"a call is running: + saves its result once it is done", true}
+		return nil
+	case st == nil:
+		m.status = statusMsg{"no result of this tool to save: enter calls it (a cancelled call cannot be saved)", true}
+		return nil
+	}
+	m.saved.saving = st
+	l, act := layer.NewSaveTest(&m.c, "call "+widget.Clean(st.step.Target), m.suiteFiles(), st.step.Target, st.readOnly)
+	return tea.Batch(m.host(l), m.apply(nil, act, nil, nil))
+}
+
+// suitesDir is the project's folder of suites.
+func (m *Model) suitesDir() string { return filepath.Join(m.opts.Dir, "mcpeek") }
+
+// suiteFiles are the suites under mcpeek/, relative to it.
+func (m *Model) suiteFiles() []string {
+	dir := m.suitesDir()
+	files, err := suite.Files(m.opts.Dir, nil)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range files {
+		if rel, err := filepath.Rel(dir, f); err == nil && !strings.HasPrefix(rel, "..") {
+			out = append(out, rel)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// suitePath is the file a name typed in the save layer stands for, under
+// mcpeek/: a relative path in it, .yaml added when it has no extension.
+func (m *Model) suitePath(name string) (string, error) {
+	name = filepath.Clean(name)
+	if filepath.IsAbs(name) || name == "." || strings.HasPrefix(name, "..") {
+		return "", fmt.Errorf("%q: name a file under mcpeek/ (such as session.yaml)", name)
+	}
+	switch filepath.Ext(name) {
+	case ".yaml", ".yml":
+	case "":
+		name += ".yaml"
+	default:
+		return "", fmt.Errorf("%q: a suite is a .yaml file", name)
+	}
+	return filepath.Join(m.suitesDir(), name), nil
+}
+
+// writeTest writes the step being saved as a test, with the redactions
+// the person kept.
+func (m *Model) writeTest(a layer.WriteTest) tea.Cmd {
+	st := m.saved.saving
+	path, err := m.suitePath(a.File)
+	if st == nil || err != nil {
+		if err == nil {
+			err = errors.New("nothing to save")
+		}
+		return func() tea.Msg { return layer.TestWritten{L: a.From, Err: err.Error()} }
+	}
+	step := st.step
+	step.Redact = a.Redact
+	opts := suite.WriteOptions{New: suite.NewSuite{Server: m.opts.SuiteServer}}
+	for _, r := range connRoots(m.conn) {
+		opts.New.Roots = append(opts.New.Roots, r.URI)
+	}
+	name := a.Name
+	return func() tea.Msg {
+		d, err := suite.BuildTest(name, step)
+		if err == nil {
+			err = suite.WriteTest(path, d, opts)
+		}
+		if err != nil {
+			return layer.TestWritten{L: a.From, Err: err.Error()}
+		}
+		said := fmt.Sprintf("saved the test %q in %s", name, path)
+		if d.Snapshot != "" {
+			said += " and its snapshot in " + suite.SnapshotPath(path)
+		}
+		return layer.TestWritten{L: a.From, Said: widget.Clean(said)}
+	}
+}
+
+// rerun runs the step being saved again, answering every question as the
+// person answered it, and proposes to redact the values that differ.
+func (m *Model) rerun(l *layer.SaveTest) tea.Cmd {
+	st, conn := m.saved.saving, m.conn
+	fail := func(why string) tea.Cmd {
+		return func() tea.Msg { return layer.Proposed{L: l, Err: why} }
+	}
+	switch {
+	case st == nil || st.step.Result == nil:
+		return fail("there is no result to compare with")
+	case conn == nil || m.state != stateConnected:
+		return fail("not connected")
+	case m.running != "":
+		return fail("a call is running")
+	}
+	d, err := suite.BuildTest("rerun", st.step)
+	if err != nil {
+		return fail(err.Error())
+	}
+	answers, err := d.Answers()
+	if err != nil {
+		return fail(err.Error())
+	}
+	script := &mcpclient.HeadlessAsker{Answers: answers, Strict: true}
+	if !m.asker.script.CompareAndSwap(nil, script) {
+		return fail("a re-run is under way")
+	}
+	asker, first, tool, args := m.asker, st.step.Result, st.step.Target, st.args
+	return func() tea.Msg {
+		defer asker.script.CompareAndSwap(script, nil)
+		ctx, cancel := context.WithTimeout(conn.Context(), time.Minute)
+		defer cancel()
+		res, err := conn.Call(ctx, tool, args)
+		if err != nil {
+			return layer.Proposed{L: l, Err: "it ended in an error: " + err.Error()}
+		}
+		if unused := script.Unused(); len(unused) > 0 {
+			return layer.Proposed{L: l, Err: "it did not ask the same questions: the test may not pass as it is"}
+		}
+		diffs, err := suite.ProposeRedactions(first, res)
+		if err != nil {
+			return layer.Proposed{L: l, Err: err.Error()}
+		}
+		props := make([]layer.Proposal, len(diffs))
+		for i, d := range diffs {
+			props[i] = layer.Proposal{Path: d.Path, Was: brief(d.A), Now: brief(d.B)}
+		}
+		return layer.Proposed{L: l, Paths: props}
+	}
+}
+
+// brief is a value in a few characters of JSON.
+func brief(v any) string {
+	if v == nil {
+		return "absent"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return widget.CutText(string(b), 40)
+}
