@@ -196,13 +196,17 @@ func (m *Model) rerun(l *layer.SaveTest) tea.Cmd {
 	if err != nil {
 		return fail(err.Error())
 	}
+	// The script stands in for the person (and for the apps) on the
+	// connection while the step runs again: one at a time, whether this
+	// re-run or a Suite tab run (suite.go).
 	script := &mcpclient.HeadlessAsker{Answers: answers, Strict: true}
-	if !m.asker.script.CompareAndSwap(nil, script) {
-		return fail("a re-run is under way")
+	restore, err := conn.StandIn(script)
+	if err != nil {
+		return fail("a re-run or a test is under way")
 	}
-	asker, first, tool, args := m.asker, st.step.Result, st.step.Target, st.args
+	first, tool, args := st.step.Result, st.step.Target, st.args
 	return func() tea.Msg {
-		defer asker.script.CompareAndSwap(script, nil)
+		defer restore()
 		ctx, cancel := context.WithTimeout(conn.Context(), time.Minute)
 		defer cancel()
 		res, err := conn.Call(ctx, tool, args)
