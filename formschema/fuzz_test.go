@@ -390,8 +390,8 @@ func checkUndeclared(t *testing.T, s *Schema, content map[string]any, undeclared
 // model promises, so what mcpeek sends is what the person was asked for.
 func checkAccepted(t *testing.T, s *Schema, content map[string]any) {
 	t.Helper()
-	if inst, err := normalize(content); err != nil || s.compiled.Validate(inst) != nil {
-		t.Fatalf("Validate reported nothing, but the schema rejects the content: %v", s.compiled.Validate(inst))
+	if _, inst, err := normalize(content); err != nil || validateWhole(s.compiled, inst) != nil {
+		t.Fatalf("Validate reported nothing, but the schema rejects the content: %v %v", err, validateWhole(s.compiled, inst))
 	}
 	for _, f := range s.Fields {
 		v, present := content[f.Key]

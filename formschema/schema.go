@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Kind is the kind of control a field needs.
@@ -87,7 +85,7 @@ type Field struct {
 // sent them, and a compiled validator.
 type Schema struct {
 	Fields   []Field
-	compiled *jsonschema.Schema
+	compiled *jsonschema.Resolved
 }
 
 // FieldError is a validation problem with one field, worded for a person.
@@ -198,21 +196,17 @@ type parser struct {
 }
 
 func (p parser) parse(raw []byte, order []string) (*Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, fmt.Errorf("requested schema is not valid JSON: %w", err)
 	}
-	root, ok := doc.(map[string]any)
+	// The field model holds plain JSON values (float64 numbers), the same
+	// kind of values an answer carries.
+	plain, ok := doc.(map[string]any)
 	if !ok {
 		return nil, errors.New("requested schema must be a JSON object")
 	}
-	// The field model holds plain JSON values (float64 numbers), the same
-	// kind of values an answer carries; the validator gets exact numbers.
-	var plain map[string]any
-	if err := json.Unmarshal(raw, &plain); err != nil {
-		return nil, fmt.Errorf("requested schema is not valid JSON: %w", err)
-	}
-	if t, ok := root["type"]; ok && t != "object" {
+	if t, ok := plain["type"]; ok && t != "object" {
 		return nil, fmt.Errorf("requested schema must have type \"object\", not %v", t)
 	}
 	found, err := propertyOrder(raw)
@@ -258,13 +252,7 @@ func (p parser) parse(raw []byte, order []string) (*Schema, error) {
 		}
 		s.Fields = append(s.Fields, f)
 	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	c.UseLoader(noLoader{})
-	if err := c.AddResource("mcpeek:requested-schema", root); err != nil {
-		return nil, fmt.Errorf("requested schema: %w", err)
-	}
-	s.compiled, err = c.Compile("mcpeek:requested-schema")
+	s.compiled, err = compile(raw, s.Fields)
 	if err != nil {
 		return nil, fmt.Errorf("requested schema does not compile: %w", err)
 	}
@@ -339,12 +327,6 @@ func propertiesRaw(raw []byte) map[string]json.RawMessage {
 		return nil
 	}
 	return top.Properties
-}
-
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema %q is not loaded", url)
 }
 
 func mergeOrder(hint, found []string) []string {
@@ -836,20 +818,16 @@ func (s *Schema) Defaults() map[string]any {
 // Validate checks content against the schema, formats asserted, and returns
 // one error per failing field, in field order. Messages never echo the value.
 func (s *Schema) Validate(content map[string]any) []FieldError {
-	inst, err := normalize(content)
+	exactInst, plainInst, err := normalize(content)
 	if err != nil {
 		return []FieldError{{Message: err.Error()}}
 	}
 	byKey := map[string]string{}
 	var general []string
 	if s.compiled != nil { // a zero Schema (URL mode) has no validator
-		err = s.compiled.Validate(inst)
-		var ve *jsonschema.ValidationError
-		switch {
-		case errors.As(err, &ve):
-			s.collect(ve, byKey, &general)
-		case err != nil:
-			general = append(general, err.Error())
+		s.checkFields(exactInst, byKey)
+		if err := validateWhole(s.compiled, plainInst); err != nil {
+			s.wholeSchemaError(err, byKey, &general)
 		}
 	}
 	s.checkBounds(content, byKey)
@@ -895,73 +873,28 @@ func (s *Schema) Check(content map[string]any) error {
 	return errors.New(strings.Join(msgs, "; "))
 }
 
-func normalize(content map[string]any) (any, error) {
+// normalize makes content plain JSON twice over: with numbers as written
+// (json.Number), for the form's own checks, and as float64, for
+// jsonschema-go.
+func normalize(content map[string]any) (exact, plain map[string]any, err error) {
 	if content == nil {
 		content = map[string]any{}
 	}
 	b, err := json.Marshal(content)
 	if err != nil {
-		return nil, fmt.Errorf("content cannot be encoded as JSON: %w", err)
+		return nil, nil, fmt.Errorf("content cannot be encoded as JSON: %w", err)
 	}
-	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&exact); err != nil {
+		return nil, nil, fmt.Errorf("content cannot be encoded as JSON: %w", err)
+	}
+	if err := json.Unmarshal(b, &plain); err != nil {
+		return nil, nil, fmt.Errorf("content cannot be encoded as JSON: %w", err)
+	}
+	return exact, plain, nil
 }
 
-// subSep joins a group's key and its field's key in collect's map; JSON
-// keys may hold any character but this one is no key's in practice.
+// subSep joins a group's key and its field's key in byKey; JSON keys may
+// hold any character but this one is no key's in practice.
 const subSep = "\x00"
-
-// collect walks the error tree and keeps the first message per field.
-func (s *Schema) collect(ve *jsonschema.ValidationError, byKey map[string]string, general *[]string) {
-	if len(ve.Causes) == 0 || isLeafKind(ve.ErrorKind) {
-		if _, ok := ve.ErrorKind.(*kind.AdditionalProperties); ok && len(ve.InstanceLocation) == 0 {
-			return // Validate names each undeclared property itself
-		}
-		if req, ok := ve.ErrorKind.(*kindRequired); ok && len(ve.InstanceLocation) == 0 {
-			for _, k := range req.Missing {
-				if s.Field(k) == nil {
-					// Required by a root keyword such as allOf, but not a field:
-					// no answer to this form can satisfy it.
-					if msg := fmt.Sprintf("the schema requires %q, which is not a field of this form", k); !slices.Contains(*general, msg) {
-						*general = append(*general, msg)
-					}
-					continue
-				}
-				if _, seen := byKey[k]; !seen {
-					byKey[k] = "is required"
-				}
-			}
-			return
-		}
-		if req, ok := ve.ErrorKind.(*kindRequired); ok && len(ve.InstanceLocation) == 1 {
-			for _, k := range req.Missing { // a group's field
-				if key := ve.InstanceLocation[0] + subSep + k; byKey[key] == "" {
-					byKey[key] = "is required"
-				}
-			}
-			return
-		}
-		msg := s.message(ve)
-		if len(ve.InstanceLocation) == 0 {
-			*general = append(*general, msg)
-			return
-		}
-		key := ve.InstanceLocation[0]
-		if f := s.Field(key); f != nil && len(ve.InstanceLocation) > 1 {
-			switch f.Kind {
-			case KindGroup:
-				key += subSep + ve.InstanceLocation[1]
-			case KindList:
-				if n, err := strconv.Atoi(ve.InstanceLocation[1]); err == nil {
-					msg = fmt.Sprintf("item %d %s", n+1, msg)
-				}
-			}
-		}
-		if _, seen := byKey[key]; !seen {
-			byKey[key] = msg
-		}
-		return
-	}
-	for _, c := range ve.Causes {
-		s.collect(c, byKey, general)
-	}
-}

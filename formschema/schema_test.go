@@ -987,3 +987,66 @@ func TestHumanize(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateWholeSchema covers what the form's own field checks leave to
+// the whole schema's validator, and the drafts a server may name.
+func TestValidateWholeSchema(t *testing.T) {
+	t.Parallel()
+	group, err := ParseArguments(json.RawMessage(`{"type":"object","properties":{
+		"limits":{"type":"object","properties":{"max":{"type":"integer","minimum":1}},"additionalProperties":false}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		schema   *Schema
+		content  map[string]any
+		wantErrs []string
+	}{
+		{name: "a decimal multipleOf is exact, not float division",
+			schema: mustParse(t, oneField("s", `{"type":"number","multipleOf":0.1}`, false)), content: map[string]any{"s": 0.3}},
+		{name: "off a decimal multipleOf",
+			schema: mustParse(t, oneField("s", `{"type":"number","multipleOf":0.1}`, false)), content: map[string]any{"s": 0.35},
+			wantErrs: []string{"S: must be a multiple of 0.1"}},
+		{name: "exclusive bounds",
+			schema: mustParse(t, oneField("n", `{"type":"number","exclusiveMinimum":0}`, false)), content: map[string]any{"n": 0},
+			wantErrs: []string{"N: must be greater than 0"}},
+		{name: "required by a root allOf, field or not",
+			schema:   mustParse(t, `{"type":"object","properties":{"a":{"type":"string"}},"allOf":[{"required":["a","zz"]}]}`),
+			content:  map[string]any{},
+			wantErrs: []string{"A: is required", `the schema requires "zz", which is not a field of this form`}},
+		{name: "required by dependentRequired",
+			schema:   mustParse(t, `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"dependentRequired":{"a":["b"]}}`),
+			content:  map[string]any{"a": secret},
+			wantErrs: []string{"B: is required"}},
+		{name: "a root rule no field holds",
+			schema:   mustParse(t, `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"not":{"required":["a","b"]}}`),
+			content:  map[string]any{"a": secret, "b": secret},
+			wantErrs: []string{"the answer does not meet the schema's not rule"}},
+		{name: "a group's property its schema does not allow", schema: group,
+			content:  map[string]any{"limits": map[string]any{"max": 2, "other": secret}},
+			wantErrs: []string{"Limits: has a property the schema does not allow"}},
+		{name: "draft-07 named, formats checked",
+			schema:   mustParse(t, `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"e":{"type":"string","format":"email"}}}`),
+			content:  map[string]any{"e": secret},
+			wantErrs: []string{"E: must be a valid email address"}},
+		{name: "draft 2019-09 named, read as 2020-12",
+			schema:  mustParse(t, `{"$schema":"https://json-schema.org/draft/2019-09/schema","type":"object","properties":{"e":{"type":"string","format":"email"}},"required":["e"]}`),
+			content: map[string]any{"e": "ada@example.com"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, e := range tt.schema.Validate(tt.content) {
+				got = append(got, e.Error())
+				if strings.Contains(e.Error(), secret) {
+					t.Errorf("message %q echoes the submitted value", e.Error())
+				}
+			}
+			if !slices.Equal(got, tt.wantErrs) {
+				t.Errorf("Validate errors\n got: %q\nwant: %q", got, tt.wantErrs)
+			}
+		})
+	}
+}

@@ -161,6 +161,13 @@ type Config struct {
 	// resource updates, list changes). It is called on the connection's
 	// reading goroutine and must not block.
 	OnEvent func(Event)
+	// IgnoreListChanges leaves the server's list changes unheard: no
+	// ListChangedEvent, and the tools listed stay the ones known for the
+	// connection's life. A run that shows no list changes asks for none,
+	// which in the 2026-07-28 era spares it and the server a
+	// subscriptions/listen stream (a request, its acknowledgement, and its
+	// cancellation when the connection closes).
+	IgnoreListChanges bool
 }
 
 // ConnectError is a failure to reach or initialize the server.

@@ -129,6 +129,9 @@ func (n *notifier) options(o *mcp.ClientOptions) {
 			n.emit(ResourceUpdatedEvent{URI: r.Params.URI})
 		}
 	}
+	if n.conn.cfg.IgnoreListChanges {
+		return // go-sdk subscribes to the lists it has a handler for
+	}
 	o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
 		n.conn.toolsMu.Lock()
 		n.conn.taskSupport, n.conn.toolList = nil, nil // listed again when next asked

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -86,8 +87,9 @@ func (k ControlKeyMap) FullHelp() [][]key.Binding {
 const narrowColumns = 40
 
 // defaultTheme is the form's theme (huh's default), for fields not given
-// one.
-var defaultTheme = huh.ThemeCharm()
+// one: made when first drawn, so that a run that shows no form does not
+// build it (it is most of this package's start-up).
+var defaultTheme = sync.OnceValue(huh.ThemeCharm)
 
 // theme is the form's theme: huh's default, and where there is no colour
 // a multi-select's choices marked [x] and [ ], not by colour.
@@ -119,7 +121,7 @@ type fieldBase struct {
 func (b *fieldBase) styles() *huh.FieldStyles {
 	t := b.theme
 	if t == nil {
-		t = defaultTheme
+		t = defaultTheme()
 	}
 	if b.focused {
 		return &t.Focused

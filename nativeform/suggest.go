@@ -3,6 +3,7 @@ package nativeform
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -44,7 +45,7 @@ var styleChosen = lipgloss.NewStyle().Foreground(lipgloss.Color("63")).Bold(true
 
 // styleFocusedField frames the suggestions as part of the focused field:
 // the form's theme (huh's default) draws that field with this style.
-var styleFocusedField = huh.ThemeCharm().Focused.Base
+var styleFocusedField = sync.OnceValue(func() lipgloss.Style { return defaultTheme().Focused.Base })
 
 // suggestRows is how many suggestions show at once; the rest scroll.
 const suggestRows = 5
@@ -92,7 +93,7 @@ func (s *suggestField) View() string {
 	if !s.showing() {
 		return out
 	}
-	return out + "\n" + styleFocusedField.Render(s.suggestionsView())
+	return out + "\n" + styleFocusedField().Render(s.suggestionsView())
 }
 
 // suggestionsView is the list under the field: a window of values around

@@ -111,9 +111,9 @@ var commands = []command{
 	},
 	{
 		name:     "replay",
-		usage:    "mcpeek replay FILE [flags] [--] [SERVER...]",
-		synopsis: "mcpeek replay FILE [--allow-writes] [--redact JSONPATH] [flags] [--] [SERVER...]",
-		summary:  "send a recording's requests (--record) again, answer as recorded, report what differs",
+		usage:    "mcpeek replay FILE [flags] [--] SERVER... | FILE --serve [--http ADDR]",
+		synopsis: "mcpeek replay FILE [--allow-writes] [--redact JSONPATH] [flags] [--] [SERVER...] | mcpeek replay FILE --serve [--http ADDR]",
+		summary:  "send a recording's requests (--record) again, answer as recorded, report what differs; --serve: the recording plays the server",
 		options:  newReplayOptions,
 	},
 	{

@@ -141,6 +141,9 @@ type endpoint struct {
 	rec     *recording // --record's, nil without it
 	// onEvent hears the server's notifications when the asker does not.
 	onEvent func(mcpclient.Event)
+	// ignoreListChanges: the run shows no list changes, so it asks the
+	// server for none.
+	ignoreListChanges bool
 	// showAuth tells the person what authorization needs of them;
 	// pasteAuth (nil: none) reads a pasted redirect URL.
 	showAuth  func(string)
@@ -237,6 +240,8 @@ func (e *endpoint) connect(ctx context.Context, asker mcpclient.NativeAsker, rec
 		LogLevel:       e.cf.logLevel,
 		TLS:            e.cf.tls.config,
 		MaxMessageSize: int64(e.cf.maxMessage),
+		// A headless run's stderr shows no list changes.
+		IgnoreListChanges: e.ignoreListChanges,
 	}
 	if s, ok := asker.(mcpclient.Sampler); ok {
 		cfg.Sampler = s
@@ -305,6 +310,7 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	events := newStderrEvents(s.errOut, progress, cf.logLevel != "")
 	defer events.close()
 	e.onEvent = events.OnEvent
+	e.ignoreListChanges = true // stderrEvents shows none
 	cf.events, cf.host = events, e.host
 	e.showAuth = func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }
 	if (cf.noBrowser || isTerminal(os.Stdin)) && !cf.stdinTaken {

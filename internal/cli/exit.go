@@ -76,6 +76,8 @@ func exitCode(ctx context.Context, err error) (code int, say bool) {
 		return exitConnection, false
 	case errors.Is(err, errFindings): // the diff's report says which
 		return exitToolError, false
+	case errors.Is(err, errServedMismatch): // the served recording's summary says which
+		return exitToolError, false
 	case mcpclient.IsSampleRejected(err): // the call cannot go on without the reply
 		return exitToolError, true
 	case errors.As(err, new(urlRequiredError)): // nor without the pages opened

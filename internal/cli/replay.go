@@ -47,6 +47,7 @@ func newReplayOptions(fs *flagSet) options {
 	fs.Lookup("protocol").Usage = "the recording's revision (the default); another is refused"
 	fs.BoolVar(&o.allowWrites, "allow-writes", false, "also call the tools not annotated read-only (without it the replay stops before the first)")
 	fs.Var(&o.redact, "redact", "compare the responses without what this `JSONPATH` selects, as a suite's redact: (repeatable)")
+	defineServe(fs, &o.serve, &o.httpAddr)
 	return o
 }
 
@@ -70,8 +71,8 @@ func (o *replayOptions) parse(fs *flagSet, args []string) error {
 	if o.redactions, err = suite.ParseRedactions(o.redact); err != nil {
 		return usagef("--redact: %v", err)
 	}
-	if o.serve {
-		return nil
+	if o.serve || o.httpAddr != "" {
+		return checkServe(o.serve, o.httpAddr, rest)
 	}
 	if o.conn.protocol == "auto" {
 		o.conn.protocol = o.header.Protocol

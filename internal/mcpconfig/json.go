@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tailscale/hujson"
 )
@@ -255,11 +256,11 @@ func kindWord(t reflect.Type) string {
 	return t.String()
 }
 
-var hujsonPosition = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+var hujsonPosition = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`) })
 
 // jsonSyntaxError words a JSON syntax error as FILE:LINE:COL: text.
 func jsonSyntaxError(path string, err error) error {
-	if m := hujsonPosition.FindStringSubmatch(err.Error()); m != nil {
+	if m := hujsonPosition().FindStringSubmatch(err.Error()); m != nil {
 		return fmt.Errorf("%s:%s:%s: invalid JSON: %s", path, m[1], m[2], m[3])
 	}
 	return fmt.Errorf("%s: invalid JSON: %v", path, err)

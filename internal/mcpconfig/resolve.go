@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/joho/godotenv"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -257,7 +258,7 @@ func closing(s string, from int) int {
 }
 
 // shellName is a variable name of the ${VAR} form.
-var shellName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var shellName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // variable is the value of one ${ref}.
 func (x *expander) variable(ref, where string) (string, error) {
@@ -284,7 +285,7 @@ func (x *expander) variable(ref, where string) (string, error) {
 	if x.s.Format == FormatMCPServers {
 		// Claude Code: ${VAR} and ${VAR:-default}.
 		name, def, hasDefault := strings.Cut(ref, ":-")
-		if shellName.MatchString(name) {
+		if shellName().MatchString(name) {
 			if v, found := x.r.LookupEnv(name); found && (v != "" || !hasDefault) {
 				return v, nil
 			}
@@ -295,7 +296,7 @@ func (x *expander) variable(ref, where string) (string, error) {
 		}
 	}
 	hint := ""
-	if x.s.Format == FormatVSCode && shellName.MatchString(ref) {
+	if x.s.Format == FormatVSCode && shellName().MatchString(ref) {
 		hint = fmt.Sprintf(" (VS Code reads the environment as ${env:%s})", ref)
 	}
 	return "", x.errorf("%s: unknown variable ${%s}%s", where, ref, hint)

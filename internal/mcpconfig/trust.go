@@ -257,7 +257,7 @@ func (s *Server) envNames(value string, names map[string]bool) {
 			names[name] = true
 		} else if s.Format == FormatMCPServers {
 			name, def, _ := strings.Cut(ref, ":-")
-			if shellName.MatchString(name) {
+			if shellName().MatchString(name) {
 				names[name] = true
 			}
 			s.envNames(def, names)

@@ -4,13 +4,14 @@ package suite
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // check compares a step's outcome with its expectations; it also keeps
@@ -150,16 +151,15 @@ func (r *runner) checkOutputSchema(ctx context.Context, conn *mcpclient.Conn, to
 	case t.OutputSchema == nil:
 		return fmt.Sprintf("the tool %q declares no outputSchema", tool)
 	}
-	schemaDoc, err := jsonValue(t.OutputSchema)
+	raw, err := json.Marshal(t.OutputSchema)
 	if err != nil {
-		return err.Error()
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("output-schema.json", schemaDoc); err != nil {
 		return "the tool's outputSchema: " + err.Error()
 	}
-	sch, err := c.Compile("output-schema.json")
+	var sch jsonschema.Schema
+	if err := json.Unmarshal(raw, &sch); err != nil {
+		return "the tool's outputSchema does not compile: " + err.Error()
+	}
+	resolved, err := sch.Resolve(nil)
 	if err != nil {
 		return "the tool's outputSchema does not compile: " + err.Error()
 	}
@@ -168,10 +168,30 @@ func (r *runner) checkOutputSchema(ctx context.Context, conn *mcpclient.Conn, to
 	if !ok {
 		return "the result has no structuredContent"
 	}
-	if err := sch.Validate(sc); err != nil {
+	if err := validateOutput(resolved, sc); err != nil {
 		return "structuredContent does not match the outputSchema: " + oneLine(err.Error())
 	}
 	return ""
+}
+
+// validateOutput checks structured content, as plain JSON (numbers as
+// float64), against a resolved output schema; a failure of the validator
+// itself is an error, not a crash.
+func validateOutput(r *jsonschema.Resolved, content any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the outputSchema could not be checked: %v", p)
+		}
+	}()
+	b, err := json.Marshal(content)
+	if err != nil {
+		return err
+	}
+	var plain any
+	if err := json.Unmarshal(b, &plain); err != nil {
+		return err
+	}
+	return r.Validate(plain)
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

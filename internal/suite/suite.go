@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpeek/mcpeek/internal/surface"
@@ -266,7 +267,7 @@ type completeDoc struct {
 
 // unknownField is how the YAML decoder words a key the document does not
 // know.
-var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type`)
+var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+): field (\S+) not found in type`) })
 
 // Load reads and checks the suite at path; getenv resolves {{env.X}}.
 // Every mistake is an [*Error].
@@ -375,7 +376,7 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (_ *Sui
 
 // cannotUnmarshal is how the YAML decoder words a value of the wrong
 // kind, naming the Go type it was decoding into.
-var cannotUnmarshal = regexp.MustCompile("cannot unmarshal !!(\\w+)(?: `[^`]*`)? into (\\S+)")
+var cannotUnmarshal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("cannot unmarshal !!(\\w+)(?: `[^`]*`)? into (\\S+)") })
 
 var yamlKinds = map[string]string{"str": "a string", "int": "a number", "float": "a number", "bool": "true or false",
 	"null": "nothing", "seq": "a list", "map": "a mapping", "timestamp": "a date"}
@@ -410,14 +411,14 @@ func wanted(goType string) string {
 // yamlError is a decoder's error as a suite error with its line.
 func yamlError(path string, err error) error {
 	msg := err.Error()
-	if m := unknownField.FindStringSubmatch(msg); m != nil {
+	if m := unknownField().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &Error{File: path, Line: line, Msg: fmt.Sprintf("unknown key %q", m[2])}
 	}
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
-		if m := cannotUnmarshal.FindStringSubmatch(msg); m != nil {
+		if m := cannotUnmarshal().FindStringSubmatch(msg); m != nil {
 			msg = strings.Replace(msg, m[0], fmt.Sprintf("want %s, got %s", wanted(m[2]), yamlKinds[m[1]]), 1)
 		}
 	}

@@ -10,11 +10,12 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
 
-var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}`) })
 
 // expander expands the templates a suite may use where it is read.
 type expander struct {
@@ -27,8 +28,8 @@ type expander struct {
 // name is an error at line.
 func (x *expander) expand(s string, line int) (string, error) {
 	var bad error
-	out := placeholder.ReplaceAllStringFunc(s, func(m string) string {
-		v, err := x.value(placeholder.FindStringSubmatch(m)[1])
+	out := placeholder().ReplaceAllStringFunc(s, func(m string) string {
+		v, err := x.value(placeholder().FindStringSubmatch(m)[1])
 		if err != nil && bad == nil {
 			bad = &Error{File: x.file, Line: line, Msg: err.Error()}
 		}
@@ -81,7 +82,7 @@ type vars map[string]any
 func (vs vars) expandValue(v any) (any, error) {
 	switch t := v.(type) {
 	case string:
-		if m := placeholder.FindStringSubmatch(t); m != nil && m[0] == t {
+		if m := placeholder().FindStringSubmatch(t); m != nil && m[0] == t {
 			val, ok := vs[m[1]]
 			if !ok {
 				return nil, fmt.Errorf("{{%s}} names no capture of this test", m[1])
@@ -89,8 +90,8 @@ func (vs vars) expandValue(v any) (any, error) {
 			return val, nil
 		}
 		var bad error
-		out := placeholder.ReplaceAllStringFunc(t, func(m string) string {
-			name := placeholder.FindStringSubmatch(m)[1]
+		out := placeholder().ReplaceAllStringFunc(t, func(m string) string {
+			name := placeholder().FindStringSubmatch(m)[1]
 			val, ok := vs[name]
 			if !ok {
 				bad = fmt.Errorf("{{%s}} names no capture of this test", name)

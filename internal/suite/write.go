@@ -101,7 +101,7 @@ func (d *Draft) Node() *yaml.Node {
 func hasTemplate(v any) bool {
 	switch t := v.(type) {
 	case string:
-		return placeholder.MatchString(t)
+		return placeholder().MatchString(t)
 	case []any:
 		for _, e := range t {
 			if hasTemplate(e) {
@@ -232,7 +232,7 @@ func stepNode(st SessionStep, args any, d *Draft) (*yaml.Node, error) {
 	if st.Result == nil && st.ErrorCode != nil {
 		e := mapping()
 		_ = addValue(e, "code", *st.ErrorCode)
-		if st.ErrorMessage != "" && !placeholder.MatchString(st.ErrorMessage) {
+		if st.ErrorMessage != "" && !placeholder().MatchString(st.ErrorMessage) {
 			addScalar(e, "message", st.ErrorMessage)
 		}
 		addKey(expect, "error", e)
@@ -261,7 +261,7 @@ func answerEntry(q Question) (*yaml.Node, *yaml.Node, error) {
 		if q.Mode != "" {
 			addScalar(want, "mode", q.Mode)
 		}
-		if q.Message != "" && !placeholder.MatchString(q.Message) {
+		if q.Message != "" && !placeholder().MatchString(q.Message) {
 			addScalar(want, "message", q.Message)
 		}
 		addScalar(want, "action", q.Action)
@@ -282,7 +282,7 @@ func answerEntry(q Question) (*yaml.Node, *yaml.Node, error) {
 func elicitEntry(q Question) (*yaml.Node, error) {
 	entry := mapping()
 	match := mapping()
-	if q.Message != "" && !placeholder.MatchString(q.Message) {
+	if q.Message != "" && !placeholder().MatchString(q.Message) {
 		addScalar(match, "message", q.Message)
 	}
 	if q.ResourceURI != "" {

@@ -1,0 +1,299 @@
+package record
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// maxSessions bounds the 2025-11-25 sessions open at once.
+const maxSessions = 64
+
+// sessionHeader carries a 2025-11-25 session's id.
+const sessionHeader = "Mcp-Session-Id"
+
+// ServeOn serves the recording as streamable HTTP on ln until ctx is
+// done. loopbackOnly makes it refuse requests whose Host or Origin is not
+// a loopback name (a web page reaching a local port through a name it
+// controls).
+func (s *Server) ServeOn(ctx context.Context, ln net.Listener, loopbackOnly bool) error {
+	srv := &http.Server{
+		Handler:           s.HTTPHandler(loopbackOnly),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	stop := context.AfterFunc(ctx, func() {
+		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	})
+	defer stop()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// HTTPHandler is the recording served as streamable HTTP, on any path.
+// In 2025-11-25 initialize opens a session (Mcp-Session-Id) that later
+// requests name, questions travel on the event stream of the POST they
+// are asked during and their answers come in POSTs of their own, and a
+// GET stream gets the notifications sent outside any request; in
+// 2026-07-28 every POST stands alone (no session, no GET stream).
+func (s *Server) HTTPHandler(loopbackOnly bool) http.Handler {
+	return &httpServer{s: s, loopbackOnly: loopbackOnly, sessions: map[string]*session{}, sessionless: newSession()}
+}
+
+type httpServer struct {
+	s            *Server
+	loopbackOnly bool
+	mu           sync.Mutex
+	sessions     map[string]*session
+	// sessionless is the one "session" of 2026-07-28 requests.
+	sessionless *session
+}
+
+// session is one 2025-11-25 client's: its questions waiting for answers,
+// its requests, and its GET stream's notifications.
+type session struct {
+	ctx    context.Context
+	end    context.CancelFunc
+	asks   asker
+	reqs   *inflight
+	stream chan []byte
+}
+
+func newSession() *session {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &session{ctx: ctx, end: cancel, reqs: newInflight(), stream: make(chan []byte, 64)}
+}
+
+func (h *httpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.loopbackOnly && !(loopbackHost(r.Host) && loopbackOrigin(r.Header.Get("Origin"))) {
+		http.Error(w, "mcpeek replay serves loopback names only", http.StatusForbidden)
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r)
+	case http.MethodGet:
+		h.get(w, r)
+	case http.MethodDelete:
+		h.delete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+func (h *httpServer) post(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.s.maxMessage))
+	if err != nil {
+		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+			h.s.problem("a message longer than %d bytes was refused", h.s.maxMessage)
+			http.Error(w, fmt.Sprintf("a message longer than %d bytes", h.s.maxMessage), http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, "read: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	var m wire
+	if json.Unmarshal(body, &m) != nil {
+		h.s.problem("a message that is not a JSON-RPC object was refused")
+		writeJSON(w, http.StatusBadRequest, response(json.RawMessage("null"), nil, json.RawMessage(`{"code":-32700,"message":"parse error: not a JSON-RPC message"}`)))
+		return
+	}
+	sess, status := h.session(w, r, m)
+	if sess == nil {
+		http.Error(w, http.StatusText(status), status)
+		return
+	}
+	if !(m.Method != "" && m.hasID()) {
+		switch {
+		case m.Method == notificationCancelled:
+			var c struct {
+				ID json.RawMessage `json:"requestId"`
+			}
+			_ = json.Unmarshal(m.Params, &c)
+			sess.reqs.cancel(c.ID)
+		case m.Method == "" && m.hasID():
+			sess.asks.deliver(m.ID, body)
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	ctx, ok := sess.reqs.start(r.Context(), m.ID)
+	if !ok {
+		writeJSON(w, http.StatusOK, response(m.ID, nil, json.RawMessage(`{"code":-32000,"message":"mcpeek replay: too many requests in flight"}`)))
+		return
+	}
+	defer sess.reqs.done(m.ID)
+	stop := context.AfterFunc(sess.ctx, func() { sess.reqs.cancel(m.ID) })
+	defer stop()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	h.s.handle(ctx, m, &ssePeer{w: w, sess: sess})
+}
+
+// session finds the session a POST belongs to, opening one for a
+// 2025-11-25 initialize (its id in the response's header). nil with the
+// status to answer when there is none.
+func (h *httpServer) session(w http.ResponseWriter, r *http.Request, m wire) (*session, int) {
+	if h.s.modern {
+		return h.sessionless, 0
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if m.Method == "initialize" {
+		if len(h.sessions) >= maxSessions {
+			return nil, http.StatusServiceUnavailable
+		}
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		id := hex.EncodeToString(b[:])
+		sess := newSession()
+		h.sessions[id] = sess
+		w.Header().Set(sessionHeader, id)
+		return sess, 0
+	}
+	id := r.Header.Get(sessionHeader)
+	if id == "" {
+		return nil, http.StatusBadRequest
+	}
+	sess := h.sessions[id]
+	if sess == nil {
+		return nil, http.StatusNotFound
+	}
+	return sess, 0
+}
+
+// get is a 2025-11-25 session's stream of what is sent outside any
+// request.
+func (h *httpServer) get(w http.ResponseWriter, r *http.Request) {
+	if h.s.modern {
+		w.Header().Set("Allow", "POST")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	h.mu.Lock()
+	sess := h.sessions[r.Header.Get(sessionHeader)]
+	h.mu.Unlock()
+	if sess == nil {
+		http.Error(w, http.StatusText(http.StatusNotFound), http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	p := &ssePeer{w: w}
+	p.flush()
+	for {
+		select {
+		case msg := <-sess.stream:
+			if p.send(msg) != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		case <-sess.ctx.Done():
+			return
+		}
+	}
+}
+
+func (h *httpServer) delete(w http.ResponseWriter, r *http.Request) {
+	if h.s.modern {
+		w.Header().Set("Allow", "POST")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	id := r.Header.Get(sessionHeader)
+	h.mu.Lock()
+	sess := h.sessions[id]
+	delete(h.sessions, id)
+	h.mu.Unlock()
+	if sess == nil {
+		http.Error(w, http.StatusText(http.StatusNotFound), http.StatusNotFound)
+		return
+	}
+	sess.end()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// ssePeer writes a request's traffic as server-sent events on its POST's
+// response; the session, when there is one, takes the answers to its
+// questions and what belongs to no request.
+type ssePeer struct {
+	w    http.ResponseWriter
+	sess *session
+}
+
+func (p *ssePeer) send(msg []byte) error {
+	if _, err := fmt.Fprintf(p.w, "event: message\ndata: %s\n\n", msg); err != nil {
+		return err
+	}
+	p.flush()
+	return nil
+}
+
+func (p *ssePeer) flush() {
+	if f, ok := p.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (p *ssePeer) ask(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	return p.sess.asks.ask(ctx, p.send, method, params)
+}
+
+func (p *ssePeer) outside(msg []byte) {
+	if p.sess == nil {
+		return
+	}
+	select {
+	case p.sess.stream <- msg:
+	default: // no GET stream drains it: dropped, as a server without one would
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, msg []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(msg)
+}
+
+// loopbackHost reports whether a Host header names this machine.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	if ip == nil && len(host) > 2 && host[0] == '[' {
+		ip = net.ParseIP(host[1 : len(host)-1])
+	}
+	return ip != nil && ip.IsLoopback()
+}
+
+// loopbackOrigin reports whether an Origin header (when there is one)
+// names this machine.
+func loopbackOrigin(origin string) bool {
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && loopbackHost(u.Host)
+}
