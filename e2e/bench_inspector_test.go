@@ -39,8 +39,9 @@ const questionProbe = `(() => {
 })()`
 
 // probedTab is a browser tab with questionProbe in every document; its
-// questions channel receives the epoch milliseconds of each question shown.
-func probedTab(browser context.Context) (context.Context, context.CancelFunc, <-chan float64, error) {
+// questions channel receives the epoch milliseconds of each question shown
+// (each console line "mcpeek-bench EVENT TIME" of the event named).
+func probedTab(browser context.Context, event string) (context.Context, context.CancelFunc, <-chan float64, error) {
 	ctx, cancel := chromedp.NewContext(browser)
 	questions := make(chan float64, 16)
 	listen := chromedp.Listen(ctx, func(ev any) {
@@ -49,7 +50,7 @@ func probedTab(browser context.Context) (context.Context, context.CancelFunc, <-
 			return
 		}
 		s, err := strconv.Unquote(string(e.Args[0].Value))
-		if ts, ok := strings.CutPrefix(s, "mcpeek-bench question "); err == nil && ok {
+		if ts, ok := strings.CutPrefix(s, "mcpeek-bench "+event+" "); err == nil && ok {
 			if v, err := strconv.ParseFloat(ts, 64); err == nil {
 				select {
 				case questions <- v:
@@ -134,7 +135,7 @@ type inspectorTab struct {
 
 func openInspectorTab(b *testing.B, browser context.Context, link string, closeSidebar bool) *inspectorTab {
 	b.Helper()
-	ctx, cancel, questions, err := probedTab(browser)
+	ctx, cancel, questions, err := probedTab(browser, "question")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func BenchmarkAppElicitationVsInspector(b *testing.B) {
 	tabs := make(chan openedTab, 1)
 	host, err := apphost.Start(apphost.Options{Open: func(u string) error {
 		go func() {
-			ctx, cancel, q, err := probedTab(browser)
+			ctx, cancel, q, err := probedTab(browser, "question")
 			tabs <- openedTab{q, cancel, err}
 			if err == nil {
 				_ = chromedp.Do(ctx, chromedp.Navigate(u))

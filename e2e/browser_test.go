@@ -38,16 +38,33 @@ func chromium(t testing.TB) context.Context {
 		}
 		t.Skip("needs Chromium (apt-get install chromium) for browser tests")
 	}
-	shared.once.Do(func() { shared.ctx, shared.err = startChromium(path) })
+	shared.once.Do(func() { shared.ctx, shared.stop, shared.err = startChromium(path, false) })
 	if shared.err != nil {
 		t.Fatalf("start Chromium: %v", shared.err)
 	}
 	return shared.ctx
 }
 
+// isolatedChromium is a second shared headless Chromium that keeps site
+// isolation on, as a person's browser does: every site's frames in a
+// process of their own. Tests cannot reach into its out-of-process frames,
+// so only the benchmarks that measure from outside them use it.
+func isolatedChromium(t testing.TB) context.Context {
+	t.Helper()
+	path := chromiumPath()
+	if path == "" {
+		t.Skip("needs Chromium (apt-get install chromium)")
+	}
+	isolated.once.Do(func() { isolated.ctx, isolated.stop, isolated.err = startChromium(path, true) })
+	if isolated.err != nil {
+		t.Fatalf("start Chromium: %v", isolated.err)
+	}
+	return isolated.ctx
+}
+
 // shared is the one Chromium of the test run: starting one costs about a
 // second, and tabs of one browser keep their own state.
-var shared struct {
+var shared, isolated struct {
 	once sync.Once
 	ctx  context.Context
 	err  error
@@ -69,10 +86,10 @@ func chromiumPath() string {
 	return ""
 }
 
-func startChromium(path string) (context.Context, error) {
+func startChromium(path string, siteIsolation bool) (context.Context, func(), error) {
 	dir, err := os.MkdirTemp("", "mcpeek-e2e-chromium-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
@@ -81,29 +98,33 @@ func startChromium(path string) (context.Context, error) {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-quic", true),
-		// Keep the app's frames in one process so the test can reach into them.
-		chromedp.Flag("disable-site-isolation-trials", true),
-		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"),
 		chromedp.UserDataDir(dir),
+	}
+	if !siteIsolation {
+		// Keep the app's frames in one process so the test can reach into them.
+		opts = append(opts, chromedp.Flag("disable-site-isolation-trials", true),
+			chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"))
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
-	shared.stop = func() {
+	stop := func() {
 		cancelBrowser()
 		cancelAlloc()
 		_ = os.RemoveAll(dir)
 	}
 	if err := chromedp.Do(bctx); err != nil {
-		shared.stop()
-		return nil, err
+		stop()
+		return nil, nil, err
 	}
-	return bctx, nil
+	return bctx, stop, nil
 }
 
 // stopChromium ends the shared Chromium, if a test started it.
 func stopChromium() {
-	if shared.stop != nil {
-		shared.stop()
+	for _, c := range []func(){shared.stop, isolated.stop} {
+		if c != nil {
+			c()
+		}
 	}
 }
 

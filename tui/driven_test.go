@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,6 +73,19 @@ func TestQuitWithAPendingElicitationCancelsIt(t *testing.T) {
 		t.Fatal("the server never heard back")
 	}
 	in.tm.WaitFinished(t)
+}
+
+// A question answered a moment ago is not pending: ctrl+c right after
+// quits without asking, whenever the pending list was last polled.
+func TestQuitRightAfterAnAnswerDoesNotAsk(t *testing.T) {
+	t.Parallel()
+	k := keys.NewMap()
+	in := open(t, Options{}, 100, 30).expect("choose_option")
+	in.selectTool("choose_option").keys("enter").formOpen()
+	in.tm.Send(pollMsg{}) // polled while the question is open
+	in.keys("down").press(k.Form.Submit).expect("accept: option-a")
+	in.keys("ctrl+c")
+	in.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }
 
 // mortalServer has a tool that ends the server's side of the session as

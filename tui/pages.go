@@ -84,7 +84,7 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 	case page.Note:
 		m.status = statusMsg{a.Text, a.Err}
 	case page.ReadResource:
-		return readResource(m.conn, a)
+		return m.readResource(a)
 	case page.Subscribe:
 		return subscribe(m.conn, a)
 	case page.AskVariables:

@@ -11,21 +11,30 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// promptGotMsg brings what getting a prompt gave.
+// promptGotMsg brings what getting a prompt gave: the result (or the
+// error) and the questions asked meanwhile, which + saves
+// (savetest.go), and its text.
 type promptGotMsg struct {
-	conn *mcpclient.Conn
-	name string
-	text string
+	conn   *mcpclient.Conn
+	name   string
+	args   map[string]string
+	res    *mcp.GetPromptResult
+	err    error
+	asked  []suite.Question
+	rounds int
+	text   string
 }
 
 func (msg promptGotMsg) update(m *Model) tea.Cmd {
 	if msg.conn == m.conn {
+		m.saved.got(msg)
 		pageOf[*page.Prompts](m).Update(page.PromptGot{Name: msg.name, Text: msg.text})
 	}
 	return nil
@@ -38,8 +47,17 @@ func (m *Model) getPromptCmd(name string, args map[string]string) tea.Cmd {
 		return nil
 	}
 	pageOf[*page.Prompts](m).Update(page.PromptGetting{Name: name, Args: args})
+	m.saved.getting(name)
 	conn, c := m.conn, &m.c
-	return func() tea.Msg { return promptGotMsg{conn, name, getPrompt(c, conn, name, args)} }
+	before, start := len(conn.Records()), time.Now()
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
+		defer cancel()
+		res, err := conn.GetPrompt(ctx, name, args)
+		msg := promptGotMsg{conn: conn, name: name, args: args, res: res, err: err, text: promptText(c, res, err)}
+		msg.asked, msg.rounds = suite.StepQuestions(conn, before, start)
+		return msg
+	}
 }
 
 // openPrompt gets a prompt, first asking for its arguments with a form
@@ -88,13 +106,10 @@ func promptSchema(pr *mcp.Prompt) (*formschema.Schema, error) {
 	return formschema.ParseWithOrder(map[string]any{"type": "object", "properties": props, "required": required}, order)
 }
 
-// getPrompt gets a prompt and words what it gave: the prompt's description,
+// promptText words what getting a prompt gave: the prompt's description,
 // then each message with its role.
-func getPrompt(c *widget.Common, conn *mcpclient.Conn, name string, args map[string]string) string {
+func promptText(c *widget.Common, res *mcp.GetPromptResult, err error) string {
 	s := c.Styles
-	ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
-	defer cancel()
-	res, err := conn.Session().GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
 	if err != nil {
 		return s.Err.Render("error: ") + widget.Clean(err.Error())
 	}

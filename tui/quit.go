@@ -10,6 +10,11 @@ import (
 
 // askQuit quits, first asking when elicitations are pending.
 func (m *Model) askQuit() tea.Cmd {
+	if m.conn != nil {
+		// As they are now, not at the last poll: a question answered
+		// since is not pending.
+		m.pending = m.conn.Pending()
+	}
 	if len(m.queue) > 0 || len(m.pending) > 0 {
 		if _, asking := findHosted[*layer.QuitPrompt](&m.stack); !asking {
 			m.host(layer.NewQuitPrompt(&m.c, func() int { return len(m.queue) + len(inApp(m.pending)) }))

@@ -10,37 +10,45 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/page"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // modelMsg is a message that knows what it does to the model.
 type modelMsg interface{ update(m *Model) tea.Cmd }
 
-// resourceReadMsg brings what a read the Resources tab asked gave.
+// resourceReadMsg brings what a read the Resources tab asked gave, and
+// the questions asked during it (what + saves with it, savetest.go).
 type resourceReadMsg struct {
-	conn *mcpclient.Conn
-	read page.ResourceRead
+	conn   *mcpclient.Conn
+	read   page.ResourceRead
+	asked  []suite.Question
+	rounds int
 }
 
 func (msg resourceReadMsg) update(m *Model) tea.Cmd {
 	if msg.read.Update && msg.conn != m.conn { // an old connection's
 		return nil
 	}
+	m.saved.read(msg)
 	return m.applyPage(m.pages[tabResources].Update(msg.read))
 }
 
 // readResource reads a URI for the Resources tab, in a command.
-func readResource(conn *mcpclient.Conn, a page.ReadResource) tea.Cmd {
+func (m *Model) readResource(a page.ReadResource) tea.Cmd {
+	conn := m.conn
 	if conn == nil {
 		return nil
 	}
+	m.saved.reading(a.Key)
+	before, start := len(conn.Records()), time.Now()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
 		defer cancel()
-		res, err := conn.Session().ReadResource(ctx, &mcp.ReadResourceParams{URI: a.URI})
-		return resourceReadMsg{conn, page.ResourceRead{Key: a.Key, URI: a.URI, Result: res, Err: err, Update: a.Update}}
+		res, err := conn.Read(ctx, a.URI)
+		asked, rounds := suite.StepQuestions(conn, before, start)
+		return resourceReadMsg{conn, page.ResourceRead{Key: a.Key, URI: a.URI, Result: res, Err: err, Update: a.Update}, asked, rounds}
 	}
 }
 

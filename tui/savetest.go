@@ -27,18 +27,62 @@ import (
 )
 
 // savedStep is what + saves of one result: the step as it went, and
-// whether running it again is harmless (a tool marked read-only).
+// whether running it again is harmless (a tool marked read-only, a read,
+// a prompt).
 type savedStep struct {
-	step     suite.SessionStep
-	args     json.RawMessage
-	readOnly bool
+	step       suite.SessionStep
+	args       json.RawMessage   // a call's arguments
+	promptArgs map[string]string // a prompt's
+	readOnly   bool
 }
 
-// savedSteps are the steps behind the results shown, per tool in the
-// order of the Tools page's results (nil for a call that was cancelled),
-// so that + saves the one the pane shows.
+// what is the step as the save layer's title says it.
+func (s *savedStep) what() string {
+	switch s.step.Kind {
+	case suite.StepRead:
+		return "read " + widget.Clean(s.step.Target)
+	case suite.StepPrompt:
+		return "prompt " + widget.Clean(s.step.Target)
+	}
+	return "call " + widget.Clean(s.step.Target)
+}
+
+// again sends the step's request again.
+func (s *savedStep) again(ctx context.Context, conn *mcpclient.Conn) (any, error) {
+	switch s.step.Kind {
+	case suite.StepRead:
+		return conn.Read(ctx, s.step.Target)
+	case suite.StepPrompt:
+		return conn.GetPrompt(ctx, s.step.Target, s.promptArgs)
+	}
+	return conn.Call(ctx, s.step.Target, s.args)
+}
+
+// ended keeps what a request ended in: its result, or the protocol error
+// the server answered with; false for a failure that is not the server's
+// answer (nothing to save).
+func (s *savedStep) ended(res any, err error) bool {
+	var rpc *jsonrpc.Error
+	switch {
+	case err == nil && res != nil:
+		s.step.Result = res
+	case errors.As(err, &rpc):
+		code := int(rpc.Code)
+		s.step.ErrorCode, s.step.ErrorMessage = &code, rpc.Message
+	default:
+		return false
+	}
+	return true
+}
+
+// savedSteps are the steps behind the results shown, so that + saves the
+// one the pane shows: per tool in the order of the Tools page's results
+// (nil for a call that was cancelled), per Resources entry its last read,
+// per prompt its last get.
 type savedSteps struct {
-	tools map[string][]*savedStep
+	tools   map[string][]*savedStep
+	reads   map[string]*savedStep // by the Resources page's entry key
+	prompts map[string]*savedStep // by the prompt's name
 	// saving is the step the save layer open is for.
 	saving *savedStep
 }
@@ -53,22 +97,62 @@ func (s *savedSteps) called(msg callDoneMsg, tool *mcp.Tool) {
 		saved = &savedStep{args: msg.args, readOnly: tool != nil && tool.Annotations != nil && tool.Annotations.ReadOnlyHint,
 			step: suite.SessionStep{Kind: suite.StepCall, Target: msg.tool, Args: msg.args, Era: msg.conn.ProtocolVersion(),
 				Questions: msg.asked, Rounds: msg.rounds}}
-		var rpc *jsonrpc.Error
-		switch {
-		case msg.err == nil && msg.res != nil:
-			saved.step.Result = msg.res
-		case errors.As(msg.err, &rpc):
-			code := int(rpc.Code)
-			saved.step.ErrorCode, saved.step.ErrorMessage = &code, rpc.Message
-		default:
-			saved = nil // a failure that is not the server's answer
+		var res any
+		if msg.res != nil {
+			res = msg.res
+		}
+		if !saved.ended(res, msg.err) {
+			saved = nil
 		}
 	}
 	s.tools[msg.tool] = append(s.tools[msg.tool], saved)
 }
 
-// shown is the step behind the result the Tools pane shows, if any.
-func (s *savedSteps) shown(tools *page.Tools) *savedStep {
+// reading forgets the read an entry showed: a new one is under way.
+func (s *savedSteps) reading(key string) { delete(s.reads, key) }
+
+// read keeps the step of a read that ended, under its entry.
+func (s *savedSteps) read(msg resourceReadMsg) {
+	if s.reads == nil {
+		s.reads = map[string]*savedStep{}
+	}
+	saved := &savedStep{readOnly: true, step: suite.SessionStep{Kind: suite.StepRead, Target: msg.read.URI,
+		Era: msg.conn.ProtocolVersion(), Questions: msg.asked, Rounds: msg.rounds}}
+	var res any
+	if msg.read.Result != nil {
+		res = msg.read.Result
+	}
+	if !saved.ended(res, msg.read.Err) {
+		saved = nil
+	}
+	s.reads[msg.read.Key] = saved
+}
+
+// getting forgets what a prompt's last get gave: a new one is under way.
+func (s *savedSteps) getting(name string) { delete(s.prompts, name) }
+
+// got keeps the step of a prompt's get that ended.
+func (s *savedSteps) got(msg promptGotMsg) {
+	if s.prompts == nil {
+		s.prompts = map[string]*savedStep{}
+	}
+	saved := &savedStep{readOnly: true, promptArgs: msg.args, step: suite.SessionStep{Kind: suite.StepPrompt, Target: msg.name,
+		Era: msg.conn.ProtocolVersion(), Questions: msg.asked, Rounds: msg.rounds}}
+	if len(msg.args) > 0 {
+		saved.step.Args = msg.args
+	}
+	var res any
+	if msg.res != nil {
+		res = msg.res
+	}
+	if !saved.ended(res, msg.err) {
+		saved = nil
+	}
+	s.prompts[msg.name] = saved
+}
+
+// shownCall is the step behind the result the Tools pane shows, if any.
+func (s *savedSteps) shownCall(tools *page.Tools) *savedStep {
 	t := tools.Selected()
 	if t == nil {
 		return nil
@@ -81,24 +165,42 @@ func (s *savedSteps) shown(tools *page.Tools) *savedStep {
 	return all[i]
 }
 
+// shownStep is the step behind the result the current tab shows, or why
+// there is none.
+func (m *Model) shownStep() (*savedStep, string) {
+	switch p := m.current().(type) {
+	case *page.Tools:
+		if st := m.saved.shownCall(p); st != nil {
+			return st, ""
+		}
+		return nil, "no result of this tool to save: enter calls it (a cancelled call cannot be saved)"
+	case *page.Resources:
+		if key, ok := p.Shown(); ok && m.saved.reads[key] != nil {
+			return m.saved.reads[key], ""
+		}
+		return nil, "no read of this resource to save: enter reads it"
+	case *page.Prompts:
+		if pr := p.Selected(); pr != nil && m.saved.prompts[pr.Name] != nil {
+			return m.saved.prompts[pr.Name], ""
+		}
+		return nil, "nothing got of this prompt to save: enter gets it"
+	}
+	return nil, "+ saves a result as a test: a tool's on the Tools tab, a read on Resources, a prompt on Prompts"
+}
+
 // openSaveTest opens the save layer for the result shown (+).
 func (m *Model) openSaveTest() tea.Cmd {
-	tools, ok := m.current().(*page.Tools)
-	if !ok {
-		m.status = statusMsg{"+ saves a tool's result as a test: on the Tools tab, with the result shown", true}
-		return nil
-	}
-	st := m.saved.shown(tools)
+	st, why := m.shownStep()
 	switch {
-	case m.running != "":
-		m.status = statusMsg{"a call is running: + saves its result once it is done", true}
-		return nil
 	case st == nil:
-		m.status = statusMsg{"no result of this tool to save: enter calls it (a cancelled call cannot be saved)", true}
+		m.status = statusMsg{why, true}
+		return nil
+	case m.running != "":
+		m.status = statusMsg{"a call is running: + saves once it is done", true}
 		return nil
 	}
 	m.saved.saving = st
-	l, act := layer.NewSaveTest(&m.c, "call "+widget.Clean(st.step.Target), m.suiteFiles(), st.step.Target, st.readOnly)
+	l, act := layer.NewSaveTest(&m.c, st.what(), m.suiteFiles(), st.step.Target, st.readOnly)
 	return tea.Batch(m.host(l), m.apply(nil, act, nil, nil))
 }
 
@@ -204,12 +306,12 @@ func (m *Model) rerun(l *layer.SaveTest) tea.Cmd {
 	if err != nil {
 		return fail("a re-run or a test is under way")
 	}
-	first, tool, args := st.step.Result, st.step.Target, st.args
+	first := st.step.Result
 	return func() tea.Msg {
 		defer restore()
 		ctx, cancel := context.WithTimeout(conn.Context(), time.Minute)
 		defer cancel()
-		res, err := conn.Call(ctx, tool, args)
+		res, err := st.again(ctx, conn)
 		if err != nil {
 			return layer.Proposed{L: l, Err: "it ended in an error: " + err.Error()}
 		}

@@ -2,9 +2,12 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,7 +43,7 @@ func TestSaveAsTestPasses(t *testing.T) {
 					t.Errorf("the suite lacks %q:\n%s", want, text)
 				}
 			}
-			runSaved(t, file)
+			runSaved(t, file, 1)
 
 			// The same name again is refused, in the layer, which stays.
 			in.press(k.Tabs.SaveTest).expect("Save as a test").press(k.SaveTest.Confirm).expect("already has a test")
@@ -49,9 +52,99 @@ func TestSaveAsTestPasses(t *testing.T) {
 	}
 }
 
-// runSaved runs a suite against the fixture in both eras and fails the
-// test on any failure.
-func runSaved(t *testing.T, file string) {
+// A resource read (a template's, its variable filled in) and a prompt got
+// with its arguments, then +: each runs again at once (reading and
+// getting change nothing), and the test written passes when the runner
+// runs it against the same server, in both eras.
+func TestSaveReadAndPromptAsTestsPass(t *testing.T) {
+	k := keys.NewMap()
+	for _, era := range []string{mcpclient.ProtocolLegacy, mcpclient.ProtocolModern} {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			in := open(t, Options{Dir: dir, Connect: inMemory(fixtureServer, era)}, 120, 40).expect("touch_counter")
+
+			// Nothing read yet: + says what to do first.
+			in.keys("2", "/", "g", "r", "e", "e", "t", "enter").press(k.Tabs.SaveTest).expect("no read of this resource to save")
+			in.keys("enter").argsOpen("Variables of fixture://greeting/{language}")
+			in.tm.Type("French")
+			in.press(k.Form.Submit).expect("Bonjour")
+			in.press(k.Tabs.SaveTest).expect("Save as a test: read fixture://greeting/French")
+			in.expect("no value changed")
+			in.keys("ctrl+u").typeText("greeting in French").press(k.SaveTest.Confirm).expect("saved the test")
+
+			in.keys("3").expect("Greet someone").press(k.Tabs.SaveTest).expect("nothing got of this prompt to save")
+			in.keys("enter").argsOpen("Arguments for the prompt greet")
+			in.tm.Type("French")
+			in.press(k.Form.Submit).expect("description: A greeting in French.")
+			in.press(k.Tabs.SaveTest).expect("Save as a test: prompt greet").expect("no value changed")
+			in.press(k.SaveTest.Confirm).expect("saved the test")
+
+			file := filepath.Join(dir, "mcpeek", "session.yaml")
+			text, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"read: fixture://greeting/French", "snapshot: greeting in French",
+				"prompt: greet", "language: French", "snapshot: greet", "rounds: 0"} {
+				if !strings.Contains(string(text), want) {
+					t.Errorf("the suite lacks %q:\n%s", want, text)
+				}
+			}
+			runSaved(t, file, 2)
+		})
+	}
+}
+
+// stampServer's read-only stamp gives another number each call: a value
+// a snapshot should not hold, unless the person says it should.
+func stampServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "stamps", Version: "1"}, nil)
+	var n atomic.Int64
+	s.AddTool(&mcp.Tool{Name: "stamp", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			i := n.Add(1)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("stamp %d", i)}},
+				StructuredContent: map[string]any{"n": i, "kind": "stamp"}}, nil
+		})
+	return s
+}
+
+// A read-only tool runs again as soon as + is pressed; each value that
+// came back different is proposed, and one the person drops is kept in
+// the snapshot as it was, while the one kept is redacted there and
+// written as the step's redact.
+func TestSaveDroppedRedactionKeepsTheValue(t *testing.T) {
+	t.Parallel()
+	k := keys.NewMap()
+	dir := t.TempDir()
+	in := open(t, Options{Dir: dir, Connect: inMemory(stampServer, "")}, 120, 40).expect("stamp")
+	in.selectTool("stamp").keys("enter").expect("stamp 1")
+	in.press(k.Tabs.SaveTest).expectAll("Save as a test: call stamp", "2 values changed")
+	in.expectAll(`[x] redact $.content[0].text: "stamp 1", then "stamp 2"`, "[x] redact $.structuredContent.n: 1, then 2")
+	in.press(k.SaveTest.Next, k.SaveTest.Toggle).expect("[ ] redact $.content[0].text")
+	in.press(k.SaveTest.Confirm).expect("saved the test")
+
+	file := filepath.Join(dir, "mcpeek", "session.yaml")
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "$.structuredContent.n") || strings.Contains(string(text), "$.content") {
+		t.Errorf("the step should redact the number kept only:\n%s", text)
+	}
+	snap, err := os.ReadFile(suite.SnapshotPath(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(snap), "stamp 1") || !strings.Contains(string(snap), `"n": '`+suite.Placeholder) {
+		t.Errorf("the snapshot should keep the text dropped from the redactions, and redact the number:\n%s", snap)
+	}
+}
+
+// runSaved runs a suite of tests tests against the fixture in both eras
+// and fails the test on any failure.
+func runSaved(t *testing.T, file string, tests int) {
 	t.Helper()
 	s, err := suite.Load(file, os.LookupEnv)
 	if err != nil {
@@ -72,7 +165,7 @@ func runSaved(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	passed, failed, _ := rep.Counts()
-	if failed > 0 || passed != 3 { // the test in two eras, and their parity
+	if failed > 0 || passed != 3*tests { // each test in two eras, and their parity
 		var why []string
 		for _, sr := range rep.Suites {
 			for _, tr := range sr.Tests {

@@ -31,7 +31,8 @@ type Question struct {
 	Mode string
 	// Message is an elicitation's message.
 	Message string
-	// ResourceURI is the app an elicitation asked for, if any.
+	// ResourceURI is the app an elicitation asked for, if any (no part
+	// of the answers entry: the runner renders no app).
 	ResourceURI string
 	// Action is what the answer was: accept, decline or cancel (an
 	// elicitation), accept, reject or cancel (sampling).
@@ -285,9 +286,8 @@ func elicitEntry(q Question) (*yaml.Node, error) {
 	if q.Message != "" && !placeholder().MatchString(q.Message) {
 		addScalar(match, "message", q.Message)
 	}
-	if q.ResourceURI != "" {
-		addScalar(match, "resourceUri", q.ResourceURI)
-	}
+	// Not the app's URI, even when an app answered: the runner hosts no
+	// app, and a server names one only to a client that can render it.
 	if len(match.Content) > 0 {
 		addKey(entry, "match", match)
 	}

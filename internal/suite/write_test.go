@@ -291,6 +291,24 @@ func TestAnswerKeepsOmittedDefaultsOut(t *testing.T) {
 	}
 }
 
+// A question an app answered is matched by its message only: the runner
+// hosts no app, so the server it runs against names none.
+func TestAppAnswerMatchesWithoutTheApp(t *testing.T) {
+	q := Question{Kind: mcpclient.KindElicitation, Mode: "form", Message: "Choose option", ResourceURI: "ui://fixture/choose-option.html",
+		Action: "accept", Answer: json.RawMessage(`{"action":"accept","content":{"choice":"option-a"}}`)}
+	d, err := BuildTest("t", SessionStep{Kind: StepCall, Target: "choose_option", Questions: []Question{q}, Rounds: 1, Era: mcpclient.ProtocolLegacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := d.Answers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != 1 || a[0].Match.ResourceURI != "" || a[0].Match.Message != "Choose option" {
+		t.Errorf("answers %+v, want one matched by the message alone", a)
+	}
+}
+
 // Questions asked together in one 2026-07-28 round are asked one at a time
 // before it: such a test runs in its own era only.
 func TestBatchedRoundsPinTheEra(t *testing.T) {

@@ -272,6 +272,17 @@ func (p *Resources) selected() (resourceEntry, bool) {
 	return resourceEntry{}, false
 }
 
+// Shown is the key of the entry selected, and whether the pane shows
+// what reading it gave (or is reading it): what + saves is that read.
+func (p *Resources) Shown() (key string, read bool) {
+	e, ok := p.selected()
+	if !ok {
+		return "", false
+	}
+	_, read = p.reads[e.key()]
+	return e.key(), read
+}
+
 // View lists the resources and templates beside the selected one's
 // description and what enter read.
 func (p *Resources) View(width, height int) string {
