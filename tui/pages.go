@@ -84,7 +84,7 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 	case page.Note:
 		m.status = statusMsg{a.Text, a.Err}
 	case page.ReadResource:
-		return m.readResource(a)
+		return readResource(m.conn, &m.saved, a)
 	case page.Subscribe:
 		return subscribe(m.conn, a)
 	case page.AskVariables:
@@ -100,9 +100,9 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 	case page.AskPrompt:
 		return m.openPrompt(a)
 	case layer.GetPrompt:
-		return m.getPromptCmd(a.Name, a.Args)
+		return getPrompt(m.conn, &m.c, pageOf[*page.Prompts](m), &m.saved, a.Name, a.Args)
 	case page.RunTest:
-		return m.runTest(a)
+		return runTest(m.connected(), m.running, a)
 	}
 	return nil
 }

@@ -24,25 +24,24 @@ func (msg testRanMsg) update(m *Model) tea.Cmd {
 	return nil
 }
 
-// runTest runs a test the Suite tab asked for, off the Update loop; it
-// always answers, with the outcome or why nothing ran. The connection is
-// the one connected now; the test reads its suite file afresh. While it
-// runs, every question the server asks is answered from the test's
-// answers (mcpclient.Conn.StandIn): the server's requests of 2025-11-25
-// name no call, so a tool called meanwhile from the Tools tab has its
-// questions answered by the test too, which is why no run starts while
-// a call runs.
-func (m *Model) runTest(a page.RunTest) tea.Cmd {
+// runTest runs a test the Suite tab asked for on conn (nil: not
+// connected), off the Update loop; it always answers, with the outcome or
+// why nothing ran; running names a Tools call under way. The test reads
+// its suite file afresh. While it runs, every question the server asks is
+// answered from the test's answers (mcpclient.Conn.StandIn): the
+// server's requests of 2025-11-25 name no call, so a tool called
+// meanwhile from the Tools tab has its questions answered by the test
+// too, which is why no run starts while a call runs.
+func runTest(conn *mcpclient.Conn, running string, a page.RunTest) tea.Cmd {
 	notRun := func(err error) tea.Cmd {
 		return func() tea.Msg { return testRanMsg{page.TestRan{ID: a.ID, Err: err}} }
 	}
 	switch {
-	case m.conn == nil || m.state != stateConnected:
+	case conn == nil:
 		return notRun(errors.New("not connected to a server"))
-	case m.running != "":
-		return notRun(fmt.Errorf("a call is running (%s): its questions are the person's, not the test's", m.running))
+	case running != "":
+		return notRun(fmt.Errorf("a call is running (%s): its questions are the person's, not the test's", running))
 	}
-	conn := m.conn
 	return func() tea.Msg {
 		return testRanMsg{runTestOn(a.Ctx, conn, a.File, a.Name, a.ID)}
 	}

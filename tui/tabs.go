@@ -175,7 +175,7 @@ func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Lock):
 		m.host(layer.NewLock(&m.c, func() layer.LockCheck { return m.lock.of(m.conn, m.opts.Dir) }))
 	case key.Matches(msg, k.Record):
-		m.status = m.toggleRecording()
+		m.status = toggleRecording(m.opts.Recorder, m.conn, m.c.Keys.Tabs.Record.Help().Key)
 	}
 	return nil
 }
