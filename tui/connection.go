@@ -29,6 +29,14 @@ type link struct {
 	forgetting bool             // a forgets the stored tokens before reconnecting
 }
 
+// connected is the connection when it is up, else nil.
+func (l *link) connected() *mcpclient.Conn {
+	if l.state != stateConnected {
+		return nil
+	}
+	return l.conn
+}
+
 // The connection's events.
 type (
 	connectedMsg struct {

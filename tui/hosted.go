@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
 )
 
 // hosted is a [layer.Layer] on the stack. Layers still written against
@@ -94,7 +95,7 @@ func (m *Model) apply(h *hosted, a layer.Action, under *level, msg tea.Msg) tea.
 	case layer.AskQuit:
 		return m.askQuit()
 	case layer.GetPrompt:
-		return m.getPromptCmd(a.Name, a.Args)
+		return getPrompt(m.conn, &m.c, pageOf[*page.Prompts](m), &m.saved, a.Name, a.Args)
 	case layer.Status:
 		m.status = statusMsg{a.Text, a.Err}
 	case layer.Copy:

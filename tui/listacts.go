@@ -53,9 +53,9 @@ func (m *Model) applyList(a layer.Action, under *level, msg tea.Msg) tea.Cmd {
 	case layer.Save:
 		return saveFile(a.Name, a.Data)
 	case layer.WriteTest:
-		return m.writeTest(a)
+		return m.saved.write(a, m.opts.Dir, m.opts.SuiteServer, m.conn)
 	case layer.Rerun:
-		return m.rerun(a.From)
+		return m.saved.rerun(a.From, m.connected(), m.running)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 
 // newPages are the tabs in the order of the tab bar. Adding a tab is a
 // page in tui/page and a line here (and its tab constant).
-func newPages(c *widget.Common, tools page.ToolsFrom) []page.Page {
+func newPages(c *widget.Common, tools page.ToolsFrom, dir string) []page.Page {
 	return []page.Page{
 		page.NewTools(c, tools),
 		page.NewResources(c),
@@ -20,6 +20,7 @@ func newPages(c *widget.Common, tools page.ToolsFrom) []page.Page {
 		page.NewRequests(c),
 		page.NewLog(c),
 		page.NewInfo(c),
+		page.NewSuite(c, dir),
 	}
 }
 
@@ -34,7 +35,7 @@ func (m *Model) syncPages() {
 		m.pages[tabInfo].Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
 	case tabTools, tabPrompts:
 		m.current().Update(page.Show{Text: widget.Redact(m.paneText()), Width: m.c.Width, Height: m.bodyHeight() - 1})
-	case tabResources, tabRequests, tabLog, tabCount:
+	case tabResources, tabRequests, tabLog, tabSuite, tabCount:
 	}
 	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
 	if m.conn != nil {
@@ -83,7 +84,7 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 	case page.Note:
 		m.status = statusMsg{a.Text, a.Err}
 	case page.ReadResource:
-		return m.readResource(a)
+		return readResource(m.conn, &m.saved, a)
 	case page.Subscribe:
 		return subscribe(m.conn, a)
 	case page.AskVariables:
@@ -99,7 +100,9 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 	case page.AskPrompt:
 		return m.openPrompt(a)
 	case layer.GetPrompt:
-		return m.getPromptCmd(a.Name, a.Args)
+		return getPrompt(m.conn, &m.c, pageOf[*page.Prompts](m), &m.saved, a.Name, a.Args)
+	case page.RunTest:
+		return runTest(m.connected(), m.running, a)
 	}
 	return nil
 }

@@ -40,15 +40,15 @@ func (msg promptGotMsg) update(m *Model) tea.Cmd {
 	return nil
 }
 
-// getPromptCmd gets a prompt with the arguments given, which the Prompts
-// tab remembers for the next time in this session.
-func (m *Model) getPromptCmd(name string, args map[string]string) tea.Cmd {
-	if m.conn == nil {
+// getPrompt gets a prompt on conn with the arguments given, which the
+// Prompts tab p remembers for the next time in this session; saved forgets
+// the prompt's last result.
+func getPrompt(conn *mcpclient.Conn, c *widget.Common, p *page.Prompts, saved *savedSteps, name string, args map[string]string) tea.Cmd {
+	if conn == nil {
 		return nil
 	}
-	pageOf[*page.Prompts](m).Update(page.PromptGetting{Name: name, Args: args})
-	m.saved.getting(name)
-	conn, c := m.conn, &m.c
+	p.Update(page.PromptGetting{Name: name, Args: args})
+	saved.getting(name)
 	before, start := len(conn.Records()), time.Now()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)
@@ -70,7 +70,7 @@ func (m *Model) openPrompt(ask page.AskPrompt) tea.Cmd {
 	}
 	schema, err := promptSchema(pr)
 	if err != nil {
-		return m.getPromptCmd(name, nil)
+		return getPrompt(m.conn, &m.c, pageOf[*page.Prompts](m), &m.saved, name, nil)
 	}
 	last := map[string]any{}
 	for k, v := range ask.Last {
@@ -82,7 +82,7 @@ func (m *Model) openPrompt(ask page.AskPrompt) tea.Cmd {
 		for k, v := range args {
 			strs[k] = fmt.Sprint(v)
 		}
-		return m.getPromptCmd(name, strs)
+		return getPrompt(m.conn, &m.c, pageOf[*page.Prompts](m), &m.saved, name, strs)
 	})
 }
 

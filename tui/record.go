@@ -17,10 +17,10 @@ type Recorder interface {
 	Stop() (path string, err error)
 }
 
-// toggleRecording starts recording the session, or stops the recording
-// under way, and says which file on the status line.
-func (m *Model) toggleRecording() statusMsg {
-	r := m.opts.Recorder
+// toggleRecording starts recording conn's session with r, or stops the
+// recording under way, and says which file on the status line; stopKey is
+// the key that stops it.
+func toggleRecording(r Recorder, conn *mcpclient.Conn, stopKey string) statusMsg {
 	switch {
 	case r == nil:
 		return statusMsg{"this session cannot be recorded", true}
@@ -30,12 +30,12 @@ func (m *Model) toggleRecording() statusMsg {
 			return statusMsg{"the recording " + widget.Redact(path) + " ended with an error: " + widget.Redact(err.Error()), true}
 		}
 		return statusMsg{"recorded to " + widget.Redact(path) + " · mcpeek replay " + widget.Redact(path) + " -- SERVER replays it", false}
-	case m.conn == nil:
+	case conn == nil:
 		return statusMsg{"not connected: nothing to record", true}
 	}
-	path, err := r.Start(m.conn)
+	path, err := r.Start(conn)
 	if err != nil {
 		return statusMsg{"not recording: " + widget.Redact(err.Error()), true}
 	}
-	return statusMsg{"recording to " + widget.Redact(path) + " · " + m.c.Keys.Tabs.Record.Help().Key + " stops", false}
+	return statusMsg{"recording to " + widget.Redact(path) + " · " + stopKey + " stops", false}
 }

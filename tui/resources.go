@@ -35,13 +35,13 @@ func (msg resourceReadMsg) update(m *Model) tea.Cmd {
 	return m.applyPage(m.pages[tabResources].Update(msg.read))
 }
 
-// readResource reads a URI for the Resources tab, in a command.
-func (m *Model) readResource(a page.ReadResource) tea.Cmd {
-	conn := m.conn
+// readResource reads a URI for the Resources tab on conn, in a command;
+// saved forgets the entry's last read.
+func readResource(conn *mcpclient.Conn, saved *savedSteps, a page.ReadResource) tea.Cmd {
 	if conn == nil {
 		return nil
 	}
-	m.saved.reading(a.Key)
+	saved.reading(a.Key)
 	before, start := len(conn.Records()), time.Now()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(conn.Context(), 30*time.Second)

@@ -165,23 +165,23 @@ func (s *savedSteps) shownCall(tools *page.Tools) *savedStep {
 	return all[i]
 }
 
-// shownStep is the step behind the result the current tab shows, or why
-// there is none.
-func (m *Model) shownStep() (*savedStep, string) {
-	switch p := m.current().(type) {
+// shown is the step behind the result a tab's page shows, or why there is
+// none.
+func (s *savedSteps) shown(current page.Page) (*savedStep, string) {
+	switch p := current.(type) {
 	case *page.Tools:
-		if st := m.saved.shownCall(p); st != nil {
+		if st := s.shownCall(p); st != nil {
 			return st, ""
 		}
 		return nil, "no result of this tool to save: enter calls it (a cancelled call cannot be saved)"
 	case *page.Resources:
-		if key, ok := p.Shown(); ok && m.saved.reads[key] != nil {
-			return m.saved.reads[key], ""
+		if key, ok := p.Shown(); ok && s.reads[key] != nil {
+			return s.reads[key], ""
 		}
 		return nil, "no read of this resource to save: enter reads it"
 	case *page.Prompts:
-		if pr := p.Selected(); pr != nil && m.saved.prompts[pr.Name] != nil {
-			return m.saved.prompts[pr.Name], ""
+		if pr := p.Selected(); pr != nil && s.prompts[pr.Name] != nil {
+			return s.prompts[pr.Name], ""
 		}
 		return nil, "nothing got of this prompt to save: enter gets it"
 	}
@@ -190,7 +190,7 @@ func (m *Model) shownStep() (*savedStep, string) {
 
 // openSaveTest opens the save layer for the result shown (+).
 func (m *Model) openSaveTest() tea.Cmd {
-	st, why := m.shownStep()
+	st, why := m.saved.shown(m.current())
 	switch {
 	case st == nil:
 		m.status = statusMsg{why, true}
@@ -200,17 +200,18 @@ func (m *Model) openSaveTest() tea.Cmd {
 		return nil
 	}
 	m.saved.saving = st
-	l, act := layer.NewSaveTest(&m.c, st.what(), m.suiteFiles(), st.step.Target, st.readOnly)
+	l, act := layer.NewSaveTest(&m.c, st.what(), suiteFiles(m.opts.Dir), st.step.Target, st.readOnly)
 	return tea.Batch(m.host(l), m.apply(nil, act, nil, nil))
 }
 
-// suitesDir is the project's folder of suites.
-func (m *Model) suitesDir() string { return filepath.Join(m.opts.Dir, "mcpeek") }
+// suitesDir is the project's folder of suites, in the project folder dir.
+func suitesDir(dir string) string { return filepath.Join(dir, "mcpeek") }
 
-// suiteFiles are the suites under mcpeek/, relative to it.
-func (m *Model) suiteFiles() []string {
-	dir := m.suitesDir()
-	files, err := suite.Files(m.opts.Dir, nil)
+// suiteFiles are the suites under the project folder's mcpeek/, relative
+// to it.
+func suiteFiles(project string) []string {
+	dir := suitesDir(project)
+	files, err := suite.Files(project, nil)
 	if err != nil {
 		return nil
 	}
@@ -225,8 +226,9 @@ func (m *Model) suiteFiles() []string {
 }
 
 // suitePath is the file a name typed in the save layer stands for, under
-// mcpeek/: a relative path in it, .yaml added when it has no extension.
-func (m *Model) suitePath(name string) (string, error) {
+// the project folder's mcpeek/: a relative path in it, .yaml added when it
+// has no extension.
+func suitePath(project, name string) (string, error) {
 	name = filepath.Clean(name)
 	if filepath.IsAbs(name) || name == "." || strings.HasPrefix(name, "..") {
 		return "", fmt.Errorf("%q: name a file under mcpeek/ (such as session.yaml)", name)
@@ -238,14 +240,15 @@ func (m *Model) suitePath(name string) (string, error) {
 	default:
 		return "", fmt.Errorf("%q: a suite is a .yaml file", name)
 	}
-	return filepath.Join(m.suitesDir(), name), nil
+	return filepath.Join(suitesDir(project), name), nil
 }
 
-// writeTest writes the step being saved as a test, with the redactions
-// the person kept.
-func (m *Model) writeTest(a layer.WriteTest) tea.Cmd {
-	st := m.saved.saving
-	path, err := m.suitePath(a.File)
+// write writes the step being saved as a test of a suite in the project
+// folder, with the redactions the person kept; a new suite names server
+// and offers conn's roots.
+func (s *savedSteps) write(a layer.WriteTest, project string, server []string, conn *mcpclient.Conn) tea.Cmd {
+	st := s.saving
+	path, err := suitePath(project, a.File)
 	if st == nil || err != nil {
 		if err == nil {
 			err = errors.New("nothing to save")
@@ -254,8 +257,8 @@ func (m *Model) writeTest(a layer.WriteTest) tea.Cmd {
 	}
 	step := st.step
 	step.Redact = a.Redact
-	opts := suite.WriteOptions{New: suite.NewSuite{Server: m.opts.SuiteServer}}
-	for _, r := range connRoots(m.conn) {
+	opts := suite.WriteOptions{New: suite.NewSuite{Server: server}}
+	for _, r := range connRoots(conn) {
 		opts.New.Roots = append(opts.New.Roots, r.URI)
 	}
 	name := a.Name
@@ -275,19 +278,21 @@ func (m *Model) writeTest(a layer.WriteTest) tea.Cmd {
 	}
 }
 
-// rerun runs the step being saved again, answering every question as the
-// person answered it, and proposes to redact the values that differ.
-func (m *Model) rerun(l *layer.SaveTest) tea.Cmd {
-	st, conn := m.saved.saving, m.conn
+// rerun runs the step being saved again on conn (nil: not connected),
+// answering every question as the person answered it (a stand-in), and
+// proposes to redact the values that differ; running names a call under
+// way.
+func (s *savedSteps) rerun(l *layer.SaveTest, conn *mcpclient.Conn, running string) tea.Cmd {
+	st := s.saving
 	fail := func(why string) tea.Cmd {
 		return func() tea.Msg { return layer.Proposed{L: l, Err: why} }
 	}
 	switch {
 	case st == nil || st.step.Result == nil:
 		return fail("there is no result to compare with")
-	case conn == nil || m.state != stateConnected:
+	case conn == nil:
 		return fail("not connected")
-	case m.running != "":
+	case running != "":
 		return fail("a call is running")
 	}
 	d, err := suite.BuildTest("rerun", st.step)
@@ -298,13 +303,17 @@ func (m *Model) rerun(l *layer.SaveTest) tea.Cmd {
 	if err != nil {
 		return fail(err.Error())
 	}
+	// The script stands in for the person (and for the apps) on the
+	// connection while the step runs again: one at a time, whether this
+	// re-run or a Suite tab run (suite.go).
 	script := &mcpclient.HeadlessAsker{Answers: answers, Strict: true}
-	if !m.asker.script.CompareAndSwap(nil, script) {
-		return fail("a re-run is under way")
+	restore, err := conn.StandIn(script)
+	if err != nil {
+		return fail("a re-run or a test is under way")
 	}
-	asker, first := m.asker, st.step.Result
+	first := st.step.Result
 	return func() tea.Msg {
-		defer asker.script.CompareAndSwap(script, nil)
+		defer restore()
 		ctx, cancel := context.WithTimeout(conn.Context(), time.Minute)
 		defer cancel()
 		res, err := st.again(ctx, conn)
