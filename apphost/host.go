@@ -38,12 +38,16 @@ type Options struct {
 	// AnswerTimeout covers the app's answer after that.
 	AnswerTimeout time.Duration
 	// Launch starts a process that shows a session to the person: the
-	// system browser, or --open-with. It is given the file:// URL of a
-	// private launch file that redirects to the session's URL, never the
-	// URL itself: a process's arguments are readable by other local users,
-	// and the URL holds the session's token. It runs off the caller's
-	// goroutine; an error makes the host show the URL with Notify instead.
-	Launch func(fileURL string) error
+	// system browser, or --open-with. It is never given the session's URL
+	// itself: a process's arguments are readable by other local users, and
+	// that URL holds the session's token. Where the kernel shows who owns a
+	// connection (Linux's /proc/net), it is given the session's launch URL
+	// (http://127.0.0.1:PORT/r/ID), which leads to the session only for a
+	// connection of this user's (see serveLaunch); elsewhere, the file://
+	// URL of a private launch file that redirects to the session's URL. It
+	// runs off the caller's goroutine; an error makes the host show the URL
+	// with Notify instead.
+	Launch func(url string) error
 	// Open, used when Launch is nil, is given the session's URL itself: for
 	// callers that open it in-process (tests, a browser driven over its
 	// debugging protocol).
@@ -57,6 +61,11 @@ type Options struct {
 	// Theme is "light" or "dark", the terminal's background, sent as
 	// hostContext.theme (default light).
 	Theme string
+
+	// procNet is where the kernel's socket tables are read ("" is
+	// /proc/net); tests name a folder without them to take the launch
+	// file's way.
+	procNet string
 }
 
 // Host is a running app host. It implements [mcpclient.AppRenderer].
@@ -71,6 +80,10 @@ type Host struct {
 	closed    bool
 	launchMu  sync.Mutex
 	launchDir string // private folder of launch files, made on first use; "-" once closed
+	// owners is the folder of the kernel's socket tables when they show
+	// who owns a connection ("" where they do not: then Launch is given
+	// launch files).
+	owners string
 	// open counts the connections not yet taken over as a WebSocket:
 	// page loads, idle keep-alives and anyone who connects and waits.
 	open atomic.Int32
@@ -162,8 +175,18 @@ func Start(opts Options) (*Host, error) {
 	}
 	h := &Host{opts: opts, port: port, listeners: listeners, sessions: map[string]*session{},
 		fresh: map[net.Conn]struct{}{}}
+	if opts.procNet == "" {
+		opts.procNet = "/proc/net"
+	}
+	if err := ownersReadable(opts.procNet, listeners); err != nil {
+		if opts.Launch != nil {
+			opts.Logf("app host: the browser is given launch files: who owns a connection cannot be told here (%v)", err)
+		}
+	} else {
+		h.owners = opts.procNet
+	}
 	h.srv = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
-		ConnState: h.limitConns}
+		ConnState: h.limitConns, ConnContext: withConn}
 	for _, l := range h.listeners {
 		go func() { _ = h.srv.Serve(l) }()
 	}
@@ -306,6 +329,8 @@ func (h *Host) serveBridge(w http.ResponseWriter, r *http.Request) {
 			page.scriptHash, page.styleHash, h.port, h.SandboxOrigin()))
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write(page.html)
+	case strings.HasPrefix(r.URL.Path, "/r/"):
+		h.serveLaunch(w, r, strings.TrimPrefix(r.URL.Path, "/r/"))
 	case r.URL.Path == "/static/bridge.js":
 		servePage(w, "pages/bridge.js", "text/javascript; charset=utf-8")
 	case r.URL.Path == "/static/bridge.css":

@@ -29,7 +29,12 @@ import (
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if target := os.Getenv(getAsEnv); target != "" {
+		os.Exit(getAs(target)) // the test binary run as another user: see runAs
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // patience bounds every wait in these tests; the host's own timeouts are
 // set to it unless a test is about them.
@@ -2073,6 +2078,7 @@ func TestLaunchFileKeepsTheTokenOutOfArgv(t *testing.T) {
 	e := newEnv(t, func(o *Options) {
 		o.Open = nil
 		o.Launch = func(u string) error { launched <- u; return open(u) }
+		o.procNet = t.TempDir() // no socket tables: the launch file's way
 	})
 	c := e.render(context.Background(), sampleRequest("e-1"))
 	var got string
@@ -2325,7 +2331,7 @@ func TestSystemBrowserGetsTheLaunchFile(t *testing.T) {
 	}
 	t.Setenv("PATH", bin)
 	t.Setenv("SSH_CONNECTION", "")
-	e := newEnv(t, func(o *Options) { o.Open, o.Launch = nil, SystemBrowser(false) })
+	e := newEnv(t, func(o *Options) { o.Open, o.Launch, o.procNet = nil, SystemBrowser(false), t.TempDir() })
 	c := e.render(context.Background(), sampleRequest("e-1"))
 	var args []byte
 	for deadline := time.Now().Add(patience); len(args) == 0; time.Sleep(20 * time.Millisecond) {

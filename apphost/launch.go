@@ -1,11 +1,14 @@
 package apphost
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
 	"io"
+	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -16,8 +19,8 @@ import (
 	"github.com/pkg/browser"
 )
 
-// SystemBrowser opens a URL (a launch file's, see [Options.Launch]) in the
-// person's browser, quietly. It declines
+// SystemBrowser opens a URL (a launch URL or a launch file's, see
+// [Options.Launch]) in the person's browser, quietly. It declines
 // (so the URL is shown instead) with noBrowser, or over SSH, where a
 // browser would open on the wrong machine.
 func SystemBrowser(noBrowser bool) func(url string) error {
@@ -35,8 +38,9 @@ func SystemBrowser(noBrowser bool) func(url string) error {
 
 // WebOnly is open for web pages alone: it opens an http(s) URL
 // ([mcpclient.WebURL]) and refuses anything else without calling open.
-// It wraps every opener of a page a server or an app names; launch files
-// (file: URLs mcpeek writes itself) go to the opener unwrapped.
+// It wraps every opener of a page a server or an app names; launch URLs
+// and launch files (file: URLs mcpeek writes itself) go to the opener
+// unwrapped.
 func WebOnly(open func(url string) error) func(url string) error {
 	return func(raw string) error {
 		u, err := mcpclient.WebURL(raw)
@@ -50,8 +54,8 @@ func WebOnly(open func(url string) error) func(url string) error {
 // quietBrowser silences pkg/browser's output once: its writers are globals.
 var quietBrowser sync.Once
 
-// OpenWith runs a shell command with the URL (a launch file's, see
-// [Options.Launch]) as its last argument, instead of the system browser
+// OpenWith runs a shell command with the URL (a launch URL or a launch
+// file's, see [Options.Launch]) as its last argument, instead of the system browser
 // (--open-with).
 func OpenWith(command string) func(url string) error {
 	return func(url string) error {
@@ -160,4 +164,106 @@ func OpenPrivately(launch func(fileURL string) error, target string) (remove fun
 // fileURL is the file:// URL of an absolute path.
 func fileURL(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+// launchURL is the URL the browser is started with where the kernel shows
+// who owns a connection: it holds the session's launch id, which is not
+// its token and grants nothing by itself (it is in the browser's
+// arguments, for every local user to read). The app host answers it
+// (serveLaunch) by sending the tab on to the session's link only when the
+// connection asking is this user's own, and only once.
+func (h *Host) launchURL(s *session) string {
+	return h.BridgeOrigin() + "/r/" + s.launchID
+}
+
+// serveLaunch answers a launch URL. The connection's owner must be this
+// user, as the kernel's socket tables show it, and the id a live session's
+// not used before: then the tab is redirected to the session's link (the
+// token in its fragment, as the launch file would have sent it; the
+// redirect is part of the same navigation, in the same renderer process).
+// Anything else gets a page that says why, and the id stays good for the
+// person's own browser when another user's program asked first.
+func (h *Host) serveLaunch(w http.ResponseWriter, r *http.Request, id string) {
+	if h.owners == "" { // launch URLs are not given out here
+		http.NotFound(w, r)
+		return
+	}
+	uid, err := h.ownerOf(r)
+	switch {
+	case err != nil:
+		h.opts.Logf("app host: refused a launch URL: who opened it cannot be told: %v", err)
+		launchRefusal(w, http.StatusForbidden, "mcpeek could not tell which user's program opened this link, so it did not open the request here. Run mcpeek with --no-browser and open the URL it prints.")
+		return
+	case uid != os.Getuid():
+		h.opts.Logf("app host: refused a launch URL opened by a program of user %d", uid)
+		launchRefusal(w, http.StatusForbidden, fmt.Sprintf("This link was opened by a program of another user (uid %d). mcpeek opens a request only in the browser of the user who runs it.", uid))
+		return
+	}
+	s := h.sessionByLaunch(id)
+	if s == nil {
+		launchRefusal(w, http.StatusNotFound, "This link is not valid: its request has ended, or mcpeek did not give it out.")
+		return
+	}
+	s.mu.Lock()
+	used := s.launchUsed
+	s.launchUsed = true
+	s.mu.Unlock()
+	if used {
+		h.opts.Logf("app host: refused a launch URL for %s: already used", clip(s.key, 80))
+		launchRefusal(w, http.StatusGone, "This link was already used: mcpeek opens each request in one tab, once. Look for the tab it opened.")
+		return
+	}
+	http.Redirect(w, r, s.link(), http.StatusSeeOther)
+}
+
+// launchRefusal is the page a launch URL gets when it leads nowhere.
+func launchRefusal(w http.ResponseWriter, code int, text string) {
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	_, _ = fmt.Fprintf(w, "<!doctype html><meta charset=\"utf-8\"><title>mcpeek</title><p>%s</p>\n", html.EscapeString(text))
+}
+
+// sessionByLaunch is the session whose launch id is given.
+func (h *Host) sessionByLaunch(id string) *session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, s := range h.sessions {
+		if tokenEqual(id, s.launchID) {
+			return s
+		}
+	}
+	return nil
+}
+
+// connKey keys the connection a request came on in its context.
+type connKey struct{}
+
+// withConn is the server's ConnContext: it keeps the connection, whose
+// other end's owner the launch URL and the WebSocket are checked by.
+func withConn(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, c)
+}
+
+// ownerOf is the user whose program holds the other end of the
+// connection the request came on, as the kernel's socket tables show it.
+func (h *Host) ownerOf(r *http.Request) (int, error) {
+	c, _ := r.Context().Value(connKey{}).(net.Conn)
+	if c == nil {
+		return 0, errors.New("no connection")
+	}
+	return connUID(h.owners, c)
+}
+
+// sameUser reports, with why not, whether the request came on a
+// connection whose other end this user's program holds.
+func (h *Host) sameUser(r *http.Request) error {
+	uid, err := h.ownerOf(r)
+	switch {
+	case err != nil:
+		return err
+	case uid != os.Getuid():
+		return fmt.Errorf("a program of user %d", uid)
+	}
+	return nil
 }

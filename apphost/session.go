@@ -41,6 +41,9 @@ type session struct {
 	// the link, see link), so the sandbox origin says nothing of which
 	// requests are live.
 	sandboxID string
+	// launchID names the session in its launch URL (see launchURL): not a
+	// secret, it leads to the token only for a connection of this user's.
+	launchID string
 
 	// Set by load before it closes loaded.
 	loaded  chan struct{}
@@ -53,6 +56,7 @@ type session struct {
 	claimed       bool
 	sandboxServed bool   // the sandbox page (with the app in it) has been served once
 	launchFile    string // the private page that redirects to this session, until a tab connects
+	launchUsed    bool   // the launch URL was answered: the tab is this user's browser's
 	// shownAsText is closed when the URL was only shown, not launched.
 	shownAsText chan struct{}
 	connected   chan *websocket.Conn // the one authenticated page
@@ -102,7 +106,7 @@ func (s *session) abort(err error) {
 // no live session has, with its own token.
 func (h *Host) register(req *mcpclient.AppRequest, purpose purpose) (*session, error) {
 	s := &session{
-		h: h, token: newToken(), sandboxID: newToken(), req: req, purpose: purpose,
+		h: h, token: newToken(), sandboxID: newToken(), launchID: newToken(), req: req, purpose: purpose,
 		connected: make(chan *websocket.Conn, 1), done: make(chan struct{}), aborted: make(chan struct{}),
 		shownAsText: make(chan struct{}), loaded: make(chan struct{}),
 	}
@@ -180,7 +184,8 @@ func (s *session) removeLaunchFile() {
 }
 
 // show starts showing the session's URL to the person, without waiting:
-// through a launch file for a launcher process, or in-process, or as text.
+// through its launch URL (where the kernel shows who owns a connection) or
+// a launch file for a launcher process, or in-process, or as text.
 func (h *Host) show(s *session, target string) {
 	hint := fmt.Sprintf("(over SSH, forward the port first: %s)", h.SSHHint())
 	notify := func() {
@@ -196,6 +201,13 @@ func (h *Host) show(s *session, target string) {
 		}
 	}
 	switch {
+	case h.opts.Launch != nil && h.owners != "":
+		go func() {
+			if err := h.opts.Launch(h.launchURL(s)); err != nil && !ended() {
+				h.opts.Logf("app host: could not open a browser: %v", err)
+				notify()
+			}
+		}()
 	case h.opts.Launch != nil:
 		path, err := h.writeLaunchFile(s.key, target)
 		if err != nil {
@@ -274,6 +286,18 @@ func (h *Host) serveSocket(w http.ResponseWriter, r *http.Request, key string) {
 	case !tokenEqual(presentedToken(first), s.token):
 		refuseAs("wrong token", notValid)
 		return
+	}
+	s.mu.Lock()
+	launched := s.launchUsed
+	s.mu.Unlock()
+	if launched {
+		// The token went to this user's browser alone (serveLaunch): its
+		// socket comes from there too. The token still authenticates it;
+		// this refuses one that learned the token some other way.
+		if err := h.sameUser(r); err != nil {
+			refuseAs("the socket's other end is not this user's: "+err.Error(), notValid)
+			return
+		}
 	}
 	s.mu.Lock()
 	claimed := s.claimed

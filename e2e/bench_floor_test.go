@@ -199,15 +199,15 @@ new MutationObserver(function () {
 // server's request reaches mcpeek (for the floor, the moment its tab is
 // asked for) to the app showing the question by its own clock (its Option
 // A button enabled, noted by a script in the app's frame, which presses
-// it). mcpeek runs as in real use: the app host writes a launch page, the
-// browser is handed its file:// URL, and the launch page sends the tab on
-// to the bridge page. The floor is a new tab of the same browser with a
+// it). mcpeek runs as in real use: the browser is handed what a launcher
+// would be (on Linux the launch URL, which the app host redirects to the
+// bridge page for a connection of this user's; elsewhere the file:// URL
+// of a launch page, which sends the tab on). The floor is a new tab of the same browser with a
 // minimal Apps host (floorHostPage). Each runs two apps: the fixture's
 // choose-option app (small) and one built on the official Apps SDK
 // (large). mcpeek/floor is the ratio of the medians; direct/floor is
-// mcpeek with the tab's URL handed to the browser directly (no launch page,
-// as only the in-process opener of tests may), which shows what the launch
-// page's hop costs.
+// mcpeek with the tab's URL handed to the browser directly (as only the
+// in-process opener of tests may), which shows what the way in costs.
 //
 // This Chromium runs without site isolation, so that the probe reaches the
 // app's frame; BenchmarkAppFloorIsolated is the same with site isolation
@@ -218,8 +218,9 @@ func BenchmarkAppFloor(b *testing.B) { benchAppFloor(b, chromium(b), false) }
 
 // BenchmarkAppFloorIsolated is BenchmarkAppFloor in a Chromium with site
 // isolation on, as a person's browser has it (each site's frames in a
-// process of their own: the launch page, the bridge page and the sandbox
-// page each get one, the floor's host and sandbox pages one each). The app
+// process of their own: the bridge page and the sandbox page each get
+// one, and a launch page where there is one; the floor's host and sandbox
+// pages one each). The app
 // frame is then out of the probe's reach, so each app presses its own
 // button, and the time is measured to the answer's arrival: at the server
 // for mcpeek, at the host page for the floor (which counts mcpeek's trip
@@ -256,9 +257,9 @@ func benchAppFloor(b *testing.B, browser context.Context, isolated bool) {
 			_ = chromedp.Do(ctx, chromedp.Navigate(u))
 		}
 	}
-	// mcpeek as in real use (a launch page), and opened directly (the
-	// tab's URL handed to the browser, as no launcher may be given it):
-	// the difference is the launch page's hop.
+	// mcpeek as in real use (a launch URL or page), and opened directly
+	// (the tab's URL handed to the browser, as no launcher may be given
+	// it): the difference is what the way in costs.
 	type client struct {
 		conn     *mcpclient.Conn
 		records  *mcpclient.Recorder

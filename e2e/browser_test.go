@@ -142,25 +142,40 @@ func newOpener(t *testing.T) *opener {
 
 func (o *opener) flag() string { return fmt.Sprintf(`printf '%%s\n' >> %q`, o.file) }
 
-// next waits for the next URL mcpeek opened: the file:// URL of a launch
-// page, which redirects to the tab's URL. The opener's argv never holds the
-// session's token (other local users could read it in /proc).
+// next waits for the next URL mcpeek opened: where the kernel shows who
+// owns a connection (Linux), a launch URL (http://127.0.0.1:PORT/r/ID),
+// which leads to the tab's URL only for a connection of this user's,
+// elsewhere the file:// URL of a launch page, which redirects to it. The opener's argv never holds the session's token
+// (other local users could read it in /proc).
 func (o *opener) next(t *testing.T) string {
 	t.Helper()
 	u := o.nextArg(t)
-	if !strings.HasPrefix(u, "file:///") || strings.ContainsAny(u, "#?") {
-		t.Fatalf("mcpeek ran --open-with with %q, want the file:// URL of a launch page and no token", u)
+	launchURL := regexp.MustCompile(`^http://127\.0\.0\.1:[0-9]+/r/[A-Za-z0-9_-]{43}$`).MatchString(u)
+	if !launchURL && (!strings.HasPrefix(u, "file:///") || strings.ContainsAny(u, "#?")) {
+		t.Fatalf("mcpeek ran --open-with with %q, want a launch URL (Linux) or the file:// URL of a launch page, and no token", u)
 	}
 	return u
 }
 
-// nextLink is the tab URL (token included) that the next launch page
-// redirects to, for tests that play the page themselves.
+// nextLink is the tab URL (token included) that the next launch URL or
+// page leads to, for tests that play the page themselves.
 func (o *opener) nextLink(t *testing.T) string {
 	t.Helper()
 	u, err := url.Parse(o.next(t))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if u.Scheme == "http" {
+		hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := hc.Get(u.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("the launch URL answered %s, want 303", resp.Status)
+		}
+		return resp.Header.Get("Location")
 	}
 	page, err := os.ReadFile(u.Path)
 	if err != nil {

@@ -127,6 +127,7 @@ type router struct {
 	sampler  Sampler
 	renderer AppRenderer
 	next     atomic.Int64
+	standIn  atomic.Pointer[standIn] // answers in place of all three while set (standin.go)
 
 	mu      sync.Mutex
 	pending map[string]*pendingRequest
@@ -268,6 +269,10 @@ func (r *router) route(ctx context.Context, pr *pendingRequest, p *mcp.ElicitPar
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 	}
 	nreq.Schema = schema
+	if r.standing() != nil { // a stand-in answers from its script: no app opens
+		r.setPath(pr, PathNative, nil)
+		return r.ask(ctx, nreq)
+	}
 	reason, uri := AppGate(r.conn.caps.sent, r.conn.ServerCapabilities(), p)
 	if reason == FallbackInvalidResourceURI {
 		r.conn.wire.Note(fmt.Sprintf("%s: _meta.ui.resourceUri %s is not an absolute ui:// URI; rendering natively", pr.key, rawResourceURI(p)))
@@ -341,10 +346,14 @@ func (r *router) setPath(pr *pendingRequest, path Path, abandon context.CancelCa
 }
 
 func (r *router) ask(ctx context.Context, nreq *NativeRequest) (*mcp.ElicitResult, error) {
-	if r.asker == nil {
+	asker := r.asker
+	if s := r.standing(); s != nil {
+		asker = s.asker
+	}
+	if asker == nil {
 		return &mcp.ElicitResult{Action: "cancel"}, nil
 	}
-	res, err := r.asker.Ask(ctx, nreq)
+	res, err := asker.Ask(ctx, nreq)
 	if err != nil {
 		return nil, err
 	}

@@ -147,15 +147,22 @@ func (r *router) askSample(ctx context.Context, key string, p *mcp.CreateMessage
 		r.conn.wire.Note(key + ": sampling request without messages; refused")
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling request has no messages"}
 	}
-	if r.sampler == nil {
-		return nil, ErrSampleRejected
-	}
-	res, err := r.sampler.Sample(ctx, &SampleRequest{
+	req := &SampleRequest{
 		Key:        key,
 		Server:     r.conn.ServerInfo(),
 		Connection: r.conn.Target().String(),
 		Params:     p,
-	})
+	}
+	var res *mcp.CreateMessageWithToolsResult
+	var err error
+	switch s := r.standing(); {
+	case s != nil:
+		res, err = s.sample(ctx, req)
+	case r.sampler == nil:
+		return nil, ErrSampleRejected
+	default:
+		res, err = r.sampler.Sample(ctx, req)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ package tui
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -56,9 +55,6 @@ type programAsker struct {
 	auth   *authQueue    // the steps of a login (OAuth)
 	ended  chan struct{} // closed when the program has ended
 	end    sync.Once
-	// script, while set, answers instead of the person: the re-run of a
-	// step being saved as a test answers as the person did (savetest.go).
-	script atomic.Pointer[mcpclient.HeadlessAsker]
 }
 
 func newProgramAsker() *programAsker {
@@ -75,18 +71,12 @@ func (a *programAsker) stop() { a.end.Do(func() { close(a.ended) }) }
 
 // Ask implements [mcpclient.NativeAsker].
 func (a *programAsker) Ask(ctx context.Context, req *mcpclient.NativeRequest) (*mcp.ElicitResult, error) {
-	if h := a.script.Load(); h != nil {
-		return h.Ask(ctx, req)
-	}
 	x := &ask{req: req, reply: make(chan *mcp.ElicitResult, 1)}
 	return await(a, ctx, x, req.Key, x.reply)
 }
 
 // Sample implements [mcpclient.Sampler], as Ask does for elicitations.
 func (a *programAsker) Sample(ctx context.Context, req *mcpclient.SampleRequest) (*mcp.CreateMessageWithToolsResult, error) {
-	if h := a.script.Load(); h != nil {
-		return h.Sample(ctx, req)
-	}
 	x := &ask{sample: req, sampled: make(chan sampleAnswer, 1)}
 	ans, err := await(a, ctx, x, req.Key, x.sampled)
 	if err != nil {

@@ -21,7 +21,7 @@ func TestTabKeys(t *testing.T) {
 		check func(t *testing.T, m *Model)
 	}{
 		{"tab goes to the next tab", nil, []string{"tab"}, wantTab(tabResources)},
-		{"shift+tab goes to the previous tab, round", nil, []string{"shift+tab"}, wantTab(tabInfo)},
+		{"shift+tab goes to the previous tab, round", nil, []string{"shift+tab"}, wantTab(tabCount - 1)},
 		{"a digit goes to its tab", nil, []string{"5"}, wantTab(tabLog)},
 		{"↓ and j move down", nil, []string{"down", "j"}, wantCursor(2)},
 		{"↑ and k move up", nil, []string{"j", "j", "up", "k"}, wantCursor(0)},

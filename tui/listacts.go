@@ -55,7 +55,7 @@ func (m *Model) applyList(a layer.Action, under *level, msg tea.Msg) tea.Cmd {
 	case layer.WriteTest:
 		return m.saved.write(a, m.opts.Dir, m.opts.SuiteServer, m.conn)
 	case layer.Rerun:
-		return m.saved.rerun(a.From, m.connected(), m.asker, m.running)
+		return m.saved.rerun(a.From, m.connected(), m.running)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 
 // newPages are the tabs in the order of the tab bar. Adding a tab is a
 // page in tui/page and a line here (and its tab constant).
-func newPages(c *widget.Common, tools page.ToolsFrom) []page.Page {
+func newPages(c *widget.Common, tools page.ToolsFrom, dir string) []page.Page {
 	return []page.Page{
 		page.NewTools(c, tools),
 		page.NewResources(c),
@@ -20,6 +20,7 @@ func newPages(c *widget.Common, tools page.ToolsFrom) []page.Page {
 		page.NewRequests(c),
 		page.NewLog(c),
 		page.NewInfo(c),
+		page.NewSuite(c, dir),
 	}
 }
 
@@ -34,7 +35,7 @@ func (m *Model) syncPages() {
 		m.pages[tabInfo].Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
 	case tabTools, tabPrompts:
 		m.current().Update(page.Show{Text: widget.Redact(m.paneText()), Width: m.c.Width, Height: m.bodyHeight() - 1})
-	case tabResources, tabRequests, tabLog, tabCount:
+	case tabResources, tabRequests, tabLog, tabSuite, tabCount:
 	}
 	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
 	if m.conn != nil {
@@ -100,6 +101,8 @@ func (m *Model) applyPage(a page.Action) tea.Cmd {
 		return m.openPrompt(a)
 	case layer.GetPrompt:
 		return getPrompt(m.conn, &m.c, pageOf[*page.Prompts](m), &m.saved, a.Name, a.Args)
+	case page.RunTest:
+		return runTest(m.connected(), m.running, a)
 	}
 	return nil
 }

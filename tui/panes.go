@@ -19,7 +19,7 @@ func (m *Model) paneText() string {
 		return m.withFailure(&m.c, m.opts.Target, pageOf[*page.Tools](m).Text())
 	case tabPrompts:
 		return pageOf[*page.Prompts](m).Text()
-	case tabResources, tabRequests, tabLog, tabInfo, tabCount:
+	case tabResources, tabRequests, tabLog, tabInfo, tabSuite, tabCount:
 	}
 	return ""
 }

@@ -279,10 +279,10 @@ func (s *savedSteps) write(a layer.WriteTest, project string, server []string, c
 }
 
 // rerun runs the step being saved again on conn (nil: not connected),
-// answering every question as the person answered it through asker, and
+// answering every question as the person answered it (a stand-in), and
 // proposes to redact the values that differ; running names a call under
 // way.
-func (s *savedSteps) rerun(l *layer.SaveTest, conn *mcpclient.Conn, asker *programAsker, running string) tea.Cmd {
+func (s *savedSteps) rerun(l *layer.SaveTest, conn *mcpclient.Conn, running string) tea.Cmd {
 	st := s.saving
 	fail := func(why string) tea.Cmd {
 		return func() tea.Msg { return layer.Proposed{L: l, Err: why} }
@@ -303,13 +303,17 @@ func (s *savedSteps) rerun(l *layer.SaveTest, conn *mcpclient.Conn, asker *progr
 	if err != nil {
 		return fail(err.Error())
 	}
+	// The script stands in for the person (and for the apps) on the
+	// connection while the step runs again: one at a time, whether this
+	// re-run or a Suite tab run (suite.go).
 	script := &mcpclient.HeadlessAsker{Answers: answers, Strict: true}
-	if !asker.script.CompareAndSwap(nil, script) {
-		return fail("a re-run is under way")
+	restore, err := conn.StandIn(script)
+	if err != nil {
+		return fail("a re-run or a test is under way")
 	}
 	first := st.step.Result
 	return func() tea.Msg {
-		defer asker.script.CompareAndSwap(script, nil)
+		defer restore()
 		ctx, cancel := context.WithTimeout(conn.Context(), time.Minute)
 		defer cancel()
 		res, err := st.again(ctx, conn)

@@ -136,7 +136,7 @@ func (m *Model) switchServer(sw Switch) tea.Cmd {
 	m.opts.Target, m.opts.Source = sw.Target, sw.Source
 	m.opts.Connect, m.opts.ForgetAuth = sw.Connect, sw.ForgetAuth
 	m.serverState = serverState{} // the last arguments are recalled for the next server when it connects
-	m.reset(newPages(&m.c, m.toolsFrom), m.bodySize())
+	m.reset(newPages(&m.c, m.toolsFrom, m.opts.Dir), m.bodySize())
 	m.status = statusMsg{}
 	if m.conn == nil { // the last attempt failed: nothing to close
 		m.state = stateDisconnected

@@ -25,10 +25,11 @@ const (
 	tabRequests // the server's requests to mcpeek: elicitations, sampling, roots
 	tabLog
 	tabInfo
+	tabSuite // the project's suites, run on the connected server
 	tabCount
 )
 
-var tabNames = [tabCount]string{"Tools", "Resources", "Prompts", "Requests", "Log", "Info"}
+var tabNames = [tabCount]string{"Tools", "Resources", "Prompts", "Requests", "Log", "Info", "Suite"}
 
 // tabs are the pages in the order of the tab bar, and the one shown: the
 // tab bar, the footer's keys and the dispatch of keys come from them. A
@@ -136,10 +137,8 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		m.step(-1)
 	case key.Matches(msg, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock, k.Record):
 		return m.connectionKey(msg)
-	case key.Matches(msg, k.CancelCall):
-		if m.cancelCall != nil {
-			m.cancelCall()
-		}
+	case key.Matches(msg, k.CancelCall) && m.cancelCall != nil:
+		m.cancelCall()
 	case key.Matches(msg, k.LogLevel):
 		return m.openLevelPicker()
 	case key.Matches(msg, k.Copy):

@@ -203,9 +203,9 @@ func (cf *connFlags) learnSecrets(secrets *mcpclient.Secrets) {
 // startAppHost starts the app host the flags describe; its diagnostics go
 // to the wire log.
 func (cf *connFlags) startAppHost(wire *mcpclient.WireLog, notify func(string)) (*apphost.Host, error) {
-	// Launchers are other processes: they get a launch file, never the
-	// tokenized URL (docs/app-host.md, "No token in another process's
-	// arguments").
+	// Launchers are other processes: they get a launch URL or a launch
+	// file, never the tokenized URL (docs/app-host.md, "No token in another
+	// process's arguments").
 	launch := apphost.SystemBrowser(cf.noBrowser)
 	if cf.openWith != "" {
 		launch = apphost.OpenWith(cf.openWith)

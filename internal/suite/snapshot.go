@@ -33,6 +33,9 @@ type snapshots struct {
 	stored  map[string]any
 	loadErr error
 	updated map[string]any
+	// pending are the results a comparison found missing or changed,
+	// by snapshot name: what accepting them would write.
+	pending map[string]Pending
 }
 
 // SnapshotPath is where a suite's snapshots are kept:
@@ -88,12 +91,21 @@ func (sn *snapshots) check(name string, got any, update bool) *Failure {
 	}
 	want, ok := sn.stored[name]
 	if !ok {
+		sn.keepPending(Pending{Name: name, Value: got})
 		return &Failure{What: what, Message: fmt.Sprintf("no snapshot %q in %s: run mcpeek test -u to write it", name, sn.path)}
 	}
 	if path, w, g, differ := firstDiff(want, got, "$"); differ {
+		sn.keepPending(Pending{Name: name, Value: got, Stored: true})
 		return &Failure{What: what + " at " + path, Expected: show(w), Actual: show(g)}
 	}
 	return nil
+}
+
+func (sn *snapshots) keepPending(p Pending) {
+	if sn.pending == nil {
+		sn.pending = map[string]Pending{}
+	}
+	sn.pending[p.Name] = p
 }
 
 // write writes the snapshots taken with -u over the file's others.

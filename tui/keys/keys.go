@@ -6,6 +6,8 @@
 package keys
 
 import (
+	"fmt"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -58,7 +60,7 @@ type Lock struct {
 
 // Tabs keys work on the tabs, when nothing is over them.
 type Tabs struct {
-	jump                 []key.Binding // 1-6: that tab
+	jump                 []key.Binding // 1-7: that tab
 	Next, Prev, Up, Down key.Binding
 	Filter, Open         key.Binding
 	Collapse             key.Binding // close the entry enter expanded
@@ -81,6 +83,7 @@ type Tabs struct {
 	AsTask               key.Binding // call the selected tool as a task
 	Retry                key.Binding // call again a call refused until a page was opened
 	EditArgs             key.Binding // a prompt's arguments on several lines
+	Accept               key.Binding // the Suite tab: write the pending snapshot
 	SaveTest             key.Binding // save the result shown as a test of a suite
 	Quit                 key.Binding
 }
@@ -198,11 +201,11 @@ func NewMap(tabs ...string) Map {
 			Top:        b("home/g", "top", "home", "g"),
 			Bottom:     b("end/G", "end", "end", "G"),
 			Filter:     b("/", "filter the list", "/"),
-			Open:       b("enter", "call, read, get or expand", "enter"),
+			Open:       b("enter", "call, read, get, expand, run a test", "enter"),
 			Collapse:   b("x", "close the expanded entry", "x"),
 			Copy:       b("y", "copy the pane (OSC 52: the terminal must support it)", "y"),
 			Save:       b("w", "save the pane to a file", "w"),
-			CancelCall: b("esc", "cancel the running call", "esc"),
+			CancelCall: b("esc", "cancel the running call or test", "esc"),
 			Earlier:    b("[", "the tool's earlier result", "["),
 			Later:      b("]", "the tool's later result", "]"),
 			LogView:    b("v", "Log tab: the wire or the server's log", "v"),
@@ -219,6 +222,7 @@ func NewMap(tabs ...string) Map {
 			AsTask:     b("t", "call the tool as a task (if it may run as one)", "t"),
 			Retry:      b("c", "call it again once done on the page it needs", "c"),
 			EditArgs:   b("e", "a prompt's arguments on several lines", "e"),
+			Accept:     b("u", "Suite tab: accept the pending snapshot (as test -u)", "u"),
 			SaveTest:   b("+", "save the result shown as a test (mcpeek test)", "+"),
 			Help:       b("?", "these keys", "?"),
 			Quit:       b("q/ctrl+c", "quit (asks if pending)", "q", "ctrl+c"),
@@ -408,10 +412,18 @@ func (k Tabs) JumpTo(msg tea.KeyMsg) (int, bool) {
 	return 0, false
 }
 
+// jumps are the jump keys in short: "1-7" for seven tabs.
+func (k Tabs) jumps() string {
+	if len(k.jump) < 2 {
+		return "1"
+	}
+	return fmt.Sprintf("1-%d", len(k.jump))
+}
+
 // ShortHelp is the footer of the tabs.
 func (k Tabs) ShortHelp() []key.Binding {
 	return []key.Binding{
-		Hint("1-6/tab", "switch", append(k.jump[:], k.Next)...),
+		Hint(k.jumps()+"/tab", "switch", append(k.jump[:], k.Next)...),
 		Hint("↑↓", "move", k.Up, k.Down),
 		Hint("→", "pane", k.Focus),
 		Hint("/", "filter", k.Filter),
@@ -424,14 +436,14 @@ func (k Tabs) ShortHelp() []key.Binding {
 // FullHelp lists every key of the tabs.
 func (k Tabs) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{
-		Hint("1-6", "go to a tab", k.jump[:]...),
+		Hint(k.jumps(), "go to a tab", k.jump[:]...),
 		Hint("tab", "next (shift+tab: previous)", k.Next, k.Prev),
 		Hint("↑↓/jk", "move, or scroll the pane", k.Up, k.Down),
 		Hint("→←/lh", "into the pane, and out", k.Focus, k.Back),
 		Hint("pgup/pgdn", "page the pane", k.PageUp, k.PageDown),
 		Hint("g/G", "top/end (home/end too)", k.Top, k.Bottom),
 		Hint("y/w", "copy (needs OSC 52), save", k.Copy, k.Save),
-		k.Filter, k.Open, k.AsTask, k.Retry, k.EditArgs, k.SaveTest, k.Collapse, Hint("[/]", "a tool's earlier/later result", k.Earlier, k.Later), k.CancelCall,
+		k.Filter, k.Open, k.AsTask, k.Retry, k.EditArgs, k.SaveTest, k.Accept, k.Collapse, Hint("[/]", "a tool's earlier/later result", k.Earlier, k.Later), k.CancelCall,
 		Hint("v/L", "server log (Log tab); its level", k.LogView, k.LogLevel), k.Subscribe, k.Reconnect, k.Roots, k.Authorize, k.Apps, k.Tasks, k.Servers, k.Lock, k.Record, k.Help, k.Quit,
 	}}
 }
@@ -440,7 +452,7 @@ func (k Tabs) FullHelp() [][]key.Binding {
 // it for a list.
 func (k Tabs) PaneHelp(back bool) []key.Binding {
 	bs := []key.Binding{
-		Hint("1-6/tab", "switch", append(k.jump[:], k.Next)...),
+		Hint(k.jumps()+"/tab", "switch", append(k.jump[:], k.Next)...),
 		Hint("↑↓", "scroll", k.Up, k.Down),
 		Hint("g/G", "top/end", k.Top, k.Bottom),
 		Hint("y", "copy", k.Copy),

@@ -48,7 +48,7 @@ func helpKeys(groups ...[]key.Binding) []string {
 // it (the help screen, or for the filter and the quit prompt their
 // footer), and every key documented is bound.
 func TestKeyMapDocumentsEveryKeyAndOnlyThose(t *testing.T) {
-	km := NewMap("Tools", "Resources", "Prompts", "Requests", "Log", "Info")
+	km := NewMap("Tools", "Resources", "Prompts", "Requests", "Log", "Info", "Suite")
 	groups := map[string]help.KeyMap{
 		"Tabs": km.Tabs, "Filter": km.Filter, "App": km.App, "Form": km.Form,
 		"URL": km.URL, "JSON": km.JSON, "Quit": km.Quit, "Save": km.Save, "SaveTest": km.SaveTest, "Level": km.Level, "Servers": km.Servers, "Roots": km.Roots,
