@@ -507,7 +507,7 @@ tests:
 	}
 }
 
-func TestExpectationsFailing(t *testing.T) { // alone: its "lt: 1ms" fails only while the call takes a millisecond or more
+func TestExpectationsFailing(t *testing.T) { // alone: it times a call
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
