@@ -110,6 +110,10 @@ type WireLog struct {
 	// open are the server's requests read and not answered yet (the taps
 	// see both).
 	open unanswered
+	// handshake is the last handshake's messages kept whole (the ring
+	// cuts long ones and forgets old ones): a recording started later
+	// begins with it. Each is bounded by the connection's message size.
+	handshake []WireEntry
 }
 
 // Secret makes the log redact s (a token, a client secret, an
@@ -174,6 +178,7 @@ func (w *WireLog) add(e WireEntry) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	kept := e.kept()
+	w.keepHandshake(e)
 	if len(w.entries) < w.max {
 		w.entries = append(w.entries, kept)
 	} else {
@@ -244,6 +249,31 @@ func cutUTF8(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// keepHandshake keeps e whole when it belongs to the handshake: the
+// client's initialize or server/discover request starts one, the response
+// to it and (2025-11-25) notifications/initialized end it. w.mu must be
+// held.
+func (w *WireLog) keepHandshake(e WireEntry) {
+	switch {
+	case e.Dir == DirSend && (e.Method == MethodInitialize || e.Method == MethodDiscover) && len(e.ID) > 0:
+		w.handshake = []WireEntry{e}
+	case len(w.handshake) == 1 && e.Dir == DirRecv && e.Method == "" && string(e.ID) == string(w.handshake[0].ID):
+		w.handshake = append(w.handshake, e)
+	case len(w.handshake) == 2 && w.handshake[0].Method == MethodInitialize && e.Dir == DirSend && e.Method == "notifications/initialized":
+		w.handshake = append(w.handshake, e)
+	}
+}
+
+// Handshake returns the last handshake's messages, whole, however long
+// ago it was: the initialize request, its response and
+// notifications/initialized (2025-11-25), or the server/discover request
+// and its response (2026-07-28), as far as they went.
+func (w *WireLog) Handshake() []WireEntry {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.handshake)
 }
 
 // Entries returns a copy of the entries kept in memory.

@@ -172,7 +172,7 @@ func (r *replayer) replay(ctx context.Context) error {
 	}
 	for _, q := range r.asker.unmatched() {
 		r.differ++
-		fmt.Fprintf(r.out, "the server asked what the recording has no answer for: %s %s\n", q.method, clean(q.params))
+		fmt.Fprintf(r.out, "the server asked what the recording has no answer for: %s %s\n", clean(q.method), clean(q.params))
 	}
 	fmt.Fprintf(r.out, "replayed %d requests of %s: %d differ\n", r.sent, r.o.file, r.differ)
 	switch {
@@ -246,7 +246,7 @@ func (r *replayer) one(ctx context.Context, x record.Exchange) error {
 	got := r.live.exchange(mark, x.Method)
 	if got == nil || got.Response == nil {
 		r.differ++
-		fmt.Fprintf(r.out, "%s: no response (%v)\n", clean(what), err)
+		fmt.Fprintf(r.out, "%s: no response (%s)\n", clean(what), clean(fmt.Sprint(err)))
 		return nil
 	}
 	if d := r.compare(x, *got); d != "" {

@@ -34,14 +34,14 @@ func mustJSON(v any) json.RawMessage {
 }
 
 // Attach starts recording conn's session, already under way, to out: the
-// header, the handshake as the wire log still keeps it in memory, then
+// header, the handshake (whole, as the wire log keeps it apart), then
 // every entry the log gets until stop is called. stop reports the first
 // write error; it does not close out.
 func Attach(conn *mcpclient.Conn, out io.Writer) (stop func() error, err error) {
 	wire := conn.Wire()
 	w := NewWriter(out)
 	untap := wire.Tap(w) // kept until the header is written: nothing is lost between
-	if err := w.Start(HeaderOf(conn), handshake(wire.Entries())...); err != nil {
+	if err := w.Start(HeaderOf(conn), handshake(wire.Handshake())...); err != nil {
 		untap()
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/mcpeek/mcpeek/fixture"
@@ -63,6 +64,63 @@ func TestAttachRecordsFromTheHandshakeOn(t *testing.T) {
 			if calls != 1 {
 				t.Errorf("%d calls recorded, want the one made while recording", calls)
 			}
+		})
+	}
+}
+
+// A recording started long after the handshake, whose messages the wire
+// log's ring cut (over 16 KiB) or forgot, still begins with the whole
+// handshake, and served it answers the client's handshake.
+func TestAttachKeepsALongHandshakeWhole(t *testing.T) {
+	long := strings.Repeat("instructions ", 2<<10) // over 16 KiB
+	for _, protocol := range []string{"legacy", "modern"} {
+		t.Run(protocol, func(t *testing.T) {
+			conn, err := mcpclient.Connect(t.Context(), mcpclient.Config{
+				Target: mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: func() *mcp.Server {
+					return mcp.NewServer(&mcp.Implementation{Name: "long", Version: "1"}, &mcp.ServerOptions{Instructions: long})
+				}},
+				Protocol: protocol,
+				Wire:     mcpclient.NewWireLog(4, nil),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			for range 4 { // the handshake leaves the ring (4 entries)
+				if _, err := conn.List(t.Context(), "tools"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var buf bytes.Buffer
+			stop, err := Attach(conn, &buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.List(t.Context(), "tools"); err != nil {
+				t.Fatal(err)
+			}
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			h, entries, err := Read(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := NewServer(h, entries, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := serveStdio(t, s)
+			method := "initialize"
+			if h.Protocol == modernRevision {
+				method = "server/discover"
+			}
+			c.send(`{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{}}`)
+			r := c.read()
+			if r["result"] == nil || !strings.Contains(asJSON(r["result"]), long) {
+				t.Fatalf("%s answered %.200v, want the recorded result whole", method, r)
+			}
+			c.end()
 		})
 	}
 }

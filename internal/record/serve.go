@@ -70,7 +70,8 @@ type scripted struct {
 	// steps are what the server sent while it was open, in order.
 	steps []step
 	// response is the recorded response message; nil when the recording
-	// ended first (a subscription held open).
+	// ended first (a subscription is then held open, anything else
+	// answered with an error saying so).
 	response json.RawMessage
 	used     int
 }
@@ -201,6 +202,10 @@ func notified(m wire, order []*scripted, current *scripted) *scripted {
 	return current
 }
 
+// noResponseCode is the error code of a recorded request whose response
+// the recording does not hold.
+const noResponseCode = -32603
+
 // Methods the server treats apart.
 const (
 	methodPing            = "ping"
@@ -298,7 +303,13 @@ func (s *Server) handle(ctx context.Context, m wire, p peer) {
 		s.compareAnswer(sc, st.ask, got)
 	}
 	if sc.response == nil {
-		<-ctx.Done() // held open, as it was when the recording ended
+		if sc.method == methodListen {
+			<-ctx.Done() // held open, as it was when the recording ended
+			return
+		}
+		s.problem("no response recorded: %s (the recording ended, or was started, before it came)", describe(sc))
+		errObj, _ := json.Marshal(map[string]any{"code": noResponseCode, "message": "mcpeek replay: the recording holds no response to " + sc.method})
+		_ = p.send(response(m.ID, nil, errObj))
 		return
 	}
 	if err := p.send(withID(sc.response, m.ID)); err != nil {
@@ -722,7 +733,7 @@ func (s *Server) Summary() Summary {
 	out := Summary{Protocol: s.header.Protocol, Requests: s.requests, Served: s.served, Problems: slices.Clone(s.problems), Dropped: s.dropped}
 	for _, sc := range s.script {
 		if sc.used == 0 && sc.method != methodListen && !isSide(sc.id) {
-			out.NotAsked = append(out.NotAsked, describe(sc))
+			out.NotAsked = append(out.NotAsked, formschema.Clean(describe(sc)))
 		}
 	}
 	return out
@@ -730,22 +741,23 @@ func (s *Server) Summary() Summary {
 
 func isSide(id json.RawMessage) bool { return strings.HasPrefix(string(id), sideID) }
 
-// WriteTo writes the summary as lines: a count, then each problem.
+// WriteTo writes the summary as lines: a count, then each problem; what
+// came from the recording is cleaned for a terminal.
 func (s Summary) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	verdict := "everything matched"
 	if !s.OK() {
 		verdict = fmt.Sprintf("%d mismatch(es)", len(s.Problems)+s.Dropped)
 	}
-	fmt.Fprintf(&b, "mcpeek replay: %d request(s), %d answered from the recording (%s): %s\n", s.Requests, s.Served, s.Protocol, verdict)
+	fmt.Fprintf(&b, "mcpeek replay: %d request(s), %d answered from the recording (%s): %s\n", s.Requests, s.Served, formschema.Clean(s.Protocol), verdict)
 	for _, p := range s.Problems {
-		fmt.Fprintf(&b, "  %s\n", p)
+		fmt.Fprintf(&b, "  %s\n", formschema.Clean(p))
 	}
 	if s.Dropped > 0 {
 		fmt.Fprintf(&b, "  … and %d more\n", s.Dropped)
 	}
 	if len(s.NotAsked) > 0 {
-		fmt.Fprintf(&b, "  not asked (recorded, not a mismatch): %s\n", strings.Join(s.NotAsked, ", "))
+		fmt.Fprintf(&b, "  not asked (recorded, not a mismatch): %s\n", formschema.Clean(strings.Join(s.NotAsked, ", ")))
 	}
 	n, err := io.WriteString(w, b.String())
 	return int64(n), err

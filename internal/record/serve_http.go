@@ -11,11 +11,16 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"time"
 )
 
-// maxSessions bounds the 2025-11-25 sessions open at once.
+// maxSessions bounds the 2025-11-25 sessions open at once. When the
+// table is full, an initialize ends the least recently used idle session
+// (no request in flight, no stream open): a client that never sends
+// DELETE, or a suite that connects once per test, does not use up the
+// server.
 const maxSessions = 64
 
 // sessionHeader carries a 2025-11-25 session's id.
@@ -48,9 +53,12 @@ func (s *Server) ServeOn(ctx context.Context, ln net.Listener, loopbackOnly bool
 // requests name, questions travel on the event stream of the POST they
 // are asked during and their answers come in POSTs of their own, and a
 // GET stream gets the notifications sent outside any request; in
-// 2026-07-28 every POST stands alone (no session, no GET stream).
+// 2026-07-28 every POST stands alone (no session, no GET stream): its
+// request ends when its stream closes, and a notifications/cancelled,
+// which no POST can be told to come from the same client as another, is
+// accepted and cancels nothing.
 func (s *Server) HTTPHandler(loopbackOnly bool) http.Handler {
-	return &httpServer{s: s, loopbackOnly: loopbackOnly, sessions: map[string]*session{}, sessionless: newSession()}
+	return &httpServer{s: s, loopbackOnly: loopbackOnly, sessions: map[string]*session{}, posts: newInflight()}
 }
 
 type httpServer struct {
@@ -58,13 +66,20 @@ type httpServer struct {
 	loopbackOnly bool
 	mu           sync.Mutex
 	sessions     map[string]*session
-	// sessionless is the one "session" of 2026-07-28 requests.
-	sessionless *session
+	// clock orders the sessions' uses (the least recently used idle one
+	// is ended first); it also numbers 2026-07-28 POSTs.
+	clock uint64
+	// posts are the 2026-07-28 requests in flight, each by its POST.
+	posts *inflight
 }
 
 // session is one 2025-11-25 client's: its questions waiting for answers,
 // its requests, and its GET stream's notifications.
 type session struct {
+	// busy counts its POSTs and GET streams open, used is when it was
+	// last used (httpServer.clock); both guarded by httpServer.mu.
+	busy   int
+	used   uint64
 	ctx    context.Context
 	end    context.CancelFunc
 	asks   asker
@@ -112,11 +127,16 @@ func (h *httpServer) post(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, response(json.RawMessage("null"), nil, json.RawMessage(`{"code":-32700,"message":"parse error: not a JSON-RPC message"}`)))
 		return
 	}
+	if h.s.modern {
+		h.standalone(w, r, m)
+		return
+	}
 	sess, status := h.session(w, r, m)
 	if sess == nil {
 		http.Error(w, http.StatusText(status), status)
 		return
 	}
+	defer h.release(sess)
 	if !(m.Method != "" && m.hasID()) {
 		switch {
 		case m.Method == notificationCancelled:
@@ -131,31 +151,56 @@ func (h *httpServer) post(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	ctx, ok := sess.reqs.start(r.Context(), m.ID)
+	ctx, done, ok := sess.reqs.start(r.Context(), m.ID)
 	if !ok {
 		writeJSON(w, http.StatusOK, response(m.ID, nil, json.RawMessage(`{"code":-32000,"message":"mcpeek replay: too many requests in flight"}`)))
 		return
 	}
-	defer sess.reqs.done(m.ID)
+	defer done()
 	stop := context.AfterFunc(sess.ctx, func() { sess.reqs.cancel(m.ID) })
 	defer stop()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	h.s.handle(ctx, m, &ssePeer{w: w, sess: sess})
+	p := &ssePeer{w: w, sess: sess}
+	p.flush() // the headers: a request held open has nothing else to send yet
+	h.s.handle(ctx, m, p)
+}
+
+// standalone answers a 2026-07-28 POST: a request on its own stream,
+// ended when the stream closes; anything else is accepted.
+func (h *httpServer) standalone(w http.ResponseWriter, r *http.Request, m wire) {
+	if !(m.Method != "" && m.hasID()) {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	h.mu.Lock()
+	h.clock++
+	key := json.RawMessage(strconv.FormatUint(h.clock, 10))
+	h.mu.Unlock()
+	ctx, done, ok := h.posts.start(r.Context(), key)
+	if !ok {
+		writeJSON(w, http.StatusOK, response(m.ID, nil, json.RawMessage(`{"code":-32000,"message":"mcpeek replay: too many requests in flight"}`)))
+		return
+	}
+	defer done()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	p := &ssePeer{w: w}
+	p.flush()
+	h.s.handle(ctx, m, p)
 }
 
 // session finds the session a POST belongs to, opening one for a
 // 2025-11-25 initialize (its id in the response's header). nil with the
 // status to answer when there is none.
+// The session is marked busy until [httpServer.release].
 func (h *httpServer) session(w http.ResponseWriter, r *http.Request, m wire) (*session, int) {
-	if h.s.modern {
-		return h.sessionless, 0
-	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if m.Method == "initialize" {
-		if len(h.sessions) >= maxSessions {
+		if len(h.sessions) >= maxSessions && !h.evictIdle() {
 			return nil, http.StatusServiceUnavailable
 		}
 		var b [16]byte
@@ -164,8 +209,15 @@ func (h *httpServer) session(w http.ResponseWriter, r *http.Request, m wire) (*s
 		sess := newSession()
 		h.sessions[id] = sess
 		w.Header().Set(sessionHeader, id)
+		h.acquire(sess)
 		return sess, 0
 	}
+	return h.named(r)
+}
+
+// named is the session a request's header names, marked busy. h.mu must
+// be held.
+func (h *httpServer) named(r *http.Request) (*session, int) {
 	id := r.Header.Get(sessionHeader)
 	if id == "" {
 		return nil, http.StatusBadRequest
@@ -174,7 +226,41 @@ func (h *httpServer) session(w http.ResponseWriter, r *http.Request, m wire) (*s
 	if sess == nil {
 		return nil, http.StatusNotFound
 	}
+	h.acquire(sess)
 	return sess, 0
+}
+
+// acquire marks a session busy and used now. h.mu must be held.
+func (h *httpServer) acquire(sess *session) {
+	h.clock++
+	sess.busy++
+	sess.used = h.clock
+}
+
+// release ends what acquire began.
+func (h *httpServer) release(sess *session) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.clock++
+	sess.busy--
+	sess.used = h.clock
+}
+
+// evictIdle ends the least recently used session with nothing open;
+// false when every session is busy. h.mu must be held.
+func (h *httpServer) evictIdle() bool {
+	oldest := ""
+	for id, sess := range h.sessions {
+		if sess.busy == 0 && (oldest == "" || sess.used < h.sessions[oldest].used) {
+			oldest = id
+		}
+	}
+	if oldest == "" {
+		return false
+	}
+	h.sessions[oldest].end()
+	delete(h.sessions, oldest)
+	return true
 }
 
 // get is a 2025-11-25 session's stream of what is sent outside any
@@ -186,12 +272,13 @@ func (h *httpServer) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.mu.Lock()
-	sess := h.sessions[r.Header.Get(sessionHeader)]
+	sess, status := h.named(r)
 	h.mu.Unlock()
 	if sess == nil {
-		http.Error(w, http.StatusText(http.StatusNotFound), http.StatusNotFound)
+		http.Error(w, http.StatusText(status), status)
 		return
 	}
+	defer h.release(sess)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)

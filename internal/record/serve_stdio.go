@@ -62,13 +62,13 @@ func (s *Server) dispatch(ctx context.Context, raw []byte, p peer, asks *asker, 
 	}
 	switch {
 	case m.Method != "" && m.hasID():
-		rctx, ok := reqs.start(ctx, m.ID)
+		rctx, done, ok := reqs.start(ctx, m.ID)
 		if !ok {
 			_ = p.send(response(m.ID, nil, json.RawMessage(`{"code":-32000,"message":"mcpeek replay: too many requests in flight"}`)))
 			return
 		}
 		go func() {
-			defer reqs.done(m.ID)
+			defer done()
 			s.handle(rctx, m, p)
 		}()
 	case m.Method == notificationCancelled:
@@ -220,50 +220,58 @@ func (a *asker) deliver(id json.RawMessage, msg []byte) bool {
 type inflight struct {
 	mu   sync.Mutex
 	wg   sync.WaitGroup
-	live map[string]context.CancelFunc
+	live map[string]*running
 }
 
-func newInflight() *inflight { return &inflight{live: map[string]context.CancelFunc{}} }
+// running is one request in flight; its identity tells a request apart
+// from a later one that uses the same id.
+type running struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
 
-// start registers a request; false when too many are open.
-func (f *inflight) start(ctx context.Context, id json.RawMessage) (context.Context, bool) {
+func newInflight() *inflight { return &inflight{live: map[string]*running{}} }
+
+// start registers a request; false when too many are open. done ends it
+// and removes its own entry only: a later request with the same id stays.
+func (f *inflight) start(ctx context.Context, id json.RawMessage) (rctx context.Context, done func(), ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.live) >= maxInFlight {
-		return nil, false
+		return nil, nil, false
 	}
 	rctx, cancel := context.WithCancel(ctx)
-	if old := f.live[idKey(id)]; old != nil {
-		old() // an id used again: the older request is the client's to forget
+	key := idKey(id)
+	if old := f.live[key]; old != nil {
+		old.cancel() // an id used again: the older request is the client's to forget
 	}
-	f.live[idKey(id)] = cancel
+	r := &running{ctx: rctx, cancel: cancel}
+	f.live[key] = r
 	f.wg.Add(1)
-	return rctx, true
-}
-
-func (f *inflight) done(id json.RawMessage) {
-	f.mu.Lock()
-	if c := f.live[idKey(id)]; c != nil {
-		c()
-		delete(f.live, idKey(id))
-	}
-	f.mu.Unlock()
-	f.wg.Done()
+	return rctx, func() {
+		cancel()
+		f.mu.Lock()
+		if f.live[key] == r {
+			delete(f.live, key)
+		}
+		f.mu.Unlock()
+		f.wg.Done()
+	}, true
 }
 
 func (f *inflight) cancel(id json.RawMessage) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if c := f.live[idKey(id)]; c != nil {
-		c()
+	if r := f.live[idKey(id)]; r != nil {
+		r.cancel()
 	}
 }
 
 func (f *inflight) cancelAll() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, c := range f.live {
-		c()
+	for _, r := range f.live {
+		r.cancel()
 	}
 }
 

@@ -269,3 +269,165 @@ func asJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// initHTTP posts a 2025-11-25 initialize and returns the session it
+// opened ("" when refused) and the status.
+func initHTTP(t *testing.T, srv *httptest.Server) (string, int) {
+	t.Helper()
+	resp, err := srv.Client().Post(srv.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	return resp.Header.Get(sessionHeader), resp.StatusCode
+}
+
+// Sessions no client ends (no DELETE) do not use the server up: when the
+// table is full, an initialize ends the least recently used idle session,
+// and a session with a stream open is not idle.
+func TestServeHTTPSessionsWithoutDelete(t *testing.T) {
+	s := newServer(t, legacyRevision, append([]string{
+		"send", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`,
+		"recv", `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}}`,
+	}, toolsRecording...)...)
+	srv := httptest.NewServer(s.HTTPHandler(true))
+	defer srv.Close()
+	busy, status := initHTTP(t, srv)
+	if status != http.StatusOK {
+		t.Fatalf("initialize: status %d", status)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	req.Header.Set(sessionHeader, busy)
+	stream, err := srv.Client().Do(req)
+	if err != nil || stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream: %v %v", err, stream)
+	}
+	defer stream.Body.Close()
+	var first string
+	for i := range 100 {
+		id, status := initHTTP(t, srv)
+		if status != http.StatusOK || id == "" {
+			t.Fatalf("initialize %d without DELETE: status %d", i+2, status)
+		}
+		if i == 0 {
+			first = id
+		}
+	}
+	use := func(id string) int {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`))
+		req.Header.Set(sessionHeader, id)
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := use(busy); got != http.StatusOK {
+		t.Errorf("the session with a stream open: status %d, want it kept", got)
+	}
+	if got := use(first); got != http.StatusNotFound {
+		t.Errorf("the least recently used idle session: status %d, want it ended", got)
+	}
+}
+
+// A request ending removes its own entry only: a later request with the
+// same id stays in flight and can still be cancelled.
+func TestInflightDoneRemovesItsOwnEntry(t *testing.T) {
+	f := newInflight()
+	id := json.RawMessage(`1`)
+	older, doneOlder, _ := f.start(context.Background(), id)
+	newer, doneNewer, _ := f.start(context.Background(), id)
+	if older.Err() == nil {
+		t.Error("the older request with a reused id goes on")
+	}
+	doneOlder()
+	if newer.Err() != nil {
+		t.Fatal("the older request's end cancelled the newer one")
+	}
+	f.cancel(id)
+	if newer.Err() == nil {
+		t.Error("notifications/cancelled did not reach the newer request")
+	}
+	doneNewer()
+	f.wait()
+}
+
+// In 2026-07-28 each POST stands alone: another client's request with the
+// same id, or its notifications/cancelled, does not end this one.
+func TestServeModernHTTPClientsApart(t *testing.T) {
+	s := newServer(t, modernRevision,
+		"send", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`,
+		"recv", `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`,
+		"send", `{"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{}}`,
+	)
+	h := s.HTTPHandler(true).(*httpServer)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{}}`))
+	held, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Body.Close()
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
+	} {
+		resp, err := srv.Client().Post(srv.URL, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body) // its end: the request's entry is gone
+		_ = resp.Body.Close()
+	}
+	h.posts.mu.Lock()
+	defer h.posts.mu.Unlock()
+	if len(h.posts.live) != 1 {
+		t.Fatalf("%d requests in flight, want the held one", len(h.posts.live))
+	}
+	for _, r := range h.posts.live {
+		if r.ctx.Err() != nil {
+			t.Error("another client's request or cancellation ended the held one")
+		}
+	}
+}
+
+// A recorded request whose response the recording does not hold is
+// answered with an error saying so, not held forever; a subscription
+// stays held.
+func TestServeMissingResponseIsAnError(t *testing.T) {
+	s := newServer(t, legacyRevision,
+		"send", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`,
+	)
+	c := serveStdio(t, s)
+	c.send(`{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"clientInfo":{"name":"other"}}}`)
+	r := c.read()
+	e, _ := r["error"].(map[string]any)
+	if e == nil || !strings.Contains(asJSON(e["message"]), "holds no response") || r["id"] != float64(5) {
+		t.Fatalf("got %v, want an error saying the recording holds no response", r)
+	}
+	c.end()
+}
+
+// The summary cleans what came from the recording: a tool name with an
+// escape sequence does not reach the terminal raw.
+func TestServeSummaryCleansRecordedText(t *testing.T) {
+	s := newServer(t, legacyRevision,
+		"send", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"evil\u001b[2J","arguments":{}}}`,
+		"recv", `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`,
+	)
+	var b strings.Builder
+	if _, err := s.Summary().WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "\x1b") || !strings.Contains(b.String(), "evil␛[2J") {
+		t.Errorf("summary = %q, want the escape shown, not sent", b.String())
+	}
+}
