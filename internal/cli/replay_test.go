@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -181,5 +184,40 @@ func TestRecordToSuitePasses(t *testing.T) {
 				t.Errorf("test: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 			}
 		})
+	}
+}
+
+// A replayed request that got no response says why on one cleaned line:
+// the recorded tool name in the failure does not reach the terminal raw.
+func TestReplayCleansTheFailure(t *testing.T) {
+	answers := tempFile(t, "answers.json", multiRoundAnswers)
+	rec := filepath.Join(t.TempDir(), "session.jsonl")
+	if code, stdout, stderr := run("call", "multi_round", "--protocol", "legacy", "--answers", answers, "--record", rec); code != exitOK {
+		t.Fatalf("record: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	text, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The recorded tool's name carries an escape sequence.
+	if err := os.WriteFile(rec, bytes.ReplaceAll(text, []byte(`"multi_round"`), []byte(`"multi\u001b[2J"`)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fix := fixture.HTTPHandler(fixture.Options{}, false)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), `"tools/call"`) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"boom\u001b[2J"}}`)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		fix.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	code, stdout, stderr := run("replay", rec, "--allow-writes", "--", srv.URL)
+	if code != exitToolError || !strings.Contains(stdout, "tools/call multi␛[2J: no response (") || strings.Contains(stdout, "\x1b") {
+		t.Errorf("replay: exit %d, stdout %q, stderr %q; want the failure, cleaned", code, stdout, stderr)
 	}
 }
