@@ -62,48 +62,69 @@ func (o *recordOptions) parse(fs *flagSet, args []string) error {
 
 func (o *recordOptions) run(_ context.Context, s streams) error {
 	names := map[string]int{}
+	var drafts []*suite.Draft
 	for _, x := range o.calls {
-		var p struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		_ = json.Unmarshal(x.Params, &p)
-		names[p.Name]++
-		name := p.Name
-		if n := names[p.Name]; n > 1 {
-			name = fmt.Sprintf("%s (%d)", p.Name, n)
-		}
-		step := suite.SessionStep{Kind: suite.StepCall, Target: p.Name, Era: o.header.Protocol, Rounds: x.Rounds}
-		if o.header.Protocol < mcpclient.ProtocolModern {
-			// Before 2026-07-28 each question the server asks is a round.
-			step.Rounds = len(x.Questions)
-		}
-		if len(p.Arguments) > 0 && string(p.Arguments) != "null" {
-			step.Args = p.Arguments
-		}
-		for _, q := range x.Questions {
-			step.Questions = append(step.Questions, suiteQuestion(q))
-		}
-		if x.Error != nil {
-			var e struct {
-				Code    int    `json:"code"`
-				Message string `json:"message"`
-			}
-			_ = json.Unmarshal(x.Error, &e)
-			step.ErrorCode, step.ErrorMessage = &e.Code, e.Message
-		} else {
-			step.Result = x.Result
-		}
-		d, err := suite.BuildTest(name, step)
+		d, err := o.draft(x, names)
 		if err != nil {
-			return fmt.Errorf("record: the test of %s: %w", name, err)
+			return err
 		}
-		if err := suite.WriteTest(o.toSuite, d, suite.WriteOptions{New: suite.NewSuite{Server: o.server}, Secrets: s.secrets}); err != nil {
-			return fmt.Errorf("record: %w", err)
-		}
-		fmt.Fprintf(s.errOut, "mcpeek: wrote the test %q to %s\n", name, o.toSuite)
+		drafts = append(drafts, d)
+	}
+	// All or nothing: a test that cannot be written leaves the suite as it was.
+	if err := suite.WriteTests(o.toSuite, drafts, suite.WriteOptions{New: suite.NewSuite{Server: o.server}, Secrets: s.secrets}); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	for _, d := range drafts {
+		fmt.Fprintf(s.errOut, "mcpeek: wrote the test %q to %s\n", d.Name, o.toSuite)
 	}
 	return nil
+}
+
+// draft is the test of one recorded call; names counts the names taken,
+// a name used again getting " (2)" and so on.
+func (o *recordOptions) draft(x record.Exchange, names map[string]int) (*suite.Draft, error) {
+	var p struct {
+		Name      json.RawMessage `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(x.Params, &p)
+	var tool string
+	if json.Unmarshal(p.Name, &tool) != nil || strings.TrimSpace(tool) == "" {
+		return nil, fmt.Errorf("record: %s is malformed: its tools/call (id %s) names no tool (a string)", o.file, x.Request.ID)
+	}
+	names[tool]++
+	name := tool
+	if n := names[tool]; n > 1 {
+		name = fmt.Sprintf("%s (%d)", tool, n)
+	}
+	step := suite.SessionStep{Kind: suite.StepCall, Target: tool, Era: o.header.Protocol, Rounds: x.Rounds}
+	if o.header.Protocol < mcpclient.ProtocolModern {
+		// Before 2026-07-28 each question the server asks is a round.
+		step.Rounds = len(x.Questions)
+	}
+	if len(p.Arguments) > 0 && string(p.Arguments) != "null" {
+		step.Args = p.Arguments
+	}
+	for _, q := range x.Questions {
+		step.Questions = append(step.Questions, suiteQuestion(q))
+	}
+	if x.Error != nil {
+		var e struct {
+			Code    *int   `json:"code"`
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(x.Error, &e) != nil || e.Code == nil {
+			return nil, fmt.Errorf("record: %s is malformed: the error answering tools/call %s (id %s) is not a JSON-RPC error object with a code", o.file, tool, x.Request.ID)
+		}
+		step.ErrorCode, step.ErrorMessage = e.Code, e.Message
+	} else {
+		step.Result = x.Result
+	}
+	d, err := suite.BuildTest(name, step)
+	if err != nil {
+		return nil, fmt.Errorf("record: the test of %s: %w", name, err)
+	}
+	return d, nil
 }
 
 // suiteQuestion is a recorded question as the suite writer takes it.
