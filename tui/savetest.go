@@ -369,6 +369,10 @@ func (s *savedSteps) write(a layer.WriteTest, project string, server []string, c
 	step := secretStep(st, known)
 	step.Redact = a.Redact
 	opts := suite.WriteOptions{New: suite.NewSuite{Server: server}}
+	if conn != nil {
+		// What the screen shows as [redacted] is not written either.
+		opts.Secrets = conn.Secrets()
+	}
 	for _, r := range connRoots(conn) {
 		opts.New.Roots = append(opts.New.Roots, r.URI)
 	}
