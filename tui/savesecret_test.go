@@ -49,7 +49,7 @@ func TestSaveWritesSecretArgumentsAsEnvTemplates(t *testing.T) {
 	in.typeText("ada").keys("enter").typeText(vaultKey)
 	in.keys("ctrl+s").expect("signed in ada")
 	in.press(k.Tabs.SaveTest).expectAll("Save as a test: call sign_in", "set MCPEEK_SECRET_API_KEY to run it")
-	in.press(k.SaveTest.Confirm).expectAll("saved the test", "set MCPEEK_SECRET_API_KEY to run it")
+	in.press(k.SaveTest.Confirm).expect(`saved the test "sign_in" (set MCPEEK_SECRET_API_KEY to run it`)
 
 	file := filepath.Join(dir, "mcpeek", "session.yaml")
 	text, err := os.ReadFile(file)

@@ -385,12 +385,14 @@ func (s *savedSteps) write(a layer.WriteTest, project string, server []string, c
 		if err != nil {
 			return layer.TestWritten{L: a.From, Err: err.Error()}
 		}
-		said := fmt.Sprintf("saved the test %q in %s", name, path)
+		said := fmt.Sprintf("saved the test %q", name)
+		if len(d.Env) > 0 {
+			// First: a long path would cut it off the status line.
+			said += " (set " + strings.Join(d.Env, ", ") + " to run it: its secrets are not written)"
+		}
+		said += " in " + path
 		if d.Snapshot != "" {
 			said += " and its snapshot in " + suite.SnapshotPath(path)
-		}
-		if len(d.Env) > 0 {
-			said += "; set " + strings.Join(d.Env, ", ") + " to run it (its secrets are not written)"
 		}
 		return layer.TestWritten{L: a.From, Said: widget.Clean(said)}
 	}
