@@ -56,6 +56,8 @@ func (m *Model) applyList(a layer.Action, under *level, msg tea.Msg) tea.Cmd {
 		return m.saved.write(a, m.opts.Dir, m.opts.SuiteServer, m.conn)
 	case layer.Rerun:
 		return m.saved.rerun(a.From, m.connected(), m.running)
+	case layer.StopRerun:
+		m.saved.stopRerun()
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -33,6 +34,7 @@ type savedStep struct {
 	step       suite.SessionStep
 	args       json.RawMessage   // a call's arguments
 	promptArgs map[string]string // a prompt's
+	schema     any               // a call's tool's input schema
 	readOnly   bool
 }
 
@@ -85,6 +87,108 @@ type savedSteps struct {
 	prompts map[string]*savedStep // by the prompt's name
 	// saving is the step the save layer open is for.
 	saving *savedStep
+	// stop ends the re-run under way, if any, and gives the connection
+	// back to the person at once.
+	stop func()
+}
+
+// toolSchema is a tool's input schema, or nil.
+func toolSchema(t *mcp.Tool) any {
+	if t == nil {
+		return nil
+	}
+	return t.InputSchema
+}
+
+// stopRerun ends the re-run under way, if any: the save layer closed.
+func (s *savedSteps) stopRerun() {
+	if s.stop != nil {
+		s.stop()
+		s.stop = nil
+	}
+}
+
+// secretStep is st's step with the values that hold a secret marked, to
+// be written as {{env.X}} templates: the arguments and the form answers
+// that the schemas or their names say are secret (as for remembered
+// arguments, widget.SecretFields), and those whose value the session
+// knows as a secret (known).
+func secretStep(st *savedStep, known *mcpclient.Secrets) suite.SessionStep {
+	step := st.step
+	step.SecretArgs = secretFields(st.schema, step.Args, known)
+	step.Questions = slices.Clone(step.Questions)
+	for i, q := range step.Questions {
+		if q.Kind != mcpclient.KindElicitation || q.Action != "accept" {
+			continue
+		}
+		var p struct {
+			Schema any `json:"requestedSchema"`
+		}
+		var a struct {
+			Content any `json:"content"`
+		}
+		_ = json.Unmarshal(q.Params, &p)
+		_ = json.Unmarshal(q.Answer, &a)
+		step.Questions[i].Secret = secretFields(p.Schema, a.Content, known)
+	}
+	return step
+}
+
+// secretFields are the fields of v (a JSON object, or its encoding) that
+// hold a secret, nested ones as a path (auth.token), by schema (nil:
+// names alone tell) or by a value known holds.
+func secretFields(schema, v any, known *mcpclient.Secrets) []string {
+	var obj map[string]any
+	switch t := v.(type) {
+	case json.RawMessage:
+		_ = json.Unmarshal(t, &obj)
+	case map[string]any:
+		obj = t
+	default:
+		if b, err := json.Marshal(v); err == nil {
+			_ = json.Unmarshal(b, &obj)
+		}
+	}
+	marked := widget.SecretFields(schema)
+	var out []string
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		for k, x := range m {
+			path := prefix + k
+			switch {
+			case slices.Contains(marked, path), widget.SecretField(k, nil), knownSecret(x, known):
+				out = append(out, path)
+			default:
+				if sub, ok := x.(map[string]any); ok {
+					walk(path+".", sub)
+				}
+			}
+		}
+	}
+	walk("", obj)
+	slices.Sort(out)
+	return out
+}
+
+// knownSecret reports whether v holds a secret known redacts.
+func knownSecret(v any, known *mcpclient.Secrets) bool {
+	switch t := v.(type) {
+	case string:
+		return known.Redact(t) != t
+	case []any:
+		return slices.ContainsFunc(t, func(e any) bool { return knownSecret(e, known) })
+	}
+	return false
+}
+
+// secretEnv are the environment variables the test of st will read its
+// secrets from.
+func secretEnv(st *savedStep, known *mcpclient.Secrets) []string {
+	d, err := suite.BuildTest(st.step.Target, secretStep(st, known))
+	if err != nil {
+		return nil
+	}
+	return d.Env
 }
 
 // called keeps the step of a call that ended, beside its result.
@@ -94,7 +198,7 @@ func (s *savedSteps) called(msg callDoneMsg, tool *mcp.Tool) {
 	}
 	var saved *savedStep
 	if !msg.cancelled {
-		saved = &savedStep{args: msg.args, readOnly: tool != nil && tool.Annotations != nil && tool.Annotations.ReadOnlyHint,
+		saved = &savedStep{args: msg.args, schema: toolSchema(tool), readOnly: tool != nil && tool.Annotations != nil && tool.Annotations.ReadOnlyHint,
 			step: suite.SessionStep{Kind: suite.StepCall, Target: msg.tool, Args: msg.args, Era: msg.conn.ProtocolVersion(),
 				Questions: msg.asked, Rounds: msg.rounds}}
 		var res any
@@ -201,6 +305,9 @@ func (m *Model) openSaveTest() tea.Cmd {
 	}
 	m.saved.saving = st
 	l, act := layer.NewSaveTest(&m.c, st.what(), suiteFiles(m.opts.Dir), st.step.Target, st.readOnly)
+	if m.conn != nil {
+		l.NeedEnv(secretEnv(st, m.conn.Secrets()))
+	}
 	return tea.Batch(m.host(l), m.apply(nil, act, nil, nil))
 }
 
@@ -255,9 +362,17 @@ func (s *savedSteps) write(a layer.WriteTest, project string, server []string, c
 		}
 		return func() tea.Msg { return layer.TestWritten{L: a.From, Err: err.Error()} }
 	}
-	step := st.step
+	var known *mcpclient.Secrets
+	if conn != nil {
+		known = conn.Secrets()
+	}
+	step := secretStep(st, known)
 	step.Redact = a.Redact
 	opts := suite.WriteOptions{New: suite.NewSuite{Server: server}}
+	if conn != nil {
+		// What the screen shows as [redacted] is not written either.
+		opts.Secrets = conn.Secrets()
+	}
 	for _, r := range connRoots(conn) {
 		opts.New.Roots = append(opts.New.Roots, r.URI)
 	}
@@ -270,7 +385,12 @@ func (s *savedSteps) write(a layer.WriteTest, project string, server []string, c
 		if err != nil {
 			return layer.TestWritten{L: a.From, Err: err.Error()}
 		}
-		said := fmt.Sprintf("saved the test %q in %s", name, path)
+		said := fmt.Sprintf("saved the test %q", name)
+		if len(d.Env) > 0 {
+			// First: a long path would cut it off the status line.
+			said += " (set " + strings.Join(d.Env, ", ") + " to run it: its secrets are not written)"
+		}
+		said += " in " + path
 		if d.Snapshot != "" {
 			said += " and its snapshot in " + suite.SnapshotPath(path)
 		}
@@ -295,6 +415,7 @@ func (s *savedSteps) rerun(l *layer.SaveTest, conn *mcpclient.Conn, running stri
 	case running != "":
 		return fail("a call is running")
 	}
+	s.stopRerun() // one re-run at a time: a new one replaces it
 	d, err := suite.BuildTest("rerun", st.step)
 	if err != nil {
 		return fail(err.Error())
@@ -312,11 +433,17 @@ func (s *savedSteps) rerun(l *layer.SaveTest, conn *mcpclient.Conn, running stri
 		return fail("a re-run or a test is under way")
 	}
 	first := st.step.Result
+	ctx, cancel := context.WithTimeout(conn.Context(), time.Minute)
+	// Closing the layer stops the re-run and gives the connection back at
+	// once, not when the request ends.
+	stop := sync.OnceFunc(func() { cancel(); restore() })
+	s.stop = stop
 	return func() tea.Msg {
-		defer restore()
-		ctx, cancel := context.WithTimeout(conn.Context(), time.Minute)
-		defer cancel()
+		defer stop()
 		res, err := st.again(ctx, conn)
+		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return layer.Proposed{L: l, Err: "stopped"}
+		}
 		if err != nil {
 			return layer.Proposed{L: l, Err: "it ended in an error: " + err.Error()}
 		}

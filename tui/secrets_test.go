@@ -2,12 +2,16 @@ package tui
 
 import (
 	"context"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -61,5 +65,39 @@ func TestLoginTokenRedactedInTheToolsPane(t *testing.T) {
 	}
 	if strings.Contains(view, tokens[0]) {
 		t.Errorf("the screen shows the token:\n%s", view)
+	}
+}
+
+// A header credential the server quotes back is not written into the
+// snapshot + saves (a file meant to be committed), as it is not shown.
+func TestSavedSnapshotHidesTheHeaderSecret(t *testing.T) {
+	t.Parallel()
+	const secret = "sk-live-0123456789abcdef"
+	srv := headerEchoServer(t)
+	target, err := mcpclient.ParseTarget([]string{srv.URL}, []string{"Authorization: Bearer " + secret}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	in := open(t, Options{Target: srv.URL, Dir: dir, Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+		return mcpclient.Connect(ctx, mcpclient.Config{Target: target, Asker: asker, Records: mcpclient.NewRecorder(nil)})
+	}}, 120, 30)
+	k := keys.NewMap()
+	in.expect("echo_auth").keys("enter").expect("refused: Authorization: [redacted]")
+	in.press(k.Tabs.SaveTest).expect("Save as a test").press(k.SaveTest.Confirm).expect("saved the test")
+	var files int
+	err = filepath.WalkDir(filepath.Join(dir, "mcpeek"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(b), secret[:12]) {
+			t.Errorf("%s holds the token:\n%s", path, b)
+		}
+		return err
+	})
+	if err != nil || files < 2 {
+		t.Fatalf("%d files written under mcpeek/ (want the suite and its snapshot): %v", files, err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 // the redacted result, for snapshots and era parity.
 func (r *runner) check(ctx context.Context, u *unit, conn *mcpclient.Conn, st *Step, out *outcome, vs vars) []Failure {
 	out.redacted = hideSecrets(redact(comparable(out.doc), append(append([]*Redaction(nil), u.suite.Redact...), st.Redact...)), r.opts.Secrets)
+	out.redacted = hideSecrets(out.redacted, u.suite.secrets)
 	e := st.Expect
 	if e == nil {
 		if out.err != nil {

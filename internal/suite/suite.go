@@ -60,6 +60,9 @@ type Suite struct {
 	Tests  []*Test
 	// tmp is {{tmp}}: a folder made for the run when the suite names it.
 	tmp string
+	// secrets are the values of the MCPEEK_SECRET_ variables its steps
+	// read: hidden from results as the run's secrets are.
+	secrets *mcpclient.Secrets
 }
 
 // Redaction is a JSONPath whose values are replaced by a placeholder.
@@ -562,6 +565,9 @@ func readStep(path string, d *stepDoc, n *yaml.Node, x *expander) (*Step, error)
 		if err != nil {
 			return nil, fail(d.Args.Line, "args: %v", err)
 		}
+		if v, err = x.expandEnv(v, d.Args.Line); err != nil {
+			return nil, err
+		}
 		st.Args = v
 	}
 	var err error
@@ -693,6 +699,11 @@ func readAnswers(path string, n *yaml.Node, x *expander) ([]mcpclient.Answer, []
 		lines := make([]int, len(n.Content))
 		for i, c := range n.Content {
 			lines[i] = c.Line
+			e, err := x.expandEnv(v.([]any)[i], c.Line)
+			if err != nil {
+				return nil, nil, err
+			}
+			v.([]any)[i] = e
 			// Each entry alone, so that a mistake names its line.
 			data, _ := jsonMarshal([]any{v.([]any)[i]})
 			if _, err := mcpclient.ParseAnswers(data); err != nil {

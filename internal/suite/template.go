@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -53,6 +54,65 @@ func (x *expander) value(name string) (string, error) {
 		return v, nil
 	}
 	return "", fmt.Errorf("{{%s}} is not known here (use {{env.X}}, {{tmp}} or {{suite_dir}})", name)
+}
+
+// expandEnv is v (decoded JSON, a step's args or answers) with {{env.X}}
+// expanded in its strings, at line; other templates are left as they
+// are (captures, expanded when the step runs). The values of
+// MCPEEK_SECRET_ variables, which a saved test writes secrets as, are
+// hidden from results as the run's secrets are.
+func (x *expander) expandEnv(v any, line int) (any, error) {
+	switch t := v.(type) {
+	case string:
+		var bad error
+		out := placeholder().ReplaceAllStringFunc(t, func(m string) string {
+			name := placeholder().FindStringSubmatch(m)[1]
+			if !strings.HasPrefix(name, "env.") {
+				return m
+			}
+			val, err := x.value(name)
+			if err != nil {
+				if bad == nil {
+					bad = &Error{File: x.file, Line: line, Msg: err.Error()}
+				}
+				return m
+			}
+			if strings.HasPrefix(name, "env."+secretPrefix) {
+				x.suite.hide(val)
+			}
+			return val
+		})
+		return out, bad
+	case []any:
+		for i, e := range t {
+			e, err := x.expandEnv(e, line)
+			if err != nil {
+				return nil, err
+			}
+			t[i] = e
+		}
+	case map[string]any:
+		for k, e := range t {
+			e, err := x.expandEnv(e, line)
+			if err != nil {
+				return nil, err
+			}
+			t[k] = e
+		}
+	}
+	return v, nil
+}
+
+// secretPrefix begins the variables a saved test writes secrets as.
+const secretPrefix = "MCPEEK_SECRET_"
+
+// hide makes the runner hide a secret value read for a step from the
+// results it compares with snapshots.
+func (s *Suite) hide(v string) {
+	if s.secrets == nil {
+		s.secrets = &mcpclient.Secrets{}
+	}
+	s.secrets.Add(v)
 }
 
 // tmpDir is {{tmp}}: a folder made once per suite, removed by Cleanup.

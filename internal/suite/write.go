@@ -41,6 +41,10 @@ type Question struct {
 	// as JSON; either may be empty.
 	Params json.RawMessage
 	Answer json.RawMessage
+	// Secret are the fields of an accepted form's content that hold a
+	// secret: written as {{env.MCPEEK_SECRET_<FIELD>}} templates, never
+	// their values.
+	Secret []string
 }
 
 // QuestionFromRecord is the question a settled record describes.
@@ -76,6 +80,10 @@ type SessionStep struct {
 	Redact []string
 	// NoSnapshot leaves the snapshot out (then Result is not needed).
 	NoSnapshot bool
+	// SecretArgs are the arguments that hold a secret, nested ones as a
+	// path (auth.token): written as {{env.MCPEEK_SECRET_<FIELD>}}
+	// templates, never their values (see Draft.Env).
+	SecretArgs []string
 }
 
 // Draft is a test built from a session step, to be written to a suite.
@@ -86,9 +94,16 @@ type Draft struct {
 	// Protocol is set when the test can only pass in one revision (its
 	// rounds are counted differently in the other).
 	Protocol string
-	result   any
-	redact   []string
-	node     *yaml.Node
+	// Env are the environment variables the test needs, sorted: those
+	// its secret arguments and answers are written as.
+	Env    []string
+	result any
+	redact []string
+	node   *yaml.Node
+	// hidden are the secret values written as templates: the snapshot
+	// hides them too.
+	hidden  []string
+	secrets map[string]string // a variable's name → the value it stands for
 }
 
 // Node is the test as YAML (a copy: changing it changes nothing here).
@@ -170,12 +185,15 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 	if hasTemplate(args) || hasTemplate(st.Target) {
 		return nil, errors.New("the request holds text such as {{name}}, which a suite reads as a capture: write this test by hand")
 	}
+	d := &Draft{Name: name, redact: st.Redact}
+	for _, p := range st.SecretArgs {
+		args = d.template(args, strings.Split(p, "."))
+	}
 	for _, r := range st.Redact {
 		if _, err := jsonpath.Parse(r); err != nil {
 			return nil, fmt.Errorf("redact: %q is not a JSONPath: %v", r, err)
 		}
 	}
-	d := &Draft{Name: name, redact: st.Redact}
 	if !st.NoSnapshot && st.Result != nil {
 		if d.result, err = asJSON(st.Result); err != nil {
 			return nil, fmt.Errorf("result: %w", err)
@@ -191,6 +209,7 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 	if err != nil {
 		return nil, err
 	}
+	sort.Strings(d.Env)
 	test := mapping()
 	addScalar(test, "name", name)
 	if d.Protocol != "" {
@@ -212,7 +231,7 @@ func stepNode(st SessionStep, args any, d *Draft) (*yaml.Node, error) {
 	answers := &yaml.Node{Kind: yaml.SequenceNode}
 	asked := &yaml.Node{Kind: yaml.SequenceNode}
 	for i, q := range st.Questions {
-		entry, want, err := answerEntry(q)
+		entry, want, err := answerEntry(q, d)
 		if err != nil {
 			return nil, fmt.Errorf("question %d: %w", i+1, err)
 		}
@@ -247,15 +266,97 @@ func stepNode(st SessionStep, args any, d *Draft) (*yaml.Node, error) {
 	return step, nil
 }
 
+// template is v (decoded JSON) with the value at path, if there is one,
+// replaced by the {{env.X}} template that stands for it; the variable is
+// one of d's.
+func (d *Draft) template(v any, path []string) any {
+	m, ok := v.(map[string]any)
+	if !ok || len(path) == 0 {
+		return v
+	}
+	x, ok := m[path[0]]
+	if !ok {
+		return v
+	}
+	if len(path) > 1 {
+		m[path[0]] = d.template(x, path[1:])
+		return v
+	}
+	if x == nil {
+		return v
+	}
+	value, isString := x.(string)
+	if !isString {
+		b, _ := json.Marshal(x)
+		value = string(b)
+	}
+	name := d.secretVar(path[0], value)
+	m[path[0]] = "{{env." + name + "}}"
+	return v
+}
+
+// secretVar is the environment variable that stands for a secret field's
+// value, MCPEEK_SECRET_ and the field's name in capitals (api_key,
+// apiKey: MCPEEK_SECRET_API_KEY); a name taken by another value gets a
+// number.
+func (d *Draft) secretVar(field, value string) string {
+	if d.secrets == nil {
+		d.secrets = map[string]string{}
+	}
+	base := SecretVar(field)
+	name := base
+	for i := 2; ; i++ {
+		was, taken := d.secrets[name]
+		if !taken {
+			break
+		}
+		if was == value {
+			return name
+		}
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	d.secrets[name] = value
+	d.Env = append(d.Env, name)
+	d.hidden = append(d.hidden, value)
+	return name
+}
+
+// SecretVar is the environment variable a saved test reads a secret
+// field's value from: MCPEEK_SECRET_ and the field's name in capitals,
+// its words joined by _.
+func SecretVar(field string) string {
+	var b strings.Builder
+	b.WriteString(secretPrefix)
+	rs := []rune(field)
+	gap := false
+	for i, r := range rs {
+		alnum := r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		if !alnum {
+			gap = true
+			continue
+		}
+		upperAfterLower := i > 0 && r >= 'A' && r <= 'Z' && (rs[i-1] >= 'a' && rs[i-1] <= 'z' || rs[i-1] >= '0' && rs[i-1] <= '9')
+		if (gap || upperAfterLower) && b.Len() > len(secretPrefix) {
+			b.WriteByte('_')
+		}
+		gap = false
+		b.WriteString(strings.ToUpper(string(r)))
+	}
+	if b.Len() == len(secretPrefix) {
+		b.WriteString("VALUE")
+	}
+	return b.String()
+}
+
 // answerEntry is the answers entry that gives q's answer again (nil for
 // roots, which the suite's roots answer), and the asked expectation that
 // q was asked.
-func answerEntry(q Question) (*yaml.Node, *yaml.Node, error) {
+func answerEntry(q Question, d *Draft) (*yaml.Node, *yaml.Node, error) {
 	want := mapping()
 	addScalar(want, "kind", q.Kind)
 	switch q.Kind {
 	case mcpclient.KindElicitation:
-		entry, err := elicitEntry(q)
+		entry, err := elicitEntry(q, d)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -280,7 +381,7 @@ func answerEntry(q Question) (*yaml.Node, *yaml.Node, error) {
 	return nil, nil, fmt.Errorf("unknown kind of question %q", q.Kind)
 }
 
-func elicitEntry(q Question) (*yaml.Node, error) {
+func elicitEntry(q Question, d *Draft) (*yaml.Node, error) {
 	entry := mapping()
 	match := mapping()
 	if q.Message != "" && !placeholder().MatchString(q.Message) {
@@ -310,6 +411,9 @@ func elicitEntry(q Question) (*yaml.Node, error) {
 	}
 	if answer.Content == nil {
 		answer.Content = map[string]any{}
+	}
+	for _, f := range q.Secret {
+		d.template(answer.Content, strings.Split(f, "."))
 	}
 	if err := addValue(entry, "content", answer.Content); err != nil {
 		return nil, err
@@ -668,7 +772,9 @@ func writeSnapshot(file string, d *Draft, suiteRedact []string, secrets *mcpclie
 		return restore, fmt.Errorf("%s already has a snapshot named %q", sn.path, d.Snapshot)
 	}
 	old, readErr := os.ReadFile(sn.path)
-	sn.updated = map[string]any{d.Snapshot: SnapshotValue(d.result, paths, secrets)}
+	// The secret values written as templates are hidden as the runner
+	// hides the values it reads from the environment for them.
+	sn.updated = map[string]any{d.Snapshot: hideSecrets(SnapshotValue(d.result, paths, secrets), secretSet(d.hidden))}
 	if err := sn.write(); err != nil {
 		return restore, err
 	}
@@ -685,6 +791,18 @@ func writeSnapshot(file string, d *Draft, suiteRedact []string, secrets *mcpclie
 // without its era's envelope, redacted, the secrets hidden.
 func SnapshotValue(result any, redactions []*Redaction, secrets *mcpclient.Secrets) any {
 	return hideSecrets(redact(comparable(deepCopy(result)), redactions), secrets)
+}
+
+// secretSet is a set of secrets that redacts values.
+func secretSet(values []string) *mcpclient.Secrets {
+	if len(values) == 0 {
+		return nil
+	}
+	s := &mcpclient.Secrets{}
+	for _, v := range values {
+		s.Add(v)
+	}
+	return s
 }
 
 func writeAtomic(file string, data []byte, mode os.FileMode) error {

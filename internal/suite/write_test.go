@@ -391,3 +391,61 @@ func checkReadBack(t *testing.T, s *Suite, choose mcpclient.Answer) {
 		t.Errorf("ask model's answers read back as %+v", a)
 	}
 }
+
+// A secret form answer, typed by the person and quoted back by the
+// server, is written as an {{env.X}} template and hidden in the
+// snapshot; the suite reads the value from the environment into the
+// answers entry, and says which variable is missing without it.
+func TestSecretAnswerWrittenAsEnvTemplate(t *testing.T) {
+	t.Parallel()
+	const secret = "correct-horse-battery"
+	q := Question{Kind: mcpclient.KindElicitation, Mode: "form", Message: "Sign in", Action: "accept",
+		Params: json.RawMessage(`{"message":"Sign in","requestedSchema":{"type":"object","properties":{"user":{"type":"string"},"password":{"type":"string","format":"password"}}}}`),
+		Answer: json.RawMessage(`{"action":"accept","content":{"user":"ann","password":"` + secret + `"}}`),
+		Secret: []string{"password"}}
+	st := SessionStep{Kind: StepCall, Target: "sign_in", Args: map[string]any{"apiKey": "k-0123456789", "n": 1}, SecretArgs: []string{"apiKey"},
+		Questions: []Question{q}, Rounds: 1, Era: mcpclient.ProtocolLegacy,
+		Result: map[string]any{"content": []any{map[string]any{"type": "text", "text": "signed in ann with " + secret}}}}
+	d, err := BuildTest("sign in", st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"MCPEEK_SECRET_API_KEY", "MCPEEK_SECRET_PASSWORD"}; !reflect.DeepEqual(d.Env, want) {
+		t.Errorf("Env %v, want %v", d.Env, want)
+	}
+	file := filepath.Join(t.TempDir(), "a.mcpeek.yaml")
+	if err := WriteTest(file, d, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	text, _ := os.ReadFile(file)
+	snap, _ := os.ReadFile(SnapshotPath(file))
+	for _, b := range [][]byte{text, snap} {
+		if strings.Contains(string(b), secret) || strings.Contains(string(b), "k-0123456789") {
+			t.Errorf("a secret was written:\n%s", b)
+		}
+	}
+	if !strings.Contains(string(text), "{{env.MCPEEK_SECRET_PASSWORD}}") || !strings.Contains(string(text), "user: ann") {
+		t.Errorf("the answer should template the password only:\n%s", text)
+	}
+	_, err = Parse(file, text, func(string) (string, bool) { return "", false })
+	var se *Error
+	if !errors.As(err, &se) || se.Line == 0 || !strings.Contains(se.Msg, "MCPEEK_SECRET_") || !strings.Contains(se.Msg, "is not set") {
+		t.Fatalf("without the variables: %v", err)
+	}
+	env := map[string]string{"MCPEEK_SECRET_PASSWORD": secret, "MCPEEK_SECRET_API_KEY": "k-0123456789"}
+	s, err := Parse(file, text, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := s.Tests[0].Steps[0]
+	if a := step.Answers; len(a) != 1 || !reflect.DeepEqual(a[0].Content, map[string]any{"user": "ann", "password": secret}) {
+		t.Errorf("answers %+v", a)
+	}
+	if !reflect.DeepEqual(step.Args, map[string]any{"apiKey": "k-0123456789", "n": float64(1)}) {
+		t.Errorf("args %#v", step.Args)
+	}
+	// The runner hides the values it read for secrets as the snapshot does.
+	if got := hideSecrets("with "+secret, s.secrets); got != "with "+mcpclient.Redacted {
+		t.Errorf("the runner shows %q", got)
+	}
+}

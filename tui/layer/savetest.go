@@ -30,6 +30,10 @@ type WriteTest struct {
 // as they were answered, and to propose what differs ([Proposed]).
 type Rerun struct{ From *SaveTest }
 
+// StopRerun asks the program to stop the re-run the layer asked for, if
+// it is under way: the layer is closing.
+type StopRerun struct{ From *SaveTest }
+
 // Proposal is a value that differed between the result and a re-run.
 type Proposal struct {
 	// Path is the JSONPath to redact; Was and Now the two values, shown.
@@ -73,6 +77,7 @@ type SaveTest struct {
 	rerunErr bool
 	err      string
 	writing  bool
+	env      []string // the variables the test reads its secrets from
 }
 
 // NewSaveTest asks where and under what name to save the step what (a
@@ -106,6 +111,16 @@ func NewSaveTest(c *widget.Common, what string, files []string, name string, rer
 	return l, Rerun{From: l}
 }
 
+// NeedEnv says which environment variables the test will read its
+// secrets from (their values are not written): the layer says so
+// before it is written.
+func (l *SaveTest) NeedEnv(vars []string) { l.env = vars }
+
+// close closes the layer, stopping its re-run.
+func (l *SaveTest) close(then ...Action) Action {
+	return append(Batch{StopRerun{From: l}, Close{}}, then...)
+}
+
 // TypesText: the file and the name are typed.
 func (*SaveTest) TypesText() bool { return true }
 
@@ -134,7 +149,7 @@ func (l *SaveTest) Update(msg tea.Msg) Action {
 			l.err = msg.Err
 			return nil
 		}
-		return Batch{Close{}, Status{Text: msg.Said}}
+		return l.close(Status{Text: msg.Said})
 	case tea.KeyMsg:
 		return l.key(msg)
 	}
@@ -145,9 +160,9 @@ func (l *SaveTest) key(m tea.KeyMsg) Action {
 	k := l.c.Keys.SaveTest
 	switch {
 	case key.Matches(m, k.Quit):
-		return Batch{Close{}, AskQuit{}}
+		return l.close(AskQuit{})
 	case key.Matches(m, k.Cancel):
-		return Close{}
+		return l.close()
 	case l.writing:
 		return nil
 	case key.Matches(m, k.Confirm):
@@ -254,6 +269,10 @@ func (l *SaveTest) View(width, height int) string {
 		b.WriteString(s.Dim.Render(widget.Line("  no suite under mcpeek/ yet: this one is made", inner)) + "\n")
 	}
 	b.WriteString(l.name.View() + "\n\n")
+	if len(l.env) > 0 {
+		said := "secrets are written as {{env.…}}, not their values: set " + strings.Join(l.env, ", ") + " to run it"
+		b.WriteString(widget.Block(s.Warn.Render(widget.Clean(said)), inner, 3) + "\n")
+	}
 	style := s.Dim
 	if l.rerunErr {
 		style = s.Warn

@@ -197,13 +197,29 @@ func TestSaveTestDuplicateName(t *testing.T) {
 		t.Errorf("wrote %q after the refusal, want the name typed", w.Name)
 	}
 	said := "saved the test in mcpeek/session.yaml"
-	if a := l.Update(TestWritten{L: l, Said: said}); !reflect.DeepEqual(a, Batch{Close{}, Status{Text: said}}) {
+	if a := l.Update(TestWritten{L: l, Said: said}); !reflect.DeepEqual(a, Batch{StopRerun{From: l}, Close{}, Status{Text: said}}) {
 		t.Errorf("written: %#v, want the layer closed and where said", a)
 	}
-	if a := press(l, "esc"); a != (Close{}) {
+	if a := press(l, "esc"); !reflect.DeepEqual(a, Batch{StopRerun{From: l}, Close{}}) {
 		t.Errorf("esc: %#v", a)
 	}
-	if a := press(l, "ctrl+c"); !reflect.DeepEqual(a, Batch{Close{}, AskQuit{}}) {
+	if a := press(l, "ctrl+c"); !reflect.DeepEqual(a, Batch{StopRerun{From: l}, Close{}, AskQuit{}}) {
 		t.Errorf("ctrl+c: %#v", a)
+	}
+}
+
+// Closing the layer (esc) stops its re-run; the variables the test will
+// read its secrets from are shown before it is written.
+func TestSaveTestCloseStopsTheRerunAndShowsSecrets(t *testing.T) {
+	l, act := NewSaveTest(common(), "call sign_in", nil, "sign_in", true)
+	if _, ok := act.(Rerun); !ok {
+		t.Fatalf("opening: %#v, want a re-run", act)
+	}
+	l.NeedEnv([]string{"MCPEEK_SECRET_API_KEY"})
+	if v := saveView(l); !strings.Contains(v, "set MCPEEK_SECRET_API_KEY to run it") {
+		t.Errorf("the variable is not shown:\n%s", v)
+	}
+	if a := press(l, "esc"); !reflect.DeepEqual(a, Batch{StopRerun{From: l}, Close{}}) {
+		t.Errorf("esc: %#v, want the re-run stopped and the layer closed", a)
 	}
 }
