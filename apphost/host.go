@@ -348,7 +348,7 @@ func (h *Host) serveSandbox(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	s := h.sessionBySandbox(key)
+	s := h.sessionWith(key, func(s *session) string { return s.sandboxID })
 	if s == nil {
 		http.NotFound(w, r)
 		return
@@ -438,12 +438,18 @@ func servePage(w http.ResponseWriter, name, contentType string) {
 	_, _ = w.Write(b)
 }
 
-// sessionBySandbox is the session whose sandbox page id is given.
-func (h *Host) sessionBySandbox(id string) *session {
+// sessionWith is the session whose id of a kind (its sandbox page's, its
+// launch URL's: what idOf reads) is the one given, compared in constant
+// time. No session has the empty id (a session given no launch URL has
+// none).
+func (h *Host) sessionWith(id string, idOf func(*session) string) *session {
+	if id == "" {
+		return nil
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, s := range h.sessions {
-		if tokenEqual(id, s.sandboxID) {
+		if tokenEqual(id, idOf(s)) {
 			return s
 		}
 	}

@@ -199,7 +199,7 @@ func (h *Host) serveLaunch(w http.ResponseWriter, r *http.Request, id string) {
 		launchRefusal(w, http.StatusForbidden, fmt.Sprintf("This link was opened by a program of another user (uid %d). mcpeek opens a request only in the browser of the user who runs it.", uid))
 		return
 	}
-	s := h.sessionByLaunch(id)
+	s := h.sessionWith(id, func(s *session) string { return s.launchID })
 	if s == nil {
 		launchRefusal(w, http.StatusNotFound, "This link is not valid: its request has ended, or mcpeek did not give it out.")
 		return
@@ -222,18 +222,6 @@ func launchRefusal(w http.ResponseWriter, code int, text string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
 	_, _ = fmt.Fprintf(w, "<!doctype html><meta charset=\"utf-8\"><title>mcpeek</title><p>%s</p>\n", html.EscapeString(text))
-}
-
-// sessionByLaunch is the session whose launch id is given.
-func (h *Host) sessionByLaunch(id string) *session {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, s := range h.sessions {
-		if tokenEqual(id, s.launchID) {
-			return s
-		}
-	}
-	return nil
 }
 
 // connKey keys the connection a request came on in its context.
