@@ -66,7 +66,9 @@ func TestSuiteTabRunsTestsOnTheConnection(t *testing.T) {
 			if _, err := os.Stat(suite.SnapshotPath(filepath.Join(dir, "mcpeek", "demo.yaml"))); err != nil {
 				t.Fatalf("the snapshot was not written: %v", err)
 			}
-			in.keys("enter").expect("✓ passed")
+			// The first row's "✓ passed" is on screen already: wait for
+			// the pane's, which says this run's revision.
+			in.keys("enter").expect("✓ passed in ")
 			view := in.screen()
 			if strings.Contains(view, "is asking for input") || len(in.m.queue) != 0 {
 				t.Errorf("a form was queued for a question a test answered:\n%s", view)
