@@ -373,13 +373,44 @@ type screenBuffer struct {
 	mu   sync.Mutex
 	b    []byte
 	read int
+	// drawn is closed by the next write, for a test waiting on it.
+	drawn chan struct{}
 }
 
 func (s *screenBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.b = append(s.b, p...)
+	if s.drawn != nil {
+		close(s.drawn)
+		s.drawn = nil
+	}
 	return len(p), nil
+}
+
+// wait waits until all the texts are drawn since the last match (then
+// consumed as next does), waking at each write, and reports false if the
+// deadline passes first.
+func (s *screenBuffer) wait(deadline time.Time, texts ...string) bool {
+	for {
+		s.mu.Lock()
+		if s.nextLocked(texts...) {
+			s.mu.Unlock()
+			return true
+		}
+		if s.drawn == nil {
+			s.drawn = make(chan struct{})
+		}
+		drawn := s.drawn
+		s.mu.Unlock()
+		timer := time.NewTimer(time.Until(deadline))
+		select {
+		case <-drawn:
+			timer.Stop()
+		case <-timer.C:
+			return s.next(texts...)
+		}
+	}
 }
 
 // next reports whether all the texts were drawn since the last match, and
@@ -387,6 +418,10 @@ func (s *screenBuffer) Write(p []byte) (int, error) {
 func (s *screenBuffer) next(texts ...string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.nextLocked(texts...)
+}
+
+func (s *screenBuffer) nextLocked(texts ...string) bool {
 	end := s.read
 	for _, text := range texts {
 		i := bytes.Index(s.b[s.read:], []byte(text))
@@ -476,12 +511,8 @@ func (in *inspectorRun) nextConn() *mcpclient.Conn {
 // expect waits for all the texts to be drawn, in any order.
 func (in *inspectorRun) expect(texts ...string) *inspectorRun {
 	in.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !in.out.next(texts...) {
-		if time.Now().After(deadline) {
-			in.t.Fatalf("the inspector never drew %q; last output:\n%q", texts, in.out.tail(2000))
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !in.out.wait(time.Now().Add(15*time.Second), texts...) {
+		in.t.Fatalf("the inspector never drew %q; last output:\n%q", texts, in.out.tail(2000))
 	}
 	return in
 }

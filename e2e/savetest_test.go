@@ -85,12 +85,8 @@ func (in *terminalInspector) terminal() {
 // expect waits for all the texts to be drawn, in any order.
 func (in *terminalInspector) expect(texts ...string) *terminalInspector {
 	in.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !in.out.next(texts...) {
-		if time.Now().After(deadline) {
-			in.t.Fatalf("the inspector never drew %q; last output:\n%q", texts, in.out.tail(3000))
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !in.out.wait(time.Now().Add(20*time.Second), texts...) {
+		in.t.Fatalf("the inspector never drew %q; last output:\n%q", texts, in.out.tail(3000))
 	}
 	return in
 }
@@ -117,15 +113,12 @@ func (in *terminalInspector) keyUntil(k string, texts ...string) *terminalInspec
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		in.keys(k)
-		// A frame's time for this k to show, before the next.
-		for range 10 {
-			if in.out.next(texts...) {
-				return in
-			}
-			if time.Now().After(deadline) {
-				in.t.Fatalf("%q never brought %q on screen; last output:\n%q", k, texts, in.out.tail(3000))
-			}
-			time.Sleep(10 * time.Millisecond)
+		// A few frames' time for this k to show, before the next.
+		if in.out.wait(time.Now().Add(100*time.Millisecond), texts...) {
+			return in
+		}
+		if time.Now().After(deadline) {
+			in.t.Fatalf("%q never brought %q on screen; last output:\n%q", k, texts, in.out.tail(3000))
 		}
 	}
 }
