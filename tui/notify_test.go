@@ -516,10 +516,10 @@ func TestCompletionErrorIsQuiet(t *testing.T) {
 // set to it too (the fixture logs nothing before a level is set).
 func TestLogLevelOutlivesAReconnection(t *testing.T) {
 	t.Parallel()
-	connected := make(chan struct{}, 2)
+	connected := make(chan *mcpclient.Conn, 2)
 	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
 		conn, err := inMemory(fixtureServer, "legacy")(ctx, asker)
-		connected <- struct{}{}
+		connected <- conn
 		return conn, err
 	}
 	in := open(t, Options{Connect: connect}, 110, 30).expect("log_burst")
@@ -528,7 +528,7 @@ func TestLogLevelOutlivesAReconnection(t *testing.T) {
 	in.press(k.Tabs.LogLevel).expect("Server log level")
 	in.keys("j", "j", "j").press(k.Level.Choose).expect("now logs at warning")
 	in.press(k.Tabs.Reconnect)
-	<-connected
+	sentBy(t, <-connected, "logging/setLevel") // the level kept, set on the new connection
 	in.selectTool("log_burst").keys("enter").expect("logged 8 messages")
 	in.keys("5").press(k.Tabs.LogView).expectAll("a emergency message", "server log · level warning · following new messages · 5")
 }

@@ -90,6 +90,7 @@ func TestRootsOutliveAReconnection(t *testing.T) {
 	in.typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data").press(k.Roots.Close)
 	in.press(k.Tabs.Reconnect) // the lists go with the old connection
 	conn := <-connected
+	sentBy(t, conn, "tools/list")
 	in.expect("list_roots") // the new connection's
 	in.selectTool("list_roots").keys("enter").expectAll("1 roots: ", "file:///zz/data")
 	in.screen()

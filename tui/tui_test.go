@@ -300,3 +300,36 @@ func findTop[L layer.Layer](m *Model) (L, bool) {
 	var zero L
 	return zero, false
 }
+
+// sentBy waits until conn has sent a request of method. The inspector
+// sends some only once it holds a new connection (its lists, its log
+// level), so keys pressed after that reach an inspector that is connected:
+// the connection's own return comes before the inspector hears of it.
+func sentBy(t *testing.T, conn *mcpclient.Conn, method string) {
+	t.Helper()
+	seen := make(chan struct{}, 1)
+	stop := conn.Wire().Tap(lineFunc(func(line []byte) {
+		if bytes.Contains(line, []byte(`"dir":"send","method":"`+method+`"`)) {
+			select {
+			case seen <- struct{}{}:
+			default:
+			}
+		}
+	}))
+	defer stop()
+	for _, e := range conn.Wire().Entries() {
+		if e.Dir == mcpclient.DirSend && e.Method == method {
+			return
+		}
+	}
+	select {
+	case <-seen:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the inspector never sent %s on the new connection", method)
+	}
+}
+
+// lineFunc is an io.Writer that hands each write (a wire log line) to f.
+type lineFunc func([]byte)
+
+func (f lineFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
