@@ -114,6 +114,9 @@ type Authorizer struct {
 	waiting func(bool)
 	// opened removes what Open left for the browser, once (nil: nothing).
 	opened func()
+	// openMu is held while the opener runs, so that Close, which takes it,
+	// finds what an opener that started before it left.
+	openMu sync.Mutex
 	// connecting is true while the connection is being made; failed is
 	// why authorization failed then, which ends the attempt.
 	connecting bool
@@ -206,9 +209,11 @@ func New(opts Options) (*Authorizer, error) {
 // Close stops listening for the redirect, and removes what was left for
 // the browser of a login still waiting.
 func (a *Authorizer) Close() error {
+	a.openMu.Lock()
 	a.mu.Lock()
 	opened := a.opened
 	a.mu.Unlock()
+	a.openMu.Unlock()
 	if opened != nil {
 		opened()
 	}
@@ -515,6 +520,7 @@ func (a *Authorizer) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*
 
 	opened := false
 	if a.opts.Open != nil {
+		a.openMu.Lock()
 		done, err := a.opts.Open(args.URL)
 		if done != nil {
 			done = sync.OnceFunc(done)
@@ -523,6 +529,7 @@ func (a *Authorizer) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*
 			a.mu.Unlock()
 			defer done()
 		}
+		a.openMu.Unlock()
 		if err != nil {
 			a.logf("could not open a browser: %v", err)
 		} else {
