@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
@@ -176,7 +177,7 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 		if side.file == "" {
 			continue
 		}
-		data, err := os.ReadFile(side.file)
+		data, err := safefile.Read(side.file)
 		if err != nil {
 			return usagef("diff: %v", err)
 		}

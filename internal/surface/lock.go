@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -59,7 +60,7 @@ func (s *LockStatus) Report() *Report {
 // no lock.
 func CheckLock(dir string, live *Surface, now time.Time) (*LockStatus, error) {
 	path := filepath.Join(dir, LockFile)
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path)
 	if absent(err) {
 		return nil, nil
 	}
