@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -544,4 +545,28 @@ func TestLockRefusesALink(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
+}
+
+// A report named by a descriptor of mcpeek's own (--json /dev/fd/3
+// 3>>report.json, /dev/stdout) is written through a duplicate of it.
+func TestPublicThroughADescriptor(t *testing.T) {
+	file, err := os.CreateTemp(t.TempDir(), "report")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if _, err := file.WriteString("before\n"); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Public("/dev/fd/" + strconv.Itoa(int(file.Fd())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString("report\n")
+	if err = errors.Join(err, f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(file.Name()); string(got) != "before\nreport\n" {
+		t.Errorf("the descriptor's file holds %q", got)
+	}
 }
