@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpeek/mcpeek/internal/testuser"
 )
 
 // snapshotSuite takes a snapshot; mcpeek test -u writes it.
@@ -120,24 +122,11 @@ func TestReportsRefuseLinks(t *testing.T) {
 		t.Errorf("init --out created %s through the link", target)
 	}
 
-	if os.Geteuid() != 0 {
-		t.Skip("playing another user needs root: links are given to another user id with lchown")
-	}
-	shared := t.TempDir()
-	if err := os.Chmod(shared, 0o777|os.ModeSticky); err != nil {
-		t.Fatal(err)
-	}
+	testuser.NeedsRoot(t)
 	precious := filepath.Join(t.TempDir(), "precious")
-	if err := os.WriteFile(precious, []byte("precious"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	planted := filepath.Join(shared, "report")
-	if err := os.Symlink(precious, planted); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Lchown(planted, 4242, 4242); err != nil {
-		t.Fatal(err)
-	}
+	testuser.WriteFile(t, precious, "precious", -1)
+	planted := filepath.Join(testuser.SharedFolder(t), "report")
+	testuser.Symlink(t, precious, planted, testuser.Other)
 	for _, flag := range []string{"--junit", "--json"} {
 		code, _, stderr := run("test", suitePath, "--protocol", "legacy", flag, planted)
 		if code == exitOK || !strings.Contains(stderr, flag+": "+planted+" is a symbolic link of another user's") {

@@ -49,17 +49,27 @@ const readRule = "mcpeek reads a repository's files only when they are regular f
 // fs.ErrNotExist); anything else there (a device, a named pipe, a folder)
 // or a larger file fails at once with the path and the cap.
 func Read(path string) ([]byte, error) {
-	return read(path, false)
+	return read(path, false, MaxRead, readRule)
 }
 
 // ReadNoLink is [Read] for a file that must not be a symbolic link (a
 // snapshot, which a repository could link to a file of the person's): a
 // link at path is refused.
 func ReadNoLink(path string) ([]byte, error) {
-	return read(path, true)
+	return read(path, true, MaxRead, readRule)
 }
 
-func read(path string, noLink bool) ([]byte, error) {
+// ReadAtMost reads the file at path (a link there is followed) when it is
+// a regular file of at most max bytes, opened without waiting on it: a
+// file a config names (an envFile). The errors are [Read]'s, without the
+// words about a repository.
+func ReadAtMost(path string, max int64) ([]byte, error) {
+	return read(path, false, max, "")
+}
+
+// read reads path as [Read] says, rule saying why a file was refused
+// ("" for nothing more than what was wrong).
+func read(path string, noLink bool, max int64, rule string) ([]byte, error) {
 	f, err := openRead(path, noLink)
 	if err != nil {
 		if noLink && isSymlink(path) {
@@ -73,23 +83,30 @@ func read(path string, noLink bool) ([]byte, error) {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is %s, not a regular file: %s", path, Kind(info.Mode()), readRule)
+		return nil, refused(fmt.Sprintf("%s is %s, not a regular file", path, Kind(info.Mode())), rule)
 	}
-	if info.Size() > MaxRead {
-		return nil, tooBig(path)
+	var data []byte
+	if info.Size() <= max { // else refused unread
+		if data, err = io.ReadAll(io.LimitReader(f, max+1)); err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxRead+1))
-	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
-	}
-	if len(data) > MaxRead {
-		return nil, tooBig(path) // it grew as it was read
+	if info.Size() > max || int64(len(data)) > max { // or it grew as it was read
+		size := strconv.FormatInt(max, 10) + " bytes"
+		if max == MaxRead {
+			size = "16 MiB"
+		}
+		return nil, refused(fmt.Sprintf("%s is larger than %s", path, size), rule)
 	}
 	return data, nil
 }
 
-func tooBig(path string) error {
-	return fmt.Errorf("%s is larger than 16 MiB: %s", path, readRule)
+// refused is an error saying what, and the rule that refused it.
+func refused(what, rule string) error {
+	if rule == "" {
+		return errors.New(what)
+	}
+	return errors.New(what + ": " + rule)
 }
 
 // Kind names what a mode says a file is: "a symbolic link", "a folder",

@@ -12,48 +12,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpeek/mcpeek/internal/testuser"
 )
 
-// otherUser is the user id the tests give links and files to, standing
-// for another person on the machine (only root can give files away).
-const otherUser = 4242
-
-// needsRoot skips a test that plays another user.
-func needsRoot(t *testing.T) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("playing another user needs root: links are given to another user id with lchown")
-	}
-}
-
-// sharedFolder is a folder like /tmp: anyone may create files in it.
-func sharedFolder(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func symlink(t *testing.T, to, at string, uid int) {
-	t.Helper()
-	if err := os.Symlink(to, at); err != nil {
-		t.Fatal(err)
-	}
-	if uid >= 0 {
-		if err := os.Lchown(at, uid, uid); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func write(t *testing.T, path, text string) { testuser.WriteFile(t, path, text, -1) }
 
 // contents is what the regular file at path holds (nil: none there);
 // a pipe is not read.
@@ -95,11 +58,11 @@ func TestRead(t *testing.T) {
 	file := filepath.Join(dir, "suite.yaml")
 	write(t, file, "version: 1\n")
 	link := filepath.Join(dir, "link.yaml")
-	symlink(t, file, link, -1)
+	testuser.Symlink(t, file, link, -1)
 	dangling := filepath.Join(dir, "dangling.yaml")
-	symlink(t, filepath.Join(dir, "nowhere"), dangling, -1)
+	testuser.Symlink(t, filepath.Join(dir, "nowhere"), dangling, -1)
 	zero := filepath.Join(dir, "zero.yaml")
-	symlink(t, "/dev/zero", zero, -1)
+	testuser.Symlink(t, "/dev/zero", zero, -1)
 	fifo := filepath.Join(dir, "fifo.yaml")
 	mkfifo(t, fifo)
 	big := filepath.Join(dir, "big.yaml")
@@ -165,6 +128,56 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// plantCase is what another user (root) or the person plants at a path
+// in a shared folder before mcpeek opens it: plant returns the file a
+// write would reach; wantErr what a refusal says ("" opens).
+type plantCase struct {
+	name    string
+	root    bool
+	plant   func(t *testing.T, dir, path string) (target string)
+	wantErr string
+}
+
+// openPlanted opens name in a shared folder with open, after tc.plant,
+// failing the test if it waits. When tc.wantErr is set it checks the
+// refusal, naming the path, and that the target is as it was (not created
+// when it was not there), and returns a nil file; else the file opened,
+// the file a write reaches and what it held before.
+func openPlanted(t *testing.T, tc plantCase, name string, open func(string) (*os.File, error)) (f *os.File, target string, before []byte) {
+	t.Helper()
+	if tc.root {
+		testuser.NeedsRoot(t)
+	}
+	dir := testuser.SharedFolder(t)
+	path := filepath.Join(dir, name)
+	target = tc.plant(t, dir, path)
+	before = contents(target)
+	_, statErr := os.Lstat(target)
+	type result struct {
+		f   *os.File
+		err error
+	}
+	r := soon(t, func() result { f, err := open(path); return result{f, err} })
+	switch {
+	case tc.wantErr == "" && r.err != nil:
+		t.Fatal(r.err)
+	case tc.wantErr == "":
+		return r.f, target, before
+	case r.err == nil:
+		r.f.Close()
+		t.Fatalf("%s opened, want a refusal saying %q", path, tc.wantErr)
+	case !strings.Contains(r.err.Error(), tc.wantErr) || !strings.Contains(r.err.Error(), path):
+		t.Errorf("err %v, want one naming %s and saying %q", r.err, path, tc.wantErr)
+	}
+	if after := contents(target); string(after) != string(before) {
+		t.Errorf("%s now holds %q", target, after)
+	}
+	if _, err := os.Lstat(target); statErr != nil && err == nil {
+		t.Errorf("%s was created", target)
+	}
+	return nil, target, before
+}
+
 // umask is the process's umask.
 func umask() fs.FileMode {
 	m := syscall.Umask(0)
@@ -177,105 +190,73 @@ func umask() fs.FileMode {
 // through a link to nothing, nor into another user's pipe no one reads.
 func TestPublic(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		root    bool
-		plant   func(t *testing.T, dir, path string) (target string)
+		plantCase
 		appends bool
-		wantErr string
 	}{
-		{"a new file", false, func(_ *testing.T, _, path string) string { return path }, false, ""},
-		{"a file there", false, func(t *testing.T, _, path string) string {
+		{plantCase{"a new file", false, func(_ *testing.T, _, path string) string { return path }, ""}, false},
+		{plantCase{"a file there", false, func(t *testing.T, _, path string) string {
 			write(t, path, "an old, longer report")
 			return path
-		}, false, ""},
-		{"a file there, appended", false, func(t *testing.T, _, path string) string {
+		}, ""}, false},
+		{plantCase{"a file there, appended", false, func(t *testing.T, _, path string) string {
 			write(t, path, "old\n")
 			return path
-		}, true, ""},
-		{"a link of the person's to her file", false, func(t *testing.T, dir, path string) string {
+		}, ""}, true},
+		{plantCase{"a link of the person's to her file", false, func(t *testing.T, dir, path string) string {
 			target := filepath.Join(dir, "real.xml")
 			write(t, target, "an old, longer report")
-			symlink(t, target, path, -1)
+			testuser.Symlink(t, target, path, -1)
 			return target
-		}, false, ""},
-		{"a link to nothing", false, func(t *testing.T, dir, path string) string {
-			symlink(t, filepath.Join(dir, "created-through"), path, -1)
+		}, ""}, false},
+		{plantCase{"a link to nothing", false, func(t *testing.T, dir, path string) string {
+			testuser.Symlink(t, filepath.Join(dir, "created-through"), path, -1)
 			return filepath.Join(dir, "created-through")
-		}, false, "to nothing mcpeek can write"},
-		{"a link to nothing, appended", false, func(t *testing.T, dir, path string) string {
-			symlink(t, filepath.Join(dir, "created-through"), path, -1)
+		}, "to nothing mcpeek can write"}, false},
+		{plantCase{"a link to nothing, appended", false, func(t *testing.T, dir, path string) string {
+			testuser.Symlink(t, filepath.Join(dir, "created-through"), path, -1)
 			return filepath.Join(dir, "created-through")
-		}, true, "to nothing mcpeek can write"},
-		{"another user's link to the person's file", true, func(t *testing.T, dir, path string) string {
+		}, "to nothing mcpeek can write"}, true},
+		{plantCase{"another user's link to the person's file", true, func(t *testing.T, dir, path string) string {
 			target := filepath.Join(dir, "precious")
 			write(t, target, "precious")
-			symlink(t, target, path, otherUser)
+			testuser.Symlink(t, target, path, testuser.Other)
 			return target
-		}, false, "a symbolic link of another user's"},
-		{"another user's link, appended", true, func(t *testing.T, dir, path string) string {
+		}, "a symbolic link of another user's"}, false},
+		{plantCase{"another user's link, appended", true, func(t *testing.T, dir, path string) string {
 			target := filepath.Join(dir, "precious")
 			write(t, target, "precious")
-			symlink(t, target, path, otherUser)
+			testuser.Symlink(t, target, path, testuser.Other)
 			return target
-		}, true, "a symbolic link of another user's"},
-		{"a link of the person's through another user's", true, func(t *testing.T, dir, path string) string {
+		}, "a symbolic link of another user's"}, true},
+		{plantCase{"a link of the person's through another user's", true, func(t *testing.T, dir, path string) string {
 			target := filepath.Join(dir, "precious")
 			write(t, target, "precious")
 			planted := filepath.Join(dir, "planted")
-			symlink(t, target, planted, otherUser)
-			symlink(t, planted, path, -1)
+			testuser.Symlink(t, target, planted, testuser.Other)
+			testuser.Symlink(t, planted, path, -1)
 			return target
-		}, false, "leads through"},
-		{"another user's named pipe no one reads", true, func(t *testing.T, _, path string) string {
+		}, "leads through"}, false},
+		{plantCase{"another user's named pipe no one reads", true, func(t *testing.T, _, path string) string {
 			mkfifo(t, path)
-			if err := os.Chown(path, otherUser, otherUser); err != nil {
+			if err := os.Chown(path, testuser.Other, testuser.Other); err != nil {
 				t.Fatal(err)
 			}
 			return path
-		}, false, "a named pipe of another user's"},
+		}, "a named pipe of another user's"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.root {
-				needsRoot(t)
-			}
-			dir := sharedFolder(t)
-			path := filepath.Join(dir, "report.xml")
-			target := tc.plant(t, dir, path)
-			before := contents(target)
-			_, statErr := os.Lstat(target)
 			open := Public
 			if tc.appends {
 				open = PublicAppend
 			}
-			type result struct {
-				f   *os.File
-				err error
-			}
-			r := soon(t, func() result { f, err := open(path); return result{f, err} })
-			if tc.wantErr != "" {
-				if r.err == nil {
-					r.f.Close()
-				}
-				if r.err == nil || !strings.Contains(r.err.Error(), tc.wantErr) || !strings.Contains(r.err.Error(), path) {
-					t.Fatalf("err %v, want one naming %s and saying %q", r.err, path, tc.wantErr)
-				}
-				if after := contents(target); string(after) != string(before) {
-					t.Errorf("%s now holds %q", target, after)
-				}
-				if statErr != nil {
-					if _, err := os.Lstat(target); err == nil {
-						t.Errorf("%s was created", target)
-					}
-				}
+			f, target, before := openPlanted(t, tc.plantCase, "report.xml", open)
+			if f == nil {
 				return
 			}
-			if r.err != nil {
-				t.Fatal(r.err)
-			}
-			if _, err := r.f.WriteString("new\n"); err != nil {
+			if _, err := f.WriteString("new\n"); err != nil {
 				t.Fatal(err)
 			}
-			if err := r.f.Close(); err != nil {
+			if err := f.Close(); err != nil {
 				t.Fatal(err)
 			}
 			want := "new\n"
@@ -298,12 +279,7 @@ func TestPublic(t *testing.T) {
 // truncated and made 0600; a link, another user's file, a file with other
 // names, a pipe or a folder is refused and left as it was.
 func TestPrivate(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		root    bool
-		plant   func(t *testing.T, dir, path string) (target string)
-		wantErr string
-	}{
+	for _, tc := range []plantCase{
 		{"a new file", false, func(_ *testing.T, _, path string) string { return path }, ""},
 		{"a file of the person's, 0644", false, func(t *testing.T, _, path string) string {
 			write(t, path, "an old, longer text")
@@ -312,11 +288,11 @@ func TestPrivate(t *testing.T) {
 		{"a link of the person's", false, func(t *testing.T, dir, path string) string {
 			target := filepath.Join(dir, "precious")
 			write(t, target, "precious")
-			symlink(t, target, path, -1)
+			testuser.Symlink(t, target, path, -1)
 			return target
 		}, "is a symbolic link"},
 		{"a link to nothing", false, func(t *testing.T, dir, path string) string {
-			symlink(t, filepath.Join(dir, "created-through"), path, -1)
+			testuser.Symlink(t, filepath.Join(dir, "created-through"), path, -1)
 			return filepath.Join(dir, "created-through")
 		}, "is a symbolic link"},
 		{"a file with other names", false, func(t *testing.T, dir, path string) string {
@@ -339,42 +315,19 @@ func TestPrivate(t *testing.T) {
 		}, "is a directory"},
 		{"another user's file", true, func(t *testing.T, _, path string) string {
 			write(t, path, "theirs")
-			if err := os.Chown(path, otherUser, otherUser); err != nil {
+			if err := os.Chown(path, testuser.Other, testuser.Other); err != nil {
 				t.Fatal(err)
 			}
 			return path
 		}, "belongs to another user"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.root {
-				needsRoot(t)
-			}
-			dir := sharedFolder(t)
-			path := filepath.Join(dir, "saved.txt")
-			target := tc.plant(t, dir, path)
-			before := contents(target)
-			type result struct {
-				f   *os.File
-				err error
-			}
-			r := soon(t, func() result { f, err := Private(path); return result{f, err} })
-			if tc.wantErr != "" {
-				if r.err == nil {
-					r.f.Close()
-				}
-				if r.err == nil || !strings.Contains(r.err.Error(), tc.wantErr) || !strings.Contains(r.err.Error(), path) {
-					t.Fatalf("err %v, want one naming %s and saying %q", r.err, path, tc.wantErr)
-				}
-				if after := contents(target); string(after) != string(before) {
-					t.Errorf("%s now holds %q", target, after)
-				}
+			f, path, _ := openPlanted(t, tc, "saved.txt", Private)
+			if f == nil {
 				return
 			}
-			if r.err != nil {
-				t.Fatal(r.err)
-			}
-			_, err := r.f.WriteString("new")
-			if err = errors.Join(err, r.f.Close()); err != nil {
+			_, err := f.WriteString("new")
+			if err = errors.Join(err, f.Close()); err != nil {
 				t.Fatal(err)
 			}
 			got, _ := os.ReadFile(path)
@@ -392,7 +345,7 @@ func TestCreateNew(t *testing.T) {
 	taken := filepath.Join(dir, "taken")
 	write(t, taken, "kept")
 	dangling := filepath.Join(dir, "dangling")
-	symlink(t, filepath.Join(dir, "created-through"), dangling, -1)
+	testuser.Symlink(t, filepath.Join(dir, "created-through"), dangling, -1)
 	for _, path := range []string{taken, dangling} {
 		if err := WriteNew(path, []byte("new"), 0o600); !errors.Is(err, fs.ErrExist) {
 			t.Errorf("WriteNew(%s) = %v, want fs.ErrExist", path, err)
@@ -423,10 +376,10 @@ func TestAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	via := filepath.Join(dir, "via")
-	symlink(t, real, via, -1)
+	testuser.Symlink(t, real, via, -1)
 	precious := filepath.Join(dir, "precious")
 	write(t, precious, "precious")
-	symlink(t, precious, filepath.Join(real, "store.json"), -1)
+	testuser.Symlink(t, precious, filepath.Join(real, "store.json"), -1)
 	if err := Atomic(filepath.Join(via, "store.json"), []byte("new"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -462,25 +415,25 @@ func TestWriteInside(t *testing.T) {
 		}, ""},
 		{"a snapshot linked outside", func(t *testing.T, suiteDir, outside string) string {
 			path := filepath.Join(suiteDir, "__snapshots__", "t.snap.yaml")
-			symlink(t, "../../outside/.bash_aliases", path, -1)
+			testuser.Symlink(t, "../../outside/.bash_aliases", path, -1)
 			return path
 		}, "is a symbolic link"},
 		{"a snapshot linked to nothing", func(t *testing.T, suiteDir, outside string) string {
 			path := filepath.Join(suiteDir, "__snapshots__", "t.snap.yaml")
-			symlink(t, "../../outside/new", path, -1)
+			testuser.Symlink(t, "../../outside/new", path, -1)
 			return path
 		}, "is a symbolic link"},
 		{"a link inside the folder", func(t *testing.T, suiteDir, _ string) string {
 			path := filepath.Join(suiteDir, "__snapshots__", "t.snap.yaml")
 			write(t, filepath.Join(suiteDir, "other.yaml"), "other: 1\n")
-			symlink(t, "../other.yaml", path, -1)
+			testuser.Symlink(t, "../other.yaml", path, -1)
 			return path
 		}, "is a symbolic link"},
 		{"__snapshots__ linked outside", func(t *testing.T, suiteDir, outside string) string {
 			if err := os.Remove(filepath.Join(suiteDir, "__snapshots__")); err != nil {
 				t.Fatal(err)
 			}
-			symlink(t, outside, filepath.Join(suiteDir, "__snapshots__"), -1)
+			testuser.Symlink(t, outside, filepath.Join(suiteDir, "__snapshots__"), -1)
 			return filepath.Join(suiteDir, "__snapshots__", ".bash_aliases")
 		}, "leads out of"},
 		{"__snapshots__ linked inside", func(t *testing.T, suiteDir, _ string) string {
@@ -490,7 +443,7 @@ func TestWriteInside(t *testing.T) {
 			if err := os.Mkdir(filepath.Join(suiteDir, "snaps"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			symlink(t, "snaps", filepath.Join(suiteDir, "__snapshots__"), -1)
+			testuser.Symlink(t, "snaps", filepath.Join(suiteDir, "__snapshots__"), -1)
 			return filepath.Join(suiteDir, "__snapshots__", "t.snap.yaml")
 		}, ""},
 	} {
@@ -532,7 +485,7 @@ func TestWriteInside(t *testing.T) {
 func TestLockRefusesALink(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "elsewhere")
-	symlink(t, target, filepath.Join(dir, "auth.json.lock"), -1)
+	testuser.Symlink(t, target, filepath.Join(dir, "auth.json.lock"), -1)
 	if f, err := Lock(filepath.Join(dir, "auth.json.lock")); err == nil {
 		f.Close()
 		t.Error("the lock was opened through a link")
