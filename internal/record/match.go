@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
@@ -74,10 +75,10 @@ func (m *Matcher) Key(method string, params json.RawMessage) Key {
 	}
 	canon, err := jsondoc.Canonical(StripRetry(params))
 	switch {
+	case len(bytes.TrimSpace(params)) == 0 || string(canon) == "null":
+		k.Params = "{}"
 	case err != nil:
 		k.Params = string(params)
-	case string(canon) == "null":
-		k.Params = "{}"
 	default:
 		k.Params = string(canon)
 	}
