@@ -161,8 +161,8 @@ func byKey(items []Item, key string) map[string]Item {
 func itemFindings(kind, list, key string, old, new []Item) []Finding {
 	var fs []Finding
 	om, nm := byKey(old, key), byKey(new, key)
-	at := func(key, name, ptr, msg string) {
-		f := finding(key, ptr, msg)
+	at := func(rule, name, ptr, msg string) {
+		f := finding(rule, ptr, msg)
 		f.list = list
 		if kind == KindResource {
 			f.Resource = name
