@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/termtext"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -230,13 +231,4 @@ func progressLine(ev mcpclient.ProgressEvent) string {
 }
 
 // cutLine cuts s to n runes.
-func cutLine(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j] + "…"
-		}
-		i++
-	}
-	return s
-}
+func cutLine(s string, n int) string { return termtext.Cut(s, n) }

@@ -1,4 +1,9 @@
-package cli
+// Package doctor is the connection doctor's engine: it checks each step of
+// reaching a server — the name, the port, TLS, the HTTP answer and
+// authorization of a URL server, the command of a stdio one, then the
+// MCP handshake and lists — and returns a report the command prints
+// (docs/architecture.md, "The connection doctor").
+package doctor
 
 import (
 	"context"
@@ -11,56 +16,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/termtext"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// doctorOptions are `mcpeek doctor`'s: check each step of reaching a
-// server, stopping at the first that fails (docs/architecture.md,
-// "The connection doctor").
-type doctorOptions struct {
-	conn connFlags
-	json bool
-}
-
-func newDoctorOptions(fs *flagSet) options {
-	o := &doctorOptions{}
-	o.conn.register(fs, true)
-	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
-	return o
-}
-
-func (o *doctorOptions) parse(fs *flagSet, args []string) error {
-	rest, err := fs.parse(args)
-	if err != nil {
-		return err
-	}
-	if err := o.conn.parseTarget(rest); err != nil {
-		return err
-	}
-	// The doctor never opens a browser: a server that needs a login is
-	// reached with a stored token or not at all.
-	if !o.conn.auth.noStoredAuth {
-		o.conn.auth.storedAuthOnly = true
-	}
-	return nil
-}
-
-// errDoctorFailed is a doctor run with a failing step: the report says
-// which, so nothing more is printed; exit 3.
-var errDoctorFailed = errors.New("a step failed")
-
 // Step statuses.
 const (
-	stepOK   = "ok"
-	stepWarn = "warn" // passed, with something to look at
-	stepFail = "fail"
-	stepSkip = "skip" // not applicable to this server
+	StatusOK   = "ok"
+	StatusWarn = "warn" // passed, with something to look at
+	StatusFail = "fail"
+	StatusSkip = "skip" // not applicable to this server
 )
 
-// doctorStep is one step of the report.
-type doctorStep struct {
+// Step is one step of the report.
+type Step struct {
 	Step   string `json:"step"`
 	Status string `json:"status"`
 	Ms     int64  `json:"ms"`
@@ -68,13 +40,25 @@ type doctorStep struct {
 	Hint   string `json:"hint,omitempty"`
 }
 
-// doctorReport is the whole report (--json).
-type doctorReport struct {
-	Target    string        `json:"target"`
-	Transport string        `json:"transport"`
-	Source    *sourceReport `json:"source,omitempty"`
-	OK        bool          `json:"ok"`
-	Steps     []doctorStep  `json:"steps"`
+// Report is the whole report (--json).
+type Report struct {
+	Target    string                `json:"target"`
+	Transport string                `json:"transport"`
+	Source    *session.SourceReport `json:"source,omitempty"`
+	OK        bool                  `json:"ok"`
+	Steps     []Step                `json:"steps"`
+}
+
+// Options are what the doctor checks and how it reports.
+type Options struct {
+	// Session is the connection to check, as every command makes it.
+	Session session.Config
+	// Source is where the server came from (nil: the command line).
+	Source *session.SourceReport
+	// Secrets are the run's, redacted from what the report quotes.
+	Secrets *mcpclient.Secrets
+	// Show prints a finished step (nil: nothing until the end).
+	Show func(Step)
 }
 
 // outcome is what a step found.
@@ -83,25 +67,26 @@ type outcome struct {
 }
 
 func passed(format string, args ...any) outcome {
-	return outcome{status: stepOK, detail: fmt.Sprintf(format, args...)}
+	return outcome{status: StatusOK, detail: fmt.Sprintf(format, args...)}
 }
 
 func failed(detail, hint string) outcome {
-	return outcome{status: stepFail, detail: detail, hint: hint}
+	return outcome{status: StatusFail, detail: detail, hint: hint}
 }
 
 func warned(detail, hint string) outcome {
-	return outcome{status: stepWarn, detail: detail, hint: hint}
+	return outcome{status: StatusWarn, detail: detail, hint: hint}
 }
 
-func skipped(detail string) outcome { return outcome{status: stepSkip, detail: detail} }
+func skipped(detail string) outcome { return outcome{status: StatusSkip, detail: detail} }
 
 // doctor runs the steps for one target and reports each as it ends.
 type doctor struct {
-	cf     *connFlags
-	report doctorReport
+	cfg     session.Config
+	secrets *mcpclient.Secrets
+	report  Report
 	// show prints a finished step (nil: nothing until the end, --json).
-	show func(doctorStep)
+	show func(Step)
 	// What one step learns for the next.
 	url urlState
 }
@@ -114,59 +99,37 @@ func (d *doctor) step(name string, f func() outcome) bool {
 	}
 	start := time.Now()
 	o := f()
-	s := doctorStep{Step: name, Status: o.status, Ms: time.Since(start).Milliseconds(), Detail: oneLine(o.detail), Hint: oneLine(o.hint)}
+	s := Step{Step: name, Status: o.status, Ms: time.Since(start).Milliseconds(), Detail: termtext.OneLine(o.detail), Hint: termtext.OneLine(o.hint)}
 	d.report.Steps = append(d.report.Steps, s)
 	if d.show != nil {
 		d.show(s)
 	}
-	if o.status == stepFail {
+	if o.status == StatusFail {
 		d.report.OK = false
 	}
 	return d.report.OK
 }
 
-func (o *doctorOptions) run(ctx context.Context, s streams) error {
-	if err := o.conn.approve(ctx, s.errOut); err != nil { // before --timeout counts
-		return err
+// Run checks each step of reaching the server, stopping at the first
+// that fails (docs/architecture.md, "The connection doctor"), within
+// ctx, and returns the report.
+func Run(ctx context.Context, opts Options) Report {
+	if opts.Secrets == nil {
+		opts.Secrets = &mcpclient.Secrets{}
 	}
-	ctx, cancel := withTimeout(ctx, o.conn.timeout)
-	defer cancel()
 	// The steps before the connection send the target's credentials too.
-	o.conn.learnSecrets(s.secrets)
-	t := o.conn.target
-	d := &doctor{cf: &o.conn, report: doctorReport{Target: t.String(), Transport: transportName(t), Source: o.conn.selection.source(), OK: true}}
-	if !o.json {
-		fmt.Fprintf(s.out, "mcpeek doctor: %s", oneLine(t.String()))
-		if src := d.report.Source; src != nil {
-			fmt.Fprintf(s.out, " (%q from %s)", src.Server, displayPath(src.File))
-		}
-		fmt.Fprintln(s.out)
-		d.show = func(st doctorStep) { writeStep(s.out, st) }
-	}
-	if o.conn.tls.opts.Insecure {
-		fmt.Fprintln(s.errOut, insecureWarning)
-	}
+	opts.Session.LearnSecrets(opts.Secrets)
+	t := opts.Session.Target
+	d := &doctor{cfg: opts.Session, secrets: opts.Secrets, show: opts.Show,
+		report: Report{Target: t.String(), Transport: transportName(t), Source: opts.Source, OK: true}}
 	switch t.Kind {
 	case mcpclient.TargetHTTP:
 		d.urlSteps(ctx)
 	case mcpclient.TargetStdio:
 		d.stdioSteps(ctx)
 	}
-	d.mcpSteps(ctx, s)
-	if o.json {
-		if err := writeJSON(s.out, d.report); err != nil {
-			return err
-		}
-	} else {
-		writeVerdict(s.out, d.report)
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("doctor: %w", context.Cause(ctx))
-	}
-	if !d.report.OK {
-		return errDoctorFailed
-	}
-	return nil
+	d.mcpSteps(ctx)
+	return d.report
 }
 
 // transportName names how the target is reached.
@@ -182,57 +145,29 @@ func transportName(t mcpclient.Target) string {
 	return "embedded"
 }
 
-// stepMarks are the marks of each status in the text report.
-var stepMarks = map[string]string{stepOK: "✓", stepWarn: "!", stepFail: "✗", stepSkip: "-"}
-
-func writeStep(w io.Writer, s doctorStep) {
-	fmt.Fprintf(w, "  %s %-15s %6s  %s\n", stepMarks[s.Status], s.Step, fmt.Sprintf("%dms", s.Ms), s.Detail)
-	if s.Hint != "" {
-		fmt.Fprintf(w, "    fix: %s\n", s.Hint)
-	}
-}
-
-func writeVerdict(w io.Writer, r doctorReport) {
-	if r.OK {
-		warnings := 0
-		for _, s := range r.Steps {
-			if s.Status == stepWarn {
-				warnings++
-			}
-		}
-		fmt.Fprintf(w, "all %d steps passed", len(r.Steps))
-		if warnings > 0 {
-			fmt.Fprintf(w, " (%d with a warning)", warnings)
-		}
-		fmt.Fprintln(w)
-		return
-	}
-	fmt.Fprintf(w, "stopped at %s\n", r.Steps[len(r.Steps)-1].Step)
-}
-
 // mcpSteps connect as every command does, and check what the server says
 // it offers and that it lists it.
-func (d *doctor) mcpSteps(ctx context.Context, s streams) {
+func (d *doctor) mcpSteps(ctx context.Context) {
 	var conn *mcpclient.Conn
-	var e *endpoint
+	var e *session.Endpoint
 	defer func() {
 		if conn != nil {
 			_ = conn.Close()
 		}
 		if e != nil {
-			e.close()
+			e.Close()
 		}
 	}()
 	d.step("negotiate", func() outcome {
 		var err error
-		if e, err = d.cf.open(s.secrets, func(string) {}); err != nil {
+		if e, err = session.Start(d.cfg, session.Hooks{Secrets: d.secrets, Notify: func(string) {}}); err != nil {
 			return failed(err.Error(), "")
 		}
-		e.showAuth = func(string) {}
-		conn, err = e.connect(ctx, &mcpclient.HeadlessAsker{Stderr: io.Discard}, nil)
-		exchange := handshake(e.wire)
+		e.ShowAuth = func(string) {}
+		conn, err = e.Connect(ctx, &mcpclient.HeadlessAsker{Stderr: io.Discard}, nil)
+		exchange := handshake(e.Wire)
 		if err != nil {
-			return failed(joinDetail(err.Error(), exchange), connectHint(err, d.cf))
+			return failed(joinDetail(err.Error(), exchange), connectHint(err, d.cfg.Target))
 		}
 		era := "legacy"
 		if conn.ProtocolVersion() >= mcpclient.ProtocolModern {
@@ -387,16 +322,16 @@ func answerWord(msg json.RawMessage) string {
 }
 
 // connectHint says what to do about a failed connection.
-func connectHint(err error, cf *connFlags) string {
+func connectHint(err error, target mcpclient.Target) string {
 	msg := err.Error()
 	switch {
 	case errors.Is(err, oauth.ErrNoStoredToken):
-		return "log in first: mcpeek auth login " + cf.target.URL
+		return "log in first: mcpeek auth login " + target.URL
 	case strings.Contains(msg, "does not speak protocol revision"):
 		return "leave out --protocol, or ask for a revision the server speaks"
 	case strings.Contains(msg, "--connect-timeout"):
 		return "the server did not finish the handshake in time: is it stuck, or slow to start (raise --connect-timeout)?"
-	case cf.target.Kind == mcpclient.TargetStdio:
+	case target.Kind == mcpclient.TargetStdio:
 		return "the server's stderr is in the wire log: run again with --wire-log FILE"
 	}
 	return "run again with --wire-log FILE to see the exchange"
