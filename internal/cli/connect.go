@@ -47,8 +47,6 @@ type connFlags struct {
 
 	// termTheme is the terminal's theme once asked (theme).
 	termTheme string
-	// secrets are the run's, once learnSecrets has added the target's.
-	secrets *mcpclient.Secrets
 }
 
 // register defines the flags on fs; headless commands also take --timeout.
@@ -84,6 +82,20 @@ func (cf *connFlags) parseTarget(words []string) error {
 	if err := mcpclient.CheckProtocol(cf.Protocol); err != nil {
 		return usagef("--protocol: %v", err)
 	}
+	if err := cf.check(); err != nil {
+		return err
+	}
+	cfg, sel, err := cf.configFor(words, nil, nil)
+	if err != nil {
+		return err
+	}
+	cf.Config, cf.selection = cfg, sel
+	return nil
+}
+
+// check checks the flags besides --protocol and the server's, and reads
+// the files they name (TLS certificates).
+func (cf *connFlags) check() error {
 	if err := cf.checkAuth(); err != nil {
 		return err
 	}
@@ -93,15 +105,7 @@ func (cf *connFlags) parseTarget(words []string) error {
 			return usagef("--log-level: %v", err)
 		}
 	}
-	if err := cf.checkTLS(); err != nil {
-		return err
-	}
-	cfg, sel, err := cf.configFor(words, nil, nil)
-	if err != nil {
-		return err
-	}
-	cf.Config, cf.selection = cfg, sel
-	return nil
+	return cf.checkTLS()
 }
 
 // configFor is the session.Config of the server words name (none: the
@@ -145,7 +149,6 @@ func (cf *connFlags) open(s streams, notify func(string)) (*session.Endpoint, er
 	if cf.AppHost {
 		cf.App.Theme = cf.theme(s)
 	}
-	cf.secrets = s.secrets
 	return session.Start(cf.Config, cf.hooks(s, notify))
 }
 

@@ -168,7 +168,11 @@ func (o *testOptions) load() error {
 	// The server's words are checked before anything runs; the revision
 	// is each session's own (--protocol may name two).
 	for _, s := range o.suites {
-		if _, _, err := o.conn.configFor(o.serverOf(s), nil, nil); err != nil {
+		err := o.conn.check()
+		if err == nil {
+			_, _, err = o.conn.configFor(o.serverOf(s), nil, nil)
+		}
+		if err != nil {
 			o.cleanup()
 			return usagef("%s:%d: server: %v", s.File, s.ServerLine, err)
 		}
