@@ -158,7 +158,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 		}
 		app := o.openApp(ctx, conn, s)
 		res, err := o.callRetrying(ctx, conn, s) // urlrequired.go
-		o.conn.events.settle()
+		o.conn.events.Settle()
 		if conn.NeedsBackChannel(err, res) {
 			if err != nil {
 				err = fmt.Errorf("%w (%s)", err, backChannelHint)

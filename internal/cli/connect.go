@@ -36,7 +36,7 @@ type connFlags struct {
 
 	// events hears the server's notifications in a headless run; host is
 	// its app host (nil without --app-host).
-	events *stderrEvents
+	events *session.Events
 	host   *apphost.Host
 	// stdinTaken: the run answers in the terminal (call --interactive), so
 	// a pasted authorization redirect is not read from stdin.
@@ -183,17 +183,17 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	if cf.TLS.Insecure {
 		fmt.Fprintln(s.errOut, insecureWarning)
 	}
-	progress := progressOff
+	progress := session.ProgressOff
 	switch {
 	case s.isStderrTTY():
-		progress = progressInPlace
+		progress = session.ProgressInPlace
 	case cf.progress:
-		progress = progressLines
+		progress = session.ProgressLines
 	}
-	events := newStderrEvents(s.errOut, progress, cf.LogLevel != "")
-	defer events.close()
+	events := session.NewEvents(s.errOut, progress, cf.LogLevel != "")
+	defer events.Close()
 	e.OnEvent = events.OnEvent
-	e.IgnoreListChanges = true // stderrEvents shows none
+	e.IgnoreListChanges = true // session.Events shows none
 	cf.events, cf.host = events, e.Host
 	e.ShowAuth = func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }
 	if (cf.NoBrowser || s.isStdinTTY()) && !cf.stdinTaken {
@@ -266,7 +266,7 @@ func doctorArg(w string) string {
 func (cf *connFlags) waitUpdates(ctx context.Context, n int) error {
 	for i := 0; i < n; i++ {
 		select {
-		case <-cf.events.updated:
+		case <-cf.events.Updated():
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for resource updates (%d of %d seen): %w", i, n, context.Cause(ctx))
 		}

@@ -49,3 +49,6 @@ func oneLine(s string) string { return termtext.OneLine(s) }
 // createPrivate opens a log file only its owner can read
 // (session.CreatePrivate).
 func createPrivate(path string) (*os.File, error) { return session.CreatePrivate(path) }
+
+// cutLine cuts s to n runes.
+func cutLine(s string, n int) string { return termtext.Cut(s, n) }
