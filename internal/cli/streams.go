@@ -40,6 +40,9 @@ func (s streams) isStdinTTY() bool {
 	return s.in != nil && term.IsTerminal(int(s.in.Fd()))
 }
 
+// isStdoutTTY reports whether results go to a terminal.
+func (s streams) isStdoutTTY() bool { return isTerminal(s.out) }
+
 // isStderrTTY reports whether diagnostics go to a terminal.
 func (s streams) isStderrTTY() bool { return isTerminal(s.errOut) }
 
