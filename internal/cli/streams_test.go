@@ -6,25 +6,26 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
-// pipeIn is a pipe whose reading end holds typed, then ends.
-func pipeIn(t *testing.T, typed string) *os.File {
-	t.Helper()
-	r, w, err := os.Pipe()
+// fileIn is standard input from a file that holds typed.
+func fileIn(t *testing.T, typed string) *os.File {
+	path := filepath.Join(t.TempDir(), "stdin")
+	f, err := os.Create(path)
+	if err == nil {
+		_, err = f.WriteString(typed)
+		_, _ = f.Seek(0, io.SeekStart)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.Close() })
-	if _, err := w.WriteString(typed); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	return r
+	t.Cleanup(func() { f.Close() })
+	return f
 }
 
 // TestCommandsReadTheirStreams: a command reads standard input through
@@ -33,10 +34,10 @@ func pipeIn(t *testing.T, typed string) *os.File {
 // terminal), while the process's own stdin is never read.
 func TestCommandsReadTheirStreams(t *testing.T) {
 	stdin := os.Stdin
-	os.Stdin = pipeIn(t, "b\n2\n") // would answer option-b, were it read
+	os.Stdin = fileIn(t, "b\n2\n") // would answer option-b, were it read
 	defer func() { os.Stdin = stdin }()
 	var out, errb bytes.Buffer
-	s := newStreams(pipeIn(t, "a\n1\n"), &out, &errb, &mcpclient.Secrets{})
+	s := newStreams(fileIn(t, "a\n1\n"), &out, &errb, &mcpclient.Secrets{})
 	if s.isStdinTTY() || s.interactive() {
 		t.Fatal("a pipe taken for a terminal")
 	}
@@ -50,7 +51,7 @@ func TestCommandsReadTheirStreams(t *testing.T) {
 // at a time from the run's standard input, by one reader whoever asks;
 // its end is io.EOF, and a run with no standard input has none to read.
 func TestPastedLinesOneReader(t *testing.T) {
-	s := newStreams(pipeIn(t, "http://127.0.0.1/cb?code=1\nsecond\n"), io.Discard, io.Discard, &mcpclient.Secrets{})
+	s := newStreams(fileIn(t, "http://127.0.0.1/cb?code=1\nsecond\n"), io.Discard, io.Discard, &mcpclient.Secrets{})
 	for _, want := range []string{"http://127.0.0.1/cb?code=1", "second"} {
 		if line, err := s.pasteLine(t.Context()); err != nil || line != want {
 			t.Errorf("pasted %q, %v; want %q", line, err, want)
