@@ -95,3 +95,51 @@ func TestRecordToSuiteRefusesMalformedCalls(t *testing.T) {
 		})
 	}
 }
+
+// The done-when of the one secret rule: a recorded call's secret
+// arguments (api_key by its name, password by its name) reach neither the
+// suite nor its snapshot; they are written as the {{env.X}} templates +
+// writes, and the suite passes with those variables set.
+func TestRecordToSuiteKeepsNoSecret(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "session.jsonl")
+	args := `{"api_key":"sk-live-123","password":"hunter2","steps":1,"delayMs":0}`
+	if code, _, stderr := run("call", "count_down", "--protocol", "legacy", "--args", args, "--record", rec); code != exitOK {
+		t.Fatalf("call: exit %d, %s", code, stderr)
+	}
+	out := filepath.Join(dir, "saved.mcpeek.yaml")
+	code, _, stderr := run("record", rec, "--to-suite", out)
+	if code != exitOK {
+		t.Fatalf("record --to-suite: exit %d, %s", code, stderr)
+	}
+	for _, name := range []string{"MCPEEK_SECRET_API_KEY", "MCPEEK_SECRET_PASSWORD"} {
+		if !strings.Contains(stderr, name) {
+			t.Errorf("record --to-suite does not say to set %s: %s", name, stderr)
+		}
+	}
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := os.ReadFile(filepath.Join(dir, "__snapshots__", "saved.snap.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, b := range map[string][]byte{"the suite": text, "the snapshot": snap} {
+		for _, secret := range []string{"sk-live-123", "hunter2"} {
+			if strings.Contains(string(b), secret) {
+				t.Errorf("%s holds %q:\n%s", file, secret, b)
+			}
+		}
+	}
+	for _, want := range []string{"api_key: '{{env.MCPEEK_SECRET_API_KEY}}'", "password: '{{env.MCPEEK_SECRET_PASSWORD}}'"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("the suite lacks %s:\n%s", want, text)
+		}
+	}
+	t.Setenv("MCPEEK_SECRET_API_KEY", "sk-live-123")
+	t.Setenv("MCPEEK_SECRET_PASSWORD", "hunter2")
+	if code, stdout, stderr := run("test", out, "--protocol", "legacy"); code != exitOK || !strings.Contains(stdout, "1 passed, 0 failed") {
+		t.Errorf("test: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
