@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/internal/suite/author"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -322,9 +323,9 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 		var server []string
 		var secrets map[string]string
 		if len(o.server) > 0 {
-			server, secrets = suite.TemplateSecrets(o.server)
+			server, secrets = author.TemplateSecrets(o.server)
 		}
-		text, err := suite.Starter(server, tools)
+		text, err := author.Starter(server, tools)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,6 @@
 // `mcpeek test init`: a starter suite written from a server's tools.
 
-package suite
+package author
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.yaml.in/yaml/v3"
 )
@@ -23,7 +24,7 @@ func Starter(server []string, tools []*mcp.Tool) ([]byte, error) {
 	b.WriteString("# Fill in the arguments, add answers for the questions each tool asks\n")
 	b.WriteString("# (a question without an answer fails its step), then run: mcpeek test\n")
 	b.WriteString("version: 1\n")
-	srv := any(FixtureServer)
+	srv := any(suite.FixtureServer)
 	if server != nil {
 		srv = server
 	}
