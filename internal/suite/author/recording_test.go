@@ -1,0 +1,102 @@
+package author
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpeek/mcpeek/internal/record"
+	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// writeRecording writes a 2025-11-25 recording of the given messages,
+// each sent ("send") or read ("recv"), in dir.
+func writeRecording(t *testing.T, dir string, lines ...string) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := record.NewWriter(&b)
+	if err := w.Start(record.Header{Protocol: "2025-11-25", Transport: "stdio"}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(lines); i += 2 {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if err := json.Unmarshal([]byte(lines[i+1]), &m); err != nil {
+			t.Fatal(err)
+		}
+		line, err := mcpclient.WireEntry{Dir: mcpclient.Direction(lines[i]), Method: m.Method, ID: m.ID, Message: json.RawMessage(lines[i+1])}.Line()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "session.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A recorded call's secrets by each arm of the rule: a field the tool's
+// listed schema makes write-only through a $ref (pin), a value the
+// session knows as a secret (note), a form answer whose name says it is
+// secret (token). None is written, in the suite or in its snapshot,
+// though the server quotes them in its result; each is an {{env.X}}
+// template the test reads.
+func TestRecordingSecretsByEveryArmOfTheRule(t *testing.T) {
+	dir := t.TempDir()
+	rec := writeRecording(t, dir,
+		"send", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`,
+		"recv", `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"login","inputSchema":{"type":"object","$defs":{"Secret":{"type":"string","writeOnly":true}},"properties":{"pin":{"$ref":"#/$defs/Secret"},"user":{"type":"string"}}}}]}}`,
+		"send", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"login","arguments":{"pin":"pin-48151623","user":"ada","note":"sess-abcdef123456"}}}`,
+		"recv", `{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{"mode":"form","message":"Your token?","requestedSchema":{"type":"object","properties":{"token":{"type":"string"}}}}}`,
+		"send", `{"jsonrpc":"2.0","id":"s1","result":{"action":"accept","content":{"token":"tok-9876543210"}}}`,
+		"recv", `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hello ada: pin pin-48151623, token tok-9876543210, session sess-abcdef123456"}],"structuredContent":{"pin":"pin-48151623"}}}`,
+	)
+	r, err := ReadRecording(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := &mcpclient.Secrets{}
+	known.Add("sess-abcdef123456")
+	out := filepath.Join(dir, "saved.mcpeek.yaml")
+	drafts, err := r.Write(out, nil, known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"MCPEEK_SECRET_NOTE", "MCPEEK_SECRET_PIN", "MCPEEK_SECRET_TOKEN"}
+	if len(drafts) != 1 || strings.Join(drafts[0].Env, ",") != strings.Join(want, ",") {
+		t.Fatalf("the tests need %v, want %v", drafts[0].Env, want)
+	}
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := os.ReadFile(suite.SnapshotPath(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, b := range map[string][]byte{"the suite": text, "the snapshot": snap} {
+		for _, s := range []string{"48151623", "sess-abcdef123456", "tok-9876543210"} {
+			if strings.Contains(string(b), s) {
+				t.Errorf("%s holds %q:\n%s", file, s, b)
+			}
+		}
+	}
+	for _, name := range want {
+		if !strings.Contains(string(text), "{{env."+name+"}}") {
+			t.Errorf("the suite does not read %s:\n%s", name, text)
+		}
+	}
+	if !strings.Contains(string(text), "user: ada") {
+		t.Errorf("the suite lost what is not secret:\n%s", text)
+	}
+}
