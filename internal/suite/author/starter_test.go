@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -20,7 +21,7 @@ func TestStarter(t *testing.T) {
 				"kind": map[string]any{"type": "string", "enum": []any{"notes", "tags"}}, "page": map[string]any{"type": "integer"}}}},
 		{Name: "delete_all", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{DestructiveHint: &yes}},
 	}
-	text, err := Starter([]string{"node", "server.js"}, tools)
+	text, _, err := Starter([]string{"node", "server.js"}, tools, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestStarterKeepsNoURLSecrets(t *testing.T) {
 	t.Parallel()
 	server := []string{"https://bob:hunter2@api.example.com/mcp?api_key=sk-123&region=eu&api_key=sk-456"}
 	words, vars := TemplateSecrets(server)
-	text, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}})
+	text, _, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,5 +74,49 @@ func TestStarterKeepsNoURLSecrets(t *testing.T) {
 	}
 	if words, vars := TemplateSecrets([]string{"node", "server.js", "--key=sk-1"}); len(vars) != 0 || words[2] != "--key=sk-1" {
 		t.Errorf("a command's words: %v %v (only URLs are templated)", words, vars)
+	}
+}
+
+// A starter suite is meant to be committed: a required argument the
+// secret rule holds secret (by its schema through a $ref, by its name, by
+// a value the session knows) is an {{env.MCPEEK_SECRET_…}} template, not
+// the schema's default or example.
+func TestStarterKeepsNoSecretArguments(t *testing.T) {
+	t.Parallel()
+	known := &mcpclient.Secrets{}
+	known.Add("region-secret-eu")
+	tools := []*mcp.Tool{{Name: "login", InputSchema: map[string]any{"type": "object",
+		"required": []any{"api_key", "pin", "user", "region"},
+		"$defs":    map[string]any{"Pin": map[string]any{"type": "string", "format": "password"}},
+		"properties": map[string]any{
+			"api_key": map[string]any{"type": "string", "examples": []any{"sk-example-123"}},
+			"pin":     map[string]any{"$ref": "#/$defs/Pin", "default": "pin-0000-default"},
+			"user":    map[string]any{"type": "string", "default": "ada"},
+			"region":  map[string]any{"type": "string", "default": "region-secret-eu"},
+		}}}}
+	text, env, err := Starter(nil, tools, known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"MCPEEK_SECRET_API_KEY", "MCPEEK_SECRET_PIN", "MCPEEK_SECRET_REGION"}
+	if !slices.Equal(env, want) {
+		t.Errorf("env %v, want %v", env, want)
+	}
+	for _, s := range []string{"sk-example-123", "pin-0000-default", "region-secret-eu"} {
+		if strings.Contains(string(text), s) {
+			t.Errorf("the starter holds %q:\n%s", s, text)
+		}
+	}
+	vars := map[string]string{"MCPEEK_SECRET_API_KEY": "k", "MCPEEK_SECRET_PIN": "p", "MCPEEK_SECRET_REGION": "r"}
+	s, err := suite.Parse("starter.mcpeek.yaml", text, func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	args, _ := s.Tests[0].Steps[0].Args.(map[string]any)
+	if args["user"] != "ada" || args["api_key"] != "k" || args["pin"] != "p" {
+		t.Errorf("login's arguments %v:\n%s", args, text)
 	}
 }
