@@ -72,3 +72,35 @@ func holdsKnown(v any, known Known) bool {
 	}
 	return false
 }
+
+// Hide is doc (decoded JSON, a copy the caller owns, changed in place)
+// with what the rule holds secret in a result replaced by placeholder:
+// the value of a field whose name says it holds a secret (a string, an
+// object or an array; numbers, booleans and null say nothing), and each
+// value known knows wherever a string holds it. A result has no input
+// schema: its names and the session's values tell. Snapshots, which are
+// committed, are written and compared through it.
+func Hide(doc any, known Known, placeholder string) any {
+	switch t := doc.(type) {
+	case string:
+		if known != nil {
+			return known.Redact(t)
+		}
+	case map[string]any:
+		for k, v := range t {
+			switch v.(type) {
+			case string, map[string]any, []any:
+				if Name(k) {
+					t[k] = placeholder
+					continue
+				}
+			}
+			t[k] = Hide(v, known, placeholder)
+		}
+	case []any:
+		for i, v := range t {
+			t[i] = Hide(v, known, placeholder)
+		}
+	}
+	return doc
+}

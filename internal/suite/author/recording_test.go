@@ -50,7 +50,8 @@ func writeRecording(t *testing.T, dir string, lines ...string) string {
 // session knows as a secret (note), a form answer whose name says it is
 // secret (token). None is written, in the suite or in its snapshot,
 // though the server quotes them in its result; each is an {{env.X}}
-// template the test reads.
+// template the test reads. A result's own field named as a secret
+// (access_token) is not kept in the snapshot either.
 func TestRecordingSecretsByEveryArmOfTheRule(t *testing.T) {
 	dir := t.TempDir()
 	rec := writeRecording(t, dir,
@@ -59,7 +60,7 @@ func TestRecordingSecretsByEveryArmOfTheRule(t *testing.T) {
 		"send", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"login","arguments":{"pin":"pin-48151623","user":"ada","note":"sess-abcdef123456"}}}`,
 		"recv", `{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{"mode":"form","message":"Your token?","requestedSchema":{"type":"object","properties":{"token":{"type":"string"}}}}}`,
 		"send", `{"jsonrpc":"2.0","id":"s1","result":{"action":"accept","content":{"token":"tok-9876543210"}}}`,
-		"recv", `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hello ada: pin pin-48151623, token tok-9876543210, session sess-abcdef123456"}],"structuredContent":{"pin":"pin-48151623"}}}`,
+		"recv", `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hello ada: pin pin-48151623, token tok-9876543210, session sess-abcdef123456"}],"structuredContent":{"pin":"pin-48151623","session":{"access_token":"at-never-seen-before","expires":3600}}}}`,
 	)
 	r, err := ReadRecording(rec)
 	if err != nil {
@@ -85,7 +86,7 @@ func TestRecordingSecretsByEveryArmOfTheRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	for file, b := range map[string][]byte{"the suite": text, "the snapshot": snap} {
-		for _, s := range []string{"48151623", "sess-abcdef123456", "tok-9876543210"} {
+		for _, s := range []string{"48151623", "sess-abcdef123456", "tok-9876543210", "at-never-seen-before"} {
 			if strings.Contains(string(b), s) {
 				t.Errorf("%s holds %q:\n%s", file, s, b)
 			}
