@@ -13,10 +13,11 @@ import (
 // written as {{env.X}} templates (suite.BuildTest): the arguments and the
 // accepted form answers the one secret rule holds secret (secret.Paths:
 // by the tool's input schema, nil for none known, and the form's
-// requested schema; by their names; by a value known knows). Every
-// writer of a test from a session or a recording passes its step through
-// it.
+// requested schema; by their names; by a value known knows), and known
+// itself, which the expected error message leaves out. Every writer of a
+// test from a session or a recording passes its step through it.
 func Secrets(step suite.SessionStep, schema any, known secret.Known) suite.SessionStep {
+	step.Known = known
 	step.SecretArgs = secret.Paths(schema, step.Args, known)
 	step.Questions = slices.Clone(step.Questions)
 	for i, q := range step.Questions {
