@@ -2,42 +2,19 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/mcpeek/mcpeek/internal/record"
-	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/internal/record/recordtest"
 )
 
 // writeRecording writes a 2025-11-25 recording of the given messages,
 // each sent ("send") or read ("recv").
 func writeRecording(t *testing.T, lines ...string) string {
 	t.Helper()
-	var b bytes.Buffer
-	w := record.NewWriter(&b)
-	if err := w.Start(record.Header{Protocol: "2025-11-25", Transport: "stdio"}); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < len(lines); i += 2 {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if err := json.Unmarshal([]byte(lines[i+1]), &m); err != nil {
-			t.Fatal(err)
-		}
-		line, err := mcpclient.WireEntry{Dir: mcpclient.Direction(lines[i]), Method: m.Method, ID: m.ID, Message: json.RawMessage(lines[i+1])}.Line()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(line); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return tempFile(t, "session.jsonl", b.String())
+	return recordtest.Write(t, t.TempDir(), lines...)
 }
 
 func recordedCall(id, name string) []string {

@@ -1,49 +1,15 @@
 package author
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/mcpeek/mcpeek/internal/record"
+	"github.com/mcpeek/mcpeek/internal/record/recordtest"
 	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
-
-// writeRecording writes a 2025-11-25 recording of the given messages,
-// each sent ("send") or read ("recv"), in dir.
-func writeRecording(t *testing.T, dir string, lines ...string) string {
-	t.Helper()
-	var b bytes.Buffer
-	w := record.NewWriter(&b)
-	if err := w.Start(record.Header{Protocol: "2025-11-25", Transport: "stdio"}); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < len(lines); i += 2 {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if err := json.Unmarshal([]byte(lines[i+1]), &m); err != nil {
-			t.Fatal(err)
-		}
-		line, err := mcpclient.WireEntry{Dir: mcpclient.Direction(lines[i]), Method: m.Method, ID: m.ID, Message: json.RawMessage(lines[i+1])}.Line()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(line); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path := filepath.Join(dir, "session.jsonl")
-	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // A recorded call's secrets by each arm of the rule: a field the tool's
 // listed schema makes write-only through a $ref (pin), a value the
@@ -54,7 +20,7 @@ func writeRecording(t *testing.T, dir string, lines ...string) string {
 // (access_token) is not kept in the snapshot either.
 func TestRecordingSecretsByEveryArmOfTheRule(t *testing.T) {
 	dir := t.TempDir()
-	rec := writeRecording(t, dir,
+	rec := recordtest.Write(t, dir,
 		"send", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`,
 		"recv", `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"login","inputSchema":{"type":"object","$defs":{"Secret":{"type":"string","writeOnly":true}},"properties":{"pin":{"$ref":"#/$defs/Secret"},"user":{"type":"string"}}}}]}}`,
 		"send", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"login","arguments":{"pin":"pin-48151623","user":"ada","note":"sess-abcdef123456"}}}`,
