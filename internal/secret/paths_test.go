@@ -51,3 +51,20 @@ func TestHide(t *testing.T) {
 		t.Errorf("Hide = %s\nwant    %s", b, want)
 	}
 }
+
+// A templated value is hidden from 4 bytes on, digits too, the longer of
+// two first; a nil set hides none.
+func TestValues(t *testing.T) {
+	t.Parallel()
+	v := &Values{}
+	for _, s := range []string{"abc", "4815", "hunter2", "hunter2-long"} {
+		v.Add(s)
+	}
+	if got := v.Redact("abc 4815 hunter2 hunter2-long"); got != "abc [redacted] [redacted] [redacted]" {
+		t.Errorf("Redact = %q", got)
+	}
+	var none *Values
+	if got := none.Redact("hunter2"); got != "hunter2" {
+		t.Errorf("a nil set: %q", got)
+	}
+}

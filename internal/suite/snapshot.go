@@ -14,7 +14,6 @@ import (
 
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
 	"github.com/mcpeek/mcpeek/internal/secret"
-	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
 )
@@ -153,7 +152,7 @@ func selectors(paths []*Redaction) []*jsonpath.Path {
 // fields named as secrets, and the run's secrets in its strings. A
 // snapshot is committed, and the snapshot file is the one thing the run
 // writes that does not go through them.
-func hideSecrets(doc any, secrets *mcpclient.Secrets) any {
+func hideSecrets(doc any, secrets secret.Known) any {
 	return secret.Hide(doc, secrets, Placeholder)
 }
 

@@ -827,12 +827,9 @@ func SnapshotValue(result any, redactions []*Redaction, secrets *mcpclient.Secre
 	return hideSecrets(redact(comparable(jsondoc.Copy(result)), redactions), secrets)
 }
 
-// secretSet is a set of secrets that redacts values.
-func secretSet(values []string) *mcpclient.Secrets {
-	if len(values) == 0 {
-		return nil
-	}
-	s := &mcpclient.Secrets{}
+// secretSet is the set that hides the values written as templates.
+func secretSet(values []string) *secret.Values {
+	s := &secret.Values{}
 	for _, v := range values {
 		s.Add(v)
 	}

@@ -67,3 +67,30 @@ func TestRecordingSecretsByEveryArmOfTheRule(t *testing.T) {
 		t.Errorf("the suite lost what is not secret:\n%s", text)
 	}
 }
+
+// A secret shorter than a session's set takes (8 bytes), such as the
+// password hunter2, is still a secret once the rule has templated it: the
+// server quoting it back leaves it out of the snapshot (the runner hides
+// it alike: suite.TestShortSecretValuesAreHidden).
+func TestShortSecretsStayOutOfTheSnapshot(t *testing.T) {
+	dir := t.TempDir()
+	rec := recordtest.Write(t, dir,
+		"send", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"login","arguments":{"password":"hunter2","pin":"4815","user":"ada"}}}`,
+		"recv", `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"ada's password hunter2 is weak"}],"structuredContent":{"echo":"hunter2"}}}`,
+	)
+	r, err := ReadRecording(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "saved.mcpeek.yaml")
+	if _, err := r.Write(out, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := os.ReadFile(suite.SnapshotPath(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(snap), "hunter2") {
+		t.Errorf("the snapshot holds the password:\n%s", snap)
+	}
+}
