@@ -20,7 +20,7 @@ import (
 // toolRuns is what the inspector keeps of what was asked (each tool's
 // results are the Tools tab's, in tui/page): the last arguments used for
 // each tool, which are remembered across runs per server in the user's
-// state directory, never those of a secret field (widget/secret.go). The
+// state directory, never those of a secret field (internal/secret). The
 // variables last given to each resource template are the Resources
 // page's.
 type toolRuns struct {
