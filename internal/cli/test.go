@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/internal/suite/author"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -323,15 +324,18 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 		var server []string
 		var secrets map[string]string
 		if len(o.server) > 0 {
-			server, secrets = suite.TemplateSecrets(o.server)
+			server, secrets = author.TemplateSecrets(o.server)
 		}
-		text, err := suite.Starter(server, tools)
+		text, env, err := author.Starter(server, tools, conn.Secrets())
 		if err != nil {
 			return err
 		}
 		if len(secrets) > 0 {
 			names := slices.Sorted(maps.Keys(secrets))
 			fmt.Fprintf(s.errOut, "mcpeek: the server's URL carries values the suite does not keep (it may be committed): it reads them from %s; set them when you run it\n", strings.Join(names, ", "))
+		}
+		if len(env) > 0 {
+			fmt.Fprintf(s.errOut, "mcpeek: the tools' secret arguments are not written (the suite may be committed): it reads them from %s; set them when you run it\n", strings.Join(env, ", "))
 		}
 		if o.out == "-" {
 			_, err = s.out.Write(text)
