@@ -57,15 +57,37 @@ func (o *surfaceOptions) run(ctx context.Context, s streams) error {
 	return err
 }
 
-// liveSurface reads the surface of cf's server in a headless run.
+// liveSurface reads the surface of cf's server in a headless run, and
+// probes which protocol revisions it accepts.
 func liveSurface(ctx context.Context, s streams, cf *connFlags) (*surface.Surface, error) {
 	var sur *surface.Surface
 	err := cf.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
 		var err error
-		sur, err = surface.Live(ctx, conn)
-		return err
+		if sur, err = surface.Live(ctx, conn); err != nil {
+			return err
+		}
+		return sur.Probe(ctx, func(ctx context.Context, revision string) (string, error) {
+			return cf.probe(ctx, s, revision)
+		})
 	})
 	return sur, err
+}
+
+// probe connects once more to cf's server, requiring revision, and
+// returns the revision agreed: quietly (no wire log file, recording or log
+// level), as the run's connection is.
+func (cf *connFlags) probe(ctx context.Context, s streams, revision string) (string, error) {
+	p := *cf
+	p.protocol, p.logLevel, p.rec = revision, "", nil
+	e := &endpoint{cf: &p, wire: mcpclient.NewWireLog(0, nil), ignoreListChanges: true,
+		showAuth: func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }}
+	e.wire.UseSecrets(s.secrets)
+	conn, err := e.connect(ctx, nil, nil)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	return conn.ProtocolVersion(), nil
 }
 
 // diffOptions are `mcpeek diff`'s.
