@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +89,88 @@ func TestRealUpgradesSayWhatTheIssueAsks(t *testing.T) {
 	}
 	if n := strings.Count(ev, "  resource-removed "); n != 1 {
 		t.Errorf("server-everything 2025.9.25 → 2026.8.31: %d resource-removed findings, want the one of the template", n)
+	}
+}
+
+// TestGroupedRemovalsKeepAcceptances: the removals of a removed template's
+// resources are one finding that lists them, in their numbers' order; one
+// an acceptance holds stays its own and accepted, and an acceptance naming
+// the template accepts the group.
+func TestGroupedRemovalsKeepAcceptances(t *testing.T) {
+	old := surf(t, `"resources":[{"uri":"test://r/10","name":"10"},{"uri":"test://r/2","name":"2"},{"uri":"test://r/1","name":"1"}],`+
+		`"resourceTemplates":[{"uriTemplate":"test://r/{id}","name":"r"}]`)
+	new := surf(t, `"serverInfo":{"name":"s","version":"2.0.0"}`)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	byID := func(fs []Finding, id string) []Finding {
+		var out []Finding
+		for _, f := range fs {
+			if f.ID == id {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	removed := byID(Diff(old, new, nil, now), "resource-removed")
+	if len(removed) != 1 || removed[0].Template != "test://r/{id}" || removed[0].Resource != "" ||
+		!strings.HasSuffix(removed[0].Message, ": test://r/1, test://r/2, test://r/10") {
+		t.Fatalf("grouped: %+v", removed)
+	}
+	cfg, err := ParseConfig([]byte("accept:\n  - id: resource-removed\n    resource: test://r/2\n    reason: moved\n    until: 2027-01-01\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed = byID(Diff(old, new, cfg, now), "resource-removed")
+	slices.SortFunc(removed, func(a, b Finding) int { return strings.Compare(a.Resource, b.Resource) })
+	if len(removed) != 2 || removed[0].Accepted != nil || !strings.HasSuffix(removed[0].Message, ": test://r/1, test://r/10") ||
+		removed[1].Resource != "test://r/2" || removed[1].Accepted == nil {
+		t.Errorf("one accepted: %+v", removed)
+	}
+	cfg, err = ParseConfig([]byte("accept:\n  - id: resource-removed\n    template: test://r/{id}\n    reason: gone\n    until: 2027-01-01\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed = byID(Diff(old, new, cfg, now), "resource-removed")
+	if len(removed) != 1 || removed[0].Accepted == nil || len(cfg.Unused(removed)) != 0 {
+		t.Errorf("the group accepted: %+v", removed)
+	}
+}
+
+// TestTemplateRegexp: a URI template matches the URIs it expands to.
+func TestTemplateRegexp(t *testing.T) {
+	for _, c := range []struct {
+		template, uri string
+		match         bool
+	}{
+		{"test://static/resource/{id}", "test://static/resource/42", true},
+		{"test://static/resource/{id}", "test://static/resource/4/2", false},
+		{"file://{+path}", "file:///etc/hosts", true},
+		{"search://q{?query,limit}", "search://q?query=a&limit=2", true},
+		{"search://q{?query,limit}", "search://q", true},
+		{"a.b://x/{id}", "aXb://x/1", false},
+	} {
+		re, err := templateRegexp(c.template)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := re.MatchString(c.uri); got != c.match {
+			t.Errorf("%s matches %s: %t, want %t", c.template, c.uri, got, c.match)
+		}
+	}
+}
+
+// TestNameWords: names alike whatever their case and separators, a
+// generic verb aside, and the stem of a word.
+func TestNameWords(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want string
+	}{
+		{"getTinyImage", "tiny imag"}, {"get-tiny-image", "tiny imag"}, {"GET_TINY_IMAGE", "tiny imag"},
+		{"structuredContent", "structur content"}, {"HTTPServerName", "http server nam"},
+		{"sampleLLM", "sampl llm"}, {"trigger-sampling-request", "sampl request"},
+	} {
+		if got := strings.Join(nameWords(c.name), " "); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }
