@@ -67,8 +67,12 @@ func serverFindings(old, new *Surface) []Finding {
 		add("server-name-changed", "/serverInfo/name", fmt.Sprintf("serverInfo.name %q → %q: a client that knows the server by its name (an allow-list, stored approvals, logs) no longer finds it", on, nn))
 	}
 	fs = append(fs, revisionFindings(old, new)...)
-	if old.ProtocolVersion != new.ProtocolVersion {
-		add("protocol-version-changed", "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions, %s → %s: compare surfaces of one revision (--protocol), or the server no longer negotiates the old one", old.ProtocolVersion, new.ProtocolVersion))
+	if ov, nv := old.ProtocolVersion, new.ProtocolVersion; ov != nv {
+		if new.ProbedRevisions[ov] == RevisionAccepted {
+			add("protocol-version-changed", "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions, %s → %s, and the new server still accepts %s: take both on one (--protocol) to compare like with like", ov, nv, ov))
+		} else {
+			add("protocol-version-changed", "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions, %s → %s: compare surfaces of one revision (--protocol), or the server no longer negotiates the old one", ov, nv))
+		}
 	}
 	oc, nc := old.Capabilities, new.Capabilities
 	for _, k := range slices.Sorted(maps.Keys(union(oc, nc))) {
