@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
@@ -74,15 +75,19 @@ func liveSurface(ctx context.Context, s streams, cf *connFlags) (*surface.Surfac
 }
 
 // probe connects once more to cf's server, requiring revision, and
-// returns the revision agreed: quietly (no wire log file, recording or log
-// level), as the run's connection is.
+// returns the revision agreed: quietly (no wire log file, recording, log
+// level or app host), as the run's connection is.
 func (cf *connFlags) probe(ctx context.Context, s streams, revision string) (string, error) {
-	p := *cf
-	p.protocol, p.logLevel, p.rec = revision, "", nil
-	e := &endpoint{cf: &p, wire: mcpclient.NewWireLog(0, nil), ignoreListChanges: true,
-		showAuth: func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }}
-	e.wire.UseSecrets(s.secrets)
-	conn, err := e.connect(ctx, nil, nil)
+	cfg := cf.Config
+	cfg.Protocol, cfg.LogLevel, cfg.WireLog, cfg.AppHost = revision, "", "", false
+	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets})
+	if err != nil {
+		return "", err
+	}
+	defer e.Close()
+	e.IgnoreListChanges = true
+	e.ShowAuth = func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }
+	conn, err := e.Connect(ctx, nil, nil)
 	if err != nil {
 		return "", err
 	}
@@ -223,7 +228,7 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 		}
 		// As the run shows servers elsewhere: a URL without its query's
 		// values, which may be keys.
-		label := side.conn.target.String()
+		label := side.conn.Target.String()
 		if strings.HasPrefix(side.words[0], "@") {
 			label = side.words[0]
 		}

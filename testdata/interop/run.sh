@@ -9,17 +9,21 @@
 #   3. @modelcontextprotocol/server-filesystem and server-memory over
 #      stdio, and testdata/mcpgo, a mark3labs/mcp-go server, over stdio and
 #      streamable HTTP in both protocol eras (testdata/interop/servers.mjs);
-#   4. mcpeek diff over real upgrades, each side a released server run
+#   4. the official Inspector's CLI (@modelcontextprotocol/inspector --cli)
+#      listing tools and calling one against a served recording, `mcpeek
+#      replay REC --serve`, over stdio and streamable HTTP
+#      (testdata/interop/inspector.mjs);
+#   5. mcpeek diff over real upgrades, each side a released server run
 #      live: server-filesystem and server-everything, old → new, whose
 #      classified reports must be the goldens in testdata/surface/real
 #      (TestDiffOfRealUpgrades holds the same reports of captured surfaces);
-#   5. an MCP App built with the official Apps SDK, answered through
+#   6. an MCP App built with the official Apps SDK, answered through
 #      mcpeek's app host in headless Chromium (a Go test).
 #
 # Installs the pinned npm packages into a cache folder outside the
 # repository, prints a summary table and exits non-zero on any unexpected
 # failure (a check of a command this mcpeek lacks is "skipped"). Needs Go,
-# npm and, for step 5, Chromium.
+# npm and, for step 6, Chromium.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -30,7 +34,8 @@ everything_version=2026.8.31
 filesystem_version=2026.8.31
 memory_version=2026.8.31
 ext_apps_version=2.0.4
-# The upgrades step 4 diffs, old → new: the goldens are named after them.
+inspector_version=2.12.0
+# The upgrades step 5 diffs, old → new: the goldens are named after them.
 diff_upgrades=("server-filesystem 2026.8.31 2.3.0" "server-everything 2025.9.25 2026.8.31")
 
 cache="${MCPEEK_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpeek-ci/npm}"
@@ -45,7 +50,8 @@ if ! npm install --prefix "$cache" --no-audit --no-fund --loglevel=error \
   "@modelcontextprotocol/server-everything@$everything_version" \
   "@modelcontextprotocol/server-filesystem@$filesystem_version" \
   "@modelcontextprotocol/server-memory@$memory_version" \
-  "@modelcontextprotocol/ext-apps@$ext_apps_version" >"$work/npm.log" 2>&1; then
+  "@modelcontextprotocol/ext-apps@$ext_apps_version" \
+  "@modelcontextprotocol/inspector@$inspector_version" >"$work/npm.log" 2>&1; then
   cat "$work/npm.log"; echo "npm install failed"; exit 1
 fi
 export PATH="$cache/node_modules/.bin:$PATH" # Node 22 first
@@ -58,6 +64,7 @@ export MCPEEK_SERVER_EVERYTHING="$cache/node_modules/.bin/mcp-server-everything"
 export MCPEEK_SERVER_FILESYSTEM="$cache/node_modules/.bin/mcp-server-filesystem"
 export MCPEEK_SERVER_MEMORY="$cache/node_modules/.bin/mcp-server-memory"
 export MCPEEK_EXT_APPS="$cache/node_modules/@modelcontextprotocol/ext-apps"
+export MCPEEK_INSPECTOR="$cache/node_modules/.bin/mcp-inspector"
 
 rows=()    # "name<TAB>result"
 unexpected=0
@@ -144,6 +151,9 @@ else
   cat "$work/mcpgo-build.log"; row "mcpgo/build" fail
 fi
 checks servers testdata/interop/servers.mjs
+
+echo "== Inspector $inspector_version --cli against mcpeek replay --serve (a recording of the fixture)"
+checks inspector testdata/interop/inspector.mjs
 
 echo "== mcpeek diff over real upgrades: ${diff_upgrades[*]}"
 # Two versions of one package, each under an alias, in a folder of their
