@@ -55,48 +55,50 @@ func (s *Surface) Probe(ctx context.Context, connect Connector) error {
 	return nil
 }
 
-// accepts reports whether the surface shows its server accepts revision
-// v: a probe accepted it, or, where no probe refused it, the surface was
-// taken on it or a discovery listed it.
-func (s *Surface) accepts(v string) bool {
-	switch s.ProbedRevisions[v] {
-	case RevisionAccepted:
-		return true
-	case RevisionRefused:
-		return false
+// knows is what the surface shows of its server and revision v: accepted
+// (a probe accepted it, or, where no probe refused it, the surface was
+// taken on it or a discovery listed it), refused (a probe refused it), or
+// "" when it shows nothing.
+func (s *Surface) knows(v string) string {
+	if p := s.ProbedRevisions[v]; p != "" {
+		return p
 	}
-	return v == s.ProtocolVersion || slices.Contains(s.SupportedVersions, v)
+	if v == s.ProtocolVersion || slices.Contains(s.SupportedVersions, v) {
+		return RevisionAccepted
+	}
+	return ""
 }
 
-// revisions are the revisions the surface says anything of, newest first.
+// revisions are the revisions the surface says anything of.
 func (s *Surface) revisions() []string {
 	vs := slices.Concat(s.SupportedVersions, slices.Collect(maps.Keys(s.ProbedRevisions)))
 	if s.ProtocolVersion != "" {
 		vs = append(vs, s.ProtocolVersion)
 	}
-	slices.Sort(vs)
-	slices.Reverse(vs)
-	return slices.Compact(vs)
+	return vs
 }
 
-// revisionFindings compare the revisions each side's server accepts: a
-// revision is dropped only when the new side's probe refused one the old
-// side accepted; when the new side holds no probe of it (a surface of an
-// older mcpeek, or the inspector's live one) the report says it is
-// unknown rather than guess across eras.
+// revisionFindings compare what each side shows of each revision: one is
+// dropped only when the new side's probe refused what the old side
+// accepted, and added only when the old side's refused what the new side
+// accepts. Where one side shows nothing of a revision (a surface of an
+// older mcpeek, taken without probes) and the change would break a
+// client, the report says it is unknown rather than guess across eras.
 func revisionFindings(old, new *Surface) []Finding {
 	var fs []Finding
 	add := func(key, msg string) { fs = append(fs, finding(key, "/probedRevisions", msg)) }
-	for _, v := range slices.Compact(slices.Sorted(slices.Values(slices.Concat(old.revisions(), new.revisions())))) {
-		oldAccepts, newAccepts := old.accepts(v), new.accepts(v)
-		_, newProbed := new.ProbedRevisions[v]
-		switch {
-		case oldAccepts && !newAccepts && newProbed:
+	all := slices.Concat(old.revisions(), new.revisions())
+	slices.Sort(all)
+	for _, v := range slices.Compact(all) {
+		switch o, n := old.knows(v), new.knows(v); {
+		case o == RevisionAccepted && n == RevisionRefused:
 			add("protocol-revision-dropped", fmt.Sprintf("protocol revision %s: the old server accepted it, the new one refuses it: a client that speaks only it cannot connect", v))
-		case oldAccepts && !newAccepts:
-			add("protocol-revision-unknown", fmt.Sprintf("protocol revision %s: the old server accepted it; whether the new one does is unknown (its surface holds no probe of it: take it with mcpeek surface)", v))
-		case newAccepts && !oldAccepts:
+		case o == RevisionRefused && n == RevisionAccepted:
 			add("protocol-revision-added", fmt.Sprintf("protocol revision %s is now accepted", v))
+		case o == RevisionAccepted && n == "":
+			add("protocol-revision-unknown", fmt.Sprintf("protocol revision %s: the old server accepted it; whether the new one does is unknown (its surface holds no probe of it: take it with mcpeek surface)", v))
+		case o == "" && n == RevisionRefused:
+			add("protocol-revision-unknown", fmt.Sprintf("protocol revision %s: the new server refuses it; whether the old one accepted it is unknown (its surface holds no probe of it: take it again with mcpeek surface)", v))
 		}
 	}
 	return fs

@@ -122,8 +122,8 @@ var Rules = []Rule{
 	{ID: "server-name-changed", Level: WARN, Area: "server", Doc: "`serverInfo.name` changed: a client may know the server by it (allow-lists, stored approvals, logs)"},
 	{ID: "capability-added", Level: INFO, Direction: ClientReceives, Area: "server", Doc: "a capability or setting now offered"},
 	{ID: "extension-added", Level: INFO, Direction: ClientReceives, Area: "server", Doc: "an extension now offered"},
-	{ID: "protocol-revision-added", Level: INFO, Area: "server", Doc: "a protocol revision now accepted"},
-	{ID: "protocol-revision-unknown", Level: INFO, Area: "server", Doc: "a revision the old server accepted that the new surface holds no probe of (taken by an older mcpeek, or the inspector's live one): said, not judged"},
+	{ID: "protocol-revision-added", Level: INFO, Area: "server", Doc: "a protocol revision the old server refused is accepted by the new one"},
+	{ID: "protocol-revision-unknown", Level: INFO, Area: "server", Doc: "a revision one side accepted or refused that the other side's surface shows nothing of (taken without probes, by an older mcpeek): said, not judged"},
 }
 
 // rulesByKey indexes [Rules] by the keys the rules' code emits.
