@@ -28,7 +28,7 @@ type renameCandidate struct {
 	alike      bool
 	shared     int  // words the names share
 	compatible bool // the new schema accepts what the old did
-	equal      bool // the schemas are compatible and of one shape
+	sameShape  bool // the schemas are compatible and of one shape
 }
 
 // genericWords are words a name may gain or lose in a rename without
@@ -92,38 +92,29 @@ func sharedWords(a, b []string) int {
 // compatible and sameShape judge a pair's schemas.
 func renames(removed, added []string, compatible, sameShape func(old, new string) bool) []renameCandidate {
 	var cands []renameCandidate
-	equalOf := map[string]int{}
+	shapes := map[string]int{} // the pairs of one shape each item is in
 	for _, o := range removed {
 		ow := nameWords(o)
 		for _, n := range added {
 			nw := nameWords(n)
 			c := renameCandidate{old: o, new: n, alike: len(ow) > 0 && slices.Equal(ow, nw),
 				shared: sharedWords(ow, nw), compatible: compatible(o, n)}
-			c.equal = c.compatible && sameShape(o, n)
-			if c.equal {
-				equalOf[o]++
-				equalOf[n]++
+			c.sameShape = c.compatible && sameShape(o, n)
+			if c.sameShape {
+				shapes[o]++
+				shapes[n]++
 			}
-			if c.alike || c.shared > 0 && c.compatible || c.equal {
+			if c.rank() > 0 {
 				cands = append(cands, c)
 			}
 		}
 	}
-	// Equal schemas alone hint only a pair no other pair shares them with.
+	// A shape alone hints only a pair no other pair shares it with.
 	cands = slices.DeleteFunc(cands, func(c renameCandidate) bool {
-		return !c.alike && !(c.shared > 0 && c.compatible) && (equalOf[c.old] > 1 || equalOf[c.new] > 1)
+		return c.rank() == 1 && (shapes[c.old] > 1 || shapes[c.new] > 1)
 	})
-	rank := func(c renameCandidate) int {
-		switch {
-		case c.alike:
-			return 3
-		case c.shared > 0:
-			return 2
-		}
-		return 1
-	}
 	slices.SortFunc(cands, func(a, b renameCandidate) int {
-		return cmp.Or(cmp.Compare(rank(b), rank(a)), cmp.Compare(b.shared, a.shared), cmp.Compare(boolInt(b.compatible), boolInt(a.compatible)),
+		return cmp.Or(cmp.Compare(b.rank(), a.rank()), cmp.Compare(b.shared, a.shared), cmp.Compare(boolInt(b.compatible), boolInt(a.compatible)),
 			cmp.Compare(a.old, b.old), cmp.Compare(a.new, b.new))
 	})
 	taken := map[string]bool{}
@@ -139,6 +130,20 @@ func renames(removed, added []string, compatible, sameShape func(old, new string
 	return out
 }
 
+// rank is the kind of pair: 3 names alike, 2 a shared word and a
+// compatible schema, 1 a compatible schema of one shape, 0 none.
+func (c renameCandidate) rank() int {
+	switch {
+	case c.alike:
+		return 3
+	case c.shared > 0 && c.compatible:
+		return 2
+	case c.sameShape:
+		return 1
+	}
+	return 0
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -151,10 +156,10 @@ func boolInt(b bool) int {
 // that is not compatible.
 func (c renameCandidate) hint(kind, sameShape, refuses string) string {
 	why := "named alike"
-	switch {
-	case !c.alike && c.shared > 0:
+	switch c.rank() {
+	case 2:
 		why = "a name that shares a word"
-	case !c.alike:
+	case 1:
 		why = sameShape
 	}
 	msg := fmt.Sprintf("%s %s was removed and %s added, %s: renamed?", kind, c.old, c.new, why)
