@@ -16,9 +16,8 @@
 // their own, which it embeds: the screen's room and layout (screen,
 // model.go), the connection (link: connection.go, failure.go, auth.go,
 // login.go), the tabs (tabs.go: the pages and the one shown; pages.go
-// builds and feeds them and applies what they ask), the overlay stack
-// (stack: overlay.go, with hosted.go and listacts.go applying the
-// layers' actions), the state of the server connected (serverState,
+// builds and feeds them), the overlay stack (stack: overlay.go, with
+// hosted.go standing the layers on it), the state of the server connected (serverState,
 // serverstate.go: replaced whole when the person switches servers,
 // servers.go), the queue of requests (requests, queue.go, events.go,
 // sampling.go), the tool apps (appsState: apps.go, appcard.go,
@@ -37,11 +36,15 @@
 // What the server tells reaches the program through notify.go's queue,
 // at most 30 batches a second.
 //
+// Every action, a page's, a layer's or the program's own, is carried out
+// in one place, actions.go (Model.do); one it does not know is reported
+// on the status line, and fails the package's tests.
+//
 // The route of a key: Update hands it to the top of the overlay stack
-// (overlay.go); the top layer's Update returns an action (hosted.go
+// (overlay.go); the top layer's Update returns an action (actions.go
 // applies it: close, open another layer, answer the server…), or, when
 // the tabs are on top, tabs.go takes the program's own keys and gives the
-// rest to the page shown, whose action pages.go applies; then View draws
+// rest to the page shown, whose action actions.go applies; then View draws
 // the header, the tab bar, what the top of the stack draws, and its
 // footer. See docs/architecture.md, section "The inspector".
 package tui

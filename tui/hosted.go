@@ -1,5 +1,5 @@
 // The layers of tui/layer on the overlay stack: the adapter that gives
-// them the stack's place and applies the actions they return.
+// them the stack's place (actions.go applies the actions they return).
 
 package tui
 
@@ -7,7 +7,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/tui/layer"
-	"github.com/mcpeek/mcpeek/tui/page"
 )
 
 // hosted is a [layer.Layer] on the stack. Layers still written against
@@ -19,7 +18,7 @@ type hosted struct{ l layer.Layer }
 func (m *Model) host(l layer.Layer) tea.Cmd {
 	h := &hosted{l}
 	m.open(h)
-	return m.apply(h, l.Update(m.bodySize()), nil, nil)
+	return m.do(origin{from: h}, l.Update(m.bodySize()))
 }
 
 func (h *hosted) view(m *Model, height int, under *level) string {
@@ -37,7 +36,7 @@ func (h *hosted) key(m *Model, msg tea.KeyMsg, under *level) tea.Cmd {
 	if _, ok := h.l.(layer.StatusFooter); ok {
 		m.status = statusMsg{} // the status line stays until the next key
 	}
-	return m.apply(h, h.l.Update(msg), under, msg)
+	return m.do(origin{h, under, msg}, h.l.Update(msg))
 }
 
 func (h *hosted) typesText() bool {
@@ -63,47 +62,6 @@ func (h *hosted) refresh() {
 	if r, ok := h.l.(layer.Refresher); ok {
 		r.Refresh()
 	}
-}
-
-// apply carries out what the layer h asked, at once: msg is the key that
-// asked it, which a [layer.Pass] gives to what lies under h.
-func (m *Model) apply(h *hosted, a layer.Action, under *level, msg tea.Msg) tea.Cmd {
-	switch a := a.(type) {
-	case nil:
-	case layer.Close:
-		m.close(h)
-	case layer.Open:
-		return m.host(a.Layer)
-	case layer.Replace:
-		next := &hosted{a.Layer}
-		m.replace(h, next)
-		return m.apply(next, a.Layer.Update(m.bodySize()), nil, nil)
-	case layer.Pass:
-		if k, ok := msg.(tea.KeyMsg); ok && under != nil {
-			return under.key(k)
-		}
-	case layer.Cmd:
-		return a.Cmd
-	case layer.Batch:
-		cmds := make([]tea.Cmd, 0, len(a))
-		for _, each := range a {
-			cmds = append(cmds, m.apply(h, each, under, msg))
-		}
-		return tea.Batch(cmds...)
-	case layer.Quit:
-		return m.quit()
-	case layer.AskQuit:
-		return m.askQuit()
-	case layer.GetPrompt:
-		return getPrompt(m.conn, &m.c, pageOf[*page.Prompts](m), &m.saved, a.Name, a.Args)
-	case layer.Status:
-		m.status = statusMsg{a.Text, a.Err}
-	case layer.Copy:
-		return copyText(a.Text, a.What)
-	default: // the answers of the list and panel layers (listacts.go), and of the layers over a conversation (queue.go)
-		return tea.Batch(m.applyList(a, under, msg), m.answer(a))
-	}
-	return nil
 }
 
 // rank is where a hosted layer opens.

@@ -123,7 +123,7 @@ func (m *Model) auth(msg authMsgs) tea.Cmd {
 			m.login = m.opts.loginCard(&m.c)
 			m.host(m.login)
 		}
-		cmds = append(cmds, m.apply(m.hostedOf(m.login), m.login.Update(step), nil, nil))
+		cmds = append(cmds, m.do(origin{from: m.hostedOf(m.login)}, m.login.Update(step)))
 	}
 	return tea.Batch(append(cmds, m.asker.auth.wait(m.asker.ended))...)
 }

@@ -123,7 +123,7 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 		case mcpclient.TaskEvent:
 			m.tasks.heard(e)
 		case mcpclient.ResourceUpdatedEvent:
-			cmds = append(cmds, m.applyPage(m.pages[tabResources].Update(page.ResourceUpdated{URI: e.URI, At: time.Now()})))
+			cmds = append(cmds, m.do(origin{}, m.pages[tabResources].Update(page.ResourceUpdated{URI: e.URI, At: time.Now()})))
 		}
 	}
 	m.droppedEvents += msg.dropped

@@ -197,7 +197,7 @@ func holdsForm(l layer.Layer) bool {
 func (m *Model) deliver(msg tea.Msg, hs []*hosted) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, h := range hs {
-		cmds = append(cmds, m.apply(h, h.l.Update(msg), nil, nil))
+		cmds = append(cmds, m.do(origin{from: h}, h.l.Update(msg)))
 	}
 	return tea.Batch(cmds...)
 }

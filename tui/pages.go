@@ -63,48 +63,7 @@ func (m *Model) wheel(msg tea.MouseMsg) {
 // pageKey gives a key to the current page, returning the command its
 // action asks. A key the page passes ([layer.Pass]) does nothing.
 func (m *Model) pageKey(msg tea.KeyMsg) tea.Cmd {
-	return m.applyPage(m.current().Update(msg))
-}
-
-// applyPage carries out what a page asked, at once.
-func (m *Model) applyPage(a page.Action) tea.Cmd {
-	switch a := a.(type) {
-	case layer.Open:
-		m.host(a.Layer)
-	case layer.Cmd:
-		return a.Cmd
-	case layer.Batch:
-		cmds := make([]tea.Cmd, 0, len(a))
-		for _, each := range a {
-			cmds = append(cmds, m.applyPage(each))
-		}
-		return tea.Batch(cmds...)
-	case layer.Quit:
-		return m.askQuit()
-	case page.Note:
-		m.status = statusMsg{a.Text, a.Err}
-	case page.ReadResource:
-		return readResource(m.conn, &m.saved, a)
-	case page.Subscribe:
-		return subscribe(m.conn, a)
-	case page.AskVariables:
-		return m.openArgsCompleting(a.Title, prefill(a.Schema, a.Last), a.Ref, func(args map[string]any) tea.Cmd {
-			return m.applyPage(a.Then(args))
-		})
-	case page.OpenTool:
-		return m.openToolAs(a.Tool, false)
-	case page.CallAsTask:
-		return m.callAsTask(a.Tool)
-	case layer.CallTool:
-		return m.callAs(a.Tool, a.Args, a.AsTask)
-	case page.AskPrompt:
-		return m.openPrompt(a)
-	case layer.GetPrompt:
-		return getPrompt(m.conn, &m.c, pageOf[*page.Prompts](m), &m.saved, a.Name, a.Args)
-	case page.RunTest:
-		return runTest(m.connected(), m.running, a)
-	}
-	return nil
+	return m.do(origin{}, m.current().Update(msg))
 }
 
 // pageOf is the page of type P in the list of pages (each tab is one type).

@@ -84,7 +84,7 @@ func showIn[L layer.Layer](m *Model, cur L, shown bool, next layer.Layer) tea.Cm
 		m.close(h)
 	case next == nil:
 	case h != nil:
-		return m.apply(h, layer.Replace{Layer: next}, nil, nil)
+		return m.do(origin{from: h}, layer.Replace{Layer: next})
 	default:
 		return m.host(next)
 	}
@@ -117,40 +117,14 @@ func (x *ask) head() any {
 	return x.req
 }
 
-// answer applies the answers of the layers over a conversation: a
-// request of the queue answered, the next shown, a link consented to or
-// refused, arguments given, a login ended.
-func (m *Model) answer(a layer.Action) tea.Cmd {
-	switch a := a.(type) {
-	case layer.AnswerElicitation:
-		x := m.queue.take(a.Req)
-		if x == nil {
-			return nil
-		}
-		return tea.Batch(answer(x, a.Result), m.showHead())
-	case layer.AnswerSample:
-		x := m.queue.take(a.Req)
-		if x == nil {
-			return nil
-		}
-		return tea.Batch(answerSample(x, sampleOutcome(a.Result, m.opts.ElicitTimeout)), m.showHead())
-	case layer.NextInQueue:
-		m.queue.next()
-		return m.showHead()
-	case layer.AnswerLink:
-		i := slices.IndexFunc(m.apps.links, func(l *linkAsk) bool { return l.req == a.Req })
-		if i < 0 {
-			return nil
-		}
-		answerLink(m.apps.links[i], a.Open)
-		m.apps.links = slices.Delete(m.apps.links, i, i+1)
-		return m.showHead()
-	case layer.ArgsGiven:
-		return a.Done(a.Args)
-	case layer.CallTool:
-		return m.callAs(a.Tool, a.Args, a.AsTask)
-	case layer.LoginEnded:
-		m.login = nil
+// answerLink answers the link of an app the person consented to or
+// refused, and shows the next.
+func (m *Model) answerLink(a layer.AnswerLink) tea.Cmd {
+	i := slices.IndexFunc(m.apps.links, func(l *linkAsk) bool { return l.req == a.Req })
+	if i < 0 {
+		return nil
 	}
-	return nil
+	answerLink(m.apps.links[i], a.Open)
+	m.apps.links = slices.Delete(m.apps.links, i, i+1)
+	return m.showHead()
 }

@@ -36,8 +36,12 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("XDG_STATE_HOME", state)
+	unknown := failOnUnknownActions()
 	code := m.Run()
 	os.RemoveAll(state)
+	if unknown() {
+		code = 1
+	}
 	os.Exit(code)
 }
 
