@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // failOnUnknownActions makes every action the interpreter does not know,
@@ -40,6 +42,10 @@ func failOnUnknownActions() (check func() bool) {
 		return len(seen) > 0
 	}
 }
+
+// testPages are the tabs as newPages makes them, for their titles and
+// places.
+func testPages() []page.Page { return newPages(&widget.Common{}, page.ToolsFrom{}, "") }
 
 // deliberate is an action no part of the program knows, returned on
 // purpose.

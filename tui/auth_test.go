@@ -35,7 +35,7 @@ func wantNoControls(t *testing.T, what, s string) {
 // authorization URL) cleaned.
 func TestAuthStringsShownCleaned(t *testing.T) {
 	t.Parallel()
-	c := widget.NewCommon(keys.NewMap(tabNames[:]...))
+	c := widget.NewCommon(keys.NewMap(titles(testPages())...))
 	st := &oauth.State{Resource: "https://mcp.example/mcp", MetadataURL: "https://mcp.example/.well-known/x" + hostile,
 		Issuer: "https://as.example/" + hostile, Registration: "dynamic client registration", ClientID: "client" + hostile,
 		Scopes: []string{"read", hostile}, SignedIn: true, Expiry: time.Now().Add(time.Hour), Err: "refused: " + hostile}
@@ -59,7 +59,7 @@ func TestAuthStringsShownCleaned(t *testing.T) {
 // authorization, and says "not signed in" once one did.
 func TestHeaderSaysNothingOfSignInUnasked(t *testing.T) {
 	t.Parallel()
-	c := widget.NewCommon(keys.NewMap(tabNames[:]...))
+	c := widget.NewCommon(keys.NewMap(titles(testPages())...))
 	for _, tc := range []struct {
 		name string
 		st   *oauth.State

@@ -15,8 +15,9 @@
 // the pages and layers return. Its state is in parts with methods of
 // their own, which it embeds: the screen's room and layout (screen,
 // model.go), the connection (link: connection.go, failure.go, auth.go,
-// login.go), the tabs (tabs.go: the pages and the one shown; pages.go
-// builds and feeds them), the overlay stack (stack: overlay.go, with
+// login.go), the tabs (tabs.go: the pages and the one shown, each page
+// addressed by its type; pages.go lists them, the one line a new tab
+// adds, and feeds them), the overlay stack (stack: overlay.go, with
 // hosted.go standing the layers on it), the state of the server connected (serverState,
 // serverstate.go: replaced whole when the person switches servers,
 // servers.go), the queue of requests (requests, queue.go, events.go,

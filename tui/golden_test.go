@@ -33,7 +33,7 @@ var sizes = []struct {
 // Each tab, at each size.
 func TestTabGoldens(t *testing.T) {
 	t.Parallel()
-	for i, tab := range tabNames {
+	for i, tab := range titles(testPages()) {
 		for _, size := range sizes {
 			t.Run(tab+"/"+size.name, func(t *testing.T) {
 				t.Parallel()

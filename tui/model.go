@@ -137,11 +137,7 @@ func New(opts Options) *Model {
 	}
 	m.toolsFrom = page.ToolsFrom{AppText: func(t *mcp.Tool) string { return m.apps.toolText(&m.c, m.opts.ToolApps != nil, t) }, Spinner: func() string { return m.spinner.View() }}
 	m.pages = newPages(&m.c, m.toolsFrom, m.opts.Dir)
-	titles := make([]string, len(m.pages))
-	for i, p := range m.pages {
-		titles[i] = p.Title()
-	}
-	m.c = widget.NewCommon(keys.NewMap(titles...))
+	m.c = widget.NewCommon(keys.NewMap(titles(m.pages)...))
 	return m
 }
 

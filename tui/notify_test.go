@@ -240,7 +240,7 @@ func TestHugeLogMessageIsBounded(t *testing.T) {
 }
 
 // serverLog is the server's log messages the Log tab keeps.
-func serverLog(m *Model) []mcpclient.LogEvent { return m.pages[tabLog].(*page.Log).ServerLog() }
+func serverLog(m *Model) []mcpclient.LogEvent { return pageOf[*page.Log](m).ServerLog() }
 
 // Subscribing to the counter marks it; an update re-reads it in the open
 // pane and says when it came.

@@ -4,14 +4,18 @@
 package tui
 
 import (
+	"fmt"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
-// newPages are the tabs in the order of the tab bar. Adding a tab is a
-// page in tui/page and a line here (and its tab constant).
+// newPages are the tabs in the order of the tab bar: the one list of
+// them. Adding a tab is a page in tui/page and a line here; the program
+// finds each page by its type (pageOf), the bar and its jump keys by its
+// place in this list.
 func newPages(c *widget.Common, tools page.ToolsFrom, dir string) []page.Page {
 	return []page.Page{
 		page.NewTools(c, tools),
@@ -24,25 +28,34 @@ func newPages(c *widget.Common, tools page.ToolsFrom, dir string) []page.Page {
 	}
 }
 
+// titles are the pages' titles, in their order.
+func titles(pages []page.Page) []string {
+	out := make([]string, len(pages))
+	for i, p := range pages {
+		out[i] = p.Title()
+	}
+	return out
+}
+
 // syncPages gives the pages what they show of the connection; Update
 // calls it after every message.
 func (m *Model) syncPages() {
-	m.pages[tabResources].Update(page.ResourcesStatus{Conn: m.conn != nil, Connected: m.state == stateConnected, CanSubscribe: canSubscribe(m.conn)})
-	m.pages[tabRequests].Update(page.Records(m.records))
-	switch m.tab { // the text of a pane the model makes, made only while it shows
-	case tabInfo:
+	pageOf[*page.Resources](m).Update(page.ResourcesStatus{Conn: m.conn != nil, Connected: m.state == stateConnected, CanSubscribe: canSubscribe(m.conn)})
+	pageOf[*page.Requests](m).Update(page.Records(m.records))
+	switch p := m.current().(type) { // the text of a pane the model makes, made only while it shows
+	case *page.Info:
 		text := widget.Redact(m.withFailure(&m.c, m.opts.Target, infoText(&m.c, m.conn)))
-		m.pages[tabInfo].Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
-	case tabTools, tabPrompts:
-		m.current().Update(page.Show{Text: widget.Redact(m.paneText()), Width: m.c.Width, Height: m.bodyHeight() - 1})
-	case tabResources, tabRequests, tabLog, tabSuite, tabCount:
+		p.Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
+	case *page.Tools, *page.Prompts:
+		p.Update(page.Show{Text: widget.Redact(m.paneText()), Width: m.c.Width, Height: m.bodyHeight() - 1})
 	}
 	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
 	if m.conn != nil {
 		st.Logging, st.Level = offersLogging(m.conn), m.conn.LogLevel()
 	}
-	m.pages[tabLog].Update(st)
-	m.pages[tabLog].Update(page.Wire(m.wire))
+	log := pageOf[*page.Log](m)
+	log.Update(st)
+	log.Update(page.Wire(m.wire))
 }
 
 // wheel scrolls the current tab's pane with the mouse wheel, while the
@@ -70,11 +83,16 @@ func (m *Model) pageKey(msg tea.KeyMsg) tea.Cmd {
 func pageOf[P page.Page](m *Model) P { return pageIn[P](m.pages) }
 
 // pageIn is the page of type P in pages.
-func pageIn[P page.Page](pages []page.Page) P {
-	for _, p := range pages {
-		if p, ok := p.(P); ok {
-			return p
+func pageIn[P page.Page](pages []page.Page) P { return pages[placeOf[P](pages)].(P) }
+
+// placeOf is the place of the page of type P in pages: a page of a type
+// newPages does not make is a bug.
+func placeOf[P page.Page](pages []page.Page) int {
+	for i, p := range pages {
+		if _, ok := p.(P); ok {
+			return i
 		}
 	}
-	panic("no such page")
+	var none P
+	panic(fmt.Sprintf("no page of type %T", none))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/page"
 )
 
 // pickerEntries are three servers: the fixture (where the inspector
@@ -110,14 +111,14 @@ func TestSwitchReplacesTheServerState(t *testing.T) {
 	m.running, m.runStart, m.cancelCall = "slow", time.Now(), func() { cancelled = true }
 	m.progress = &mcpclient.ProgressEvent{Token: "1", Progress: 3, Total: 10}
 	m.tasks.heard(mcpclient.TaskEvent{Tool: "slow"})
-	before := m.pages[tabTools]
+	before, n := pageOf[*page.Tools](m), len(m.pages)
 	m.switchServer(Switch{Target: "other", Connect: inMemory(mortalServer, "")})
 	if !cancelled {
 		t.Error("the old server's call was not cancelled")
 	}
 	left := m.serverState
-	if len(m.pages) != int(tabCount) || m.pages[tabTools] == before {
-		t.Errorf("after the switch there are %d pages, the Tools page made afresh: %t", len(m.pages), m.pages[tabTools] != before)
+	if len(m.pages) != n || pageOf[*page.Tools](m) == before {
+		t.Errorf("after the switch there are %d pages, the Tools page made afresh: %t", len(m.pages), pageOf[*page.Tools](m) != before)
 	}
 	if !reflect.ValueOf(left).IsZero() {
 		t.Errorf("after the switch the server's state is not new (its call: %q, %d tasks)", left.running, len(left.tasks))
