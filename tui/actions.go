@@ -19,7 +19,7 @@ import (
 // layer, and the message that asked it (the key a [layer.Pass] gives to
 // what lies under).
 type origin struct {
-	from  *hosted
+	from  layer.Layer
 	under *level
 	msg   tea.Msg
 }
@@ -70,9 +70,8 @@ func (m *Model) doStack(o origin, a layer.Action) (tea.Cmd, bool) {
 	case layer.Open:
 		return m.host(a.Layer), true
 	case layer.Replace:
-		next := &hosted{a.Layer}
-		m.replace(o.from, next)
-		return m.do(origin{from: next}, a.Layer.Update(m.bodySize())), true
+		m.replace(o.from, a.Layer)
+		return m.do(origin{from: a.Layer}, a.Layer.Update(m.bodySize())), true
 	case layer.Pass:
 		if k, ok := o.msg.(tea.KeyMsg); ok && o.under != nil {
 			return o.under.key(k), true
@@ -180,7 +179,7 @@ func (m *Model) doPanels(o origin, a layer.Action) (tea.Cmd, bool) {
 			m.cancelCall() // the call's context ends: tasks/cancel goes out
 		}
 	case layer.ListTasks:
-		if l, ok := findHosted[*layer.Tasks](&m.stack); ok && m.conn != nil {
+		if l, ok := findLayer[*layer.Tasks](&m.stack); ok && m.conn != nil {
 			l.Update(layer.TasksListed{Text: "asking the server…"})
 			return listTasks(m.conn), true
 		}

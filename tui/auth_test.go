@@ -49,7 +49,7 @@ func TestAuthStringsShownCleaned(t *testing.T) {
 	m.asker.stop()
 	m.Update(authMsgs{[]tea.Msg{authShownMsg{"waiting for it to come back " + hostile},
 		authShownMsg{layer.AuthOpenPrefix + "https://as.example/authorize" + hostile + "?state=s1"}}})
-	if _, ok := findHosted[*layer.LoginCard](&m.stack); !ok {
+	if _, ok := findLayer[*layer.LoginCard](&m.stack); !ok {
 		t.Fatal("no login card")
 	}
 	wantNoControls(t, "the login card", m.View())

@@ -65,7 +65,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectedMsg:
 		if m.login != nil { // the login, if one ran, is over
-			m.close(m.hostedOf(m.login))
+			m.close(m.login)
 			m.login = nil
 		}
 		if msg.err != nil {
@@ -105,7 +105,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr(m.opts.Wire)
 		}
 		m.showAppCard()
-		return tea.Batch(poll(), m.deliver(layer.Poll{}, m.hosts(nil)))
+		return tea.Batch(poll(), m.deliver(layer.Poll{}, m.pick(nil)))
 	}
 	return nil
 }

@@ -17,8 +17,9 @@
 // model.go), the connection (link: connection.go, failure.go, auth.go,
 // login.go), the tabs (tabs.go: the pages and the one shown, each page
 // addressed by its type; pages.go lists them, the one line a new tab
-// adds, and feeds them), the overlay stack (stack: overlay.go, with
-// hosted.go standing the layers on it), the state of the server connected (serverState,
+// adds, and feeds them), the overlay stack (stack: overlay.go: the
+// layers themselves, drawn and given keys by the interfaces they
+// implement), the state of the server connected (serverState,
 // serverstate.go: replaced whole when the person switches servers,
 // servers.go), the queue of requests (requests, queue.go, events.go,
 // sampling.go), the tool apps (appsState: apps.go, appcard.go,

@@ -143,7 +143,7 @@ func TestHelpScreenScrollsWithJK(t *testing.T) {
 		for _, k := range []string{"j", "j", "k", "G", "g", "j"} {
 			m.Update(keyMsg(k))
 		}
-		l, ok := findHosted[*layer.HelpScreen](&m.stack)
+		l, ok := findLayer[*layer.HelpScreen](&m.stack)
 		if !ok {
 			t.Fatalf("%dx%d: a scrolling key closed the help screen", size.w, size.h)
 		}
@@ -155,7 +155,7 @@ func TestHelpScreenScrollsWithJK(t *testing.T) {
 			t.Errorf("the footer does not name j/k: %q", footer)
 		}
 		m.Update(keyMsg("x"))
-		if _, ok := findHosted[*layer.HelpScreen](&m.stack); ok {
+		if _, ok := findLayer[*layer.HelpScreen](&m.stack); ok {
 			t.Errorf("%dx%d: another key did not close the help screen", size.w, size.h)
 		}
 	}

@@ -404,7 +404,7 @@ func TestCompletionKeepsAHundred(t *testing.T) {
 	in.expectAll("› x000", "1 of 100, and 50 more")
 	in.keys("up", "up") // ↑ stops at the first
 	in.screen()
-	l, ok := findHosted[*layer.ArgsForm](&in.m.stack)
+	l, ok := findLayer[*layer.ArgsForm](&in.m.stack)
 	if !ok {
 		t.Fatal("the form closed")
 	}
@@ -503,7 +503,7 @@ func TestCompletionErrorIsQuiet(t *testing.T) {
 	in.tm.Type("r")
 	in.expect("> qr")
 	in.screen()
-	l, ok := findHosted[*layer.ArgsForm](&in.m.stack)
+	l, ok := findLayer[*layer.ArgsForm](&in.m.stack)
 	if !ok {
 		t.Fatal("the form closed")
 	}

@@ -61,14 +61,10 @@ func (m *Model) syncPages() {
 // wheel scrolls the current tab's pane with the mouse wheel, while the
 // tabs are on top (the app card leaves them usable).
 func (m *Model) wheel(msg tea.MouseMsg) {
-	switch l := m.top().layer().(type) {
-	case tabsLayer:
-	case *hosted:
-		if _, ok := l.l.(layer.Banner); !ok {
+	if l := m.top().layer(); l != nil {
+		if _, ok := l.(layer.Banner); !ok {
 			return
 		}
-	default:
-		return
 	}
 	m.current().Update(msg)
 }

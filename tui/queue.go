@@ -51,7 +51,7 @@ func (q *requests) next() {
 // same holds for the links of apps, oldest first.
 func (m *Model) showHead() tea.Cmd {
 	var next layer.Layer
-	cur, shown := findHosted[layer.Head](&m.stack)
+	cur, shown := findLayer[layer.Head](&m.stack)
 	switch {
 	case len(m.queue) == 0:
 	case shown && cur.Head() == m.queue[0].head():
@@ -60,7 +60,7 @@ func (m *Model) showHead() tea.Cmd {
 		next = headLayer(&m.c, m.opts, m.queue[0], func() int { return len(m.queue) })
 	}
 	cmd := showIn(m, cur, shown, next)
-	link, shown := findHosted[*layer.LinkCard](&m.stack)
+	link, shown := findLayer[*layer.LinkCard](&m.stack)
 	switch {
 	case len(m.apps.links) == 0:
 		next = nil
@@ -75,16 +75,16 @@ func (m *Model) showHead() tea.Cmd {
 // showIn puts next where cur lies (shown), or opens it; nil next closes
 // cur.
 func showIn[L layer.Layer](m *Model, cur L, shown bool, next layer.Layer) tea.Cmd {
-	h := (*hosted)(nil)
-	if shown {
-		h = m.hostedOf(cur)
+	var at layer.Layer // where cur lies, if it is shown
+	if shown && m.holds(cur) {
+		at = cur
 	}
 	switch {
-	case next == nil && h != nil:
-		m.close(h)
+	case next == nil && at != nil:
+		m.close(at)
 	case next == nil:
-	case h != nil:
-		return m.do(origin{from: h}, layer.Replace{Layer: next})
+	case at != nil:
+		return m.do(origin{from: at}, layer.Replace{Layer: next})
 	default:
 		return m.host(next)
 	}

@@ -89,12 +89,8 @@ func (t *tabs) filtering() bool {
 	return ok && f.Filtering()
 }
 
-// tabsLayer is the tabs themselves, under every layer.
-type tabsLayer struct{}
-
-func (tabsLayer) view(m *Model, h int, _ *level) string { return m.current().View(m.c.Width, h) }
-
-func (tabsLayer) footer(m *Model, _ *level) string {
+// tabsFooter is the footer while the tabs are on top.
+func (m *Model) tabsFooter() string {
 	k := m.c.Keys
 	switch {
 	case m.filtering():
@@ -108,7 +104,9 @@ func (tabsLayer) footer(m *Model, _ *level) string {
 	return m.c.KeyLine(m.current().Help()...)
 }
 
-func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+// tabsKey takes a key while the tabs are on top: the program's own keys,
+// and the rest for the page shown.
+func (m *Model) tabsKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.Keys.Tabs
 	m.status = statusMsg{} // the status line stays until the next key
 	if m.filtering() {

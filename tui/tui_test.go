@@ -297,12 +297,8 @@ func mask(s string) string {
 
 // findTop is the layer on top when it is of type L.
 func findTop[L layer.Layer](m *Model) (L, bool) {
-	if h, ok := m.top().layer().(*hosted); ok {
-		l, ok := h.l.(L)
-		return l, ok
-	}
-	var zero L
-	return zero, false
+	l, ok := m.top().layer().(L)
+	return l, ok
 }
 
 // sentBy waits until conn has sent a request of method. The inspector
