@@ -154,7 +154,7 @@ func TestHiddenLoginWaits(t *testing.T) {
 	p := newProtected(t)
 	in := open(t, p.options(), 100, 30)
 	u := p.nextURL()
-	in.expect("address: ").press(k.Login.Hide).expect("authorizing… (a shows it)")
+	in.expect("address: ").press(layer.LoginKeys.Hide).expect("authorizing… (a shows it)")
 	in.press(k.Tabs.Authorize).expect("address: ")
 	in.paste(p.browse(u)).expect("whoami")
 }
