@@ -2,7 +2,8 @@
 // requests) and the tool apps' links waiting for consent: the root keeps
 // the queues and opens the layer that shows the head of each
 // (tui/layer: ElicitForm, URLCard, Sampling, LinkCard), which answers
-// with an action applied here.
+// with an action that actions.go applies (a link's answer through
+// answerLink, here).
 
 package tui
 
