@@ -202,8 +202,8 @@ type AppsKeyMap struct {
 
 // AppsKeys are the bindings of [AppsKeyMap].
 var AppsKeys = AppsKeyMap{
-	Up:       keys.New("↑/k", "up", "up", "k"),
-	Down:     keys.New("↓/j", "down", "down", "j"),
+	Up:       upKey,
+	Down:     downKey,
 	Copy:     keys.New("y", "copy the app's URL (to open it again)", "y"),
 	Resend:   keys.New("r", "send the app its result again", "r"),
 	Close:    keys.New("c", "close the app (ends its session)", "c"),

@@ -202,7 +202,7 @@ var AppToolsKeys = AppToolsKeyMap{
 	PageUp:   keys.New("pgup", "scroll the result up", "pgup"),
 	PageDown: keys.New("pgdown", "scroll it down", "pgdown"),
 	Back:     keys.New("esc", "back to the Apps panel", "esc"),
-	Quit:     keys.New("ctrl+c", "quit", "ctrl+c"),
+	Quit:     quitKey,
 }
 
 // ShortHelp is the footer of an app's own tools.

@@ -367,8 +367,8 @@ type JSONKeyMap struct {
 // JSONKeys are the bindings of [JSONKeyMap].
 var JSONKeys = JSONKeyMap{
 	Call: keys.New("ctrl+s", "call the tool", "ctrl+s"),
-	Back: keys.New("esc", "back", "esc"),
-	Quit: keys.New("ctrl+c", "quit", "ctrl+c"),
+	Back: backKey,
+	Quit: quitKey,
 }
 
 // ShortHelp is the footer of the JSON editor.

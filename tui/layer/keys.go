@@ -44,6 +44,14 @@ var keyGroups = []keyGroup{
 	{"Roots", "", RootsKeys},
 }
 
+// The bindings several layers share, worded alike wherever they work.
+var (
+	upKey   = keys.New("↑/k", "up", "up", "k")
+	downKey = keys.New("↓/j", "down", "down", "j")
+	backKey = keys.New("esc", "back", "esc")
+	quitKey = keys.New("ctrl+c", "quit", "ctrl+c")
+)
+
 // HelpSections are the groups of keys on the help screen: the tabs', then
 // the layers' that have a title. The filter's, the quit prompt's and the
 // pickers' keys are not among them: their footers list them, and they are

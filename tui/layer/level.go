@@ -97,20 +97,20 @@ type PickerKeyMap struct {
 
 // LevelKeys are the bindings of [PickerKeyMap].
 var LevelKeys = PickerKeyMap{
-	Up:     keys.New("↑/k", "up", "up", "k"),
-	Down:   keys.New("↓/j", "down", "down", "j"),
+	Up:     upKey,
+	Down:   downKey,
 	Choose: keys.New("enter", "set this level", "enter"),
-	Back:   keys.New("esc", "back", "esc"),
-	Quit:   keys.New("ctrl+c", "quit", "ctrl+c"),
+	Back:   backKey,
+	Quit:   quitKey,
 }
 
 // ServerKeys are the bindings of the server picker: the level picker's keys, worded for servers.
 var ServerKeys = PickerKeyMap{
-	Up:     keys.New("↑/k", "up", "up", "k"),
-	Down:   keys.New("↓/j", "down", "down", "j"),
+	Up:     upKey,
+	Down:   downKey,
 	Choose: keys.New("enter", "connect to this server", "enter"),
-	Back:   keys.New("esc", "back", "esc"),
-	Quit:   keys.New("ctrl+c", "quit", "ctrl+c"),
+	Back:   backKey,
+	Quit:   quitKey,
 }
 
 // ShortHelp is the footer of the log level picker: every key it takes.

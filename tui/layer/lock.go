@@ -113,8 +113,8 @@ type LockKeyMap struct {
 
 // LockKeys are the bindings of [LockKeyMap].
 var LockKeys = LockKeyMap{
-	Up:       keys.New("↑/k", "up", "up", "k"),
-	Down:     keys.New("↓/j", "down", "down", "j"),
+	Up:       upKey,
+	Down:     downKey,
 	PageUp:   keys.New("pgup", "page up", "pgup"),
 	PageDown: keys.New("pgdown", "page down", "pgdown"),
 	Top:      keys.New("home/g", "top", "home", "g"),

@@ -233,7 +233,7 @@ var LoginKeys = LoginKeyMap{
 	Copy: keys.New("y", "copy the URL (field empty)", "y"),
 	Send: keys.New("enter", "send the address pasted", "enter"),
 	Hide: keys.New("esc", "hide it (the login waits)", "esc"),
-	Quit: keys.New("ctrl+c", "quit", "ctrl+c"),
+	Quit: quitKey,
 }
 
 // ShortHelp is the login card's keys; its footer words them for the

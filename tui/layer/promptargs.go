@@ -159,8 +159,8 @@ var PromptArgsKeys = PromptArgsKeyMap{
 	Next: keys.New("tab", "next argument", "tab"),
 	Prev: keys.New("shift+tab", "previous argument", "shift+tab"),
 	Get:  keys.New("ctrl+s", "get the prompt", "ctrl+s"),
-	Back: keys.New("esc", "back", "esc"),
-	Quit: keys.New("ctrl+c", "quit", "ctrl+c"),
+	Back: backKey,
+	Quit: quitKey,
 }
 
 // ShortHelp is the footer of a prompt's arguments on several lines.

@@ -211,14 +211,14 @@ type RootsKeyMap struct {
 
 // RootsKeys are the bindings of [RootsKeyMap].
 var RootsKeys = RootsKeyMap{
-	Up:      keys.New("↑/k", "up", "up", "k"),
-	Down:    keys.New("↓/j", "down", "down", "j"),
+	Up:      upKey,
+	Down:    downKey,
 	Add:     keys.New("a", "add", "a"),
 	Remove:  keys.New("d", "remove", "d", "delete"),
 	Close:   keys.New("esc", "close", "esc", "R"),
 	Confirm: keys.New("enter", "add", "enter"),
-	Back:    keys.New("esc", "back", "esc"),
-	Quit:    keys.New("ctrl+c", "quit", "ctrl+c"),
+	Back:    backKey,
+	Quit:    quitKey,
 }
 
 // ShortHelp is every key of the roots layer, which is documented by its

@@ -93,7 +93,7 @@ type SaveKeyMap struct {
 var SaveKeys = SaveKeyMap{
 	Confirm: keys.New("enter", "save", "enter"),
 	Cancel:  keys.New("esc", "cancel", "esc"),
-	Quit:    keys.New("ctrl+c", "quit", "ctrl+c"),
+	Quit:    quitKey,
 }
 
 // ShortHelp is the footer of the save prompt.

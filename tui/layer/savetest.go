@@ -327,7 +327,7 @@ var SaveTestKeys = SaveTestKeyMap{
 	Rerun:   keys.New("ctrl+r", "run it again to find values that change", "ctrl+r"),
 	Confirm: keys.New("enter", "write the test and its snapshot", "enter"),
 	Cancel:  keys.New("esc", "cancel", "esc"),
-	Quit:    keys.New("ctrl+c", "quit", "ctrl+c"),
+	Quit:    quitKey,
 }
 
 // ShortHelp is every key of saving a test, which its footer documents.

@@ -138,12 +138,12 @@ type TasksKeyMap struct {
 
 // TasksKeys are the bindings of [TasksKeyMap].
 var TasksKeys = TasksKeyMap{
-	Up:     keys.New("↑/k", "up", "up", "k"),
-	Down:   keys.New("↓/j", "down", "down", "j"),
+	Up:     upKey,
+	Down:   downKey,
 	Cancel: keys.New("c", "cancel the running task", "c"),
 	List:   keys.New("l", "the server's tasks (tasks/list)", "l"),
 	Close:  keys.New("esc/T", "close", "esc", "T"),
-	Quit:   keys.New("ctrl+c", "quit", "ctrl+c"),
+	Quit:   quitKey,
 }
 
 // ShortHelp is the Tasks layer's keys.
