@@ -257,7 +257,7 @@ func TestSaveKeepsTheBearerTokenOutOfTheErrorMessage(t *testing.T) {
 	in := open(t, Options{Dir: dir, Connect: connect}, 120, 40).expect("whoami")
 	in.keys("enter").expect("token [redacted] is not")
 	in.press(k.Tabs.SaveTest).expect("Save as a test: call whoami")
-	in.press(k.SaveTest.Confirm).expect(`saved the test "whoami"`)
+	in.press(layer.SaveTestKeys.Confirm).expect(`saved the test "whoami"`)
 
 	file := filepath.Join(dir, "mcpeek", "session.yaml")
 	text, err := os.ReadFile(file)
