@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // check compares a step's outcome with its expectations; it also keeps
@@ -156,29 +157,27 @@ func (r *runner) checkOutputSchema(ctx context.Context, conn *mcpclient.Conn, to
 	if err != nil {
 		return "the tool's outputSchema: " + err.Error()
 	}
-	var sch jsonschema.Schema
-	if err := json.Unmarshal(raw, &sch); err != nil {
-		return "the tool's outputSchema does not compile: " + err.Error()
-	}
-	resolved, err := sch.Resolve(nil)
+	// Compiled once per schema (formschema keeps them): a suite checks the
+	// same tool's output in many steps.
+	sch, err := formschema.Compile(raw)
 	if err != nil {
-		return "the tool's outputSchema does not compile: " + err.Error()
+		return "the tool's outputSchema does not compile: " + oneLine(err.Error())
 	}
 	m, _ := doc.(map[string]any)
 	sc, ok := m["structuredContent"]
 	if !ok {
 		return "the result has no structuredContent"
 	}
-	if err := validateOutput(resolved, sc); err != nil {
-		return "structuredContent does not match the outputSchema: " + oneLine(err.Error())
+	if err := validateOutput(sch, sc); err != nil {
+		return "structuredContent does not match the outputSchema: " + outputProblems(err)
 	}
 	return ""
 }
 
-// validateOutput checks structured content, as plain JSON (numbers as
-// float64), against a resolved output schema; a failure of the validator
-// itself is an error, not a crash.
-func validateOutput(r *jsonschema.Resolved, content any) (err error) {
+// validateOutput checks structured content against a compiled output
+// schema, its numbers read as written; a failure of the validator itself
+// is an error, not a crash.
+func validateOutput(sch *jsonschema.Schema, content any) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("the outputSchema could not be checked: %v", p)
@@ -188,11 +187,31 @@ func validateOutput(r *jsonschema.Resolved, content any) (err error) {
 	if err != nil {
 		return err
 	}
-	var plain any
-	if err := json.Unmarshal(b, &plain); err != nil {
+	inst, err := formschema.Instance(b)
+	if err != nil {
 		return err
 	}
-	return r.Validate(plain)
+	return sch.Validate(inst)
+}
+
+// outputProblems says on one line what the validator found: each problem
+// where it is ("at '/name': got number, want string"), without the
+// validator's heading.
+func outputProblems(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return oneLine(err.Error())
+	}
+	var parts []string
+	for i, line := range strings.Split(ve.Error(), "\n") {
+		if i == 0 && len(ve.Causes) > 0 {
+			continue // "jsonschema validation failed with …"
+		}
+		if line = strings.TrimPrefix(strings.TrimSpace(line), "- "); line != "" {
+			parts = append(parts, line)
+		}
+	}
+	return oneLine(strings.Join(parts, "; "))
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
