@@ -3,7 +3,9 @@ package formschema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -51,6 +53,42 @@ func Compile(raw []byte) (*jsonschema.Schema, error) {
 func Instance(raw []byte) (any, error) {
 	return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 }
+
+// ValidateJSON checks raw JSON against a compiled schema ([Compile]),
+// its numbers read as written. The error says each problem where it is,
+// on one line ("at '/name': got number, want string; …"); the
+// validator's wording quotes the values it refuses.
+func ValidateJSON(sch *jsonschema.Schema, raw []byte) error {
+	inst, err := Instance(raw)
+	if err != nil {
+		return fmt.Errorf("not valid JSON: %w", err)
+	}
+	if err := validateWhole(sch, inst); err != nil {
+		return errors.New(problems(err))
+	}
+	return nil
+}
+
+// problems says on one line what the validator found, each problem where
+// it is, without the validator's heading.
+func problems(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return oneLine(err.Error())
+	}
+	var parts []string
+	for i, line := range strings.Split(ve.Error(), "\n") {
+		if i == 0 && len(ve.Causes) > 0 {
+			continue // "jsonschema validation failed with …"
+		}
+		if line = strings.TrimPrefix(strings.TrimSpace(line), "- "); line != "" {
+			parts = append(parts, line)
+		}
+	}
+	return oneLine(strings.Join(parts, "; "))
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // noLoader loads nothing: a schema from a server is checked on its own.
 type noLoader struct{}
