@@ -32,6 +32,16 @@ func Compile(raw []byte) (*jsonschema.Schema, error) {
 	if sch, ok := compiled.get(key); ok {
 		return sch, nil
 	}
+	sch, err := compile(doc)
+	if err != nil {
+		return nil, err
+	}
+	compiled.put(key, sch)
+	return sch, nil
+}
+
+// compile compiles a decoded schema document, without the cache.
+func compile(doc any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
@@ -40,12 +50,7 @@ func Compile(raw []byte) (*jsonschema.Schema, error) {
 	if err := c.AddResource(loc, doc); err != nil {
 		return nil, err
 	}
-	sch, err := c.Compile(loc)
-	if err != nil {
-		return nil, err
-	}
-	compiled.put(key, sch)
-	return sch, nil
+	return c.Compile(loc)
 }
 
 // Instance reads raw JSON as the validator reads an instance: numbers as
