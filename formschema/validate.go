@@ -78,40 +78,6 @@ const (
 	rankItemSpan = 32
 )
 
-func rank(k jsonschema.ErrorKind) int {
-	switch k.(type) {
-	case *kind.Type, *kind.Required:
-		return rankType
-	case *kind.Enum, *kind.Const, *kind.AnyOf, *kind.OneOf:
-		return rankChoice
-	case *kind.MinLength:
-		return rankMinLength
-	case *kind.MaxLength:
-		return rankMaxLength
-	case *kind.Pattern:
-		return rankPattern
-	case *kind.Format:
-		return rankFormat
-	case *kind.Minimum:
-		return rankMinimum
-	case *kind.Maximum:
-		return rankMaximum
-	case *kind.ExclusiveMinimum:
-		return rankExclusiveMinimum
-	case *kind.ExclusiveMaximum:
-		return rankExclusiveMaximum
-	case *kind.MultipleOf:
-		return rankMultipleOf
-	case *kind.MinItems:
-		return rankMinItems
-	case *kind.MaxItems:
-		return rankMaxItems
-	case *kind.UniqueItems:
-		return rankUniqueItems
-	}
-	return rankOther
-}
-
 // collect walks the validator's error tree into found (problems with a
 // field) and general (problems with the answer as a whole). A choice
 // (anyOf, oneOf) is one problem, not the problems of each alternative.
@@ -190,7 +156,8 @@ func (f *Field) fieldError(rest []string, k jsonschema.ErrorKind, found findings
 		}
 	case f.Kind == KindGroup && len(rest) > 0:
 		if g := f.sub(rest[0]); g != nil {
-			found.add(f.Key+subSep+g.Key, rank(k), g.message(k))
+			rank, msg := g.problem(k)
+			found.add(f.Key+subSep+g.Key, rank, msg)
 			return
 		}
 		found.add(f.Key, rankOther, "has a property the schema does not allow")
@@ -199,54 +166,57 @@ func (f *Field) fieldError(rest []string, k jsonschema.ErrorKind, found findings
 		if err != nil {
 			n = 0
 		}
-		found.add(f.Key, rankItems+n*rankItemSpan+rank(k), fmt.Sprintf("item %d %s", n+1, f.Item.message(k)))
+		rank, msg := f.Item.problem(k)
+		found.add(f.Key, rankItems+n*rankItemSpan+rank, fmt.Sprintf("item %d %s", n+1, msg))
 	case f.Kind == KindMultiSelect && len(rest) > 0:
 		found.add(f.Key, rankItems, choicesMessage(f))
 	case len(rest) > 0:
 		found.add(f.Key, rankOther, "is not valid (the schema's "+keyword(k)+" rule)")
 	default:
-		found.add(f.Key, rank(k), f.message(k))
+		rank, msg := f.problem(k)
+		found.add(f.Key, rank, msg)
 	}
 }
 
-// message words one problem with the field's answer. It uses the schema's
-// own constraints, never the submitted value.
-func (f *Field) message(k jsonschema.ErrorKind) string {
+// problem words one problem with the field's answer, and ranks it among
+// the field's problems. It uses the schema's own constraints, never the
+// submitted value.
+func (f *Field) problem(k jsonschema.ErrorKind) (rank int, msg string) {
 	switch k := k.(type) {
 	case *kind.Required:
-		return "is required"
+		return rankType, "is required"
 	case *kind.Type:
-		return "must be " + article(strings.Join(k.Want, " or "))
+		return rankType, "must be " + article(strings.Join(k.Want, " or "))
 	case *kind.Enum, *kind.Const, *kind.AnyOf, *kind.OneOf:
-		return choicesMessage(f)
+		return rankChoice, choicesMessage(f)
 	case *kind.MinLength:
-		return "must be at least " + Plural(k.Want, "character", "characters")
+		return rankMinLength, "must be at least " + Plural(k.Want, "character", "characters")
 	case *kind.MaxLength:
-		return "must be at most " + Plural(k.Want, "character", "characters")
+		return rankMaxLength, "must be at most " + Plural(k.Want, "character", "characters")
 	case *kind.Pattern:
-		return "must match the pattern " + k.Want
+		return rankPattern, "must match the pattern " + k.Want
 	case *kind.Format:
-		return "must be " + formatWords(k.Want)
+		return rankFormat, "must be " + formatWords(k.Want)
 	case *kind.Minimum:
-		return "must be at least " + ratString(k.Want)
+		return rankMinimum, "must be at least " + ratString(k.Want)
 	case *kind.Maximum:
-		return "must be at most " + ratString(k.Want)
+		return rankMaximum, "must be at most " + ratString(k.Want)
 	case *kind.ExclusiveMinimum:
-		return "must be greater than " + ratString(k.Want)
+		return rankExclusiveMinimum, "must be greater than " + ratString(k.Want)
 	case *kind.ExclusiveMaximum:
-		return "must be less than " + ratString(k.Want)
+		return rankExclusiveMaximum, "must be less than " + ratString(k.Want)
 	case *kind.MultipleOf:
-		return "must be a multiple of " + ratString(k.Want)
+		return rankMultipleOf, "must be a multiple of " + ratString(k.Want)
 	case *kind.MinItems:
-		return countMessage(f, "needs at least", "choose at least", k.Want)
+		return rankMinItems, countMessage(f, "needs at least", "choose at least", k.Want)
 	case *kind.MaxItems:
-		return countMessage(f, "takes at most", "choose at most", k.Want)
+		return rankMaxItems, countMessage(f, "takes at most", "choose at most", k.Want)
 	case *kind.UniqueItems:
-		return "must not repeat a choice"
+		return rankUniqueItems, "must not repeat a choice"
 	case *kind.AdditionalProperties:
-		return "has a property the schema does not allow"
+		return rankOther, "has a property the schema does not allow"
 	}
-	return "is not valid (the schema's " + keyword(k) + " rule)"
+	return rankOther, "is not valid (the schema's " + keyword(k) + " rule)"
 }
 
 // keyword is the schema keyword a problem is about.
