@@ -12,11 +12,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/jsondoc"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
@@ -790,7 +790,7 @@ func writeSnapshot(file string, d *Draft, suiteRedact []string, secrets *mcpclie
 // SnapshotValue is what the runner compares with a snapshot: the result
 // without its era's envelope, redacted, the secrets hidden.
 func SnapshotValue(result any, redactions []*Redaction, secrets *mcpclient.Secrets) any {
-	return hideSecrets(redact(comparable(deepCopy(result)), redactions), secrets)
+	return hideSecrets(redact(comparable(jsondoc.Copy(result)), redactions), secrets)
 }
 
 // secretSet is a set of secrets that redacts values.
@@ -849,7 +849,9 @@ func ProposeRedactions(a, b any) ([]Difference, error) {
 		return nil, err
 	}
 	var out []Difference
-	diffPaths(comparable(x), comparable(y), "$", &out)
+	for _, d := range jsondoc.AllDiffs(comparable(x), comparable(y), jsondoc.Options{}) {
+		out = append(out, Difference{Path: d.Path.JSONPath(), A: d.A, B: d.B})
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
@@ -884,47 +886,4 @@ func (d *Draft) Answers() ([]mcpclient.Answer, error) {
 		return nil, err
 	}
 	return mcpclient.ParseAnswers(data)
-}
-
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-func diffPaths(a, b any, path string, out *[]Difference) {
-	switch at := a.(type) {
-	case map[string]any:
-		bt, ok := b.(map[string]any)
-		if !ok {
-			break
-		}
-		keys := map[string]bool{}
-		for k := range at {
-			keys[k] = true
-		}
-		for k := range bt {
-			keys[k] = true
-		}
-		for k := range keys {
-			diffPaths(at[k], bt[k], childPath(path, k), out)
-		}
-		return
-	case []any:
-		bt, ok := b.([]any)
-		if !ok || len(at) != len(bt) {
-			break
-		}
-		for i := range at {
-			diffPaths(at[i], bt[i], fmt.Sprintf("%s[%d]", path, i), out)
-		}
-		return
-	}
-	if _, _, _, differ := firstDiff(a, b, path); differ {
-		*out = append(*out, Difference{Path: path, A: a, B: b})
-	}
-}
-
-func childPath(path, key string) string {
-	if identifier.MatchString(key) {
-		return path + "." + key
-	}
-	q, _ := json.Marshal(key) // a JSON string is a JSONPath name selector
-	return path + "[" + string(q) + "]"
 }

@@ -24,8 +24,8 @@ func Diff(old, new *Surface, cfg *Config, now time.Time) []Finding {
 	fs = append(fs, promptFindings(old.Prompts, new.Prompts)...)
 	cfg.apply(fs, now)
 	if len(Failing(fs, ERR)) > 0 && !majorBumped(str(old.ServerInfo["version"]), str(new.ServerInfo["version"])) {
-		f := []Finding{{ID: "version-not-bumped", Level: ERR, Pointer: "/serverInfo/version",
-			Message: fmt.Sprintf("breaking changes, but serverInfo.version %s → %s does not bump the major version", shown(old.ServerInfo["version"]), shown(new.ServerInfo["version"]))}}
+		f := []Finding{finding("version-not-bumped", "/serverInfo/version",
+			fmt.Sprintf("breaking changes, but serverInfo.version %s → %s does not bump the major version", shown(old.ServerInfo["version"]), shown(new.ServerInfo["version"])))}
 		cfg.apply(f, now)
 		fs = append(fs, f...)
 	}
@@ -62,20 +62,18 @@ func major(v string) (string, bool) {
 // protocol revisions.
 func serverFindings(old, new *Surface) []Finding {
 	var fs []Finding
-	add := func(id string, level Level, ptr, msg string) {
-		fs = append(fs, Finding{ID: id, Level: level, Pointer: ptr, Message: msg})
-	}
+	add := func(key, ptr, msg string) { fs = append(fs, finding(key, ptr, msg)) }
 	for _, v := range missing(old.SupportedVersions, new.SupportedVersions) {
 		if !new.supportsNoneOf(v) {
 			continue
 		}
-		add("protocol-revision-dropped", ERR, "/supportedVersions", fmt.Sprintf("protocol revision %s is no longer supported: a client that speaks only it cannot connect", v))
+		add("protocol-revision-dropped", "/supportedVersions", fmt.Sprintf("protocol revision %s is no longer supported: a client that speaks only it cannot connect", v))
 	}
 	for _, v := range missing(new.SupportedVersions, old.SupportedVersions) {
-		add("protocol-revision-added", INFO, "/supportedVersions", fmt.Sprintf("protocol revision %s is now supported", v))
+		add("protocol-revision-added", "/supportedVersions", fmt.Sprintf("protocol revision %s is now supported", v))
 	}
 	if old.ProtocolVersion != new.ProtocolVersion {
-		add("protocol-version-changed", WARN, "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions, %s → %s: compare surfaces of one revision (--protocol), or the server no longer negotiates the old one", old.ProtocolVersion, new.ProtocolVersion))
+		add("protocol-version-changed", "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions, %s → %s: compare surfaces of one revision (--protocol), or the server no longer negotiates the old one", old.ProtocolVersion, new.ProtocolVersion))
 	}
 	oc, nc := old.Capabilities, new.Capabilities
 	for _, k := range slices.Sorted(maps.Keys(union(oc, nc))) {
@@ -87,9 +85,9 @@ func serverFindings(old, new *Surface) []Finding {
 		nv, okN := nc[k]
 		switch {
 		case okO && !okN:
-			add("capability-removed", ERR, ptr, fmt.Sprintf("capability %s is no longer offered: a client using it fails", k))
+			add("capability-removed", ptr, fmt.Sprintf("capability %s is no longer offered: a client using it fails", k))
 		case !okO && okN:
-			add("capability-added", INFO, ptr, fmt.Sprintf("capability %s is now offered", k))
+			add("capability-added", ptr, fmt.Sprintf("capability %s is now offered", k))
 		default:
 			fs = append(fs, subCapabilities(ptr, k, ov, nv)...)
 		}
@@ -102,9 +100,9 @@ func serverFindings(old, new *Surface) []Finding {
 		nv, okN := ne[k]
 		switch {
 		case okO && !okN:
-			add("extension-removed", ERR, ptr, fmt.Sprintf("extension %s is no longer offered: a client using it fails", k))
+			add("extension-removed", ptr, fmt.Sprintf("extension %s is no longer offered: a client using it fails", k))
 		case !okO && okN:
-			add("extension-added", INFO, ptr, fmt.Sprintf("extension %s is now offered", k))
+			add("extension-added", ptr, fmt.Sprintf("extension %s is now offered", k))
 		default:
 			fs = append(fs, subCapabilities(ptr, "extension "+k, ov, nv)...)
 		}
@@ -139,11 +137,11 @@ func subCapabilities(ptr, name string, old, new any) []Finding {
 		switch {
 		case jsonEqual(ov, nv):
 		case okO && ov != false && (!okN || nv == false):
-			fs = append(fs, Finding{ID: "capability-removed", Level: ERR, Pointer: p, Message: fmt.Sprintf("%s no longer offers %s: a client using it fails", name, k)})
+			fs = append(fs, finding("capability-removed", p, fmt.Sprintf("%s no longer offers %s: a client using it fails", name, k)))
 		case okO && okN && ov != false && nv != false:
-			fs = append(fs, Finding{ID: "capability-changed", Level: WARN, Pointer: p, Message: fmt.Sprintf("%s's %s changed: %s → %s", name, k, shown(ov), shown(nv))})
+			fs = append(fs, finding("capability-changed", p, fmt.Sprintf("%s's %s changed: %s → %s", name, k, shown(ov), shown(nv))))
 		default:
-			fs = append(fs, Finding{ID: "capability-added", Level: INFO, Pointer: p, Message: fmt.Sprintf("%s now offers %s", name, k)})
+			fs = append(fs, finding("capability-added", p, fmt.Sprintf("%s now offers %s", name, k)))
 		}
 	}
 	return fs
@@ -163,8 +161,9 @@ func byKey(items []Item, key string) map[string]Item {
 func itemFindings(kind, list, key string, old, new []Item) []Finding {
 	var fs []Finding
 	om, nm := byKey(old, key), byKey(new, key)
-	at := func(id string, level Level, name, ptr, msg string) {
-		f := Finding{ID: id, Level: level, Pointer: ptr, Message: msg, list: list}
+	at := func(rule, name, ptr, msg string) {
+		f := finding(rule, ptr, msg)
+		f.list = list
 		if kind == KindResource {
 			f.Resource = name
 		} else {
@@ -176,19 +175,19 @@ func itemFindings(kind, list, key string, old, new []Item) []Finding {
 		o := om[name]
 		n, ok := nm[name]
 		if !ok {
-			at(kind+"-removed", ERR, name, "", fmt.Sprintf("%s %s is gone: a client reading it fails", kind, name))
+			at(kind+"-removed", name, "", fmt.Sprintf("%s %s is gone: a client reading it fails", kind, name))
 			continue
 		}
 		if om, nm := str(o["mimeType"]), str(n["mimeType"]); om != nm {
-			at(kind+"-mime-type-changed", WARN, name, "/mimeType", fmt.Sprintf("MIME type %q → %q: a client may not read what it receives", om, nm))
+			at(kind+"-mime-type-changed", name, "/mimeType", fmt.Sprintf("MIME type %q → %q: a client may not read what it receives", om, nm))
 		}
 		if !jsonEqual(o["_meta"], n["_meta"]) {
-			at(kind+"-ui-changed", INFO, name, "/_meta/ui", "its _meta.ui changed")
+			at(kind+"-ui-changed", name, "/_meta/ui", "its _meta.ui changed")
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(nm)) {
 		if _, ok := om[name]; !ok {
-			at(kind+"-added", INFO, name, "", fmt.Sprintf("new %s %s", kind, name))
+			at(kind+"-added", name, "", fmt.Sprintf("new %s %s", kind, name))
 		}
 	}
 	return fs
@@ -199,18 +198,20 @@ func itemFindings(kind, list, key string, old, new []Item) []Finding {
 func promptFindings(old, new []Item) []Finding {
 	var fs []Finding
 	om, nm := byKey(old, "name"), byKey(new, "name")
-	at := func(id string, level Level, name, ptr, msg string) {
-		fs = append(fs, Finding{ID: id, Level: level, Prompt: name, Pointer: ptr, Message: msg, list: "prompts"})
+	at := func(key, name, ptr, msg string) {
+		f := finding(key, ptr, msg)
+		f.Prompt, f.list = name, "prompts"
+		fs = append(fs, f)
 	}
 	for _, name := range slices.Sorted(maps.Keys(om)) {
 		n, ok := nm[name]
 		if !ok {
-			at("prompt-removed", ERR, name, "", fmt.Sprintf("prompt %s is gone: a client getting it fails", name))
+			at("prompt-removed", name, "", fmt.Sprintf("prompt %s is gone: a client getting it fails", name))
 			continue
 		}
 		o := om[name]
 		if !jsonEqual(o["description"], n["description"]) {
-			at("prompt-description-changed", INFO, name, "/description", "its description changed")
+			at("prompt-description-changed", name, "/description", "its description changed")
 		}
 		oa, na := promptArgs(o), promptArgs(n)
 		for _, arg := range slices.Sorted(maps.Keys(union(oa, na))) {
@@ -220,21 +221,21 @@ func promptFindings(old, new []Item) []Finding {
 			ptr := "/arguments/" + escapePointer(arg)
 			switch {
 			case reqN && !reqO && !inO:
-				at("prompt-required-arg-added", ERR, name, ptr, fmt.Sprintf("new required argument %q: a client that does not send it fails", arg))
+				at("prompt-required-arg-added", name, ptr, fmt.Sprintf("new required argument %q: a client that does not send it fails", arg))
 			case reqN && !reqO:
-				at("prompt-required-arg-added", ERR, name, ptr, fmt.Sprintf("argument %q is now required: a client that does not send it fails", arg))
+				at("prompt-required-arg-added", name, ptr, fmt.Sprintf("argument %q is now required: a client that does not send it fails", arg))
 			case !inO:
-				at("prompt-optional-arg-added", INFO, name, ptr, fmt.Sprintf("new optional argument %q", arg))
+				at("prompt-optional-arg-added", name, ptr, fmt.Sprintf("new optional argument %q", arg))
 			case !inN:
-				at("prompt-arg-removed", WARN, name, ptr, fmt.Sprintf("argument %q removed: what a client sends for it is ignored or refused", arg))
+				at("prompt-arg-removed", name, ptr, fmt.Sprintf("argument %q removed: what a client sends for it is ignored or refused", arg))
 			case reqO && !reqN:
-				at("prompt-arg-relaxed", INFO, name, ptr, fmt.Sprintf("argument %q is now optional", arg))
+				at("prompt-arg-relaxed", name, ptr, fmt.Sprintf("argument %q is now optional", arg))
 			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(nm)) {
 		if _, ok := om[name]; !ok {
-			at("prompt-added", INFO, name, "", fmt.Sprintf("new prompt %s", name))
+			at("prompt-added", name, "", fmt.Sprintf("new prompt %s", name))
 		}
 	}
 	return fs

@@ -9,22 +9,15 @@ import (
 	"strings"
 )
 
-// direction is which way a schema's data flows: an input schema is what a
-// client sends (narrowing it breaks clients), an output schema what a
-// client receives (widening it does).
-type direction int
+// emitter records one finding of a rule row's key (see [Rules]) at a
+// pointer into the item, at the level the table gives the row.
+type emitter func(key, pointer, message string)
 
-const (
-	input direction = iota
-	output
-)
-
-// emitter records one finding at a pointer into the item.
-type emitter func(id string, level Level, pointer, message string)
-
-// schemaDiff compares two versions of one schema in one direction.
+// schemaDiff compares two versions of one schema in one direction: an
+// input schema is what a client sends (narrowing it breaks clients), an
+// output schema what a client receives (widening it does).
 type schemaDiff struct {
-	dir  direction
+	dir  Direction
 	emit emitter
 }
 
@@ -65,12 +58,12 @@ func (d *schemaDiff) compare(ptr string, old, new any) {
 	o, okO := old.(map[string]any)
 	n, okN := new.(map[string]any)
 	if !okO || !okN {
-		d.emit("schema-not-compared", WARN, ptr, "the schema changed in a form mcpeek cannot compare (not an object); check it by hand")
+		d.emit("schema-not-compared", ptr, "the schema changed in a form mcpeek cannot compare (not an object); check it by hand")
 		return
 	}
 	for _, k := range unjudged {
 		if !jsonEqual(o[k], n[k]) {
-			d.emit("schema-not-compared", WARN, ptr+"/"+k, fmt.Sprintf("%s changed, which mcpeek cannot judge; check it by hand", k))
+			d.emit("schema-not-compared", ptr+"/"+k, fmt.Sprintf("%s changed, which mcpeek cannot judge; check it by hand", k))
 		}
 	}
 	d.types(ptr, o, n)
@@ -80,7 +73,7 @@ func (d *schemaDiff) compare(ptr string, old, new any) {
 	d.items(ptr, o, n)
 	for _, k := range slices.Sorted(maps.Keys(union(o, n))) {
 		if !judged[k] && !jsonEqual(o[k], n[k]) {
-			d.emit("schema-annotation-changed", INFO, ptr+"/"+escapePointer(k), fmt.Sprintf("%s changed", k))
+			d.emit("schema-annotation-changed", ptr+"/"+escapePointer(k), fmt.Sprintf("%s changed", k))
 		}
 	}
 }
@@ -146,14 +139,14 @@ func (d *schemaDiff) types(ptr string, o, n map[string]any) {
 	change := fmt.Sprintf("type %s → %s", typeWords(ot), typeWords(nt))
 	p := ptr + "/type"
 	switch {
-	case d.dir == input && !oldInNew:
-		d.emit("input-type-narrowed", ERR, p, change+": a client sending the old type is refused")
-	case d.dir == input:
-		d.emit("input-type-widened", INFO, p, change+": more is accepted")
+	case d.dir == ClientSends && !oldInNew:
+		d.emit("input-type-narrowed", p, change+": a client sending the old type is refused")
+	case d.dir == ClientSends:
+		d.emit("input-type-widened", p, change+": more is accepted")
 	case !newInOld:
-		d.emit("output-type-widened", WARN, p, change+": a client may receive a type it does not expect")
+		d.emit("output-type-widened", p, change+": a client may receive a type it does not expect")
 	default:
-		d.emit("output-type-narrowed", INFO, p, change)
+		d.emit("output-type-narrowed", p, change)
 	}
 }
 
@@ -197,31 +190,31 @@ func (d *schemaDiff) enums(ptr string, o, n map[string]any) {
 	switch {
 	case oe == nil && ne == nil:
 	case oe == nil: // a new set of allowed values
-		if d.dir == input {
-			d.emit("input-constraint-tightened", ERR, p, "now only "+strings.Join(ne, ", ")+" are accepted")
+		if d.dir == ClientSends {
+			d.emit("input-constraint-tightened", p, "now only "+strings.Join(ne, ", ")+" are accepted")
 		} else {
-			d.emit("output-enum-narrowed", INFO, p, "now only "+strings.Join(ne, ", ")+" are sent")
+			d.emit("output-enum-narrowed", p, "now only "+strings.Join(ne, ", ")+" are sent")
 		}
 	case ne == nil: // any value now
-		if d.dir == input {
-			d.emit("input-enum-widened", INFO, p, "no longer limited to "+strings.Join(oe, ", "))
+		if d.dir == ClientSends {
+			d.emit("input-enum-widened", p, "no longer limited to "+strings.Join(oe, ", "))
 		} else {
-			d.emit("output-enum-value-added", WARN, p, "no longer limited to "+strings.Join(oe, ", ")+": a client may receive a value it does not expect")
+			d.emit("output-enum-value-added", p, "no longer limited to "+strings.Join(oe, ", ")+": a client may receive a value it does not expect")
 		}
 	default:
 		removed, added := missing(oe, ne), missing(ne, oe)
 		if len(removed) > 0 {
-			if d.dir == input {
-				d.emit("input-enum-value-removed", ERR, p, strings.Join(removed, ", ")+" no longer accepted")
+			if d.dir == ClientSends {
+				d.emit("input-enum-value-removed", p, strings.Join(removed, ", ")+" no longer accepted")
 			} else {
-				d.emit("output-enum-narrowed", INFO, p, strings.Join(removed, ", ")+" no longer sent")
+				d.emit("output-enum-narrowed", p, strings.Join(removed, ", ")+" no longer sent")
 			}
 		}
 		if len(added) > 0 {
-			if d.dir == input {
-				d.emit("input-enum-widened", INFO, p, strings.Join(added, ", ")+" now accepted")
+			if d.dir == ClientSends {
+				d.emit("input-enum-widened", p, strings.Join(added, ", ")+" now accepted")
 			} else {
-				d.emit("output-enum-value-added", WARN, p, strings.Join(added, ", ")+" may now be sent: a client may not expect it")
+				d.emit("output-enum-value-added", p, strings.Join(added, ", ")+" may now be sent: a client may not expect it")
 			}
 		}
 	}
@@ -231,14 +224,14 @@ func (d *schemaDiff) enums(ptr string, o, n map[string]any) {
 // direction gives it.
 func (d *schemaDiff) constraint(p string, tightened bool, message string) {
 	switch {
-	case d.dir == input && tightened:
-		d.emit("input-constraint-tightened", ERR, p, message+": a client sending what was valid may be refused")
-	case d.dir == input:
-		d.emit("input-constraint-relaxed", INFO, p, message)
+	case d.dir == ClientSends && tightened:
+		d.emit("input-constraint-tightened", p, message+": a client sending what was valid may be refused")
+	case d.dir == ClientSends:
+		d.emit("input-constraint-relaxed", p, message)
 	case tightened:
-		d.emit("output-constraint-tightened", INFO, p, message)
+		d.emit("output-constraint-tightened", p, message)
 	default:
-		d.emit("output-constraint-relaxed", WARN, p, message+": a client may receive what it does not expect")
+		d.emit("output-constraint-relaxed", p, message+": a client may receive what it does not expect")
 	}
 }
 
@@ -279,7 +272,7 @@ func (d *schemaDiff) constraints(ptr string, o, n map[string]any) {
 		case numO && numN && of != nf:
 			d.constraint(ptr+"/"+k, (nf > of) == tighterIfHigher, msg)
 		case !numO || !numN:
-			d.emit("schema-not-compared", WARN, ptr+"/"+k, msg+", not numbers; check it by hand")
+			d.emit("schema-not-compared", ptr+"/"+k, msg+", not numbers; check it by hand")
 		}
 	}
 	for _, k := range lowerBounds {
@@ -328,7 +321,7 @@ func (d *schemaDiff) objects(ptr string, o, n map[string]any) {
 		_, inO := op[name]
 		_, inN := np[name]
 		reqO, reqN := slices.Contains(or, name), slices.Contains(nr, name)
-		if d.dir == input {
+		if d.dir == ClientSends {
 			d.inputProperty(p, name, inO || reqO, inN || reqN, reqO, reqN, closed)
 		} else {
 			d.outputProperty(p, name, inO, inN, reqO, reqN)
@@ -343,30 +336,30 @@ func (d *schemaDiff) objects(ptr string, o, n map[string]any) {
 func (d *schemaDiff) inputProperty(p, name string, inO, inN, reqO, reqN, closed bool) {
 	switch {
 	case reqN && !reqO && !inO:
-		d.emit("input-required-added", ERR, p, fmt.Sprintf("new required property %q: a client that does not send it is refused", name))
+		d.emit("input-required-added", p, fmt.Sprintf("new required property %q: a client that does not send it is refused", name))
 	case reqN && !reqO:
-		d.emit("input-required-added", ERR, p, fmt.Sprintf("property %q is now required: a client that does not send it is refused", name))
+		d.emit("input-required-added", p, fmt.Sprintf("property %q is now required: a client that does not send it is refused", name))
 	case reqO && !reqN && inN:
-		d.emit("input-required-relaxed", INFO, p, fmt.Sprintf("property %q is now optional", name))
+		d.emit("input-required-relaxed", p, fmt.Sprintf("property %q is now optional", name))
 	case !inO && inN:
-		d.emit("input-optional-added", INFO, p, fmt.Sprintf("new optional property %q", name))
+		d.emit("input-optional-added", p, fmt.Sprintf("new optional property %q", name))
 	case inO && !inN && closed:
-		d.emit("input-property-removed", ERR, p, fmt.Sprintf("property %q removed, and additionalProperties is false: a client still sending it is refused", name))
+		d.emit("input-property-removed/closed", p, fmt.Sprintf("property %q removed, and additionalProperties is false: a client still sending it is refused", name))
 	case inO && !inN:
-		d.emit("input-property-removed", WARN, p, fmt.Sprintf("property %q removed: what a client sends for it is ignored or refused", name))
+		d.emit("input-property-removed", p, fmt.Sprintf("property %q removed: what a client sends for it is ignored or refused", name))
 	}
 }
 
 func (d *schemaDiff) outputProperty(p, name string, inO, inN, reqO, reqN bool) {
 	switch {
 	case inO && !inN:
-		d.emit("output-property-removed", ERR, p, fmt.Sprintf("property %q removed: a client reading it finds nothing", name))
+		d.emit("output-property-removed", p, fmt.Sprintf("property %q removed: a client reading it finds nothing", name))
 	case reqO && !reqN:
-		d.emit("output-required-removed", ERR, p, fmt.Sprintf("property %q is no longer required: a client relying on it may find nothing", name))
+		d.emit("output-required-removed", p, fmt.Sprintf("property %q is no longer required: a client relying on it may find nothing", name))
 	case !inO && inN:
-		d.emit("output-property-added", INFO, p, fmt.Sprintf("new property %q", name))
+		d.emit("output-property-added", p, fmt.Sprintf("new property %q", name))
 	case reqN && !reqO:
-		d.emit("output-required-added", INFO, p, fmt.Sprintf("property %q is now always sent", name))
+		d.emit("output-required-added", p, fmt.Sprintf("property %q is now always sent", name))
 	}
 }
 
@@ -387,7 +380,7 @@ func (d *schemaDiff) additional(ptr string, o, n map[string]any) {
 	case ov == false:
 		d.constraint(p, false, "additionalProperties false → "+shown(nv))
 	default:
-		d.emit("schema-not-compared", WARN, p, "additionalProperties "+shown(ov)+" → "+shown(nv)+", which mcpeek cannot judge; check it by hand")
+		d.emit("schema-not-compared", p, "additionalProperties "+shown(ov)+" → "+shown(nv)+", which mcpeek cannot judge; check it by hand")
 	}
 }
 
@@ -408,6 +401,6 @@ func (d *schemaDiff) items(ptr string, o, n map[string]any) {
 	case mapO && !okN:
 		d.constraint(p, false, "items no longer constrained")
 	default:
-		d.emit("schema-not-compared", WARN, p, "items changed in a form mcpeek cannot judge; check it by hand")
+		d.emit("schema-not-compared", p, "items changed in a form mcpeek cannot judge; check it by hand")
 	}
 }

@@ -12,7 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/mcpeek/mcpeek/internal/jsondoc"
 )
 
 // FormatVersion is the version of the surface file format, written in every
@@ -220,6 +221,4 @@ func jsonEqual(a, b any) bool {
 }
 
 // escapePointer escapes a key for a JSON pointer (RFC 6901).
-func escapePointer(key string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
-}
+func escapePointer(key string) string { return jsondoc.EscapeToken(key) }

@@ -17,8 +17,7 @@ func toolFindings(old, new []Item) []Finding {
 		n, ok := nm[name]
 		if !ok {
 			removed = append(removed, name)
-			fs = append(fs, Finding{ID: "tool-removed", Level: ERR, Tool: name, list: "tools",
-				Message: fmt.Sprintf("tool %s is gone: a client calling it fails", name)})
+			fs = append(fs, toolFinding("tool-removed", name, "", fmt.Sprintf("tool %s is gone: a client calling it fails", name)))
 			continue
 		}
 		fs = append(fs, toolChanges(name, om[name], n)...)
@@ -26,55 +25,59 @@ func toolFindings(old, new []Item) []Finding {
 	for _, name := range slices.Sorted(maps.Keys(nm)) {
 		if _, ok := om[name]; !ok {
 			added = append(added, name)
-			fs = append(fs, Finding{ID: "tool-added", Level: INFO, Tool: name, list: "tools", Message: fmt.Sprintf("new tool %s", name)})
+			fs = append(fs, toolFinding("tool-added", name, "", fmt.Sprintf("new tool %s", name)))
 		}
 	}
 	for _, r := range removed {
 		for _, a := range added {
 			if jsonEqual(om[r]["inputSchema"], nm[a]["inputSchema"]) && jsonEqual(om[r]["outputSchema"], nm[a]["outputSchema"]) {
-				fs = append(fs, Finding{ID: "tool-renamed?", Level: INFO, Tool: r, list: "tools",
-					Message: fmt.Sprintf("tool %s was removed and %s added with the same schemas: renamed?", r, a)})
+				fs = append(fs, toolFinding("tool-renamed?", r, "", fmt.Sprintf("tool %s was removed and %s added with the same schemas: renamed?", r, a)))
 			}
 		}
 	}
 	return fs
 }
 
+// toolFinding is a finding of the rule row key on the tool name.
+func toolFinding(key, name, ptr, msg string) Finding {
+	f := finding(key, ptr, msg)
+	f.Tool, f.list = name, "tools"
+	return f
+}
+
 // toolChanges compares two versions of one tool.
 func toolChanges(name string, o, n Item) []Finding {
 	var fs []Finding
-	emit := func(id string, level Level, ptr, msg string) {
-		fs = append(fs, Finding{ID: id, Level: level, Tool: name, Pointer: ptr, Message: msg, list: "tools"})
-	}
-	in := &schemaDiff{dir: input, emit: emit}
+	emit := func(key, ptr, msg string) { fs = append(fs, toolFinding(key, name, ptr, msg)) }
+	in := &schemaDiff{dir: ClientSends, emit: emit}
 	in.compare("/inputSchema", o["inputSchema"], n["inputSchema"])
 	_, hadOut := o["outputSchema"]
 	_, hasOut := n["outputSchema"]
 	switch {
 	case hadOut && !hasOut:
-		emit("output-schema-removed", ERR, "/outputSchema", "no output schema any more: a client relying on structured content loses its guarantee")
+		emit("output-schema-removed", "/outputSchema", "no output schema any more: a client relying on structured content loses its guarantee")
 	case !hadOut && hasOut:
-		emit("output-schema-added", INFO, "/outputSchema", "now declares an output schema")
+		emit("output-schema-added", "/outputSchema", "now declares an output schema")
 	case hadOut:
-		out := &schemaDiff{dir: output, emit: emit}
+		out := &schemaDiff{dir: ClientReceives, emit: emit}
 		out.compare("/outputSchema", o["outputSchema"], n["outputSchema"])
 	}
 	annotations(o, n, emit)
 	if ot, nt := taskSupport(o), taskSupport(n); ot != nt {
 		if nt == "required" {
-			emit("task-support-required", ERR, "/execution/taskSupport", fmt.Sprintf("taskSupport %s → required: a client that cannot run tasks can no longer call it", ot))
+			emit("task-support-required", "/execution/taskSupport", fmt.Sprintf("taskSupport %s → required: a client that cannot run tasks can no longer call it", ot))
 		} else {
-			emit("task-support-changed", INFO, "/execution/taskSupport", fmt.Sprintf("taskSupport %s → %s", ot, nt))
+			emit("task-support-changed", "/execution/taskSupport", fmt.Sprintf("taskSupport %s → %s", ot, nt))
 		}
 	}
 	if !jsonEqual(o["description"], n["description"]) {
-		emit("tool-description-changed", WARN, "/description", "its description changed: it steers how models use the tool (check it says what the tool does)")
+		emit("tool-description-changed", "/description", "its description changed: it steers how models use the tool (check it says what the tool does)")
 	}
 	if !jsonEqual(o["title"], n["title"]) {
-		emit("tool-title-changed", INFO, "/title", fmt.Sprintf("title %s → %s", shown(o["title"]), shown(n["title"])))
+		emit("tool-title-changed", "/title", fmt.Sprintf("title %s → %s", shown(o["title"]), shown(n["title"])))
 	}
 	if !jsonEqual(o["_meta"], n["_meta"]) {
-		emit("tool-ui-changed", INFO, "/_meta/ui", "its _meta.ui (the app it names, who may call it) changed")
+		emit("tool-ui-changed", "/_meta/ui", "its _meta.ui (the app it names, who may call it) changed")
 	}
 	return fs
 }
@@ -112,19 +115,19 @@ func toolHints(t Item) hints {
 func annotations(o, n Item, emit emitter) {
 	oh, nh := toolHints(o), toolHints(n)
 	if oh.readOnly && !nh.readOnly {
-		emit("annotation-readonly-dropped", ERR, "/annotations/readOnlyHint", "no longer read-only: a client that calls it without asking may now change data")
+		emit("annotation-readonly-dropped", "/annotations/readOnlyHint", "no longer read-only: a client that calls it without asking may now change data")
 	}
 	if !oh.destructive && nh.destructive {
-		emit("annotation-destructive-added", ERR, "/annotations/destructiveHint", "now destructive: a client that calls it without asking may now lose data")
+		emit("annotation-destructive-added", "/annotations/destructiveHint", "now destructive: a client that calls it without asking may now lose data")
 	}
 	if oh.idempotent && !nh.idempotent {
-		emit("annotation-idempotent-dropped", WARN, "/annotations/idempotentHint", "no longer idempotent: a client that retries it may repeat its effect")
+		emit("annotation-idempotent-dropped", "/annotations/idempotentHint", "no longer idempotent: a client that retries it may repeat its effect")
 	}
 	if !oh.openWorld && nh.openWorld {
-		emit("annotation-openworld-added", WARN, "/annotations/openWorldHint", "now reaches the open world (outside systems)")
+		emit("annotation-openworld-added", "/annotations/openWorldHint", "now reaches the open world (outside systems)")
 	}
 	if oh != nh && (!oh.readOnly || nh.readOnly) && (oh.destructive || !nh.destructive) &&
 		(!oh.idempotent || nh.idempotent) && (oh.openWorld || !nh.openWorld) {
-		emit("annotation-relaxed", INFO, "/annotations", "its hints now promise more safety (read-only, not destructive, idempotent or closed-world)")
+		emit("annotation-relaxed", "/annotations", "its hints now promise more safety (read-only, not destructive, idempotent or closed-world)")
 	}
 }
