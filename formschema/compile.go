@@ -24,6 +24,9 @@ func Compile(raw []byte) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the schema is not valid JSON: %w", err)
 	}
+	// The key keeps numbers as written (json.Number), unlike
+	// jsondoc.Canonical's float64: two schemas whose bounds differ past a
+	// float's precision are not taken for one.
 	canon, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("the schema is not valid JSON: %w", err)
