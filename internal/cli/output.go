@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
+	"os"
 
-	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/termtext"
 )
 
 // writeJSON writes v as indented JSON, safe for a terminal.
@@ -43,6 +44,11 @@ func escapeC1(b []byte) []byte {
 // oneLine makes a message, which may quote the server, safe for one line of
 // a terminal: escape sequences are shown, not obeyed, and line breaks
 // cannot forge further lines.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(formschema.Clean(s)), " ")
-}
+func oneLine(s string) string { return termtext.OneLine(s) }
+
+// createPrivate opens a log file only its owner can read
+// (session.CreatePrivate).
+func createPrivate(path string) (*os.File, error) { return session.CreatePrivate(path) }
+
+// cutLine cuts s to n runes.
+func cutLine(s string, n int) string { return termtext.Cut(s, n) }

@@ -64,19 +64,19 @@ func (o *replayOptions) parse(fs *flagSet, args []string) error {
 	if o.serve || o.httpAddr != "" {
 		return checkServe(o.serve, o.httpAddr, rest)
 	}
-	if o.conn.protocol == "auto" {
-		o.conn.protocol = o.header.Protocol
+	if o.conn.Protocol == "auto" {
+		o.conn.Protocol = o.header.Protocol
 	}
-	if err := mcpclient.CheckProtocol(o.conn.protocol); err != nil {
+	if err := mcpclient.CheckProtocol(o.conn.Protocol); err != nil {
 		return usagef("--protocol: %v", err)
 	}
-	if want := revisionOf(o.conn.protocol); want != o.header.Protocol {
+	if want := revisionOf(o.conn.Protocol); want != o.header.Protocol {
 		return usagef("replay: %s was recorded in %s, and --protocol asks for %s: a replay speaks the recording's revision", o.file, o.header.Protocol, want)
 	}
 	if err := o.conn.parseTarget(rest); err != nil {
 		return err
 	}
-	o.conn.roots = append(o.conn.roots, record.RecordedRoots(o.session)...)
+	o.conn.Roots = append(o.conn.Roots, record.RecordedRoots(o.session)...)
 	return nil
 }
 

@@ -201,7 +201,7 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 		}
 		// As the run shows servers elsewhere: a URL without its query's
 		// values, which may be keys.
-		label := side.conn.target.String()
+		label := side.conn.Target.String()
 		if strings.HasPrefix(side.words[0], "@") {
 			label = side.words[0]
 		}

@@ -21,6 +21,15 @@ type Options struct {
 	// Redactions replace what each selects with [Placeholder] in both
 	// documents (copies) before they are compared.
 	Redactions []*jsonpath.Path
+	// KeyBy compares the arrays at these JSON pointers (as [Path.Pointer]
+	// spells them; "" for the root) item by item, each named by its
+	// member of this name, whatever their order: a list of tools by
+	// "name", of resources by "uri". A difference inside an item is at
+	// its [Keyed] step (/tools/read_file/description), an item on one
+	// side only is there as a whole. An array whose items are not each an
+	// object with a distinct string of that member is compared as any
+	// other.
+	KeyBy map[string]string
 }
 
 // Diff is one place where two documents differ, and the value of each
@@ -43,10 +52,11 @@ func FirstDiff(a, b any, opts Options) (Diff, bool) {
 	var first Diff
 	found := false
 	a, b = opts.prepare(a, b)
-	walk(a, b, nil, opts.IgnoreMeta, func(d Diff) bool {
+	w := walker{Options: opts, found: func(d Diff) bool {
 		first, found = d, true
 		return false
-	})
+	}}
+	w.walk(a, b, nil)
 	return first, found
 }
 
@@ -56,10 +66,11 @@ func FirstDiff(a, b any, opts Options) (Diff, bool) {
 func AllDiffs(a, b any, opts Options) []Diff {
 	var out []Diff
 	a, b = opts.prepare(a, b)
-	walk(a, b, nil, opts.IgnoreMeta, func(d Diff) bool {
+	w := walker{Options: opts, found: func(d Diff) bool {
 		out = append(out, d)
 		return true
-	})
+	}}
+	w.walk(a, b, nil)
 	return out
 }
 
@@ -72,38 +83,36 @@ func (o Options) prepare(a, b any) (any, any) {
 	return Redact(Copy(a), o.Redactions), Redact(Copy(b), o.Redactions)
 }
 
-// walk calls found for each difference under at, in order, until it
-// returns false; it returns false when stopped.
-func walk(a, b any, at Path, ignoreMeta bool, found func(Diff) bool) bool {
+// walker is one comparison: its options, and what it calls for each
+// difference until that returns false.
+type walker struct {
+	Options
+	found func(Diff) bool
+}
+
+// walk reports each difference under at, in order; it returns false when
+// stopped.
+func (w walker) walk(a, b any, at Path) bool {
 	switch ta := a.(type) {
 	case map[string]any:
-		tb, ok := b.(map[string]any)
+		if tb, ok := b.(map[string]any); ok {
+			return w.members(ta, tb, at)
+		}
+	case []any:
+		tb, ok := b.([]any)
 		if !ok {
 			break
 		}
-		keys := slices.Collect(maps.Keys(ta))
-		for k := range tb {
-			if _, ok := ta[k]; !ok {
-				keys = append(keys, k)
+		if key := w.KeyBy[at.Pointer()]; key != "" {
+			if ia, ib, ok := itemsBy(key, ta, tb); ok {
+				return w.items(key, ia, ib, at)
 			}
 		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if ignoreMeta && k == "_meta" {
-				continue
-			}
-			if !walk(ta[k], tb[k], at.Child(Member(k)), ignoreMeta, found) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		tb, ok := b.([]any)
-		if !ok || len(ta) != len(tb) {
+		if len(ta) != len(tb) {
 			break
 		}
 		for i := range ta {
-			if !walk(ta[i], tb[i], at.Child(Element(i)), ignoreMeta, found) {
+			if !w.walk(ta[i], tb[i], at.Child(Element(i))) {
 				return false
 			}
 		}
@@ -112,7 +121,78 @@ func walk(a, b any, at Path, ignoreMeta bool, found func(Diff) bool) bool {
 	if sameJSON(a, b) {
 		return true
 	}
-	return found(Diff{Path: at, A: a, B: b})
+	return w.found(Diff{Path: at, A: a, B: b})
+}
+
+// members compares two objects member by member, in the order of their
+// names.
+func (w walker) members(ta, tb map[string]any, at Path) bool {
+	keys := slices.Collect(maps.Keys(ta))
+	for k := range tb {
+		if _, ok := ta[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if w.IgnoreMeta && k == "_meta" {
+			continue
+		}
+		if !w.walk(ta[k], tb[k], at.Child(Member(k))) {
+			return false
+		}
+	}
+	return true
+}
+
+// keyedItem is an array's item and the value of its key member.
+type keyedItem struct {
+	key  string
+	item any
+}
+
+// items compares two keyed arrays item by item: those of a in a's order
+// (absent from b: there as a whole), then those only in b in b's order.
+func (w walker) items(keyBy string, a, b []keyedItem, at Path) bool {
+	inB := make(map[string]any, len(b))
+	for _, it := range b {
+		inB[it.key] = it.item
+	}
+	inA := make(map[string]bool, len(a))
+	for _, it := range a {
+		inA[it.key] = true
+		if !w.walk(it.item, inB[it.key], at.Child(Keyed(keyBy, it.key))) {
+			return false
+		}
+	}
+	for _, it := range b {
+		if !inA[it.key] && !w.found(Diff{Path: at.Child(Keyed(keyBy, it.key)), B: it.item}) {
+			return false
+		}
+	}
+	return true
+}
+
+// itemsBy are both arrays' items with their keys; false unless every item
+// is an object with a string member keyBy, distinct within its array.
+func itemsBy(keyBy string, a, b []any) (ia, ib []keyedItem, ok bool) {
+	key := func(arr []any) ([]keyedItem, bool) {
+		out := make([]keyedItem, 0, len(arr))
+		seen := make(map[string]bool, len(arr))
+		for _, e := range arr {
+			m, _ := e.(map[string]any)
+			k, isString := m[keyBy].(string)
+			if !isString || seen[k] {
+				return nil, false
+			}
+			seen[k] = true
+			out = append(out, keyedItem{key: k, item: e})
+		}
+		return out, true
+	}
+	ia, okA := key(a)
+	ib, okB := key(b)
+	return ia, ib, okA && okB
 }
 
 // sameJSON reports whether two values are equal, or encode to the same

@@ -215,3 +215,75 @@ func TestCanonicalAndStripMeta(t *testing.T) {
 		t.Errorf("Redact = %s", got)
 	}
 }
+
+// A keyed array is compared item by item by its key member, whatever the
+// order: a difference is named by the item's key, an item on one side
+// only is there as a whole; an array that cannot be keyed is compared by
+// index, as any other.
+func TestKeyBy(t *testing.T) {
+	t.Parallel()
+	opts := Options{KeyBy: map[string]string{"/tools": "name"}}
+	tests := []struct {
+		name     string
+		a, b     string
+		pointers []string
+		jsonPath string
+	}{
+		{name: "another order is the same list",
+			a: `{"tools":[{"name":"a"},{"name":"b"}]}`, b: `{"tools":[{"name":"b"},{"name":"a"}]}`},
+		{name: "a member of an item",
+			a: `{"tools":[{"name":"a","d":1},{"name":"read_file","d":1}]}`, b: `{"tools":[{"name":"read_file","d":2},{"name":"a","d":1}]}`,
+			pointers: []string{"/tools/read_file/d"}, jsonPath: `$.tools[?@.name=="read_file"].d`},
+		{name: "an item removed and one added, the list's length aside",
+			a: `{"tools":[{"name":"a"},{"name":"gone/old"}]}`, b: `{"tools":[{"name":"new"},{"name":"a"},{"name":"z"}]}`,
+			pointers: []string{"/tools/gone~1old", "/tools/new", "/tools/z"}, jsonPath: `$.tools[?@.name=="gone/old"]`},
+		{name: "an item without its key: by index",
+			a: `{"tools":[{"name":"a"},{"x":1}]}`, b: `{"tools":[{"name":"a"},{"x":2}]}`,
+			pointers: []string{"/tools/1/x"}, jsonPath: `$.tools[1].x`},
+		{name: "a key twice: by index",
+			a: `{"tools":[{"name":"a"},{"name":"a"}]}`, b: `{"tools":[{"name":"a"}]}`,
+			pointers: []string{"/tools"}, jsonPath: `$.tools`},
+		{name: "another array is not keyed",
+			a: `{"other":[{"name":"a"},{"name":"b"}]}`, b: `{"other":[{"name":"b"},{"name":"a"}]}`,
+			pointers: []string{"/other/0/name", "/other/1/name"}, jsonPath: `$.other[0].name`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := decode(t, tt.a), decode(t, tt.b)
+			var got []string
+			for _, d := range AllDiffs(a, b, opts) {
+				got = append(got, d.Path.Pointer())
+			}
+			if !reflect.DeepEqual(got, tt.pointers) {
+				t.Errorf("AllDiffs at %q, want %q", got, tt.pointers)
+			}
+			first, differ := FirstDiff(a, b, opts)
+			if differ != (len(tt.pointers) > 0) {
+				t.Fatalf("FirstDiff differs = %v, want %v", differ, len(tt.pointers) > 0)
+			}
+			if differ && first.Path.JSONPath() != tt.jsonPath {
+				t.Errorf("FirstDiff at %s, want %s", first.Path.JSONPath(), tt.jsonPath)
+			}
+		})
+	}
+	// An item on one side only is there whole, the other side nothing.
+	d, _ := FirstDiff(decode(t, `{"tools":[{"name":"x"}]}`), decode(t, `{"tools":[]}`), opts)
+	if !reflect.DeepEqual(d.A, map[string]any{"name": "x"}) || d.B != nil {
+		t.Errorf("a removed item: %#v, %#v", d.A, d.B)
+	}
+	// The JSONPath of a keyed step selects the item.
+	p := Path{Member("tools"), Keyed("name", `q"x`), Member("d")}
+	doc := decode(t, `{"tools":[{"name":"a","d":0},{"name":"q\"x","d":"here"}]}`)
+	if got := jsonpath.MustParse(p.JSONPath()).Select(doc); len(got) != 1 || got[0] != "here" {
+		t.Errorf("%s selects %v", p.JSONPath(), got)
+	}
+	if k, v, ok := p[1].Key(); !ok || k != "name" || v != `q"x` {
+		t.Errorf("Key() = %q, %q, %v", k, v, ok)
+	}
+	if _, ok := p[1].Name(); ok {
+		t.Error("a keyed step has a member name")
+	}
+	if _, _, ok := p[0].Key(); ok {
+		t.Error("a member step has a key")
+	}
+}

@@ -15,11 +15,15 @@ import (
 	"strings"
 )
 
-// Step is one step down into a document: a member name or an array index.
+// Step is one step down into a document: a member name, an array index,
+// or the element of an array whose key member has a value ([Keyed]).
 type Step struct {
 	name    string
 	index   int
 	isIndex bool
+	// keyBy is the member a keyed step's element is named by (name is
+	// its value); "" for the other steps.
+	keyBy string
 }
 
 // Member is the step to the member name of an object.
@@ -28,8 +32,18 @@ func Member(name string) Step { return Step{name: name} }
 // Element is the step to the element i of an array.
 func Element(i int) Step { return Step{index: i, isIndex: true} }
 
-// Name is the member name the step goes to, and false for an array index.
-func (s Step) Name() (string, bool) { return s.name, !s.isIndex }
+// Keyed is the step to the element of an array whose member keyBy is
+// value: an item of a list named by its name (a tool by "name", a
+// resource by "uri").
+func Keyed(keyBy, value string) Step { return Step{name: value, keyBy: keyBy} }
+
+// Name is the member name the step goes to, and false for an array index
+// or a keyed element.
+func (s Step) Name() (string, bool) { return s.name, !s.isIndex && s.keyBy == "" }
+
+// Key is the member a keyed element is named by and its value, and false
+// for the other steps.
+func (s Step) Key() (keyBy, value string, ok bool) { return s.keyBy, s.name, s.keyBy != "" }
 
 // Index is the array index the step goes to, and false for a member name.
 func (s Step) Index() (int, bool) { return s.index, s.isIndex }
@@ -44,7 +58,9 @@ func (p Path) Child(s Step) Path {
 }
 
 // Pointer is the path as a JSON pointer (RFC 6901): "" for the root,
-// "/content/0/text" for a member below it.
+// "/content/0/text" for a member below it. A keyed element is spelled by
+// its key's value ("/tools/read_file/description"), which names it for a
+// person; such a pointer does not resolve in the document.
 func (p Path) Pointer() string {
 	var b strings.Builder
 	for _, s := range p {
@@ -64,7 +80,8 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // JSONPath is the path as a normalized JSONPath (RFC 9535), the notation
 // a suite's redact: takes and mcpeek's messages show: "$" for the root,
 // $.content[0].text below it, and a name that is not an identifier as a
-// quoted selector ($["odd key"]).
+// quoted selector ($["odd key"]), and a keyed element as a filter
+// ($.tools[?@.name=="read_file"]).
 func (p Path) JSONPath() string {
 	var b strings.Builder
 	b.WriteByte('$')
@@ -74,17 +91,28 @@ func (p Path) JSONPath() string {
 			b.WriteByte('[')
 			b.WriteString(strconv.Itoa(s.index))
 			b.WriteByte(']')
-		case identifier.MatchString(s.name):
-			b.WriteByte('.')
-			b.WriteString(s.name)
-		default:
-			q, _ := json.Marshal(s.name) // a JSON string is a JSONPath name selector
-			b.WriteByte('[')
+		case s.keyBy != "":
+			b.WriteString("[?@")
+			b.WriteString(memberSelector(s.keyBy))
+			q, _ := json.Marshal(s.name)
+			b.WriteString("==")
 			b.Write(q)
 			b.WriteByte(']')
+		default:
+			b.WriteString(memberSelector(s.name))
 		}
 	}
 	return b.String()
+}
+
+// memberSelector spells the step to a member in JSONPath: .name for an
+// identifier, else a quoted name selector (["odd key"]).
+func memberSelector(name string) string {
+	if identifier.MatchString(name) {
+		return "." + name
+	}
+	q, _ := json.Marshal(name) // a JSON string is a JSONPath name selector
+	return "[" + string(q) + "]"
 }
 
 // String is the path as a JSONPath.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
+	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
 // A Matcher decides when a live message is one a recording holds: a
@@ -62,6 +63,20 @@ type Key struct {
 	Params string
 	// State is the requestState a 2026-07-28 retry carries ("" for none).
 	State string
+	// bare is what [Matcher.Match] compares: Params without the members
+	// that say what leaving them out says ([optionalParams]).
+	bare string
+}
+
+// optionalParams are, by method, the members of a request's params the
+// spec lets a sender leave out, and the value leaving it out means: a
+// member with that value matches one left out. Besides these, any member
+// that is null is as if left out (an optional cursor a client sends as
+// null), and absent params are {}; _meta is never compared.
+var optionalParams = map[string]map[string]string{
+	mcpclient.MethodCallTool: {"arguments": `{}`},
+	"prompts/get":            {"arguments": `{}`},
+	mcpclient.MethodElicit:   {"mode": `"form"`},
 }
 
 // Key is the key of a message: its method and params.
@@ -82,13 +97,43 @@ func (m *Matcher) Key(method string, params json.RawMessage) Key {
 	default:
 		k.Params = string(canon)
 	}
+	k.bare = bareParams(method, k.Params)
 	return k
+}
+
+// bareParams is canonical params without their null members and those
+// that have the value leaving them out means ([optionalParams]).
+func bareParams(method, canon string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(canon), &m) != nil || m == nil {
+		return canon
+	}
+	for k, v := range m {
+		if v == nil {
+			delete(m, k)
+		}
+	}
+	for k, absent := range optionalParams[method] {
+		if v, ok := m[k]; ok {
+			if b, err := json.Marshal(v); err == nil && string(b) == absent {
+				delete(m, k)
+			}
+		}
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return canon
+	}
+	return string(out)
 }
 
 // Match reports whether a live message is the recorded one: the same
 // method; then, but for the methods matched by method alone, the same
 // params without _meta (the protocol's envelope: ids, progress tokens,
-// capabilities, which differ from run to run) and the same requestState
+// capabilities, which differ from run to run) and without what the spec
+// makes optional when it says nothing (absent params are {}; a null
+// member, an empty tools/call arguments, are left out), and the same
+// requestState
 // (a retry echoes the recorded server's). A retry's inputResponses are
 // left out: they are the client's answers, which the served recording
 // compares apart and reports, rather than refusing the request.
@@ -99,7 +144,7 @@ func (m *Matcher) Match(live, recorded Key) bool {
 	if m.byMethod[live.Method] {
 		return true
 	}
-	return live.Params == recorded.Params && live.State == recorded.State
+	return live.bare == recorded.bare && live.State == recorded.State
 }
 
 // Loose reports whether a message of the method may take a recorded one

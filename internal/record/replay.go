@@ -17,6 +17,7 @@ import (
 	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/theory/jsonpath"
 )
 
 // ErrDiffers is a replay in which a response differed from the recorded
@@ -184,13 +185,51 @@ func (r *replayer) mayCall(ctx context.Context, name string) error {
 
 // compare compares a live response with the recorded one, without ids
 // and _meta, with the redactions replaced in both; it says the first
-// difference, or "".
+// difference, or "". A difference in a list is named by the item
+// ([listItem]).
 func (r *replayer) compare(want, got Exchange) string {
-	d, differs := suite.CompareResults(responseDoc(want), responseDoc(got), r.Redactions)
+	a, b := responseDoc(want), responseDoc(got)
+	d, differs := suite.CompareResults(a, b, r.Redactions)
 	if !differs {
 		return ""
 	}
+	d = listItem(d, a, b, r.Redactions)
 	return fmt.Sprintf("differs at %s: recorded %s, got %s", where(d.Path), oneLine(showJSON(d.A)), oneLine(showJSON(d.B)))
+}
+
+// listKeys are the lists of a list result, each by the member its items
+// are named by.
+var listKeys = map[string]string{"tools": "name", "prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate"}
+
+// listItem names a difference in a list result by the item it is in
+// (/tools/read_file/description) or the item one side lacks
+// (/tools/read_file), rather than by index, or at the whole list when
+// its length differs: the list's items are compared again by their key
+// ([jsondoc.Options.KeyBy]). A difference elsewhere, or one keying does
+// not find (the same items in another order), is d as it was.
+func listItem(d jsondoc.Diff, want, got any, redactions []*suite.Redaction) jsondoc.Diff {
+	if len(d.Path) == 0 {
+		return d
+	}
+	list, isMember := d.Path[0].Name()
+	key := listKeys[list]
+	if !isMember || key == "" {
+		return d
+	}
+	var paths []*jsonpath.Path
+	for _, r := range redactions {
+		paths = append(paths, r.Path)
+	}
+	items := func(doc any) any {
+		m, _ := jsondoc.Redact(jsondoc.Copy(doc), paths).(map[string]any)
+		return m[list]
+	}
+	keyed, differs := jsondoc.FirstDiff(items(want), items(got), jsondoc.Options{KeyBy: map[string]string{"": key}})
+	if !differs {
+		return d
+	}
+	keyed.Path = append(jsondoc.Path{jsondoc.Member(list)}, keyed.Path...)
+	return keyed
 }
 
 // responseDoc is an exchange's response as decoded JSON without _meta:

@@ -5,8 +5,10 @@ package record
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -51,5 +53,52 @@ func TestReplayAskerTakesEachAnswerOnce(t *testing.T) {
 	}
 	if roots := RecordedRoots(s); len(roots) != 1 || roots[0].URI != "file:///r" {
 		t.Errorf("RecordedRoots = %+v", roots)
+	}
+}
+
+// A list result that differs is reported at the item, named by its key
+// (a tool by name, a resource by uri), not at the whole list or an index;
+// the same items in another order are still a difference, at the first
+// index; what is not a list is reported where it differs.
+func TestReplayNamesTheListItem(t *testing.T) {
+	t.Parallel()
+	tools := `{"tools":[{"name":"list_directory","description":"d"},{"name":"read_file","description":"Reads","inputSchema":{"type":"object"}}]}`
+	tests := []struct {
+		name      string
+		recorded  string
+		live      string
+		redact    []string
+		wantAt    string
+		wantValue string
+	}{
+		{"a tool removed", tools, `{"tools":[{"name":"list_directory","description":"d"}]}`, nil,
+			"differs at /tools/read_file: recorded {", ", got nothing"},
+		{"a tool added, a description redacted", tools,
+			`{"tools":[{"name":"list_directory","description":"other"},{"name":"read_file","description":"Reads","inputSchema":{"type":"object"}},{"name":"write_file"}]}`,
+			[]string{"$.tools[*].description"}, "differs at /tools/write_file: recorded nothing", `got {"name":"write_file"}`},
+		{"a member of a tool", tools,
+			`{"tools":[{"name":"read_file","description":"Reads","inputSchema":{"type":"string"}},{"name":"list_directory","description":"d"}]}`, nil,
+			`differs at /tools/read_file/inputSchema/type: recorded "object"`, `got "string"`},
+		{"a resource by its uri", `{"resources":[{"uri":"file:///a","name":"a"},{"uri":"file:///b","name":"b"}]}`,
+			`{"resources":[{"uri":"file:///b","name":"b"}]}`, nil, "differs at /resources/file:~1~1~1a: recorded {", ", got nothing"},
+		{"another order", tools,
+			`{"tools":[{"name":"read_file","description":"Reads","inputSchema":{"type":"object"}},{"name":"list_directory","description":"d"}]}`, nil,
+			`differs at /tools/0/description: recorded "d"`, `got "Reads"`},
+		{"not a list", `{"content":[{"type":"text","text":"a"}]}`, `{"content":[{"type":"text","text":"b"}]}`, nil,
+			`differs at /content/0/text: recorded "a"`, `got "b"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			redactions, err := suite.ParseRedactions(tt.redact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &replayer{Replay: &Replay{Redactions: redactions}}
+			got := r.compare(Exchange{Result: json.RawMessage(tt.recorded)}, Exchange{Result: json.RawMessage(tt.live)})
+			if !strings.HasPrefix(got, tt.wantAt) || !strings.Contains(got, tt.wantValue) {
+				t.Errorf("compare = %q, want %q … %q", got, tt.wantAt, tt.wantValue)
+			}
+		})
 	}
 }

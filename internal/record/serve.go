@@ -39,10 +39,15 @@ type Server struct {
 	maxMessage int64
 	// matcher says which recorded request a live one is.
 	matcher *Matcher
+	// upkeeps are the methods answered when the recording holds none
+	// that match ([upkeepMethods]).
+	upkeeps map[string]bool
 
 	mu       sync.Mutex
 	requests int // requests received
 	served   int // answered from the recording
+	// kept counts, by method, the requests answered by upkeep.
+	kept     map[string]int
 	problems []string
 	dropped  int // problems not kept (beyond maxProblems)
 }
@@ -120,6 +125,7 @@ func NewServer(h Header, entries []Entry, maxMessage int64) (*Server, error) {
 	if len(s.script) == 0 {
 		return nil, errors.New("the recording holds no client request to answer")
 	}
+	s.upkeeps, s.kept = upkeepMethods(h, s.script), map[string]int{}
 	return s, nil
 }
 
@@ -252,9 +258,7 @@ func (s *Server) handle(ctx context.Context, m wire, p peer) {
 	key := s.matcher.Key(m.Method, m.Params)
 	sc := s.match(key)
 	if sc == nil {
-		if m.Method == methodPing {
-			_ = p.send(response(m.ID, json.RawMessage(`{}`), nil))
-			s.count(true)
+		if s.upkeep(m, p) {
 			return
 		}
 		msg, data := s.unmatched(key)
@@ -263,7 +267,7 @@ func (s *Server) handle(ctx context.Context, m wire, p peer) {
 		_ = p.send(response(m.ID, nil, errObj))
 		return
 	}
-	s.count(true)
+	s.count()
 	if s.modern && key.State != "" {
 		s.compareInputs(sc, m)
 	}
@@ -302,12 +306,11 @@ func (s *Server) handle(ctx context.Context, m wire, p peer) {
 	}
 }
 
-func (s *Server) count(served bool) {
-	if served {
-		s.mu.Lock()
-		s.served++
-		s.mu.Unlock()
-	}
+// count counts a request answered from the recording.
+func (s *Server) count() {
+	s.mu.Lock()
+	s.served++
+	s.mu.Unlock()
 }
 
 // problem keeps one mismatch for the summary.
@@ -652,6 +655,11 @@ type Summary struct {
 	// not a mismatch: another client need not do all the recorded one
 	// did).
 	NotAsked []string
+	// Upkeep counts, by method, the requests of the session's upkeep the
+	// recording held none of, answered with the spec's empty result
+	// (ping; logging/setLevel where the recorded server offered logging).
+	// Not a mismatch: another client keeps its session its own way.
+	Upkeep map[string]int
 }
 
 // OK reports whether everything matched.
@@ -662,6 +670,9 @@ func (s *Server) Summary() Summary {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := Summary{Protocol: s.header.Protocol, Requests: s.requests, Served: s.served, Problems: slices.Clone(s.problems), Dropped: s.dropped}
+	if len(s.kept) > 0 {
+		out.Upkeep = maps.Clone(s.kept)
+	}
 	for _, sc := range s.script {
 		if sc.used == 0 && sc.method != methodListen && !isSide(sc.id) {
 			out.NotAsked = append(out.NotAsked, formschema.Clean(describe(sc)))
@@ -690,6 +701,7 @@ func (s Summary) WriteTo(w io.Writer) (int64, error) {
 	if len(s.NotAsked) > 0 {
 		fmt.Fprintf(&b, "  not asked (recorded, not a mismatch): %s\n", formschema.Clean(strings.Join(s.NotAsked, ", ")))
 	}
+	writeUpkeep(&b, s.Upkeep)
 	n, err := io.WriteString(w, b.String())
 	return int64(n), err
 }

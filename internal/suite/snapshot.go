@@ -13,7 +13,7 @@ import (
 	"sync"
 
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
-	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
 )
@@ -147,26 +147,13 @@ func selectors(paths []*Redaction) []*jsonpath.Path {
 	return out
 }
 
-// hideSecrets is doc (a copy the caller owns) with the run's secrets
-// redacted from its strings: a snapshot is committed, and the snapshot
-// file is the one thing the run writes that does not go through them.
-func hideSecrets(doc any, secrets *mcpclient.Secrets) any {
-	if secrets == nil {
-		return doc
-	}
-	switch t := doc.(type) {
-	case string:
-		return secrets.Redact(t)
-	case map[string]any:
-		for k, v := range t {
-			t[k] = hideSecrets(v, secrets)
-		}
-	case []any:
-		for i, v := range t {
-			t[i] = hideSecrets(v, secrets)
-		}
-	}
-	return doc
+// hideSecrets is doc (a copy the caller owns) with what the one secret
+// rule holds secret in a result hidden (secret.Hide): the values of
+// fields named as secrets, and the run's secrets in its strings. A
+// snapshot is committed, and the snapshot file is the one thing the run
+// writes that does not go through them.
+func hideSecrets(doc any, secrets secret.Known) any {
+	return secret.Hide(doc, secrets, Placeholder)
 }
 
 // eraEnvelope are the members of a result that say which revision carried

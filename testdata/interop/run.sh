@@ -9,13 +9,17 @@
 #   3. @modelcontextprotocol/server-filesystem and server-memory over
 #      stdio, and testdata/mcpgo, a mark3labs/mcp-go server, over stdio and
 #      streamable HTTP in both protocol eras (testdata/interop/servers.mjs);
-#   4. an MCP App built with the official Apps SDK, answered through
+#   4. the official Inspector's CLI (@modelcontextprotocol/inspector --cli)
+#      listing tools and calling one against a served recording, `mcpeek
+#      replay REC --serve`, over stdio and streamable HTTP
+#      (testdata/interop/inspector.mjs);
+#   5. an MCP App built with the official Apps SDK, answered through
 #      mcpeek's app host in headless Chromium (a Go test).
 #
 # Installs the pinned npm packages into a cache folder outside the
 # repository, prints a summary table and exits non-zero on any unexpected
 # failure (a check of a command this mcpeek lacks is "skipped"). Needs Go,
-# npm and, for step 4, Chromium.
+# npm and, for step 5, Chromium.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -26,6 +30,7 @@ everything_version=2026.8.31
 filesystem_version=2026.8.31
 memory_version=2026.8.31
 ext_apps_version=2.0.4
+inspector_version=2.12.0
 
 cache="${MCPEEK_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpeek-ci/npm}"
 work=$(mktemp -d)
@@ -39,7 +44,8 @@ if ! npm install --prefix "$cache" --no-audit --no-fund --loglevel=error \
   "@modelcontextprotocol/server-everything@$everything_version" \
   "@modelcontextprotocol/server-filesystem@$filesystem_version" \
   "@modelcontextprotocol/server-memory@$memory_version" \
-  "@modelcontextprotocol/ext-apps@$ext_apps_version" >"$work/npm.log" 2>&1; then
+  "@modelcontextprotocol/ext-apps@$ext_apps_version" \
+  "@modelcontextprotocol/inspector@$inspector_version" >"$work/npm.log" 2>&1; then
   cat "$work/npm.log"; echo "npm install failed"; exit 1
 fi
 export PATH="$cache/node_modules/.bin:$PATH" # Node 22 first
@@ -52,6 +58,7 @@ export MCPEEK_SERVER_EVERYTHING="$cache/node_modules/.bin/mcp-server-everything"
 export MCPEEK_SERVER_FILESYSTEM="$cache/node_modules/.bin/mcp-server-filesystem"
 export MCPEEK_SERVER_MEMORY="$cache/node_modules/.bin/mcp-server-memory"
 export MCPEEK_EXT_APPS="$cache/node_modules/@modelcontextprotocol/ext-apps"
+export MCPEEK_INSPECTOR="$cache/node_modules/.bin/mcp-inspector"
 
 rows=()    # "name<TAB>result"
 unexpected=0
@@ -138,6 +145,9 @@ else
   cat "$work/mcpgo-build.log"; row "mcpgo/build" fail
 fi
 checks servers testdata/interop/servers.mjs
+
+echo "== Inspector $inspector_version --cli against mcpeek replay --serve (a recording of the fixture)"
+checks inspector testdata/interop/inspector.mjs
 
 echo "== Apps SDK $ext_apps_version: an SDK-built app answered through the app host"
 if MCPEEK_REQUIRE_BROWSER=1 go test -count=1 -run '^TestBrowserInteropWithTheAppsSDK$' ./e2e >"$work/apps.log" 2>&1; then
