@@ -101,8 +101,8 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // noLoader loads nothing: a schema from a server is checked on its own.
 type noLoader struct{}
 
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("%q is not loaded: mcpeek checks a schema on its own, and knows the drafts 4, 6, 7, 2019-09 and 2020-12", url)
+func (noLoader) Load(string) (any, error) {
+	return nil, errors.New("mcpeek loads nothing outside the schema (it knows the drafts 4, 6, 7, 2019-09 and 2020-12 itself)")
 }
 
 // compiled caches compiled schemas by their canonical bytes.

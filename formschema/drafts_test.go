@@ -60,8 +60,8 @@ func TestNothingOutsideTheSchemaIsLoaded(t *testing.T) {
 		`{"$schema":"https://example.com/my-meta","type":"object","properties":{"a":{"type":"string"}}}`,
 	} {
 		_, err := Parse(json.RawMessage(raw))
-		if err == nil || !strings.Contains(err.Error(), "is not loaded") {
-			t.Errorf("Parse(%s) = %v, want an error saying it is not loaded", raw, err)
+		if err == nil || !strings.Contains(err.Error(), "mcpeek loads nothing outside the schema") {
+			t.Errorf("Parse(%s) = %v, want an error saying nothing outside it is loaded", raw, err)
 		}
 	}
 }
