@@ -477,7 +477,11 @@ func (r *runner) do(ctx context.Context, conn *mcpclient.Conn, st *Step, args an
 	if err != nil {
 		return nil, false, err
 	}
-	res, isError, err := StepKindOf(st.Kind).do(ctx, conn, Request{Target: target.(string), Args: args, Complete: st.Complete})
+	kind := StepKindOf(st.Kind)
+	if kind == nil {
+		return nil, false, fmt.Errorf("unknown step kind %q", st.Kind)
+	}
+	res, isError, err := kind.do(ctx, conn, Request{Target: target.(string), Args: args, Complete: st.Complete})
 	if err != nil {
 		if cause := context.Cause(ctx); ctx.Err() != nil && cause != nil {
 			err = cause
