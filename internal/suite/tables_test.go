@@ -7,23 +7,28 @@ import (
 	"testing"
 )
 
-// Every operator is one complete entry, and a suite writer can find it in
-// the README's list of predicates.
-func TestOperatorsComplete(t *testing.T) {
+// readmePart is the README's text from start up to end (or its end).
+func readmePart(t *testing.T, start, end string) string {
+	t.Helper()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The list runs from "Predicates:" to the sentence after it.
-	text := string(readme)
-	start := strings.Index(text, "Predicates: a bare value")
-	if start < 0 {
-		t.Fatal("the README has no list of predicates (\"Predicates: a bare value …\")")
+	i := strings.Index(string(readme), start)
+	if i < 0 {
+		t.Fatalf("the README has no %q", start)
 	}
-	list := text[start:]
-	if end := strings.Index(list, ". "); end > 0 {
-		list = list[:end]
+	part := string(readme)[i:]
+	if j := strings.Index(part, end); j > 0 {
+		part = part[:j]
 	}
+	return part
+}
+
+// Every operator is one complete entry, and a suite writer can find it in
+// the README's list of predicates.
+func TestOperatorsComplete(t *testing.T) {
+	list := readmePart(t, "Predicates: a bare value", ". ")
 	documented := map[string]bool{}
 	for _, m := range regexp.MustCompile("`([a-z]+)`").FindAllStringSubmatch(list, -1) {
 		documented[m[1]] = true
@@ -47,19 +52,7 @@ func TestOperatorsComplete(t *testing.T) {
 // Every step kind is one complete entry, named in the README's list of
 // steps, and a replay finds the kind of each request it sends.
 func TestStepKindsComplete(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(readme)
-	start := strings.Index(text, "Steps are `")
-	if start < 0 {
-		t.Fatal("the README has no list of steps (\"Steps are …\")")
-	}
-	list := text[start:]
-	if end := strings.Index(list, "Predicates:"); end > 0 {
-		list = list[:end]
-	}
+	list := readmePart(t, "Steps are `", "Predicates:")
 	for _, k := range stepKinds {
 		if k.Name == "" || k.do == nil {
 			t.Errorf("step kind %q lacks a name or a request", k.Name)
