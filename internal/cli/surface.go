@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -59,15 +60,40 @@ func (o *surfaceOptions) run(ctx context.Context, s streams) error {
 }
 
 // liveSurface reads the surface of cfg's server (sel: the config entry it
-// came from) in a headless run with cf's settings.
+// came from) in a headless run with cf's settings, and probes which
+// protocol revisions it accepts.
 func liveSurface(ctx context.Context, s streams, cf *connFlags, cfg *session.Config, sel *session.Selection) (*surface.Surface, error) {
 	var sur *surface.Surface
 	err := cf.headlessOn(ctx, s, cfg, sel, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
 		var err error
-		sur, err = surface.Live(ctx, conn)
-		return err
+		if sur, err = surface.Live(ctx, conn); err != nil {
+			return err
+		}
+		return sur.Probe(ctx, func(ctx context.Context, revision string) (string, error) {
+			return probe(ctx, s, *cfg, revision)
+		})
 	})
 	return sur, err
+}
+
+// probe connects once more to cfg's server, requiring revision, and
+// returns the revision agreed: quietly (no wire log file, recording, log
+// level or app host), as the run's connection is.
+func probe(ctx context.Context, s streams, cfg session.Config, revision string) (string, error) {
+	cfg.Protocol, cfg.LogLevel, cfg.WireLog, cfg.AppHost = revision, "", "", false
+	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets})
+	if err != nil {
+		return "", err
+	}
+	defer e.Close()
+	e.IgnoreListChanges = true
+	e.ShowAuth = func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }
+	conn, err := e.Connect(ctx, nil, nil)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	return conn.ProtocolVersion(), nil
 }
 
 // diffOptions are `mcpeek diff`'s.
@@ -188,7 +214,7 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 		if side.file == "" {
 			continue
 		}
-		data, err := os.ReadFile(side.file)
+		data, err := safefile.Read(side.file)
 		if err != nil {
 			return usagef("diff: %v", err)
 		}

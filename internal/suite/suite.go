@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -252,7 +253,7 @@ var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // Load reads and checks the suite at path; getenv resolves {{env.X}}.
 // Every mistake is an [*Error].
 func Load(path string, getenv func(string) (string, bool)) (*Suite, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
