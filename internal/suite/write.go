@@ -169,10 +169,9 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 	if name == "" {
 		return nil, errors.New("a test needs a name")
 	}
-	switch st.Kind {
-	case StepCall, StepRead, StepPrompt:
-	default:
-		return nil, fmt.Errorf("only a call, a read or a prompt can be saved as a test (got %q)", st.Kind)
+	kind := StepKindOf(st.Kind)
+	if kind == nil || !kind.Saved {
+		return nil, fmt.Errorf("only %s can be saved as a test (got %q)", kindNames("a ", func(k *StepKind) bool { return k.Saved }), st.Kind)
 	}
 	if st.Target == "" {
 		return nil, errors.New("the step names no tool, resource or prompt")
@@ -185,8 +184,8 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 		if _, ok := args.(map[string]any); !ok {
 			return nil, errors.New("arguments must be a JSON object")
 		}
-		if st.Kind == StepRead {
-			return nil, errors.New("a read takes no arguments")
+		if !kind.Args {
+			return nil, fmt.Errorf("a %s takes no arguments", kind.Name)
 		}
 	}
 	if hasTemplate(args) || hasTemplate(st.Target) {
