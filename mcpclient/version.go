@@ -35,5 +35,33 @@ func versionOf(info *debug.BuildInfo, ok bool) string {
 	return strings.TrimSpace(revision)
 }
 
-// buildVersion is the running binary's version (versionOf).
-func buildVersion() string { return versionOf(debug.ReadBuildInfo()) }
+// A release build (.goreleaser.yaml) stamps these with -ldflags -X; every
+// other build leaves them empty and the version comes from the build info.
+var (
+	releaseVersion string
+	releaseCommit  string
+	releaseDate    string
+)
+
+// buildVersion is the running binary's version: the release's when one
+// was stamped, else versionOf the build info.
+func buildVersion() string {
+	if releaseVersion != "" {
+		return releaseVersion
+	}
+	return versionOf(debug.ReadBuildInfo())
+}
+
+// Built names the commit and the date a release build was stamped with,
+// as "commit 1a2b3c4d, 2026-12-06T10:00:00Z"; "" for any other build, whose
+// version already names its commit.
+func Built() string {
+	var parts []string
+	if releaseCommit != "" {
+		parts = append(parts, "commit "+releaseCommit[:min(len(releaseCommit), 12)])
+	}
+	if releaseDate != "" {
+		parts = append(parts, releaseDate)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -41,3 +41,22 @@ func TestVersionOf(t *testing.T) {
 		t.Errorf("without build info: %q", got)
 	}
 }
+
+// TestReleaseStamp: a release build's stamped version wins over the build
+// info, and its commit (shortened) and date are named beside it.
+func TestReleaseStamp(t *testing.T) {
+	saved := [3]string{releaseVersion, releaseCommit, releaseDate}
+	t.Cleanup(func() { releaseVersion, releaseCommit, releaseDate = saved[0], saved[1], saved[2] })
+
+	releaseVersion, releaseCommit, releaseDate = "", "", ""
+	if got := Built(); got != "" {
+		t.Errorf("unstamped build: Built = %q, want none", got)
+	}
+	releaseVersion, releaseCommit, releaseDate = "1.4.0", "170e16326a652a502848027af39e476a52facc31", "2026-12-06T10:00:00Z"
+	if got := buildVersion(); got != "1.4.0" {
+		t.Errorf("stamped build: version %q, want 1.4.0", got)
+	}
+	if got, want := Built(), "commit 170e16326a65, 2026-12-06T10:00:00Z"; got != want {
+		t.Errorf("Built = %q, want %q", got, want)
+	}
+}

@@ -289,4 +289,12 @@ func (versionOptions) run(_ context.Context, s streams) error {
 	return nil
 }
 
-func printVersion(w io.Writer) { fmt.Fprintf(w, "mcpeek %s\n", mcpclient.Version) }
+// printVersion writes mcpeek's version, and for a release build the
+// commit and date it was built from.
+func printVersion(w io.Writer) {
+	if built := mcpclient.Built(); built != "" {
+		fmt.Fprintf(w, "mcpeek %s (%s)\n", mcpclient.Version, built)
+		return
+	}
+	fmt.Fprintf(w, "mcpeek %s\n", mcpclient.Version)
+}
