@@ -97,6 +97,34 @@ func TestTargetSecrets(t *testing.T) {
 	}
 }
 
+// A URL's credentials are every value of its query, its password, or its
+// user name when it has none, decoded and as written; its host, path and
+// query names are not.
+func TestURLSecrets(t *testing.T) {
+	for _, tc := range []struct {
+		url  string
+		want []string
+	}{
+		{"https://api.example.com/mcp?access_token=tok%2Fen-123&region=eu-west-1", []string{"tok/en-123", "tok%2Fen-123", "eu-west-1"}},
+		{"https://bob:hunter2%40x@api.example.com/mcp", []string{"hunter2@x", "hunter2%40x"}},
+		{"https://ghp_token0123@github.example.com/mcp", []string{"ghp_token0123"}},
+		{"https://api.example.com/mcp?flag&empty=", nil},
+		{"https://api.example.com/mcp", nil},
+		{"", nil},
+	} {
+		if got := URLSecrets(tc.url); !slices.Equal(got, tc.want) {
+			t.Errorf("URLSecrets(%q) = %q, want %q", tc.url, got, tc.want)
+		}
+	}
+	s := &Secrets{}
+	for _, v := range TargetSecrets(Target{Kind: TargetHTTP, URL: "https://h.example/mcp?access_token=sk-live-0123456789"}) {
+		s.AddCredential(v)
+	}
+	if got := s.Redact(`{"error":"bad token sk-live-0123456789"}`); strings.Contains(got, "sk-live") {
+		t.Errorf("a target's URL query value is not redacted: %s", got)
+	}
+}
+
 // A cut never splits a secret: it moves to the start of the one it would
 // split (of the longest, when one holds another), and stays where it was
 // when none is split.
