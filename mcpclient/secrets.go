@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mcpeek/mcpeek/internal/secret"
 )
 
 // Secrets are the secrets a run of mcpeek knows: the credentials of -H
@@ -92,10 +94,15 @@ func hasWord(name string, words ...string) bool {
 
 // TargetSecrets are the credentials a target carries: the values of its
 // credential headers, of the environment entries (env, envFile, -e)
-// whose names say they hold one, and of its URL's query and user
-// information ([URLSecrets]). [Secrets.AddCredential] takes each.
+// whose names say they hold one, of its URL's query and user information
+// ([URLSecrets]), and of its command's flags whose names say so
+// (--api-key=…, --token …: [secret.FlagValues]). [Secrets.AddCredential]
+// takes each.
 func TargetSecrets(t Target) []string {
 	out := URLSecrets(t.URL)
+	for _, f := range secret.FlagValues(t.Command) {
+		out = append(out, strings.TrimPrefix(t.Command[f.Index], f.Prefix))
+	}
 	for name, values := range t.Headers {
 		if CredentialHeader(name) {
 			out = append(out, values...)

@@ -83,16 +83,18 @@ func TestShortAndNumericSecretsAreNotTaken(t *testing.T) {
 }
 
 // The credentials a target carries are its credential headers, whatever
-// their name, and the environment entries whose names say so.
+// their name, the environment entries whose names say so, and the values
+// of its command's flags whose names say so.
 func TestTargetSecrets(t *testing.T) {
 	target := Target{
 		Headers: http.Header{"X-Auth-Token": {"a"}, "Private-Token": {"b"}, "X-Goog-Api-Key": {"c"}, "Authorization": {"d"},
 			"Cookie": {"e"}, "Accept": {"no"}, "X-Request-Id": {"no"}},
-		Env: []string{"GITHUB_TOKEN=f", "OPENAI_API_KEY=g", "DB_PASSWORD=h", "CLIENT_SECRET=i", "GOOGLE_CREDENTIALS=j", "PATH=no", "DEBUG=no"},
+		Env:     []string{"GITHUB_TOKEN=f", "OPENAI_API_KEY=g", "DB_PASSWORD=h", "CLIENT_SECRET=i", "GOOGLE_CREDENTIALS=j", "PATH=no", "DEBUG=no"},
+		Command: []string{"node", "--api-key=k", "--token", "l", "--port", "no", "--verbose"},
 	}
 	got := TargetSecrets(target)
 	slices.Sort(got)
-	if want := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}; !slices.Equal(got, want) {
+	if want := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}; !slices.Equal(got, want) {
 		t.Errorf("TargetSecrets = %q, want %q", got, want)
 	}
 }

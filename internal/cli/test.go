@@ -379,7 +379,7 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 		}
 		if len(secrets) > 0 {
 			names := slices.Sorted(maps.Keys(secrets))
-			fmt.Fprintf(s.errOut, "mcpeek: the server's URL carries values the suite does not keep (it may be committed): it reads them from %s; set them when you run it\n", strings.Join(names, ", "))
+			fmt.Fprintf(s.errOut, "mcpeek: the server's URL or arguments carry values the suite does not keep (it may be committed): it reads them from %s; set them when you run it\n", strings.Join(names, ", "))
 		}
 		if len(env) > 0 {
 			fmt.Fprintf(s.errOut, "mcpeek: the tools' secret arguments are not written (the suite may be committed): it reads them from %s; set them when you run it\n", strings.Join(env, ", "))

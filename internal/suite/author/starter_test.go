@@ -72,8 +72,48 @@ func TestStarterKeepsNoURLSecrets(t *testing.T) {
 	if pw, _ := u.User.Password(); pw != "hunter2" || !slices.Equal(u.Query()["api_key"], []string{"sk-123", "sk-456"}) || u.Query().Get("region") != "eu" {
 		t.Errorf("the suite runs against %s, want the URL given", s.Server[0])
 	}
-	if words, vars := TemplateSecrets([]string{"node", "server.js", "--key=sk-1"}); len(vars) != 0 || words[2] != "--key=sk-1" {
-		t.Errorf("a command's words: %v %v (only URLs are templated)", words, vars)
+	if words, vars := TemplateSecrets([]string{"node", "server.js", "--key=sk-1"}); vars["MCPEEK_SECRET_KEY"] != "sk-1" || words[2] != "--key={{env.MCPEEK_SECRET_KEY}}" {
+		t.Errorf("a command's words: %v %v (a flag named as a key is templated)", words, vars)
+	}
+}
+
+// A starter suite is meant to be committed: a command's flag whose name
+// says it holds a secret (--*key*, --*token*, --*secret*, --password), as
+// --name=VALUE or --name VALUE, is written as an {{env.MCPEEK_SECRET_…}}
+// template, which gives the command back when the suite runs; other
+// flags, and a flag followed by another flag, are written as they are.
+func TestStarterKeepsNoArgvSecrets(t *testing.T) {
+	t.Parallel()
+	server := []string{"node", "srv.js", "--api-key=sk-live-1", "--token", "ghp_abc", "--client-secret", "cs-9",
+		"--password=hunter2", "--port", "8080", "--verbose", "--access-token", "--debug", "-db-password=pw-2", "@notes"}
+	words, vars := TemplateSecrets(server)
+	want := []string{"node", "srv.js", "--api-key={{env.MCPEEK_SECRET_API_KEY}}", "--token", "{{env.MCPEEK_SECRET_TOKEN}}",
+		"--client-secret", "{{env.MCPEEK_SECRET_CLIENT_SECRET}}", "--password={{env.MCPEEK_SECRET_PASSWORD}}", "--port", "8080",
+		"--verbose", "--access-token", "--debug", "-db-password={{env.MCPEEK_SECRET_DB_PASSWORD}}", "@notes"}
+	if !slices.Equal(words, want) {
+		t.Errorf("words\n%q, want\n%q", words, want)
+	}
+	text, _, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"sk-live-1", "ghp_abc", "cs-9", "hunter2", "pw-2"} {
+		if strings.Contains(string(text), secret) {
+			t.Errorf("the starter holds %q:\n%s", secret, text)
+		}
+	}
+	s, err := suite.Parse("starter.mcpeek.yaml", text, func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if !slices.Equal(s.Server, server) {
+		t.Errorf("the suite runs %q, want %q", s.Server, server)
+	}
+	if words, vars := TemplateSecrets([]string{"@notes", "--token", "x"}); len(vars) != 0 || words[2] != "x" {
+		t.Errorf("a config's server: %q %v", words, vars)
 	}
 }
 
