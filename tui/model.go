@@ -79,6 +79,10 @@ type Options struct {
 	// arguments, a URL, @NAME), written in a suite + makes; nil is the
 	// embedded fixture.
 	SuiteServer []string
+	// SuiteTrust remembers the project's tests the person approved to
+	// run on the Suite tab (nil: mcpeek's store of approved servers, as
+	// for a project's .mcp.json).
+	SuiteTrust SuiteTrust
 }
 
 type connState int

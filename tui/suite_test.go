@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,4 +113,84 @@ func TestSuiteGoldens(t *testing.T) {
 			})
 		}
 	}
+}
+
+// approvedTests approves every test: the Suite tab's runs in the tests of
+// what a run does.
+type approvedTests struct{}
+
+func (approvedTests) Approved(string, string, string) (bool, error) { return true, nil }
+func (approvedTests) Approve(string, string, string) error          { return nil }
+
+// riskySuite is a repository's test named as harmless that calls a tool
+// not annotated read-only, sends a secret of the person's environment and
+// accepts the server's question.
+const riskySuite = `version: 1
+server: fixture
+tests:
+  - name: list files (read-only smoke test)
+    steps:
+      - call: choose_option
+        args: {note: "{{env.DANGER_SECRET}}"}
+        answers: [{match: {message: "Choose option"}, action: accept, content: {choice: option-b}}]
+        expect: {text: "accept: option-b"}
+`
+
+// TestSuiteTabAsksBeforeAProjectsTest: enter on a project's test does not
+// run it: it shows what the test does (the tool and that it is not
+// annotated read-only, its arguments with the {{env.X}} they read, not
+// its value, and the answers that accept the server's question) and asks.
+// n runs nothing; y runs it and is remembered (in mcpeek's store of
+// approved servers) until the suite changes, when it is asked again.
+func TestSuiteTabAsksBeforeAProjectsTest(t *testing.T) {
+	t.Setenv("DANGER_SECRET", "danger-secret-value-42")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mcpeek", "risky.yaml")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(riskySuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := open(t, Options{Dir: dir, SuiteTrust: storeTrust{}}, 120, 40).expect("choose_option")
+	var shown bytes.Buffer
+	in.keepWritten(&shown)
+	in.keys(suiteTab()).expect("list files (read-only smoke test)")
+	in.keys("enter").expectAll("is the project's test", "choose_option — MAY CHANGE OR DELETE THINGS", `{{env.DANGER_SECRET}}`,
+		`"action":"accept"`, "reads DANGER_SECRET from your environment")
+	if n := len(in.m.conn.Records()); n != 0 {
+		t.Fatalf("asked, the test ran: %d questions answered", n)
+	}
+	in.keys("n").expect("you did not approve the test")
+	if n := len(in.m.conn.Records()); n != 0 {
+		t.Fatalf("refused, the test ran: %d questions answered", n)
+	}
+	in.keys("enter").expect("is the project's test")
+	in.keys("y").expect("✓ passed in ")
+	if n := len(in.m.conn.Records()); n != 1 {
+		t.Errorf("approved, %d questions answered, want 1", n)
+	}
+	in.mu.Lock()
+	leaked := strings.Contains(shown.String(), "danger-secret-value-42")
+	in.mu.Unlock()
+	if leaked {
+		t.Error("the question showed the secret's value")
+	}
+
+	// Another inspector on the project runs it unasked, until it changes.
+	again := open(t, Options{Dir: dir, SuiteTrust: storeTrust{}}, 120, 40).expect("choose_option")
+	var drawn bytes.Buffer
+	again.keepWritten(&drawn)
+	again.keys(suiteTab()).expect("list files (read-only smoke test)")
+	again.keys("enter").expect("✓ passed in ")
+	again.mu.Lock()
+	asked := strings.Contains(drawn.String(), "is the project's test")
+	again.mu.Unlock()
+	if asked {
+		t.Error("a test approved before was asked about again")
+	}
+	if err := os.WriteFile(file, []byte(riskySuite+"# changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again.keys("enter").expect("is the project's test")
 }

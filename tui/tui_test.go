@@ -6,6 +6,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -36,6 +37,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("XDG_STATE_HOME", state)
+	// So are the tests the Suite tab was told to run (approved-servers.json
+	// in the config folder): never the person's.
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(state, "config"))
 	unknown := failOnUnknownActions()
 	code := m.Run()
 	os.RemoveAll(state)
@@ -152,6 +156,9 @@ func open(t *testing.T, opts Options, w, h int) *inspector {
 	}
 	if opts.StateDir == "" { // no arguments remembered by another test
 		opts.StateDir = t.TempDir()
+	}
+	if opts.SuiteTrust == nil { // the Suite tab's runs; TestSuiteTabAsksBeforeAProjectsTest asks
+		opts.SuiteTrust = approvedTests{}
 	}
 	m := New(opts)
 	in := &inspector{t: t, m: m, tm: teasync.New(t, m, teatest.WithInitialTermSize(w, h))}

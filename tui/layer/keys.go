@@ -37,6 +37,7 @@ var keyGroups = []keyGroup{
 	{"JSON", "Arguments as JSON", JSONKeys},
 	{"PromptArgs", "A prompt's arguments on several lines (e)", PromptArgsKeys},
 	{"Quit", "", QuitKeys},
+	{"ApproveTest", "", ApproveTestKeys},
 	{"Save", "", SaveKeys},
 	{"SaveTest", "", SaveTestKeys},
 	{"Level", "", LevelKeys},
