@@ -147,7 +147,13 @@ func AskApproval(ctx context.Context, s *mcpconfig.Server, client string, stdin 
 		return false, ErrNoTerminal
 	}
 	DescribeEntry(w, s, client)
-	fmt.Fprintf(w, "Use this server? mcpeek remembers your answer until the entry changes. [y/N] ")
+	return askYes(ctx, stdin, w, "Use this server? mcpeek remembers your answer until the entry changes.")
+}
+
+// askYes asks question on w and reads the answer from stdin: only "y" or
+// "yes" is yes; Ctrl+C stops the wait at once (ErrInterrupted).
+func askYes(ctx context.Context, stdin File, w io.Writer, question string) (bool, error) {
+	fmt.Fprintf(w, "%s [y/N] ", question)
 	line, err := ReadAnswer(ctx, stdin)
 	if err != nil {
 		return false, err

@@ -85,16 +85,7 @@ func askSuite(ctx context.Context, s ProjectSuite, stdin File, w io.Writer) (boo
 	fmt.Fprintf(w, "  %-8s %s\n", "file", DisplayPath(s.File))
 	fmt.Fprintf(w, "  %-8s %s\n", "url", shownURL(s.URL))
 	fmt.Fprintf(w, "  %-8s %s\n", "reads", termtext.OneLine(strings.Join(s.Reads, ", "))+" from your environment, sent to that server")
-	fmt.Fprintf(w, "Run this suite? mcpeek remembers your answer until the suite changes. [y/N] ")
-	line, err := ReadAnswer(ctx, stdin)
-	if err != nil {
-		return false, err
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true, nil
-	}
-	return false, nil
+	return askYes(ctx, stdin, w, "Run this suite? mcpeek remembers your answer until the suite changes.")
 }
 
 // shownURL is a URL as a person may see it: without its query's values or

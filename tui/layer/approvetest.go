@@ -47,14 +47,8 @@ func (l *ApproveTest) Update(msg tea.Msg) Action {
 			return Batch{Close{}, l.no}
 		case key.Matches(msg, k.Quit):
 			return Batch{Close{}, l.no, AskQuit{}}
-		case key.Matches(msg, k.Up):
-			v.ScrollUp(1)
-		case key.Matches(msg, k.Down):
-			v.ScrollDown(1)
-		case key.Matches(msg, k.PageUp):
-			v.PageUp()
-		case key.Matches(msg, k.PageDown):
-			v.PageDown()
+		default:
+			scroll(msg, v, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom)
 		}
 	}
 	return nil
@@ -76,7 +70,7 @@ func (*ApproveTest) Rank() Rank { return Prompt }
 // ApproveTestKeyMap holds the keys that answer whether to run a
 // project's test.
 type ApproveTestKeyMap struct {
-	Run, Refuse, Up, Down, PageUp, PageDown, Quit key.Binding
+	Run, Refuse, Up, Down, PageUp, PageDown, Top, Bottom, Quit key.Binding
 }
 
 // ApproveTestKeys are the bindings of [ApproveTestKeyMap].
@@ -87,15 +81,17 @@ var ApproveTestKeys = ApproveTestKeyMap{
 	Down:     downKey,
 	PageUp:   keys.New("pgup", "page up", "pgup"),
 	PageDown: keys.New("pgdown", "page down", "pgdown"),
+	Top:      keys.New("home/g", "top", "home", "g"),
+	Bottom:   keys.New("end/G", "end", "end", "G"),
 	Quit:     quitKey,
 }
 
 // ShortHelp is the footer of the question.
 func (k ApproveTestKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Run, k.Refuse, keys.Hint("↑↓/pgup/pgdn", "scroll", k.Up, k.Down, k.PageUp, k.PageDown), k.Quit}
+	return []key.Binding{k.Run, k.Refuse, keys.Hint("↑↓/pgup/pgdn/g/G", "scroll", k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom), k.Quit}
 }
 
 // FullHelp lists the question's keys.
 func (k ApproveTestKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Run, k.Refuse, k.Up, k.Down, k.PageUp, k.PageDown, k.Quit}}
+	return [][]key.Binding{{k.Run, k.Refuse, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Quit}}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/tui/keys"
@@ -58,21 +59,30 @@ func (l *Lock) Update(msg tea.Msg) Action {
 			return AskQuit{}
 		case key.Matches(msg, k.Close):
 			return Close{}
-		case key.Matches(msg, k.Up):
-			v.ScrollUp(1)
-		case key.Matches(msg, k.Down):
-			v.ScrollDown(1)
-		case key.Matches(msg, k.PageUp):
-			v.PageUp()
-		case key.Matches(msg, k.PageDown):
-			v.PageDown()
-		case key.Matches(msg, k.Top):
-			v.GotoTop()
-		case key.Matches(msg, k.Bottom):
-			v.GotoBottom()
+		default:
+			scroll(msg, v, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom)
 		}
 	}
 	return nil
+}
+
+// scroll moves a layer's pane for a key of its scrolling bindings: up and
+// down a line, a page, to the top and to the bottom.
+func scroll(msg tea.KeyMsg, v *viewport.Model, up, down, pageUp, pageDown, top, bottom key.Binding) {
+	switch {
+	case key.Matches(msg, up):
+		v.ScrollUp(1)
+	case key.Matches(msg, down):
+		v.ScrollDown(1)
+	case key.Matches(msg, pageUp):
+		v.PageUp()
+	case key.Matches(msg, pageDown):
+		v.PageDown()
+	case key.Matches(msg, top):
+		v.GotoTop()
+	case key.Matches(msg, bottom):
+		v.GotoBottom()
+	}
 }
 
 // Refresh gives the pane the check's text, under the title.

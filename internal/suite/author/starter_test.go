@@ -49,22 +49,7 @@ func TestStarterKeepsNoURLSecrets(t *testing.T) {
 	t.Parallel()
 	server := []string{"https://bob:hunter2@api.example.com/mcp?api_key=sk-123&region=eu&api_key=sk-456"}
 	words, vars := TemplateSecrets(server)
-	text, _, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, secret := range []string{"hunter2", "sk-123", "sk-456"} {
-		if strings.Contains(string(text), secret) {
-			t.Errorf("the starter holds %q:\n%s", secret, text)
-		}
-	}
-	s, err := suite.Parse("starter.mcpeek.yaml", text, func(name string) (string, bool) {
-		v, ok := vars[name]
-		return v, ok
-	})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, text)
-	}
+	s := starterRunsWith(t, words, vars, "hunter2", "sk-123", "sk-456")
 	u, err := url.Parse(s.Server[0])
 	if err != nil {
 		t.Fatal(err)
@@ -93,22 +78,7 @@ func TestStarterKeepsNoArgvSecrets(t *testing.T) {
 	if !slices.Equal(words, want) {
 		t.Errorf("words\n%q, want\n%q", words, want)
 	}
-	text, _, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, secret := range []string{"sk-live-1", "ghp_abc", "cs-9", "hunter2", "pw-2"} {
-		if strings.Contains(string(text), secret) {
-			t.Errorf("the starter holds %q:\n%s", secret, text)
-		}
-	}
-	s, err := suite.Parse("starter.mcpeek.yaml", text, func(name string) (string, bool) {
-		v, ok := vars[name]
-		return v, ok
-	})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, text)
-	}
+	s := starterRunsWith(t, words, vars, "sk-live-1", "ghp_abc", "cs-9", "hunter2", "pw-2")
 	if !slices.Equal(s.Server, server) {
 		t.Errorf("the suite runs %q, want %q", s.Server, server)
 	}
@@ -159,4 +129,27 @@ func TestStarterKeepsNoSecretArguments(t *testing.T) {
 	if args["user"] != "ada" || args["api_key"] != "k" || args["pin"] != "p" {
 		t.Errorf("login's arguments %v:\n%s", args, text)
 	}
+}
+
+// starterRunsWith writes a starter for server words holding none of
+// secrets, and reads it back with vars set, as the suite runs.
+func starterRunsWith(t *testing.T, words []string, vars map[string]string, secrets ...string) *suite.Suite {
+	t.Helper()
+	text, _, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range secrets {
+		if strings.Contains(string(text), secret) {
+			t.Errorf("the starter holds %q:\n%s", secret, text)
+		}
+	}
+	s, err := suite.Parse("starter.mcpeek.yaml", text, func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	return s
 }
