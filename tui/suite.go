@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -106,45 +107,65 @@ func (m *Model) suiteTrust() SuiteTrust {
 // runOrAsk runs the test a asks for if the person approved it as its
 // suite is now (remembering an approval a carries), and otherwise shows
 // what it does and asks first; a test not approved does not run, and the
-// page hears so.
+// page hears so. The suite and the store are read off the Update loop
+// (testReviewedMsg brings what they said).
 func (m *Model) runOrAsk(a page.RunTest) tea.Cmd {
-	notRun := func(err error) tea.Cmd {
-		return func() tea.Msg { return testRanMsg{page.TestRan{ID: a.ID, Err: err}} }
-	}
 	if m.connected() == nil || m.running != "" {
 		return runTest(m.connected(), m.running, a)
 	}
-	review, err := reviewTest(a.File, a.Name, pageOf[*page.Tools](m).Named)
-	if err != nil {
-		return notRun(err)
-	}
-	file, err := filepath.Abs(a.File)
-	if err != nil {
-		return notRun(err)
-	}
 	trust := m.suiteTrust()
-	if a.Approved != "" {
-		if a.Approved != review.digest {
-			return notRun(fmt.Errorf("%s changed while you reviewed the test: run it again to review it", a.File))
+	tools := slices.Clone(pageOf[*page.Tools](m).All())
+	return func() tea.Msg {
+		notRun := func(err error) tea.Msg { return testRanMsg{page.TestRan{ID: a.ID, Err: err}} }
+		review, err := reviewTest(a.File, a.Name, tools)
+		if err != nil {
+			return notRun(err)
 		}
-		if err := trust.Approve(file, a.Name, a.Approved); err != nil {
-			m.status = statusMsg{"approved for this run only: " + widget.Clean(err.Error()), true}
+		file, err := filepath.Abs(a.File)
+		if err != nil {
+			return notRun(err)
 		}
-		return runTest(m.connected(), m.running, a)
+		if a.Approved != "" {
+			if a.Approved != review.digest {
+				return notRun(fmt.Errorf("%s changed while you reviewed the test: run it again to review it", a.File))
+			}
+			return testReviewedMsg{run: a, review: review, approved: true, unkept: trust.Approve(file, a.Name, a.Approved)}
+		}
+		ok, err := trust.Approved(file, a.Name, review.digest)
+		if err != nil {
+			return notRun(err)
+		}
+		return testReviewedMsg{run: a, review: review, approved: ok}
 	}
-	ok, err := trust.Approved(file, a.Name, review.digest)
-	if err != nil {
-		return notRun(err)
+}
+
+// testReviewedMsg brings what a test the Suite tab asked to run does, and
+// whether the person approved it as its suite is now; unkept says why an
+// approval given just now could not be remembered.
+type testReviewedMsg struct {
+	run      page.RunTest
+	review   testReview
+	approved bool
+	unkept   error
+}
+
+// update runs an approved test, or asks about it.
+func (msg testReviewedMsg) update(m *Model) tea.Cmd {
+	a := msg.run
+	if msg.unkept != nil {
+		m.status = statusMsg{"approved for this run only: " + widget.Clean(msg.unkept.Error()), true}
 	}
-	if ok {
-		a.Approved = review.digest
+	if msg.approved {
+		a.Approved = msg.review.digest
 		return runTest(m.connected(), m.running, a)
 	}
 	yes := a
-	yes.Approved = review.digest
-	no := layer.Cmd{Cmd: notRun(errors.New("you did not approve the test: nothing ran"))}
+	yes.Approved = msg.review.digest
+	no := layer.Cmd{Cmd: func() tea.Msg {
+		return testRanMsg{page.TestRan{ID: a.ID, Err: errors.New("you did not approve the test: nothing ran")}}
+	}}
 	title := widget.Clean(a.Name) + " is the project's test: run it on your server?"
-	return m.host(layer.NewApproveTest(&m.c, title, review.text, yes, no))
+	return m.host(layer.NewApproveTest(&m.c, title, msg.review.text, yes, no))
 }
 
 // testReview is what a test does, for the person to approve, and the
@@ -154,11 +175,17 @@ type testReview struct {
 }
 
 // reviewTest reads the suite at file and says what its test name does:
-// each step, the tools it calls with their annotations (named is the
-// server's tool of a name, or nil), its arguments and answers as the file
-// writes them ({{env.X}} shown, not expanded), and the environment it
-// reads; cleaned for the terminal.
-func reviewTest(file, name string, named func(string) *mcp.Tool) (testReview, error) {
+// each step, the tools it calls with their annotations (tools are the
+// server's), its arguments and answers as the file writes them ({{env.X}}
+// shown, not expanded), and the environment it reads; cleaned for the
+// terminal.
+func reviewTest(file, name string, tools []*mcp.Tool) (testReview, error) {
+	named := func(name string) *mcp.Tool {
+		if i := slices.IndexFunc(tools, func(t *mcp.Tool) bool { return t.Name == name }); i >= 0 {
+			return tools[i]
+		}
+		return nil
+	}
 	s, err := suite.Load(file, func(v string) (string, bool) { return "{{env." + v + "}}", true })
 	if err != nil {
 		return testReview{}, err
