@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
 	"github.com/mcpeek/mcpeek/internal/secret"
+	"github.com/mcpeek/mcpeek/internal/yamlout"
 	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
 )
@@ -122,7 +123,7 @@ func (sn *snapshots) write() error {
 	for k, v := range sn.updated {
 		all[k] = v
 	}
-	data, err := yaml.Marshal(all) // keys sorted
+	data, err := yamlout.Marshal(all) // keys sorted; reads back as written
 	if err != nil {
 		return fmt.Errorf("snapshots: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
 	"github.com/mcpeek/mcpeek/internal/secret"
+	"github.com/mcpeek/mcpeek/internal/yamlout"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
@@ -570,14 +572,13 @@ func addKey(m *yaml.Node, key string, v *yaml.Node) {
 }
 
 func addScalar(m *yaml.Node, key, value string) {
-	v := &yaml.Node{}
-	_ = v.Encode(value) // a string encodes; quoted when it would read as another type
+	v, _ := yamlout.Node(value) // a string; quoted when it would read as another type
 	addKey(m, key, v)
 }
 
 func addValue(m *yaml.Node, key string, value any) error {
-	v := &yaml.Node{}
-	if err := v.Encode(value); err != nil {
+	v, err := yamlout.Node(value)
+	if err != nil {
 		return fmt.Errorf("%s: %w", key, err)
 	}
 	addKey(m, key, v)
@@ -680,17 +681,10 @@ func newSuiteText(d *Draft, ns NewSuite) ([]byte, error) {
 	return encodeYAML(doc)
 }
 
+// encodeYAML is n as a suite's text, two spaces a level, in a style that
+// reads back as n (yamlout.Encode).
 func encodeYAML(n *yaml.Node) ([]byte, error) {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(n); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return yamlout.Encode(n, 2)
 }
 
 // appendTest is the suite's text with d added to its tests, and the
@@ -776,7 +770,13 @@ func appendText(old []byte, top, tests *yaml.Node, d *Draft) ([]byte, bool) {
 	if got == nil || len(got.Content) != len(tests.Content)+1 {
 		return nil, false
 	}
-	if n := mapValue(got.Content[len(got.Content)-1], "name"); n == nil || n.Value != d.Name {
+	added := got.Content[len(got.Content)-1]
+	if n := mapValue(added, "name"); n == nil || n.Value != d.Name {
+		return nil, false
+	}
+	// And the test as written: indenting it kept every value.
+	var want, have any
+	if d.Node().Decode(&want) != nil || added.Decode(&have) != nil || !reflect.DeepEqual(want, have) {
 		return nil, false
 	}
 	return b.Bytes(), true

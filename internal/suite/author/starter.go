@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/internal/yamlout"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.yaml.in/yaml/v3"
 )
 
 // Starter is a suite with one test per tool: a call with arguments for
@@ -88,7 +88,7 @@ func templateSecret(args map[string]any, path []string, env []string) []string {
 }
 
 func writeYAML(b *strings.Builder, v any) error {
-	data, err := yaml.Marshal(v)
+	data, err := yamlout.Marshal(v)
 	if err != nil {
 		return err
 	}
