@@ -111,4 +111,3 @@ func TestEnvelopeInStoredSnapshotAndParity(t *testing.T) {
 		t.Error("comparable changed the result it was given")
 	}
 }
-
