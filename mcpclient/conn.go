@@ -23,6 +23,7 @@ import (
 	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -348,15 +349,36 @@ func (c *Conn) connect(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("no answer within %s (--connect-timeout): %w", c.cfg.ConnectTimeout, context.Cause(ctx))
 		}
+		var rpc *jsonrpc.Error
+		if pinned && errors.As(err, &rpc) && rpc.Code == mcp.CodeUnsupportedProtocolVersion {
+			return &RevisionError{Want: version, Err: err}
+		}
 		return err
 	}
 	c.session = session
 	c.sentWire = c.wire.SentCapabilities()
 	if got := session.InitializeResult().ProtocolVersion; pinned && got != version {
-		return fmt.Errorf("the server does not speak protocol revision %s (it negotiated %s)", version, got)
+		return &RevisionError{Want: version, Got: got}
 	}
 	return nil
 }
+
+// RevisionError is a server that does not speak the protocol revision a
+// connection required: it negotiated another (Got), or refused the
+// handshake of that revision's era (Err).
+type RevisionError struct {
+	Want, Got string
+	Err       error
+}
+
+func (e *RevisionError) Error() string {
+	if e.Got != "" {
+		return fmt.Sprintf("the server does not speak protocol revision %s (it negotiated %s)", e.Want, e.Got)
+	}
+	return fmt.Sprintf("the server does not speak protocol revision %s (it refused it: %v)", e.Want, e.Err)
+}
+
+func (e *RevisionError) Unwrap() error { return e.Err }
 
 // pausableTimer calls f once d has run, not counting the time it was
 // paused.
