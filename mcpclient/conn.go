@@ -233,6 +233,8 @@ type Conn struct {
 	// toolsSeen is set once the session has listed the tools, which lets
 	// the SDK mirror x-mcp-header arguments into Mcp-Param headers.
 	toolsSeen sync.Once
+	// listedVersions are the revisions a server/discover answer listed.
+	listedVersions atomic.Pointer[[]string]
 	// tooLarge is the last message larger than the limit an HTTP server
 	// sent, which broke the connection, and tooLargeN counts them: the
 	// errors such a message explains say so (tooLargeFor).
@@ -694,6 +696,35 @@ func (c *Conn) ProtocolVersion() string {
 		return ""
 	}
 	return c.session.InitializeResult().ProtocolVersion
+}
+
+// Revisions are the protocol revisions of the two eras
+// (ProtocolLegacy, ProtocolModern) the server is known to speak, oldest
+// first: the one negotiated, and the other when the server's
+// server/discover answer listed it. A server that answered only the
+// legacy handshake is known to speak that alone.
+func (c *Conn) Revisions() []string {
+	var out []string
+	listed := c.listedVersions.Load()
+	for _, rev := range []string{ProtocolLegacy, ProtocolModern} {
+		if rev == c.ProtocolVersion() || listed != nil && slices.Contains(*listed, rev) {
+			out = append(out, rev)
+		}
+	}
+	return out
+}
+
+// noteDiscover keeps the revisions the first server/discover answer
+// lists.
+func (c *Conn) noteDiscover(data []byte) {
+	var m struct {
+		Result *struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(data, &m) == nil && m.Result != nil && len(m.Result.SupportedVersions) > 0 {
+		c.listedVersions.CompareAndSwap(nil, &m.Result.SupportedVersions)
+	}
 }
 
 // ServerInfo is the server's self-description (never nil).

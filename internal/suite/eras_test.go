@@ -2,6 +2,8 @@ package suite
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -85,5 +87,50 @@ tests:
 	}
 	if passed, _, skipped := rep.Counts(); passed != 1 || skipped != 1 {
 		t.Errorf("%d passed, %d skipped; want 1 (anywhere, legacy) and 1 (the modern era, once)", passed, skipped)
+	}
+}
+
+// A test saved from a session runs in the revision the session
+// negotiated, or in both when the server is known to speak both: saved
+// from a server of one era, it passes against it at once.
+func TestSavedTestRunsInTheSessionsEra(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		eras []string
+		want string
+	}{
+		{nil, `protocol: ["2025-11-25"]`},
+		{[]string{"2025-11-25"}, `protocol: ["2025-11-25"]`},
+		{[]string{"2025-11-25", "2026-07-28"}, `protocol: ["2025-11-25", "2026-07-28"]`},
+	} {
+		d, err := BuildTest("count", SessionStep{Kind: StepCall, Target: "count_down", Args: map[string]any{"steps": 1, "delayMs": 0},
+			Era: "2025-11-25", Eras: c.eras, Result: map[string]any{"content": []any{}}, NoSnapshot: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := encodeYAML(d.Node())
+		if err != nil || !strings.Contains(string(text), c.want) {
+			t.Errorf("eras %v: wrote\n%s(%v), want %s", c.eras, text, err, c.want)
+		}
+	}
+	d, err := BuildTest("count", SessionStep{Kind: StepCall, Target: "count_down", Args: map[string]any{"steps": 1, "delayMs": 0}, Era: "2025-11-25", NoSnapshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "saved.mcpeek.yaml")
+	if err := WriteTest(file, d, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(file, os.LookupEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Cleanup()
+	rep, err := Run(t.Context(), []*Suite{s}, Options{Dial: oneEra("legacy")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if passed, failed, _ := rep.Counts(); passed != 1 || failed != 0 {
+		t.Errorf("%d passed, %d failed against the server it was saved from: %v", passed, failed, failures(rep))
 	}
 }

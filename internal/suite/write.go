@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -67,6 +68,9 @@ type SessionStep struct {
 	Args any
 	// Era is the protocol revision the session spoke.
 	Era string
+	// Eras are the revisions the server is known to speak
+	// (mcpclient.Conn.Revisions); nil: Era alone.
+	Eras []string
 	// Questions are those asked during the step, in the order asked.
 	Questions []Question
 	// Rounds are the step's input rounds (as `rounds:` counts them).
@@ -99,9 +103,15 @@ type Draft struct {
 	Name string
 	// Snapshot is the snapshot's name ("" for none).
 	Snapshot string
-	// Protocol is set when the test can only pass in one revision (its
-	// rounds are counted differently in the other).
+	// Protocol is set when the test runs in one revision: the one the
+	// session negotiated, when the server is not known to speak the
+	// other, or when the test can only pass in it (its rounds are counted
+	// differently in the other).
 	Protocol string
+	// Revisions are the test's protocol: as written: Protocol, or both
+	// eras when the server speaks both (nil when the session's is not
+	// known).
+	Revisions []string
 	// Env are the environment variables the test needs, sorted: those
 	// its secret arguments and answers are written as.
 	Env    []string
@@ -208,10 +218,9 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 		}
 		d.Snapshot = name
 	}
-	if st.Era == mcpclient.ProtocolModern && st.Rounds != len(st.Questions) {
-		// Questions asked together in one round: the other era asks
-		// them one at a time, so the rounds hold in this era only.
-		d.Protocol = st.Era
+	d.Revisions = draftRevisions(st)
+	if len(d.Revisions) == 1 {
+		d.Protocol = d.Revisions[0]
 	}
 	step, err := stepNode(st, args, d)
 	if err != nil {
@@ -220,12 +229,33 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 	sort.Strings(d.Env)
 	test := mapping()
 	addScalar(test, "name", name)
-	if d.Protocol != "" {
-		addScalar(test, "protocol", d.Protocol)
+	if len(d.Revisions) > 0 {
+		if err := addValue(test, "protocol", d.Revisions); err != nil {
+			return nil, err
+		}
+		test.Content[len(test.Content)-1].Style = yaml.FlowStyle
 	}
 	addKey(test, "steps", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{step}})
 	d.node = test
 	return d, nil
+}
+
+// draftRevisions are the revisions a test saved from st runs in: the
+// one the session negotiated, or both eras when the server is known to
+// speak both; a test whose questions were asked together in one
+// 2026-07-28 round holds in that era only (the other asks them one at a
+// time).
+func draftRevisions(st SessionStep) []string {
+	if st.Era != mcpclient.ProtocolLegacy && st.Era != mcpclient.ProtocolModern {
+		return nil
+	}
+	if st.Era == mcpclient.ProtocolModern && st.Rounds != len(st.Questions) {
+		return []string{st.Era}
+	}
+	if slices.Contains(st.Eras, mcpclient.ProtocolLegacy) && slices.Contains(st.Eras, mcpclient.ProtocolModern) {
+		return []string{mcpclient.ProtocolLegacy, mcpclient.ProtocolModern}
+	}
+	return []string{st.Era}
 }
 
 func stepNode(st SessionStep, args any, d *Draft) (*yaml.Node, error) {

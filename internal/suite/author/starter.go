@@ -22,8 +22,10 @@ import (
 // words (nil: the fixture). An argument the one secret rule holds secret
 // (secret.Paths, with known: the values the session knows as secrets) is
 // written as an {{env.MCPEEK_SECRET_…}} template, never a value: env are
-// those variables, sorted, to be set when the suite runs.
-func Starter(server []string, tools []*mcp.Tool, known secret.Known) (text []byte, env []string, err error) {
+// those variables, sorted, to be set when the suite runs. revisions are
+// those the server speaks (of the two eras), the suite's protocol:; nil
+// leaves protocol: out, and the suite runs in the eras the server speaks.
+func Starter(server []string, tools []*mcp.Tool, known secret.Known, revisions []string) (text []byte, env []string, err error) {
 	var b strings.Builder
 	b.WriteString("# A starter suite written by mcpeek test init: one test per tool.\n")
 	b.WriteString("# Fill in the arguments, add answers for the questions each tool asks\n")
@@ -36,7 +38,10 @@ func Starter(server []string, tools []*mcp.Tool, known secret.Known) (text []byt
 	if err := writeYAML(&b, map[string]any{"server": srv}); err != nil {
 		return nil, nil, err
 	}
-	b.WriteString("protocol: [2025-11-25, 2026-07-28]\ntests:\n")
+	if len(revisions) > 0 {
+		b.WriteString("protocol: [" + strings.Join(revisions, ", ") + "]\n")
+	}
+	b.WriteString("tests:\n")
 	sorted := append([]*mcp.Tool(nil), tools...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	for _, t := range sorted {
