@@ -700,18 +700,26 @@ func (c *Conn) ProtocolVersion() string {
 
 // Revisions are the protocol revisions of the two eras
 // (ProtocolLegacy, ProtocolModern) the server is known to speak, oldest
-// first: the one negotiated, and the other when the server's
-// server/discover answer listed it. A server that answered only the
-// legacy handshake is known to speak that alone.
+// first, or nil when that is not known. A 2026-07-28 session knows its
+// own and the legacy revision when the server's server/discover answer
+// lists it; a legacy session that let the server choose knows the server
+// refused the modern handshake; one that required a legacy revision
+// never asked.
 func (c *Conn) Revisions() []string {
-	var out []string
-	listed := c.listedVersions.Load()
-	for _, rev := range []string{ProtocolLegacy, ProtocolModern} {
-		if rev == c.ProtocolVersion() || listed != nil && slices.Contains(*listed, rev) {
-			out = append(out, rev)
+	got := c.ProtocolVersion()
+	if got == ProtocolLegacy {
+		if asked, _, _ := protocolRequest(c.cfg.Protocol); asked == "" {
+			return []string{ProtocolLegacy}
 		}
+		return nil
 	}
-	return out
+	if got != ProtocolModern {
+		return nil
+	}
+	if listed := c.listedVersions.Load(); listed != nil && slices.Contains(*listed, ProtocolLegacy) {
+		return []string{ProtocolLegacy, ProtocolModern}
+	}
+	return []string{ProtocolModern}
 }
 
 // noteDiscover keeps the revisions the first server/discover answer

@@ -69,7 +69,9 @@ type SessionStep struct {
 	// Era is the protocol revision the session spoke.
 	Era string
 	// Eras are the revisions the server is known to speak
-	// (mcpclient.Conn.Revisions); nil: Era alone.
+	// (mcpclient.Conn.Revisions), or those the test is for (a
+	// recording's); nil when not known: the test then names no protocol
+	// and runs in those the server speaks.
 	Eras []string
 	// Questions are those asked during the step, in the order asked.
 	Questions []Question
@@ -240,22 +242,23 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 	return d, nil
 }
 
-// draftRevisions are the revisions a test saved from st runs in: the
-// one the session negotiated, or both eras when the server is known to
-// speak both; a test whose questions were asked together in one
-// 2026-07-28 round holds in that era only (the other asks them one at a
-// time).
+// draftRevisions are the revisions a test saved from st names: the one
+// the session negotiated when the server is known to speak it alone,
+// both eras when it is known to speak both, none when that is not known
+// (the runner then runs those the server speaks). A test whose questions
+// were asked together in one 2026-07-28 round holds in that era only
+// (the other asks them one at a time).
 func draftRevisions(st SessionStep) []string {
-	if st.Era != mcpclient.ProtocolLegacy && st.Era != mcpclient.ProtocolModern {
-		return nil
-	}
 	if st.Era == mcpclient.ProtocolModern && st.Rounds != len(st.Questions) {
 		return []string{st.Era}
 	}
-	if slices.Contains(st.Eras, mcpclient.ProtocolLegacy) && slices.Contains(st.Eras, mcpclient.ProtocolModern) {
-		return []string{mcpclient.ProtocolLegacy, mcpclient.ProtocolModern}
+	var out []string
+	for _, rev := range []string{mcpclient.ProtocolLegacy, mcpclient.ProtocolModern} {
+		if slices.Contains(st.Eras, rev) {
+			out = append(out, rev)
+		}
 	}
-	return []string{st.Era}
+	return out
 }
 
 func stepNode(st SessionStep, args any, d *Draft) (*yaml.Node, error) {

@@ -33,9 +33,7 @@ func sessionStep(t *testing.T, rev, tool string, answers []mcpclient.Answer, roo
 		t.Fatal(err)
 	}
 	qs, rounds := StepQuestions(conn, 0, start)
-	// The fixture speaks both eras: a saved test runs in both.
-	return SessionStep{Kind: StepCall, Target: tool, Era: rev, Eras: []string{mcpclient.ProtocolLegacy, mcpclient.ProtocolModern},
-		Questions: qs, Rounds: rounds, Result: res}
+	return SessionStep{Kind: StepCall, Target: tool, Era: rev, Questions: qs, Rounds: rounds, Result: res}
 }
 
 // A step saved as a test, answers and all, passes when the suite runs it

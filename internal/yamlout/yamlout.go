@@ -39,6 +39,14 @@ func Marshal(v any) ([]byte, error) {
 func Node(v any) (*yaml.Node, error) {
 	switch t := v.(type) {
 	case string:
+		if !strings.ContainsAny(t, lineBreaks) {
+			// The library's own choice (it quotes "n" and "on", which
+			// YAML 1.1 readers take for booleans), checked by Encode.
+			n := &yaml.Node{}
+			if n.Encode(t) == nil {
+				return n, nil
+			}
+		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: t}, nil
 	case []string:
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
@@ -127,8 +135,11 @@ func readsBack(out []byte, want any) bool {
 // counts them) or that is written as a block.
 func multiLine(n *yaml.Node) bool {
 	return n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 ||
-		strings.ContainsAny(n.Value, "\n\r\u0085\u2028\u2029")
+		strings.ContainsAny(n.Value, lineBreaks)
 }
+
+// lineBreaks are the characters YAML reads as a line break.
+const lineBreaks = "\n\r\u0085\u2028\u2029"
 
 func anyString(*yaml.Node) bool { return true }
 
