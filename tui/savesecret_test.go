@@ -50,7 +50,7 @@ func TestSaveWritesSecretArgumentsAsEnvTemplates(t *testing.T) {
 	in.typeText("ada").keys("enter").typeText(vaultKey)
 	in.keys("ctrl+s").expect("signed in ada")
 	in.press(k.Tabs.SaveTest).expectAll("Save as a test: call sign_in", "set MCPEEK_SECRET_API_KEY to run it")
-	in.press(k.SaveTest.Confirm).expect(`saved the test "sign_in" (set MCPEEK_SECRET_API_KEY to run it`)
+	in.press(layer.SaveTestKeys.Confirm).expect(`saved the test "sign_in" (set MCPEEK_SECRET_API_KEY to run it`)
 
 	file := filepath.Join(dir, "mcpeek", "session.yaml")
 	text, err := os.ReadFile(file)
@@ -167,7 +167,7 @@ func TestClosingTheSaveLayerStopsItsRerun(t *testing.T) {
 	in.selectTool("wait").keys("enter").expect("waited")
 	in.press(k.Tabs.SaveTest).expect("running it again")
 	awaitSignal(t, started, "the re-run to reach the server")
-	in.press(k.SaveTest.Cancel)
+	in.press(layer.SaveTestKeys.Cancel)
 	awaitSignal(t, cancelled, "the re-run to be cancelled")
 }
 
@@ -257,7 +257,7 @@ func TestSaveKeepsTheBearerTokenOutOfTheErrorMessage(t *testing.T) {
 	in := open(t, Options{Dir: dir, Connect: connect}, 120, 40).expect("whoami")
 	in.keys("enter").expect("token [redacted] is not")
 	in.press(k.Tabs.SaveTest).expect("Save as a test: call whoami")
-	in.press(k.SaveTest.Confirm).expect(`saved the test "whoami"`)
+	in.press(layer.SaveTestKeys.Confirm).expect(`saved the test "whoami"`)
 
 	file := filepath.Join(dir, "mcpeek", "session.yaml")
 	text, err := os.ReadFile(file)

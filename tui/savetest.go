@@ -244,7 +244,7 @@ func (m *Model) openSaveTest() tea.Cmd {
 	if m.conn != nil {
 		l.NeedEnv(secretEnv(st, m.conn.Secrets()))
 	}
-	return tea.Batch(m.host(l), m.apply(nil, act, nil, nil))
+	return tea.Batch(m.host(l), m.do(origin{}, act))
 }
 
 // suitesDir is the project's folder of suites, in the project folder dir.

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -141,7 +142,7 @@ func (l *ArgsForm) Update(msg tea.Msg) Action {
 }
 
 func (l *ArgsForm) key(msg tea.KeyMsg) Action {
-	if key.Matches(msg, l.c.Keys.Form.Interrupt) { // as q on the tabs; the form stays under the prompt
+	if key.Matches(msg, FormKeys.Interrupt) { // as q on the tabs; the form stays under the prompt
 		return AskQuit{}
 	}
 	accepting := false
@@ -235,6 +236,10 @@ type JSONArgs struct {
 	Text     string
 	Skeleton bool
 	AsTask   bool // the call runs as a task
+	// Check validates the arguments against the input schema before the
+	// call; nil when the schema cannot be read (the server is then left
+	// to check them).
+	Check func(args []byte) error
 }
 
 // JSONEditor edits a tool's arguments as JSON, for an input schema a form
@@ -279,11 +284,35 @@ func (l *JSONEditor) resize(width, height int) {
 	notes := 1 + min(len(l.args.Secrets), 1) // why, and the note of secrets
 	if width >= SideBySide {
 		l.ed.SetWidth(max(width/2-2, 20))
+	} else {
+		l.ed.SetWidth(max(width-4, 20))
+	}
+	notes += max(len(l.errorLines())-1, 0) // a refusal longer than a line
+	if width >= SideBySide {
 		l.ed.SetHeight(max(height-5-notes, 4))
 		return
 	}
-	l.ed.SetWidth(max(width-4, 20))
 	l.ed.SetHeight(max((height-5-notes)*2/3, 4)) // the schema under it
+}
+
+// maxErrorLines is the most lines a refusal takes under the editor.
+const maxErrorLines = 4
+
+// errorLines is why the last call was refused, wrapped to the editor's
+// width.
+func (l *JSONEditor) errorLines() []string {
+	if l.err == "" {
+		return nil
+	}
+	w := l.ed.Width() + 2
+	lines := strings.Split(lipgloss.NewStyle().Width(w).Render(widget.Clean(l.err)), "\n")
+	if len(lines) > maxErrorLines {
+		lines = append(lines[:maxErrorLines-1], widget.Line(strings.Join(lines[maxErrorLines-1:], " "), w))
+	}
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return lines
 }
 
 // Update edits the arguments; the call key calls the tool when they are
@@ -304,7 +333,7 @@ func (l *JSONEditor) Update(msg tea.Msg) Action {
 }
 
 func (l *JSONEditor) key(msg tea.KeyMsg) Action {
-	k := l.c.Keys.JSON
+	k := JSONKeys
 	switch {
 	case key.Matches(msg, k.Back):
 		return Close{}
@@ -319,6 +348,13 @@ func (l *JSONEditor) key(msg tea.KeyMsg) Action {
 				l.err += ": " + err.Error()
 			}
 			return nil
+		}
+		if l.args.Check != nil {
+			if err := l.args.Check([]byte(text)); err != nil {
+				l.err = "the arguments do not match the input schema: " + err.Error()
+				l.resize(l.width, l.height)
+				return nil
+			}
 		}
 		return Batch{Close{}, CallTool{l.args.Tool, json.RawMessage(text), l.args.AsTask}}
 	}
@@ -339,8 +375,8 @@ func (l *JSONEditor) View(width, height int) string {
 		out += s.Dim.Render(widget.Line(widget.NotRemembered+": "+widget.Clean(strings.Join(l.args.Secrets, ", ")), width-2)) + "\n"
 	}
 	editor := l.ed.View()
-	if l.err != "" {
-		editor += "\n" + s.Err.Render(widget.Line(l.err, l.ed.Width()+2))
+	if lines := l.errorLines(); len(lines) > 0 {
+		editor += "\n" + s.Err.Render(strings.Join(lines, "\n"))
 	}
 	schema := s.Dim.Render("input schema:") + "\n" + s.ColourJSON(widget.Clean(l.args.Schema))
 	if width >= SideBySide {
@@ -355,4 +391,25 @@ func (l *JSONEditor) View(width, height int) string {
 }
 
 // Help is the editor's keys.
-func (l *JSONEditor) Help() []key.Binding { return l.c.Keys.JSON.ShortHelp() }
+func (l *JSONEditor) Help() []key.Binding { return JSONKeys.ShortHelp() }
+
+// JSONKeyMap holds the keys that work in the JSON editor of a tool's
+// arguments.
+type JSONKeyMap struct {
+	Call, Back, Quit key.Binding
+}
+
+// JSONKeys are the bindings of [JSONKeyMap].
+var JSONKeys = JSONKeyMap{
+	Call: keys.New("ctrl+s", "call the tool", "ctrl+s"),
+	Back: backKey,
+	Quit: quitKey,
+}
+
+// ShortHelp is the footer of the JSON editor.
+func (k JSONKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{keys.Hint("ctrl+s", "call", k.Call), k.Back}
+}
+
+// FullHelp lists every key of the JSON editor.
+func (k JSONKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Call, k.Back, k.Quit}} }
