@@ -69,15 +69,20 @@ func (e *eraSkips) found(u *unit, err error) bool {
 }
 
 // settleUnspoken takes the tests that did not run because the server does
-// not speak the revision out of sr, and says so once.
+// not speak the revision out of sr, and says so once; the tests written
+// skip: true that would have run there go too, as they would not have
+// run in it either.
 func settleUnspoken(sr *SuiteResult) {
-	kept := sr.Tests[:0]
 	for _, t := range sr.Tests {
 		if t.unspoken != "" {
 			sr.Skipped = t.unspoken + "; the suite names no protocol:, so it runs in the revisions the server speaks"
-			continue
+			break
 		}
-		kept = append(kept, t)
 	}
-	sr.Tests = kept
+	if sr.Skipped == "" {
+		return
+	}
+	sr.Tests = slices.DeleteFunc(sr.Tests, func(t *TestResult) bool {
+		return t.unspoken != "" || t.anyRevision && t.Status == StatusSkipped
+	})
 }
