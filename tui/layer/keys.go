@@ -39,6 +39,7 @@ var keyGroups = []keyGroup{
 	{"Quit", "", QuitKeys},
 	{"Save", "", SaveKeys},
 	{"SaveTest", "", SaveTestKeys},
+	{"TestReview", "", TestReviewKeys},
 	{"Level", "", LevelKeys},
 	{"Servers", "", ServerKeys},
 	{"Roots", "", RootsKeys},
