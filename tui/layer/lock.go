@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/tui/keys"
@@ -58,14 +59,7 @@ func (l *Lock) Update(msg tea.Msg) Action {
 			return AskQuit{}
 		case key.Matches(msg, k.Close):
 			return Close{}
-		case key.Matches(msg, k.Up):
-			v.ScrollUp(1)
-		case key.Matches(msg, k.Down):
-			v.ScrollDown(1)
-		case key.Matches(msg, k.PageUp):
-			v.PageUp()
-		case key.Matches(msg, k.PageDown):
-			v.PageDown()
+		case scroll(v, msg, k.Up, k.Down, k.PageUp, k.PageDown):
 		case key.Matches(msg, k.Top):
 			v.GotoTop()
 		case key.Matches(msg, k.Bottom):
@@ -95,6 +89,24 @@ func LockText(c LockCheck) string {
 		return widget.Clean(err.Error())
 	}
 	return widget.Clean(b.String())
+}
+
+// scroll moves v for a key of up, down, pageUp or pageDown, reporting
+// whether the key was one of them.
+func scroll(v *viewport.Model, msg tea.KeyMsg, up, down, pageUp, pageDown key.Binding) bool {
+	switch {
+	case key.Matches(msg, up):
+		v.ScrollUp(1)
+	case key.Matches(msg, down):
+		v.ScrollDown(1)
+	case key.Matches(msg, pageUp):
+		v.PageUp()
+	case key.Matches(msg, pageDown):
+		v.PageDown()
+	default:
+		return false
+	}
+	return true
 }
 
 // View draws the title over the pane.

@@ -98,14 +98,8 @@ func (l *TestApproval) Update(msg tea.Msg) Action {
 			return Batch{Close{}, ApproveTest{ID: l.review.ID}}
 		case key.Matches(msg, k.Decline):
 			return Batch{Close{}, DeclineTest{ID: l.review.ID}}
-		case key.Matches(msg, k.Up):
-			v.ScrollUp(1)
-		case key.Matches(msg, k.Down):
-			v.ScrollDown(1)
-		case key.Matches(msg, k.PageUp):
-			v.PageUp()
-		case key.Matches(msg, k.PageDown):
-			v.PageDown()
+		default:
+			scroll(v, msg, k.Up, k.Down, k.PageUp, k.PageDown)
 		}
 		return nil
 	}
