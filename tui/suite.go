@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,6 +26,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/layer"
@@ -176,28 +176,6 @@ func (m *Model) approvals() (*mcpconfig.TrustStore, error) {
 // store, beside its suite file's path.
 func testApprovalName(name string) string { return "test: " + name }
 
-// maxSuiteBytes bounds what is read of a suite file.
-const maxSuiteBytes = 16 << 20
-
-// readSuite reads a suite file: a regular file, at most maxSuiteBytes.
-func readSuite(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", file)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxSuiteBytes+1))
-	if err == nil && len(data) > maxSuiteBytes {
-		err = fmt.Errorf("%s is larger than %d bytes", file, maxSuiteBytes)
-	}
-	return data, err
-}
-
 // envTemplate finds the {{env.NAME}} a reviewed step holds.
 var envTemplate = regexp.MustCompile(`\{\{env\.([^{}]+)\}\}`)
 
@@ -209,7 +187,7 @@ var envTemplate = regexp.MustCompile(`\{\{env\.([^{}]+)\}\}`)
 // the suite file's bytes and the test's steps, answers read from their
 // own files included.
 func reviewTest(a page.RunTest, tools []*mcp.Tool) (*testReview, error) {
-	data, err := readSuite(a.File)
+	data, err := safefile.Read(a.File)
 	if err != nil {
 		return nil, err
 	}

@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -56,10 +58,11 @@ func (s *LockStatus) Report() *Report {
 
 // CheckLock compares live with the lock in dir (LockFile), by the rules and
 // dir's diff config (DefaultConfig) when it has one; nil, nil when dir has
-// no lock.
+// no lock. A live surface without probes (Live's) says nothing of the
+// revisions it was not taken on, so none is reported unknown.
 func CheckLock(dir string, live *Surface, now time.Time) (*LockStatus, error) {
 	path := filepath.Join(dir, LockFile)
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path)
 	if absent(err) {
 		return nil, nil
 	}
@@ -74,7 +77,9 @@ func CheckLock(dir string, live *Surface, now time.Time) (*LockStatus, error) {
 	if err != nil {
 		return nil, err
 	}
-	findings := Diff(lock, live, cfg, now)
+	// The inspector's connection probes no other revision: what it cannot
+	// tell of them is not news since the lock.
+	findings := slices.DeleteFunc(Diff(lock, live, cfg, now), func(f Finding) bool { return f.ID == "protocol-revision-unknown" && live.ProbedRevisions == nil })
 	return &LockStatus{Path: path, Findings: findings, Counts: Count(findings)}, nil
 }
 

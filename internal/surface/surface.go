@@ -24,15 +24,19 @@ const FormatVersion = 1
 // schema is kept as decoded JSON (objects as map[string]any, numbers as
 // json.Number), so that nothing a server wrote is lost to a struct.
 type Surface struct {
-	Format            int            `json:"mcpeekSurface"`
-	ProtocolVersion   string         `json:"protocolVersion"`
-	SupportedVersions []string       `json:"supportedVersions"`
-	ServerInfo        map[string]any `json:"serverInfo"`
-	Capabilities      map[string]any `json:"capabilities"`
-	Tools             []Item         `json:"tools"`
-	Resources         []Item         `json:"resources"`
-	ResourceTemplates []Item         `json:"resourceTemplates"`
-	Prompts           []Item         `json:"prompts"`
+	Format            int      `json:"mcpeekSurface"`
+	ProtocolVersion   string   `json:"protocolVersion"`
+	SupportedVersions []string `json:"supportedVersions"`
+	// ProbedRevisions is what a probe found of each revision mcpeek
+	// speaks, "accepted" or "refused" (Probe); nil in a surface taken
+	// without one.
+	ProbedRevisions   map[string]string `json:"probedRevisions,omitempty"`
+	ServerInfo        map[string]any    `json:"serverInfo"`
+	Capabilities      map[string]any    `json:"capabilities"`
+	Tools             []Item            `json:"tools"`
+	Resources         []Item            `json:"resources"`
+	ResourceTemplates []Item            `json:"resourceTemplates"`
+	Prompts           []Item            `json:"prompts"`
 }
 
 // Item is one tool, resource, resource template or prompt as listed.
