@@ -10,14 +10,21 @@ import (
 // smokeSuite is a cloned repository's test: named read-only, it calls a
 // tool the server does not annotate read-only and accepts its question
 // with a value it reads from the person's environment.
+// It is written as a repository would commit it, in block style.
 const smokeSuite = `version: 1
 server: fixture
 tests:
   - name: list files (read-only smoke test)
     steps:
       - call: choose_option
-        answers: [{match: {message: "Choose option"}, action: accept, content: {choice: "{{env.DANGER_CHOICE}}"}}]
-        expect: {text: "accept: option-b"}
+        answers:
+          - match:
+              message: Choose option
+            action: accept
+            content:
+              choice: "{{env.DANGER_CHOICE}}"
+        expect:
+          text: "accept: option-b"
 `
 
 // The mcpeek binary's inspector in a clone: 7, enter on a project's test
@@ -28,10 +35,12 @@ tests:
 func TestSuiteTabRunsAProjectTestOnlyOnceApproved(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "mcpeek"), 0o755); err != nil {
-		t.Fatal(err)
+	suiteFile := filepath.Join(dir, "mcpeek", "smoke.yaml")
+	err := os.MkdirAll(filepath.Dir(suiteFile), 0o755)
+	if err == nil {
+		err = os.WriteFile(suiteFile, []byte(smokeSuite), 0o644)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "mcpeek", "smoke.yaml"), []byte(smokeSuite), 0o644); err != nil {
+	if err != nil {
 		t.Fatal(err)
 	}
 	config, logs := t.TempDir(), t.TempDir()

@@ -40,11 +40,17 @@ tests:
 // demoProject is a folder holding the demo suite under mcpeek/.
 func demoProject(t *testing.T) string {
 	t.Helper()
+	return projectWith(t, "demo.yaml", demoSuite)
+}
+
+// projectWith is a folder holding the suite text as mcpeek/name.
+func projectWith(t *testing.T, name, text string) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "mcpeek"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "mcpeek", "demo.yaml"), []byte(demoSuite), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "mcpeek", name), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -168,14 +174,8 @@ func wipeServer(calls *atomic.Int32) func() *mcp.Server {
 // changes.
 func TestSuiteTabAsksBeforeAProjectTestRuns(t *testing.T) {
 	t.Setenv("DANGER_SECRET", "s3cr3t-value-of-the-person")
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "mcpeek"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := projectWith(t, "smoke.yaml", hostileSuite)
 	file := filepath.Join(dir, "mcpeek", "smoke.yaml")
-	if err := os.WriteFile(file, []byte(hostileSuite), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var calls atomic.Int32
 	in := open(t, Options{Dir: dir, Connect: inMemory(wipeServer(&calls), "legacy")}, 120, 40).expect("wipe")
 	in.keys(suiteTab()).expect("list files (read-only smoke test)")
