@@ -98,6 +98,12 @@ func (l *TestApproval) Update(msg tea.Msg) Action {
 			return Batch{Close{}, ApproveTest{ID: l.review.ID}}
 		case key.Matches(msg, k.Decline):
 			return Batch{Close{}, DeclineTest{ID: l.review.ID}}
+		case key.Matches(msg, k.Quit):
+			return Batch{Close{}, DeclineTest{ID: l.review.ID}, AskQuit{}}
+		case key.Matches(msg, k.Top):
+			v.GotoTop()
+		case key.Matches(msg, k.Bottom):
+			v.GotoBottom()
 		default:
 			scroll(v, msg, k.Up, k.Down, k.PageUp, k.PageDown)
 		}
@@ -212,10 +218,13 @@ func (l *TestApproval) View(width, height int) string {
 // Help is the layer's keys.
 func (l *TestApproval) Help() []key.Binding { return TestReviewKeys.ShortHelp() }
 
+// Rank keeps the review on top until it is answered.
+func (*TestApproval) Rank() Rank { return Prompt }
+
 // TestReviewKeyMap holds the keys that answer the review of a project's
 // test.
 type TestReviewKeyMap struct {
-	Approve, Decline, Up, Down, PageUp, PageDown key.Binding
+	Approve, Decline, Up, Down, PageUp, PageDown, Top, Bottom, Quit key.Binding
 }
 
 // TestReviewKeys are the bindings of [TestReviewKeyMap]. Enter is not
@@ -227,14 +236,17 @@ var TestReviewKeys = TestReviewKeyMap{
 	Down:     downKey,
 	PageUp:   keys.New("pgup", "page up", "pgup"),
 	PageDown: keys.New("pgdown", "page down", "pgdown"),
+	Top:      keys.New("home/g", "top", "home", "g"),
+	Bottom:   keys.New("end/G", "end", "end", "G"),
+	Quit:     quitKey,
 }
 
 // ShortHelp is the footer of the review.
 func (k TestReviewKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Approve, k.Decline, keys.Hint("↑↓/pgup/pgdn", "scroll", k.Up, k.Down, k.PageUp, k.PageDown)}
+	return []key.Binding{k.Approve, k.Decline, keys.Hint("↑↓/pgup/pgdn/g/G", "scroll", k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom), k.Quit}
 }
 
 // FullHelp lists the keys of the review.
 func (k TestReviewKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Approve, k.Decline, k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{{k.Approve, k.Decline, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Quit}}
 }

@@ -12,7 +12,7 @@ import (
 
 // The review of a project's test is answered by y or by n/esc only: the
 // enter that asked the run (or a second one typed quickly) approves
-// nothing. A tool the server annotates read-only is said so; one it does
+// nothing, and ctrl+c runs nothing as it asks to quit. A tool the server annotates read-only is said so; one it does
 // not list is marked, and so are the answers to its questions.
 func TestTestApprovalAnswers(t *testing.T) {
 	review := TestReview{ID: 7, File: "mcpeek/smoke.yaml", Line: 4, Name: "smoke", Target: "my server",
@@ -40,6 +40,7 @@ func TestTestApprovalAnswers(t *testing.T) {
 		{typed("y"), Batch{Close{}, ApproveTest{ID: 7}}},
 		{typed("n"), Batch{Close{}, DeclineTest{ID: 7}}},
 		{tea.KeyMsg{Type: tea.KeyEscape}, Batch{Close{}, DeclineTest{ID: 7}}},
+		{tea.KeyMsg{Type: tea.KeyCtrlC}, Batch{Close{}, DeclineTest{ID: 7}, AskQuit{}}},
 	} {
 		if got := l.Update(tc.key); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %#v, want %#v", tc.key, got, tc.want)
