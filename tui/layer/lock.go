@@ -9,7 +9,6 @@ import (
 	"fmt"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/tui/keys"
@@ -59,11 +58,7 @@ func (l *Lock) Update(msg tea.Msg) Action {
 			return AskQuit{}
 		case key.Matches(msg, k.Close):
 			return Close{}
-		case scroll(v, msg, k.Up, k.Down, k.PageUp, k.PageDown):
-		case key.Matches(msg, k.Top):
-			v.GotoTop()
-		case key.Matches(msg, k.Bottom):
-			v.GotoBottom()
+		case k.scroll(v, msg):
 		}
 	}
 	return nil
@@ -91,24 +86,6 @@ func LockText(c LockCheck) string {
 	return widget.Clean(b.String())
 }
 
-// scroll moves v for a key of up, down, pageUp or pageDown, reporting
-// whether the key was one of them.
-func scroll(v *viewport.Model, msg tea.KeyMsg, up, down, pageUp, pageDown key.Binding) bool {
-	switch {
-	case key.Matches(msg, up):
-		v.ScrollUp(1)
-	case key.Matches(msg, down):
-		v.ScrollDown(1)
-	case key.Matches(msg, pageUp):
-		v.PageUp()
-	case key.Matches(msg, pageDown):
-		v.PageDown()
-	default:
-		return false
-	}
-	return true
-}
-
 // View draws the title over the pane.
 func (l *Lock) View(width, height int) string {
 	return l.c.Styles.Title.Render(widget.Line("Changes since the surface lock", width)) + "\n\n" + l.pane.View(l.c, "")
@@ -120,27 +97,23 @@ func (l *Lock) Help() []key.Binding { return LockKeys.ShortHelp() }
 // LockKeyMap holds the keys that work on the changes since the project's
 // surface lock.
 type LockKeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom, Close, Quit key.Binding
+	PaneKeys
+	Close, Quit key.Binding
 }
 
 // LockKeys are the bindings of [LockKeyMap].
 var LockKeys = LockKeyMap{
-	Up:       upKey,
-	Down:     downKey,
-	PageUp:   keys.New("pgup", "page up", "pgup"),
-	PageDown: keys.New("pgdown", "page down", "pgdown"),
-	Top:      keys.New("home/g", "top", "home", "g"),
-	Bottom:   keys.New("end/G", "end", "end", "G"),
+	PaneKeys: paneKeys,
 	Close:    keys.New("esc/D", "close", "esc", "D"),
 	Quit:     keys.New("q/ctrl+c", "quit", "q", "ctrl+c"),
 }
 
 // ShortHelp is the footer of the changes since the surface lock.
 func (k LockKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{keys.Hint("↑↓/pgup/pgdn/g/G", "scroll", k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom), k.Close, k.Quit}
+	return []key.Binding{k.hint(), k.Close, k.Quit}
 }
 
 // FullHelp lists the keys of the changes since the surface lock.
 func (k LockKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Close, k.Quit}}
+	return [][]key.Binding{append(k.all(), k.Close, k.Quit)}
 }

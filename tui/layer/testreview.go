@@ -100,12 +100,8 @@ func (l *TestApproval) Update(msg tea.Msg) Action {
 			return Batch{Close{}, DeclineTest{ID: l.review.ID}}
 		case key.Matches(msg, k.Quit):
 			return Batch{Close{}, DeclineTest{ID: l.review.ID}, AskQuit{}}
-		case key.Matches(msg, k.Top):
-			v.GotoTop()
-		case key.Matches(msg, k.Bottom):
-			v.GotoBottom()
 		default:
-			scroll(v, msg, k.Up, k.Down, k.PageUp, k.PageDown)
+			k.scroll(v, msg)
 		}
 		return nil
 	}
@@ -224,29 +220,25 @@ func (*TestApproval) Rank() Rank { return Prompt }
 // TestReviewKeyMap holds the keys that answer the review of a project's
 // test.
 type TestReviewKeyMap struct {
-	Approve, Decline, Up, Down, PageUp, PageDown, Top, Bottom, Quit key.Binding
+	PaneKeys
+	Approve, Decline, Quit key.Binding
 }
 
 // TestReviewKeys are the bindings of [TestReviewKeyMap]. Enter is not
 // among them: the key that asked the run does not approve it.
 var TestReviewKeys = TestReviewKeyMap{
+	PaneKeys: paneKeys,
 	Approve:  keys.New("y", "run it", "y"),
 	Decline:  keys.New("n/esc", "don't run", "n", "esc"),
-	Up:       upKey,
-	Down:     downKey,
-	PageUp:   keys.New("pgup", "page up", "pgup"),
-	PageDown: keys.New("pgdown", "page down", "pgdown"),
-	Top:      keys.New("home/g", "top", "home", "g"),
-	Bottom:   keys.New("end/G", "end", "end", "G"),
 	Quit:     quitKey,
 }
 
 // ShortHelp is the footer of the review.
 func (k TestReviewKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Approve, k.Decline, keys.Hint("↑↓/pgup/pgdn/g/G", "scroll", k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom), k.Quit}
+	return []key.Binding{k.Approve, k.Decline, k.hint(), k.Quit}
 }
 
 // FullHelp lists the keys of the review.
 func (k TestReviewKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Approve, k.Decline, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Quit}}
+	return [][]key.Binding{append([]key.Binding{k.Approve, k.Decline}, append(k.all(), k.Quit)...)}
 }
