@@ -71,10 +71,6 @@ type RunTest struct {
 	ID         int64
 	File, Name string
 	Ctx        context.Context
-	// Approved is the digest of the suite the person approved the test
-	// of, set by the program as they approve it; the run is of that
-	// content only.
-	Approved string
 }
 
 // TestRan is what a run gave: the result and the snapshots it left
