@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"golang.org/x/term"
 )
@@ -106,14 +107,14 @@ func (cf *connFlags) getApproval(ctx context.Context, errOut io.Writer) error {
 	case err != nil:
 		return notApproved(sel.entry, err)
 	case !ok:
-		return usagef("you did not approve server %q of %s: nothing was run", oneLine(sel.entry.Name), displayPath(sel.entry.File))
+		return usagef("you did not approve server %q of %s: nothing was run", textclean.OneLine(sel.entry.Name), displayPath(sel.entry.File))
 	}
 	store, err := trustStore()
 	if err == nil {
 		err = store.Approve(sel.entry)
 	}
 	if err != nil {
-		fmt.Fprintf(errOut, "mcpeek: warning: approved for this run only: %v\n", oneLine(err.Error()))
+		fmt.Fprintf(errOut, "mcpeek: warning: approved for this run only: %v\n", textclean.OneLine(err.Error()))
 	}
 	sel.needsApproval = false
 	return cf.resolve(nil)
@@ -123,7 +124,7 @@ func (cf *connFlags) getApproval(ctx context.Context, errOut io.Writer) error {
 // and could not be asked about: it says how to approve it, and how CI
 // uses a project's servers.
 func notApproved(s *mcpconfig.Server, why error) error {
-	name := oneLine(s.Name)
+	name := textclean.OneLine(s.Name)
 	return usagef("server %q comes from a project's config, %s, and you have not approved it (%v): run %s @%s on a terminal to review and approve it, or give --trust-project (%s=1 in CI) to use the project's servers without asking",
 		name, displayPath(s.File), why, selfName(), name, trustProjectEnv)
 }
@@ -131,7 +132,7 @@ func notApproved(s *mcpconfig.Server, why error) error {
 // hidesWarning says that the project's entry s hides the person's own
 // entry own of the same name.
 func hidesWarning(s, own *mcpconfig.Server) string {
-	name, yours := oneLine(s.Name), oneLine(own.Name)
+	name, yours := textclean.OneLine(s.Name), textclean.OneLine(own.Name)
 	return fmt.Sprintf("mcpeek: warning: @%s is the project's server in %s, which hides your own %q in %s (yours: --config %s --server %s)",
 		name, displayPath(s.File), yours, displayPath(own.File), displayPath(own.File), yours)
 }
@@ -170,11 +171,11 @@ func describeEntry(w io.Writer, s *mcpconfig.Server, client string) {
 	if client != "" {
 		source += " (" + client + ")"
 	}
-	fmt.Fprintf(w, "mcpeek: a project's config, not yours, names server %q:\n", oneLine(s.Name))
+	fmt.Fprintf(w, "mcpeek: a project's config, not yours, names server %q:\n", textclean.OneLine(s.Name))
 	rows := func(label string, values ...string) {
 		for _, value := range values {
 			if value != "" {
-				fmt.Fprintf(w, "  %-8s %s\n", label, cutLine(oneLine(value), maxShownValue))
+				fmt.Fprintf(w, "  %-8s %s\n", label, textclean.Cut(textclean.OneLine(value), maxShownValue))
 				label = ""
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/muesli/cancelreader"
 	"golang.org/x/term"
@@ -237,7 +238,7 @@ func (cf *connFlags) ready() error {
 	case sel.needsApproval:
 		return notApproved(sel.entry, errors.New("not asked"))
 	case sel.needsInput:
-		return usagef("server %q refers to VS Code inputs, which were not asked", oneLine(sel.entry.Name))
+		return usagef("server %q refers to VS Code inputs, which were not asked", textclean.OneLine(sel.entry.Name))
 	}
 	return nil
 }
@@ -254,12 +255,12 @@ func askInput(ctx context.Context, in mcpconfig.Input, stdin *os.File, w io.Writ
 		prompt = in.ID
 	}
 	for i, o := range in.Options {
-		fmt.Fprintf(w, "  %d) %s\n", i+1, oneLine(o))
+		fmt.Fprintf(w, "  %d) %s\n", i+1, textclean.OneLine(o))
 	}
 	if in.Default != "" && !in.Password {
 		prompt += " [" + in.Default + "]"
 	}
-	fmt.Fprintf(w, "%s: ", oneLine(prompt))
+	fmt.Fprintf(w, "%s: ", textclean.OneLine(prompt))
 	var answer string
 	var err error
 	if in.Password {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -114,7 +115,7 @@ func (d *doctor) step(name string, f func() outcome) bool {
 	}
 	start := time.Now()
 	o := f()
-	s := doctorStep{Step: name, Status: o.status, Ms: time.Since(start).Milliseconds(), Detail: oneLine(o.detail), Hint: oneLine(o.hint)}
+	s := doctorStep{Step: name, Status: o.status, Ms: time.Since(start).Milliseconds(), Detail: textclean.OneLine(o.detail), Hint: textclean.OneLine(o.hint)}
 	d.report.Steps = append(d.report.Steps, s)
 	if d.show != nil {
 		d.show(s)
@@ -136,7 +137,7 @@ func (o *doctorOptions) run(ctx context.Context, s streams) error {
 	t := o.conn.target
 	d := &doctor{cf: &o.conn, report: doctorReport{Target: t.String(), Transport: transportName(t), Source: o.conn.selection.source(), OK: true}}
 	if !o.json {
-		fmt.Fprintf(s.out, "mcpeek doctor: %s", oneLine(t.String()))
+		fmt.Fprintf(s.out, "mcpeek doctor: %s", textclean.OneLine(t.String()))
 		if src := d.report.Source; src != nil {
 			fmt.Fprintf(s.out, " (%q from %s)", src.Server, displayPath(src.File))
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -128,7 +129,7 @@ func (e *stderrEvents) OnEvent(ev mcpclient.Event) {
 		}
 		line = logLine(ev)
 	case mcpclient.ResourceUpdatedEvent:
-		line = cutLine(oneLine("mcpeek: resource updated: "+ev.URI), 500)
+		line = textclean.Cut(textclean.OneLine("mcpeek: resource updated: "+ev.URI), 500)
 		select {
 		case e.updated <- struct{}{}:
 		default:
@@ -212,7 +213,7 @@ func logLine(ev mcpclient.LogEvent) string {
 		logger = " [" + ev.Logger + "]"
 	}
 	line := fmt.Sprintf("mcpeek: server log %s%s: %s", ev.Level, logger, data)
-	return cutLine(oneLine(line), maxDataRunes)
+	return textclean.Cut(textclean.OneLine(line), maxDataRunes)
 }
 
 func progressLine(ev mcpclient.ProgressEvent) string {
@@ -226,17 +227,5 @@ func progressLine(ev mcpclient.ProgressEvent) string {
 	if ev.Message != "" {
 		b.WriteString(" " + ev.Message)
 	}
-	return cutLine(oneLine(b.String()), 200)
-}
-
-// cutLine cuts s to n runes.
-func cutLine(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j] + "…"
-		}
-		i++
-	}
-	return s
+	return textclean.Cut(textclean.OneLine(b.String()), 200)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -56,7 +57,7 @@ func report(ctx context.Context, err error, stderr io.Writer) int {
 	if !say {
 		return code
 	}
-	fmt.Fprintf(stderr, "mcpeek: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "mcpeek: %s\n", textclean.OneLine(err.Error()))
 	if ue := (usageError{}); errors.As(err, &ue) && ue.hint {
 		fmt.Fprintln(stderr, "Run 'mcpeek help' for usage.")
 	}

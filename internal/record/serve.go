@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -616,18 +617,7 @@ func escapePointer(k string) string {
 }
 
 // cut shortens JSON for a one-line message.
-func cut(s string) string {
-	const max = 160
-	if len(s) <= max {
-		return s
-	}
-	for i := max; i > 0; i-- {
-		if (s[i] & 0xC0) != 0x80 {
-			return s[:i] + "…"
-		}
-	}
-	return s[:max] + "…"
-}
+func cut(s string) string { return textclean.Cut(s, 160, textclean.InBytes()) }
 
 // liveRequest is what a recorded notification is rewritten for: the live
 // request's id and progress token.

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
-	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/internal/cireport"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // WriteText writes one line per test and revision, each failure under
@@ -99,7 +99,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 				for i, f := range t.Failures {
 					lines[i] = fmt.Sprintf("%s:%d: %s", t.File, f.Line, f.String())
 				}
-				tc.Failure = &junit.Result{Message: cut(t.Failures[0].String(), 500), Type: "expectation", Data: cireport.XMLText(strings.Join(lines, "\n"))}
+				tc.Failure = &junit.Result{Message: textclean.Cut(t.Failures[0].String(), 500, textclean.InBytes()), Type: "expectation", Data: cireport.XMLText(strings.Join(lines, "\n"))}
 				if t.Wire != "" {
 					tc.SystemOut = &junit.Output{Data: cireport.XMLText(t.Wire)}
 				}
@@ -155,7 +155,7 @@ func WriteGitHubSummary(w io.Writer, r *Report) {
 			if len(t.Failures) > 0 {
 				failure = t.Failures[0].String()
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s:%d | %s |\n", mark, cell(t.Name), s.Revision, cell(t.File), t.Line, cell(cut(failure, 300)))
+			fmt.Fprintf(w, "| %s | %s | %s | %s:%d | %s |\n", mark, cell(t.Name), s.Revision, cell(t.File), t.Line, cell(textclean.Cut(failure, 300, textclean.InBytes())))
 		}
 	}
 }
@@ -167,4 +167,4 @@ func cell(s string) string { return strings.ReplaceAll(terminalLine(s), "|", `\|
 // escape sequence of the server's reaches the reader's terminal or the
 // Actions log. The JSON report keeps the text as it came, its encoder
 // escaping it; JUnit keeps it as XML can hold it (cireport.XMLText).
-func terminalLine(s string) string { return oneLine(formschema.Clean(s)) }
+func terminalLine(s string) string { return textclean.OneLine(s) }

@@ -8,8 +8,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
-	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/internal/cireport"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // ReportVersion is the version of the JSON report's format.
@@ -118,7 +118,7 @@ func (r *Report) groups() []group {
 }
 
 func (r *Report) text(w io.Writer) error {
-	fmt.Fprintf(w, "%s → %s: %s\n", oneLine(r.Old.Label), oneLine(r.New.Label), Count(r.Findings).Summary())
+	fmt.Fprintf(w, "%s → %s: %s\n", textclean.OneLine(r.Old.Label), textclean.OneLine(r.New.Label), Count(r.Findings).Summary())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, g := range r.groups() {
 		if len(g.findings) == 0 {
@@ -126,9 +126,9 @@ func (r *Report) text(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "\n%s (%d)\n", g.name, len(g.findings))
 		for _, f := range g.findings {
-			text := fmt.Sprintf("  %s\t%s\t%s", f.ID, oneLine(f.Where()), oneLine(f.Message))
+			text := fmt.Sprintf("  %s\t%s\t%s", f.ID, textclean.OneLine(f.Where()), textclean.OneLine(f.Message))
 			if n := f.note(); n != "" {
-				text += " — " + oneLine(n)
+				text += " — " + textclean.OneLine(n)
 			}
 			fmt.Fprintln(tw, text)
 		}
@@ -167,12 +167,7 @@ func (r *Report) json(w io.Writer) error {
 }
 
 // mdCell makes text safe in a cell of a Markdown table.
-func mdCell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
-
-// oneLine makes text, which may quote the server (a tool's name, an enum
-// value), safe for one line of a terminal or a CI log: escape sequences
-// are shown, not obeyed, and line breaks cannot forge further lines.
-func oneLine(s string) string { return strings.Join(strings.Fields(formschema.Clean(s)), " ") }
+func mdCell(s string) string { return strings.ReplaceAll(textclean.OneLine(s), "|", `\|`) }
 
 func (r *Report) markdown(w io.Writer) error {
 	b := &strings.Builder{}
@@ -265,14 +260,14 @@ func (r *Report) githubActions(w io.Writer) error {
 		if file != "" {
 			props = append(props, "file="+cireport.EscapeProperty(file), fmt.Sprintf("line=%d", line))
 		}
-		props = append(props, "title="+cireport.EscapeProperty(f.ID+" ("+oneLine(f.Where())+")"))
+		props = append(props, "title="+cireport.EscapeProperty(f.ID+" ("+textclean.OneLine(f.Where())+")"))
 		msg := f.Message
 		if n := f.note(); n != "" {
 			msg += " — " + n
 		}
-		fmt.Fprintf(b, "::%s %s::%s\n", cmd, strings.Join(props, ","), cireport.Escape(oneLine(msg)))
+		fmt.Fprintf(b, "::%s %s::%s\n", cmd, strings.Join(props, ","), cireport.Escape(textclean.OneLine(msg)))
 	}
-	fmt.Fprintf(b, "%s → %s: %s\n", oneLine(r.Old.Label), oneLine(r.New.Label), Count(r.Findings).Summary())
+	fmt.Fprintf(b, "%s → %s: %s\n", textclean.OneLine(r.Old.Label), textclean.OneLine(r.New.Label), Count(r.Findings).Summary())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
