@@ -14,8 +14,10 @@ var (
 	// cellEscaper makes a server's text plain text in a GitHub Markdown
 	// table cell: HTML is shown, not obeyed (an unclosed <details open>
 	// would fold away the rows after it), the brackets of links and
-	// images are escaped, and so is the backslash that could undo that.
-	cellEscaper     = strings.NewReplacer(`\`, `\\`, "|", `\|`, "&", "&amp;", "<", "&lt;", ">", "&gt;", "[", `\[`, "]", `\]`)
+	// images are escaped, and so are a backtick (which could pair with one
+	// of mcpeek's own and make markup of the text between) and the
+	// backslash that could undo the escaping.
+	cellEscaper     = strings.NewReplacer(`\`, `\\`, "|", `\|`, "&", "&amp;", "<", "&lt;", ">", "&gt;", "[", `\[`, "]", `\]`, "`", "\\`")
 	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 )

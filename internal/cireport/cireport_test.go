@@ -46,6 +46,7 @@ func TestMarkdownCell(t *testing.T) {
 		{"[click](https://evil.example) ![i](x.png)", `\[click\](https://evil.example) !\[i\](x.png)`},
 		{`a\[b](c)`, `a\\\[b\](c)`},
 		{"a|b & c\nnext row", `a\|b &amp; c next row`},
+		{"a`<b>` c", "a\\`&lt;b&gt;\\` c"},
 		{"\x1b[2J\u202e", `␛\[2J\\u202e`}, // renders as \u202e
 	} {
 		if got := MarkdownCell(tc.in); got != tc.want {
