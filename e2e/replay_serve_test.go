@@ -192,3 +192,25 @@ func TestReplayServeUnmatched(t *testing.T) {
 		t.Errorf("server: exit %s, want 1 naming the unmatched request:\n%s", code, stderr)
 	}
 }
+
+// TestReplayServeAnswersUpkeep: a client that asks for log messages first
+// (logging/setLevel, as the official Inspector does), which the recording
+// does not hold, gets the spec's empty result from a served recording of a
+// server that offered logging; its call gets the recorded result, and the
+// summary says everything matched and the setLevel was answered apart.
+func TestReplayServeAnswersUpkeep(t *testing.T) {
+	rec := recordFixture(t, "legacy", "2025-11-25", "stdio")
+	dir := t.TempDir()
+	errFile, codeFile := filepath.Join(dir, "stderr"), filepath.Join(dir, "code")
+	call := mcpeek(t, "call", "choose_option", "--protocol", "legacy", "--log-level", "debug", "--answers", "testdata/answers/choose-option-a.json",
+		"--", "sh", "-c", `"$0" replay "$1" --serve 2>"$2"; echo $? >"$3"`, mcpeekBin, rec, errFile, codeFile)
+	code := waitForFile(t, codeFile)
+	stderr, _ := os.ReadFile(errFile)
+	if call.code != exitOK || call.structured(t)["choice"] != "option-a" || strings.Contains(call.stderr, "setLevel") {
+		t.Errorf("call: exit %d, want the recorded result and the level set:\n%s", call.code, call.stderr)
+	}
+	if code != "0" || !strings.Contains(string(stderr), "everything matched") ||
+		!strings.Contains(string(stderr), "not from the recording (not a mismatch): logging/setLevel (1)") {
+		t.Errorf("server: exit %s, want 0, everything matched and the setLevel said apart:\n%s", code, stderr)
+	}
+}

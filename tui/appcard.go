@@ -12,16 +12,12 @@ import (
 // showAppCard opens the app card while an elicitation is answered in its
 // app, and closes it when none is.
 func (m *Model) showAppCard() {
-	card, shown := findHosted[*layer.AppCard](&m.stack)
+	card, shown := findLayer[*layer.AppCard](&m.stack)
 	switch n := len(inApp(m.pending)); {
 	case n > 0 && !shown:
 		m.host(layer.NewAppCard(&m.c, func() []mcpclient.Pending { return inApp(m.pending) }, m.filtering, m.opts.AppURL, m.opts.AppSSHHint))
 	case n == 0 && shown:
-		for _, l := range m.layers {
-			if h, ok := l.(*hosted); ok && h.l == card {
-				m.close(h)
-			}
-		}
+		m.close(card)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -438,21 +439,21 @@ func TestToolAppOwnToolsAndTheme(t *testing.T) {
 	app := host.next(t)
 	app.expectTold(t, "result the board is drawn")
 	in.press(k.Tabs.Apps).expect("theme: light")
-	in.press(k.Apps.Theme).expect("the app's theme is now dark")
+	in.press(layer.AppsKeys.Theme).expect("the app's theme is now dark")
 	app.expectTold(t, "theme dark")
-	in.press(k.Apps.Theme).expect("the app's theme is now light")
+	in.press(layer.AppsKeys.Theme).expect("the app's theme is now light")
 	app.expectTold(t, "theme light")
 
-	in.press(k.Apps.Tools).expect("declared no tools of its own")
+	in.press(layer.AppsKeys.Tools).expect("declared no tools of its own")
 	app.mu.Lock()
 	app.tools = []*mcp.Tool{{Name: "app_first", Description: "The first"}, {Name: "app_echo", Description: "Echoes in the app"}}
 	app.mu.Unlock()
 	app.app.Peer.AppToolsChanged()
 	in.expectAll("app_first", "Echoes in the app")
-	in.press(k.AppTools.Down).typeText("nope").press(k.AppTools.Call).expect("must be a JSON object")
-	in.keys("ctrl+u").typeText(`{"x":1}`).press(k.AppTools.Call)
+	in.press(layer.AppToolsKeys.Down).typeText("nope").press(layer.AppToolsKeys.Call).expect("must be a JSON object")
+	in.keys("ctrl+u").typeText(`{"x":1}`).press(layer.AppToolsKeys.Call)
 	app.expectTold(t, `app tool app_echo {"x":1}`)
 	in.expect("app_echo ran in the app")
-	in.press(k.AppTools.Back)
+	in.press(layer.AppToolsKeys.Back)
 	wantOnScreen(t, in.screen(), "app tool · app_echo", "tools changed", "the theme is now dark")
 }

@@ -87,7 +87,7 @@ func appText(c *widget.Common, opts *Options, a *toolApp) string {
 		if theme == "" {
 			theme = "the terminal's"
 		}
-		k := c.Keys.Apps
+		k := layer.AppsKeys
 		b.WriteString(s.Dim.Render(fmt.Sprintf("theme: %s (%s switches) · %s: the app's own tools", theme, k.Theme.Help().Key, k.Tools.Help().Key)) + "\n")
 	}
 	if a.url != "" {

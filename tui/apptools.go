@@ -62,19 +62,17 @@ func callAppTool(a *toolApp, call layer.CallAppTool) tea.Cmd {
 }
 
 // appToolsOf is the app tools layer open on a, if one is.
-func appToolsOf(m *Model, a *toolApp) (*hosted, *layer.AppTools) {
+func appToolsOf(m *Model, a *toolApp) *layer.AppTools {
 	for _, x := range m.layers {
-		if h, ok := x.(*hosted); ok {
-			if l, ok := h.l.(*layer.AppTools); ok && m.apps.list[l.App()] == a {
-				return h, l
-			}
+		if l, ok := x.(*layer.AppTools); ok && m.apps.list[l.App()] == a {
+			return l
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 func (msg appToolsMsg) update(m *Model) tea.Cmd {
-	_, l := appToolsOf(m, msg.a)
+	l := appToolsOf(m, msg.a)
 	if l == nil {
 		return nil
 	}
@@ -91,7 +89,7 @@ func (msg appToolsMsg) update(m *Model) tea.Cmd {
 
 func (msg appToolsChangedMsg) update(m *Model) tea.Cmd {
 	msg.a.note(appMessage{at: time.Now(), kind: "tools changed", text: "the app's own tools changed (notifications/tools/list_changed)"})
-	if _, l := appToolsOf(m, msg.a); l != nil && msg.a.state == appOpen {
+	if l := appToolsOf(m, msg.a); l != nil && msg.a.state == appOpen {
 		l.List()
 		return listAppTools(msg.a)
 	}
@@ -107,7 +105,7 @@ func (msg appToolCalledMsg) update(m *Model) tea.Cmd {
 		}
 	}
 	msg.a.note(appMessage{at: time.Now(), kind: "app tool", head: msg.name, text: text})
-	if _, l := appToolsOf(m, msg.a); l != nil {
+	if l := appToolsOf(m, msg.a); l != nil {
 		l.Update(layer.AppToolResult{Name: msg.name, Text: m.c.Styles.Title.Render(widget.Clean(msg.name)) + "\n" + renderResult(&m.c, msg.res, msg.err, msg.took)})
 	}
 	return nil

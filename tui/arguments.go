@@ -11,9 +11,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/layer"
-	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -42,7 +42,7 @@ func completer(conn *mcpclient.Conn, ref *mcp.CompleteReference) layer.Completer
 // its defaults), the cursor in the first.
 func (m *Model) openJSON(t *mcp.Tool, asTask bool) tea.Cmd {
 	input := m.inputSchema(t)
-	args := layer.JSONArgs{Tool: t, AsTask: asTask, Schema: indentedSchema(input), Secrets: widget.SecretFields(t.InputSchema)}
+	args := layer.JSONArgs{Tool: t, AsTask: asTask, Schema: indentedSchema(input), Secrets: secret.Fields(t.InputSchema)}
 	if _, err := formschema.ParseArguments(input); err != nil {
 		args.Why = err.Error()
 	}

@@ -35,7 +35,7 @@ func wantNoControls(t *testing.T, what, s string) {
 // authorization URL) cleaned.
 func TestAuthStringsShownCleaned(t *testing.T) {
 	t.Parallel()
-	c := widget.NewCommon(keys.NewMap(tabNames[:]...))
+	c := widget.NewCommon(keys.NewMap(titles(testPages())...))
 	st := &oauth.State{Resource: "https://mcp.example/mcp", MetadataURL: "https://mcp.example/.well-known/x" + hostile,
 		Issuer: "https://as.example/" + hostile, Registration: "dynamic client registration", ClientID: "client" + hostile,
 		Scopes: []string{"read", hostile}, SignedIn: true, Expiry: time.Now().Add(time.Hour), Err: "refused: " + hostile}
@@ -49,7 +49,7 @@ func TestAuthStringsShownCleaned(t *testing.T) {
 	m.asker.stop()
 	m.Update(authMsgs{[]tea.Msg{authShownMsg{"waiting for it to come back " + hostile},
 		authShownMsg{layer.AuthOpenPrefix + "https://as.example/authorize" + hostile + "?state=s1"}}})
-	if _, ok := findHosted[*layer.LoginCard](&m.stack); !ok {
+	if _, ok := findLayer[*layer.LoginCard](&m.stack); !ok {
 		t.Fatal("no login card")
 	}
 	wantNoControls(t, "the login card", m.View())
@@ -59,7 +59,7 @@ func TestAuthStringsShownCleaned(t *testing.T) {
 // authorization, and says "not signed in" once one did.
 func TestHeaderSaysNothingOfSignInUnasked(t *testing.T) {
 	t.Parallel()
-	c := widget.NewCommon(keys.NewMap(tabNames[:]...))
+	c := widget.NewCommon(keys.NewMap(titles(testPages())...))
 	for _, tc := range []struct {
 		name string
 		st   *oauth.State

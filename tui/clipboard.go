@@ -128,7 +128,7 @@ func (m *Model) askSave() tea.Cmd {
 		if !copied {
 			return nothingToCopy
 		}
-		name, data = "mcpeek-"+strings.ToLower(tabNames[m.tab])+".txt", []byte(text)
+		name, data = "mcpeek-"+strings.ToLower(m.current().Title())+".txt", []byte(text)
 	}
 	m.host(layer.NewSavePrompt(&m.c, name, data))
 	return nil

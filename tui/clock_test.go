@@ -34,13 +34,13 @@ func TestTheGracePeriodIsTheInspectors(t *testing.T) {
 			answered func(m *Model) bool
 		}{
 			{"a URL consent card", func(_ *testing.T, m *Model) { m.Update(askMsg{urlAsk("e-1")}) }, "d",
-				func(m *Model) bool { _, shown := findHosted[*layer.URLCard](&m.stack); return !shown }},
+				func(m *Model) bool { _, shown := findLayer[*layer.URLCard](&m.stack); return !shown }},
 			{"an app's link card", func(_ *testing.T, m *Model) {
 				m.Update(appLinkMsg{&linkAsk{app: &toolApp{tool: &mcp.Tool{Name: "shop"}}, url: "https://example.com/buy", reply: make(chan bool, 1)}})
-			}, "d", func(m *Model) bool { _, shown := findHosted[*layer.LinkCard](&m.stack); return !shown }},
+			}, "d", func(m *Model) bool { _, shown := findLayer[*layer.LinkCard](&m.stack); return !shown }},
 			{"an elicitation's form", func(t *testing.T, m *Model) { m.Update(askMsg{formAsk(t, "e-1")}) }, "ctrl+d",
 				func(m *Model) bool {
-					l, _ := findHosted[*layer.ElicitForm](&m.stack)
+					l, _ := findLayer[*layer.ElicitForm](&m.stack)
 					_, settled := l.Form().Result()
 					return settled
 				}},

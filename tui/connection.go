@@ -52,7 +52,8 @@ type (
 		resources []*mcp.Resource
 		templates []*mcp.ResourceTemplate
 		prompts   []*mcp.Prompt
-		errs      [tabCount]error // why a tab's list is missing or short
+		// why a list is missing or short
+		toolsErr, resourcesErr, promptsErr error
 	}
 	// pollMsg asks for the connection's pending requests, records and wire
 	// log, twice a second.
@@ -64,7 +65,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectedMsg:
 		if m.login != nil { // the login, if one ran, is over
-			m.close(m.hostedOf(m.login))
+			m.close(m.login)
 			m.login = nil
 		}
 		if msg.err != nil {
@@ -91,9 +92,9 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr(m.opts.Wire)
 		}
 	case listsMsg:
-		m.pages[tabTools].Update(page.ToolList{Tools: msg.tools, Err: msg.errs[tabTools]})
-		m.pages[tabResources].Update(page.ResourceList{Resources: msg.resources, Templates: msg.templates, Err: msg.errs[tabResources]})
-		m.pages[tabPrompts].Update(page.PromptList{Prompts: msg.prompts, Err: msg.errs[tabPrompts]})
+		pageOf[*page.Tools](m).Update(page.ToolList{Tools: msg.tools, Err: msg.toolsErr})
+		pageOf[*page.Resources](m).Update(page.ResourceList{Resources: msg.resources, Templates: msg.templates, Err: msg.resourcesErr})
+		pageOf[*page.Prompts](m).Update(page.PromptList{Prompts: msg.prompts, Err: msg.promptsErr})
 	case pollMsg:
 		if m.conn != nil {
 			m.pending = m.conn.Pending()
@@ -104,7 +105,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			m.stderr = m.lastStderr(m.opts.Wire)
 		}
 		m.showAppCard()
-		return tea.Batch(poll(), m.deliver(layer.Poll{}, m.hosts(nil)))
+		return tea.Batch(poll(), m.deliver(layer.Poll{}, m.pick(nil)))
 	}
 	return nil
 }
@@ -127,9 +128,9 @@ func (m *Model) reconnect() tea.Cmd {
 	}
 	if old := m.conn; old != nil {
 		m.conn = nil
-		m.pages[tabTools].Update(page.ToolList{})
-		m.pages[tabResources].Update(page.ResourceList{})
-		m.pages[tabPrompts].Update(page.PromptList{})
+		pageOf[*page.Tools](m).Update(page.ToolList{})
+		pageOf[*page.Resources](m).Update(page.ResourceList{})
+		pageOf[*page.Prompts](m).Update(page.PromptList{})
 		return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, m.dial(m.opts.Connect, m.asker))
 	}
 	return m.dial(m.opts.Connect, m.asker)
@@ -148,16 +149,16 @@ func load(conn *mcpclient.Conn) tea.Cmd {
 		var out listsMsg
 		caps, s := conn.ServerCapabilities(), conn.Session()
 		if caps.Tools != nil {
-			out.tools, out.errs[tabTools] = collect(s.Tools(ctx, nil), mcpclient.MethodListTools)
+			out.tools, out.toolsErr = collect(s.Tools(ctx, nil), mcpclient.MethodListTools)
 		}
 		if caps.Resources != nil {
 			var errResources, errTemplates error
 			out.resources, errResources = collect(s.Resources(ctx, nil), mcpclient.MethodListResources)
 			out.templates, errTemplates = collect(s.ResourceTemplates(ctx, nil), mcpclient.MethodListResourceTemplates)
-			out.errs[tabResources] = errors.Join(errResources, errTemplates)
+			out.resourcesErr = errors.Join(errResources, errTemplates)
 		}
 		if caps.Prompts != nil {
-			out.prompts, out.errs[tabPrompts] = collect(s.Prompts(ctx, nil), mcpclient.MethodListPrompts)
+			out.prompts, out.promptsErr = collect(s.Prompts(ctx, nil), mcpclient.MethodListPrompts)
 		}
 		return out
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,7 +19,7 @@ import (
 // elicitation in the inspector.
 func TestCallToolsAndAnswerInTheInspector(t *testing.T) {
 	t.Parallel()
-	k := keys.NewMap().Form
+	k := layer.FormKeys
 	for _, tc := range []struct {
 		name, tool string
 		moves      []string // in the form's fields
@@ -65,7 +65,7 @@ func TestQuitWithAPendingElicitationCancelsIt(t *testing.T) {
 	t.Parallel()
 	got := make(chan string, 1)
 	in := open(t, Options{Connect: inMemory(watchedServer(got), "legacy")}, 100, 30).expect("ask")
-	in.keys("enter").formOpen().press(keys.NewMap().Form.Interrupt).expect("quit and cancel them?").keys("y")
+	in.keys("enter").formOpen().press(layer.FormKeys.Interrupt).expect("quit and cancel them?").keys("y")
 	select {
 	case action := <-got:
 		if action != "cancel" {
@@ -81,11 +81,10 @@ func TestQuitWithAPendingElicitationCancelsIt(t *testing.T) {
 // quits without asking, whenever the pending list was last polled.
 func TestQuitRightAfterAnAnswerDoesNotAsk(t *testing.T) {
 	t.Parallel()
-	k := keys.NewMap()
 	in := open(t, Options{}, 100, 30).expect("choose_option")
 	in.selectTool("choose_option").keys("enter").formOpen()
 	in.tm.Send(pollMsg{}) // polled while the question is open
-	in.keys("down").press(k.Form.Submit).expect("accept: option-a")
+	in.keys("down").press(layer.FormKeys.Submit).expect("accept: option-a")
 	in.keys("ctrl+c")
 	in.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }

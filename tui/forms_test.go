@@ -44,7 +44,7 @@ func TestCtrlCInAFormAsksFirst(t *testing.T) {
 			if m.top().layer() != form || m.quitting {
 				t.Fatalf("top %T, quitting %v; n should go back to the form", m.top().layer(), m.quitting)
 			}
-			if _, settled := form.(*hosted).l.(interface{ Form() *nativeform.Form }).Form().Result(); settled {
+			if _, settled := form.(interface{ Form() *nativeform.Form }).Form().Result(); settled {
 				t.Error("the form was answered")
 			}
 			m.Update(keyMsg("ctrl+c"))
@@ -69,7 +69,7 @@ func TestArgumentsFormIsNotAQuestion(t *testing.T) {
 			t.Errorf("the form shows %q:\n%s", unwanted, view)
 		}
 	}
-	l, _ := findHosted[*layer.ArgsForm](&m.stack)
+	l, _ := findLayer[*layer.ArgsForm](&m.stack)
 	if r, settled := l.Form().Result(); settled {
 		t.Errorf("opened settled: %+v", r)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -33,7 +33,7 @@ var sizes = []struct {
 // Each tab, at each size.
 func TestTabGoldens(t *testing.T) {
 	t.Parallel()
-	for i, tab := range tabNames {
+	for i, tab := range titles(testPages()) {
 		for _, size := range sizes {
 			t.Run(tab+"/"+size.name, func(t *testing.T) {
 				t.Parallel()
@@ -172,7 +172,7 @@ func TestPaneGoldens(t *testing.T) {
 			in.selectTool("long").keys("enter").expect("row 001").keys("right", "j", "j", "pgdown")
 		}},
 		{"elicitation_end", Options{}, "all_fields", func(in *inspector) {
-			in.selectTool("all_fields").keys("enter").formOpen().press(keys.NewMap().Form.Submit).expect("Lovelace")
+			in.selectTool("all_fields").keys("enter").formOpen().press(layer.FormKeys.Submit).expect("Lovelace")
 			in.keys("4").expect("accept").keys("enter").expect("request:").keys("end")
 		}},
 	} {

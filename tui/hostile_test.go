@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 )
@@ -307,10 +308,10 @@ func TestHugeStringsKeepTheInspectorResponsive(t *testing.T) {
 		toolsPage(in.m).Update(keyMsg("down")) // the tool after a_big, then the next
 		frames[name] = frameTime(in.m)
 	}
-	in.m.show(tabLog) // the Log, which holds the 2 MB message
+	showPage[*page.Log](&in.m.tabs) // the Log, which holds the 2 MB message
 	frames["the log"] = frameTime(in.m)
 	for _, k := range []string{"end", "enter"} { // its last entry
-		in.m.pages[tabLog].Update(keyMsg(k))
+		pageOf[*page.Log](in.m).Update(keyMsg(k))
 	}
 	frames["its last entry, expanded"] = frameTime(in.m)
 	checkFrame(t, in.m.View(), 100, 30)

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -20,9 +21,9 @@ func TestTabKeys(t *testing.T) {
 		keys  []string
 		check func(t *testing.T, m *Model)
 	}{
-		{"tab goes to the next tab", nil, []string{"tab"}, wantTab(tabResources)},
-		{"shift+tab goes to the previous tab, round", nil, []string{"shift+tab"}, wantTab(tabCount - 1)},
-		{"a digit goes to its tab", nil, []string{"5"}, wantTab(tabLog)},
+		{"tab goes to the next tab", nil, []string{"tab"}, wantTab[*page.Resources]()},
+		{"shift+tab goes to the previous tab, round", nil, []string{"shift+tab"}, wantLastTab},
+		{"a digit goes to its tab", nil, []string{"5"}, wantTab[*page.Log]()},
 		{"↓ and j move down", nil, []string{"down", "j"}, wantCursor(2)},
 		{"↑ and k move up", nil, []string{"j", "j", "up", "k"}, wantCursor(0)},
 		{"the filter takes text, erases it, and enter ends it", nil, []string{"/", "b", "x", "backspace", "enter"}, func(t *testing.T, m *Model) {
@@ -34,8 +35,8 @@ func TestTabKeys(t *testing.T) {
 			}
 		}},
 		{"enter ends the filter; its digits are text", nil, []string{"/", "2", "enter"}, func(t *testing.T, m *Model) {
-			if p := toolsPage(m).List(); p.Filter() != "2" || p.Filtering() || m.tab != tabTools {
-				t.Errorf("filter %q, filtering %v, tab %d", p.Filter(), p.Filtering(), m.tab)
+			if p := toolsPage(m).List(); p.Filter() != "2" || p.Filtering() || !shows[*page.Tools](&m.tabs) {
+				t.Errorf("filter %q, filtering %v, tab %s", p.Filter(), p.Filtering(), m.current().Title())
 			}
 		}},
 		{"enter expands a log entry and x closes it", func(m *Model) { m.wire = make([]mcpclient.WireEntry, 2) },
@@ -45,8 +46,8 @@ func TestTabKeys(t *testing.T) {
 				}
 			}},
 		{"? opens the help screen, and any key closes it", nil, []string{"?", "5"}, func(t *testing.T, m *Model) {
-			if len(m.layers) != 0 || m.tab != tabTools {
-				t.Errorf("layers %v, tab %d: the key should only close help", m.layers, m.tab)
+			if len(m.layers) != 0 || !shows[*page.Tools](&m.tabs) {
+				t.Errorf("layers %v, tab %s: the key should only close help", m.layers, m.current().Title())
 			}
 		}},
 		{"q quits when nothing is pending", nil, []string{"q"}, wantQuitting(true)},
@@ -60,8 +61,8 @@ func TestTabKeys(t *testing.T) {
 		}},
 		{"y at the prompt quits", withAppPending, []string{"q", "y"}, wantQuitting(true)},
 		{"any other key at the prompt stays", withAppPending, []string{"q", "3"}, func(t *testing.T, m *Model) {
-			if m.quitting || m.tab != tabTools {
-				t.Errorf("quitting %v, tab %d: the key should only close the prompt", m.quitting, m.tab)
+			if m.quitting || !shows[*page.Tools](&m.tabs) {
+				t.Errorf("quitting %v, tab %s: the key should only close the prompt", m.quitting, m.current().Title())
 			}
 		}},
 		{"esc cancels the running call", func(m *Model) {
@@ -98,11 +99,18 @@ func withAppPending(m *Model) {
 	m.Update(pollMsg{})
 }
 
-func wantTab(want tab) func(*testing.T, *Model) {
+func wantTab[P page.Page]() func(*testing.T, *Model) {
 	return func(t *testing.T, m *Model) {
-		if m.tab != want {
-			t.Errorf("tab %s, want %s", tabNames[m.tab], tabNames[want])
+		if !shows[P](&m.tabs) {
+			t.Errorf("tab %s, want %s", m.current().Title(), pageOf[P](m).Title())
 		}
+	}
+}
+
+// wantLastTab wants the last tab of the bar shown.
+func wantLastTab(t *testing.T, m *Model) {
+	if last := m.pages[len(m.pages)-1]; m.current() != last {
+		t.Errorf("tab %s, want %s", m.current().Title(), last.Title())
 	}
 }
 
@@ -135,7 +143,7 @@ func TestHelpScreenScrollsWithJK(t *testing.T) {
 		for _, k := range []string{"j", "j", "k", "G", "g", "j"} {
 			m.Update(keyMsg(k))
 		}
-		l, ok := findHosted[*layer.HelpScreen](&m.stack)
+		l, ok := findLayer[*layer.HelpScreen](&m.stack)
 		if !ok {
 			t.Fatalf("%dx%d: a scrolling key closed the help screen", size.w, size.h)
 		}
@@ -147,7 +155,7 @@ func TestHelpScreenScrollsWithJK(t *testing.T) {
 			t.Errorf("the footer does not name j/k: %q", footer)
 		}
 		m.Update(keyMsg("x"))
-		if _, ok := findHosted[*layer.HelpScreen](&m.stack); ok {
+		if _, ok := findLayer[*layer.HelpScreen](&m.stack); ok {
 			t.Errorf("%dx%d: another key did not close the help screen", size.w, size.h)
 		}
 	}

@@ -119,11 +119,11 @@ func (m *Model) auth(msg authMsgs) tea.Cmd {
 			step = layer.AuthPasteEnded{Wait: msg.p}
 		}
 		if start {
-			m.close(m.hostedOf(m.login))
+			m.close(m.login)
 			m.login = m.opts.loginCard(&m.c)
 			m.host(m.login)
 		}
-		cmds = append(cmds, m.apply(m.hostedOf(m.login), m.login.Update(step), nil, nil))
+		cmds = append(cmds, m.do(origin{from: m.login}, m.login.Update(step)))
 	}
 	return tea.Batch(append(cmds, m.asker.auth.wait(m.asker.ended))...)
 }
@@ -134,7 +134,7 @@ func (m *Model) authorize() tea.Cmd {
 	forget := m.opts.ForgetAuth
 	switch {
 	case m.login != nil:
-		if m.hostedOf(m.login) == nil { // hidden: shown again
+		if !m.holds(m.login) { // hidden: shown again
 			return m.host(m.login)
 		}
 		return nil

@@ -154,7 +154,7 @@ func TestHiddenLoginWaits(t *testing.T) {
 	p := newProtected(t)
 	in := open(t, p.options(), 100, 30)
 	u := p.nextURL()
-	in.expect("address: ").press(k.Login.Hide).expect("authorizing… (a shows it)")
+	in.expect("address: ").press(layer.LoginKeys.Hide).expect("authorizing… (a shows it)")
 	in.press(k.Tabs.Authorize).expect("address: ")
 	in.paste(p.browse(u)).expect("whoami")
 }
@@ -310,7 +310,7 @@ func TestLoginSteps(t *testing.T) {
 		t.Fatal("the end of an earlier login's wait ended this one")
 	}
 	step(authPasteEndedMsg{next})
-	if _, ok := findHosted[*layer.LoginCard](&m.stack); ok || m.login != nil {
+	if _, ok := findLayer[*layer.LoginCard](&m.stack); ok || m.login != nil {
 		t.Errorf("the card outlived the login: %+v", m.login)
 	}
 	step(authShownMsg{layer.AuthOpenPrefix + "https://as.example.com/authorize?state=s2"})
@@ -370,7 +370,7 @@ func TestStepUpLoginDuringACall(t *testing.T) {
 	}
 	in.expect("address: ").paste(p.browse(u)).expectAll("admin ok", "admin")
 	in.screen()
-	if _, ok := findHosted[*layer.LoginCard](&in.m.stack); ok || in.m.login != nil {
+	if _, ok := findLayer[*layer.LoginCard](&in.m.stack); ok || in.m.login != nil {
 		t.Error("the card outlived the step-up")
 	}
 	if st := in.m.conn.AuthState(); st == nil || !slices.Contains(st.Scopes, "admin") {

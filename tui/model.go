@@ -137,11 +137,7 @@ func New(opts Options) *Model {
 	}
 	m.toolsFrom = page.ToolsFrom{AppText: func(t *mcp.Tool) string { return m.apps.toolText(&m.c, m.opts.ToolApps != nil, t) }, Spinner: func() string { return m.spinner.View() }}
 	m.pages = newPages(&m.c, m.toolsFrom, m.opts.Dir)
-	titles := make([]string, len(m.pages))
-	for i, p := range m.pages {
-		titles[i] = p.Title()
-	}
-	m.c = widget.NewCommon(keys.NewMap(titles...))
+	m.c = widget.NewCommon(keys.NewMap(titles(m.pages)...))
 	return m
 }
 
@@ -175,8 +171,8 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.syncPages()
-	if h, ok := m.top().layer().(*hosted); ok { // a layer that shows what the program holds reads it afresh
-		h.refresh()
+	if r, ok := m.top().layer().(layer.Refresher); ok { // a layer that shows what the program holds reads it afresh
+		r.Refresh()
 	}
 	return m, cmd
 }
@@ -191,7 +187,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg: // every page and layer lays itself out in the body's room
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 		m.size(m.bodySize())
-		return m.deliver(m.bodySize(), m.hosts(nil))
+		return m.deliver(m.bodySize(), m.pick(nil))
 	case connectedMsg, disconnectedMsg, listsMsg, pollMsg:
 		return m.connection(msg)
 	case askMsg:
@@ -212,9 +208,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case modelMsg: // calls, resource reads, subscriptions, completions
 		return msg.update(m)
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
-		return m.deliver(msg, m.hosts(holdsForm))
+		return m.deliver(msg, m.pick(holdsForm))
 	case layer.Msg: // to its layer, if it is still on the stack
-		return m.deliver(msg, m.hosts(func(l layer.Layer) bool { return l == msg.To() }))
+		return m.deliver(msg, m.pick(func(l layer.Layer) bool { return l == msg.To() }))
 	case layer.OpenMsg:
 		return m.host(msg.Layer)
 	case argsLoadedMsg:

@@ -123,12 +123,12 @@ func (m *Model) events(msg eventsMsg) tea.Cmd {
 		case mcpclient.TaskEvent:
 			m.tasks.heard(e)
 		case mcpclient.ResourceUpdatedEvent:
-			cmds = append(cmds, m.applyPage(m.pages[tabResources].Update(page.ResourceUpdated{URI: e.URI, At: time.Now()})))
+			cmds = append(cmds, m.do(origin{}, pageOf[*page.Resources](m).Update(page.ResourceUpdated{URI: e.URI, At: time.Now()})))
 		}
 	}
 	m.droppedEvents += msg.dropped
 	if len(logs) > 0 {
-		m.pages[tabLog].Update(logs)
+		pageOf[*page.Log](m).Update(logs)
 	}
 	if reload && m.conn != nil && m.state == stateConnected {
 		cmds = append(cmds, load(m.conn), m.lock.start(m.conn, m.opts.Dir))

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 )
 
 // What the server tells, at each size: its log, a call's progress, and
@@ -16,7 +17,7 @@ func TestNotifyGoldens(t *testing.T) {
 		steps func(in *inspector)
 	}{
 		{"server_log", func(in *inspector) {
-			in.press(k.Tabs.LogLevel).expect("Server log level").keys("j", "j", "j").press(k.Level.Choose).expect("now logs at warning")
+			in.press(k.Tabs.LogLevel).expect("Server log level").keys("j", "j", "j").press(layer.LevelKeys.Choose).expect("now logs at warning")
 			in.selectTool("log_burst").keys("enter").expect("logged 8 messages")
 			in.keys("5").press(k.Tabs.LogView).expect("a emergency message")
 		}},

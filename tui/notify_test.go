@@ -150,7 +150,7 @@ func TestLogLevelAndTheServerLog(t *testing.T) {
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 110, 30).expect("log_burst")
 			k := keys.NewMap()
 			in.press(k.Tabs.LogLevel).expect("Server log level")
-			in.keys("j", "j", "j").press(k.Level.Choose).expect("now logs at warning")
+			in.keys("j", "j", "j").press(layer.LevelKeys.Choose).expect("now logs at warning")
 			in.selectTool("log_burst").keys("enter").expect("logged 8 messages")
 			in.keys("5").press(k.Tabs.LogView).expect("a emergency message")
 			view := in.screen()
@@ -184,7 +184,7 @@ func TestServerLogFiltersAndOpens(t *testing.T) {
 	t.Parallel()
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("log_burst")
 	k := keys.NewMap()
-	in.press(k.Tabs.LogLevel).expect("Server log level").press(k.Level.Choose).expect("now logs at debug")
+	in.press(k.Tabs.LogLevel).expect("Server log level").press(layer.LevelKeys.Choose).expect("now logs at debug")
 	in.selectTool("log_burst").keys("enter").expect("logged 8 messages")
 	in.keys("5").press(k.Tabs.LogView).expect("a emergency message")
 	in.keys("/", "n", "o", "t", "i", "c", "e", "enter").expect("filter: notice")
@@ -214,7 +214,7 @@ func TestHugeLogMessageIsBounded(t *testing.T) {
 	t.Parallel()
 	in := open(t, Options{Connect: inMemory(noisyServer, "legacy")}, 100, 30).expect("shout")
 	k := keys.NewMap()
-	in.press(k.Tabs.LogLevel).expect("Server log level").press(k.Level.Choose).expect("now logs at debug")
+	in.press(k.Tabs.LogLevel).expect("Server log level").press(layer.LevelKeys.Choose).expect("now logs at debug")
 	in.keys("enter").expect("shouted")
 	in.keys("5").press(k.Tabs.LogView).expectAll("big  spam spam", "bytes)")
 	in.keys("enter").expect("mcpeek kept the first")
@@ -240,7 +240,7 @@ func TestHugeLogMessageIsBounded(t *testing.T) {
 }
 
 // serverLog is the server's log messages the Log tab keeps.
-func serverLog(m *Model) []mcpclient.LogEvent { return m.pages[tabLog].(*page.Log).ServerLog() }
+func serverLog(m *Model) []mcpclient.LogEvent { return pageOf[*page.Log](m).ServerLog() }
 
 // Subscribing to the counter marks it; an update re-reads it in the open
 // pane and says when it came.
@@ -351,8 +351,8 @@ func TestPromptArgumentCompletes(t *testing.T) {
 			in.keys("3").expect("greet").keys("enter").argsOpen("Arguments for the prompt greet")
 			in.tm.Type("Fr")
 			in.expectAll("› French", "1 of 1")
-			in.press(keys.NewMap().Form.Accept).expect("> French")
-			in.press(keys.NewMap().Form.Submit).expect(`Say "Bonjour" to world.`)
+			in.press(layer.FormKeys.Accept).expect("> French")
+			in.press(layer.FormKeys.Submit).expect(`Say "Bonjour" to world.`)
 		})
 	}
 }
@@ -365,7 +365,7 @@ func TestTemplateVariableCompletes(t *testing.T) {
 	in.tm.Type("S")
 	in.expectAll("› Spanish", "Swedish", "1 of 2")
 	in.keys("down").expect("› Swedish")
-	in.press(keys.NewMap().Form.Accept, keys.NewMap().Form.Submit).expect("Hej")
+	in.press(layer.FormKeys.Accept, layer.FormKeys.Submit).expect("Hej")
 }
 
 // manyServer completes its prompt's argument with 150 values, and its
@@ -404,7 +404,7 @@ func TestCompletionKeepsAHundred(t *testing.T) {
 	in.expectAll("› x000", "1 of 100, and 50 more")
 	in.keys("up", "up") // ↑ stops at the first
 	in.screen()
-	l, ok := findHosted[*layer.ArgsForm](&in.m.stack)
+	l, ok := findLayer[*layer.ArgsForm](&in.m.stack)
 	if !ok {
 		t.Fatal("the form closed")
 	}
@@ -503,7 +503,7 @@ func TestCompletionErrorIsQuiet(t *testing.T) {
 	in.tm.Type("r")
 	in.expect("> qr")
 	in.screen()
-	l, ok := findHosted[*layer.ArgsForm](&in.m.stack)
+	l, ok := findLayer[*layer.ArgsForm](&in.m.stack)
 	if !ok {
 		t.Fatal("the form closed")
 	}
@@ -526,7 +526,7 @@ func TestLogLevelOutlivesAReconnection(t *testing.T) {
 	<-connected
 	k := keys.NewMap()
 	in.press(k.Tabs.LogLevel).expect("Server log level")
-	in.keys("j", "j", "j").press(k.Level.Choose).expect("now logs at warning")
+	in.keys("j", "j", "j").press(layer.LevelKeys.Choose).expect("now logs at warning")
 	in.press(k.Tabs.Reconnect)
 	sentBy(t, <-connected, "logging/setLevel") // the level kept, set on the new connection
 	in.selectTool("log_burst").keys("enter").expect("logged 8 messages")

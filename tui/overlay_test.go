@@ -196,7 +196,7 @@ func TestKeysOfTheLayers(t *testing.T) {
 		var shown []string
 		for range 3 {
 			m.Update(keyMsg("ctrl+n"))
-			l, _ := findHosted[layer.Head](&m.stack)
+			l, _ := findLayer[layer.Head](&m.stack)
 			shown = append(shown, l.Head().(*mcpclient.NativeRequest).Key)
 		}
 		if want := []string{"e-2", "e-1", "e-2"}; !slices.Equal(shown, want) {

@@ -4,14 +4,18 @@
 package tui
 
 import (
+	"fmt"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
-// newPages are the tabs in the order of the tab bar. Adding a tab is a
-// page in tui/page and a line here (and its tab constant).
+// newPages are the tabs in the order of the tab bar: the one list of
+// them. Adding a tab is a page in tui/page and a line here; the program
+// finds each page by its type (pageOf), the bar and its jump keys by its
+// place in this list.
 func newPages(c *widget.Common, tools page.ToolsFrom, dir string) []page.Page {
 	return []page.Page{
 		page.NewTools(c, tools),
@@ -24,38 +28,43 @@ func newPages(c *widget.Common, tools page.ToolsFrom, dir string) []page.Page {
 	}
 }
 
+// titles are the pages' titles, in their order.
+func titles(pages []page.Page) []string {
+	out := make([]string, len(pages))
+	for i, p := range pages {
+		out[i] = p.Title()
+	}
+	return out
+}
+
 // syncPages gives the pages what they show of the connection; Update
 // calls it after every message.
 func (m *Model) syncPages() {
-	m.pages[tabResources].Update(page.ResourcesStatus{Conn: m.conn != nil, Connected: m.state == stateConnected, CanSubscribe: canSubscribe(m.conn)})
-	m.pages[tabRequests].Update(page.Records(m.records))
-	switch m.tab { // the text of a pane the model makes, made only while it shows
-	case tabInfo:
+	pageOf[*page.Resources](m).Update(page.ResourcesStatus{Conn: m.conn != nil, Connected: m.state == stateConnected, CanSubscribe: canSubscribe(m.conn)})
+	pageOf[*page.Requests](m).Update(page.Records(m.records))
+	switch p := m.current().(type) { // the text of a pane the model makes, made only while it shows
+	case *page.Info:
 		text := widget.Redact(m.withFailure(&m.c, m.opts.Target, infoText(&m.c, m.conn)))
-		m.pages[tabInfo].Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
-	case tabTools, tabPrompts:
-		m.current().Update(page.Show{Text: widget.Redact(m.paneText()), Width: m.c.Width, Height: m.bodyHeight() - 1})
-	case tabResources, tabRequests, tabLog, tabSuite, tabCount:
+		p.Update(page.Show{Text: text, Width: m.c.Width, Height: m.bodyHeight() - 1})
+	case *page.Tools, *page.Prompts:
+		p.Update(page.Show{Text: widget.Redact(m.paneText()), Width: m.c.Width, Height: m.bodyHeight() - 1})
 	}
 	st := page.ServerLogStatus{Connected: m.conn != nil, Dropped: m.droppedEvents}
 	if m.conn != nil {
 		st.Logging, st.Level = offersLogging(m.conn), m.conn.LogLevel()
 	}
-	m.pages[tabLog].Update(st)
-	m.pages[tabLog].Update(page.Wire(m.wire))
+	log := pageOf[*page.Log](m)
+	log.Update(st)
+	log.Update(page.Wire(m.wire))
 }
 
 // wheel scrolls the current tab's pane with the mouse wheel, while the
 // tabs are on top (the app card leaves them usable).
 func (m *Model) wheel(msg tea.MouseMsg) {
-	switch l := m.top().layer().(type) {
-	case tabsLayer:
-	case *hosted:
-		if _, ok := l.l.(layer.Banner); !ok {
+	if l := m.top().layer(); l != nil {
+		if _, ok := l.(layer.Banner); !ok {
 			return
 		}
-	default:
-		return
 	}
 	m.current().Update(msg)
 }
@@ -63,59 +72,23 @@ func (m *Model) wheel(msg tea.MouseMsg) {
 // pageKey gives a key to the current page, returning the command its
 // action asks. A key the page passes ([layer.Pass]) does nothing.
 func (m *Model) pageKey(msg tea.KeyMsg) tea.Cmd {
-	return m.applyPage(m.current().Update(msg))
-}
-
-// applyPage carries out what a page asked, at once.
-func (m *Model) applyPage(a page.Action) tea.Cmd {
-	switch a := a.(type) {
-	case layer.Open:
-		m.host(a.Layer)
-	case layer.Cmd:
-		return a.Cmd
-	case layer.Batch:
-		cmds := make([]tea.Cmd, 0, len(a))
-		for _, each := range a {
-			cmds = append(cmds, m.applyPage(each))
-		}
-		return tea.Batch(cmds...)
-	case layer.Quit:
-		return m.askQuit()
-	case page.Note:
-		m.status = statusMsg{a.Text, a.Err}
-	case page.ReadResource:
-		return readResource(m.conn, &m.saved, a)
-	case page.Subscribe:
-		return subscribe(m.conn, a)
-	case page.AskVariables:
-		return m.openArgsCompleting(a.Title, prefill(a.Schema, a.Last), a.Ref, func(args map[string]any) tea.Cmd {
-			return m.applyPage(a.Then(args))
-		})
-	case page.OpenTool:
-		return m.openToolAs(a.Tool, false)
-	case page.CallAsTask:
-		return m.callAsTask(a.Tool)
-	case layer.CallTool:
-		return m.callAs(a.Tool, a.Args, a.AsTask)
-	case page.AskPrompt:
-		return m.openPrompt(a)
-	case layer.GetPrompt:
-		return getPrompt(m.conn, &m.c, pageOf[*page.Prompts](m), &m.saved, a.Name, a.Args)
-	case page.RunTest:
-		return runTest(m.connected(), m.running, a)
-	}
-	return nil
+	return m.do(origin{}, m.current().Update(msg))
 }
 
 // pageOf is the page of type P in the list of pages (each tab is one type).
 func pageOf[P page.Page](m *Model) P { return pageIn[P](m.pages) }
 
 // pageIn is the page of type P in pages.
-func pageIn[P page.Page](pages []page.Page) P {
-	for _, p := range pages {
-		if p, ok := p.(P); ok {
-			return p
+func pageIn[P page.Page](pages []page.Page) P { return pages[placeOf[P](pages)].(P) }
+
+// placeOf is the place of the page of type P in pages: a page of a type
+// newPages does not make is a bug.
+func placeOf[P page.Page](pages []page.Page) int {
+	for i, p := range pages {
+		if _, ok := p.(P); ok {
+			return i
 		}
 	}
-	panic("no such page")
+	var none P
+	panic(fmt.Sprintf("no page of type %T", none))
 }

@@ -14,12 +14,11 @@ import (
 // paneText is what the Tools or Prompts tab's pane shows (syncPages), and
 // what y copies there.
 func (m *Model) paneText() string {
-	switch m.tab {
-	case tabTools:
-		return m.withFailure(&m.c, m.opts.Target, pageOf[*page.Tools](m).Text())
-	case tabPrompts:
-		return pageOf[*page.Prompts](m).Text()
-	case tabResources, tabRequests, tabLog, tabInfo, tabSuite, tabCount:
+	switch p := m.current().(type) {
+	case *page.Tools:
+		return m.withFailure(&m.c, m.opts.Target, p.Text())
+	case *page.Prompts:
+		return p.Text()
 	}
 	return ""
 }

@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 )
 
 // Before enter, the Prompts pane says what the prompt is: its title,
@@ -16,7 +16,7 @@ func TestPromptPaneDescribesThePromptAndItsResult(t *testing.T) {
 		"language required", "the language to greet in", "who to greet")
 	in.keys("enter").argsOpen("Arguments for the prompt greet")
 	in.tm.Type("French")
-	in.press(keys.NewMap().Form.Submit).expectAll("description: A greeting in French.", `user: Say "Bonjour" to world.`)
+	in.press(layer.FormKeys.Submit).expectAll("description: A greeting in French.", `user: Say "Bonjour" to world.`)
 }
 
 // e edits a prompt's arguments on several lines, each its own editor: tab

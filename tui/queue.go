@@ -2,7 +2,8 @@
 // requests) and the tool apps' links waiting for consent: the root keeps
 // the queues and opens the layer that shows the head of each
 // (tui/layer: ElicitForm, URLCard, Sampling, LinkCard), which answers
-// with an action applied here.
+// with an action that actions.go applies (a link's answer through
+// answerLink, here).
 
 package tui
 
@@ -51,7 +52,7 @@ func (q *requests) next() {
 // same holds for the links of apps, oldest first.
 func (m *Model) showHead() tea.Cmd {
 	var next layer.Layer
-	cur, shown := findHosted[layer.Head](&m.stack)
+	cur, shown := findLayer[layer.Head](&m.stack)
 	switch {
 	case len(m.queue) == 0:
 	case shown && cur.Head() == m.queue[0].head():
@@ -60,7 +61,7 @@ func (m *Model) showHead() tea.Cmd {
 		next = headLayer(&m.c, m.opts, m.queue[0], func() int { return len(m.queue) })
 	}
 	cmd := showIn(m, cur, shown, next)
-	link, shown := findHosted[*layer.LinkCard](&m.stack)
+	link, shown := findLayer[*layer.LinkCard](&m.stack)
 	switch {
 	case len(m.apps.links) == 0:
 		next = nil
@@ -75,16 +76,16 @@ func (m *Model) showHead() tea.Cmd {
 // showIn puts next where cur lies (shown), or opens it; nil next closes
 // cur.
 func showIn[L layer.Layer](m *Model, cur L, shown bool, next layer.Layer) tea.Cmd {
-	h := (*hosted)(nil)
-	if shown {
-		h = m.hostedOf(cur)
+	var at layer.Layer // where cur lies, if it is shown
+	if shown && m.holds(cur) {
+		at = cur
 	}
 	switch {
-	case next == nil && h != nil:
-		m.close(h)
+	case next == nil && at != nil:
+		m.close(at)
 	case next == nil:
-	case h != nil:
-		return m.apply(h, layer.Replace{Layer: next}, nil, nil)
+	case at != nil:
+		return m.do(origin{from: at}, layer.Replace{Layer: next})
 	default:
 		return m.host(next)
 	}
@@ -117,40 +118,14 @@ func (x *ask) head() any {
 	return x.req
 }
 
-// answer applies the answers of the layers over a conversation: a
-// request of the queue answered, the next shown, a link consented to or
-// refused, arguments given, a login ended.
-func (m *Model) answer(a layer.Action) tea.Cmd {
-	switch a := a.(type) {
-	case layer.AnswerElicitation:
-		x := m.queue.take(a.Req)
-		if x == nil {
-			return nil
-		}
-		return tea.Batch(answer(x, a.Result), m.showHead())
-	case layer.AnswerSample:
-		x := m.queue.take(a.Req)
-		if x == nil {
-			return nil
-		}
-		return tea.Batch(answerSample(x, sampleOutcome(a.Result, m.opts.ElicitTimeout)), m.showHead())
-	case layer.NextInQueue:
-		m.queue.next()
-		return m.showHead()
-	case layer.AnswerLink:
-		i := slices.IndexFunc(m.apps.links, func(l *linkAsk) bool { return l.req == a.Req })
-		if i < 0 {
-			return nil
-		}
-		answerLink(m.apps.links[i], a.Open)
-		m.apps.links = slices.Delete(m.apps.links, i, i+1)
-		return m.showHead()
-	case layer.ArgsGiven:
-		return a.Done(a.Args)
-	case layer.CallTool:
-		return m.callAs(a.Tool, a.Args, a.AsTask)
-	case layer.LoginEnded:
-		m.login = nil
+// answerLink answers the link of an app the person consented to or
+// refused, and shows the next.
+func (m *Model) answerLink(a layer.AnswerLink) tea.Cmd {
+	i := slices.IndexFunc(m.apps.links, func(l *linkAsk) bool { return l.req == a.Req })
+	if i < 0 {
+		return nil
 	}
-	return nil
+	answerLink(m.apps.links[i], a.Open)
+	m.apps.links = slices.Delete(m.apps.links, i, i+1)
+	return m.showHead()
 }

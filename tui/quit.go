@@ -16,7 +16,7 @@ func (m *Model) askQuit() tea.Cmd {
 		m.pending = m.conn.Pending()
 	}
 	if len(m.queue) > 0 || len(m.pending) > 0 {
-		if _, asking := findHosted[*layer.QuitPrompt](&m.stack); !asking {
+		if _, asking := findLayer[*layer.QuitPrompt](&m.stack); !asking {
 			m.host(layer.NewQuitPrompt(&m.c, func() int { return len(m.queue) + len(inApp(m.pending)) }))
 		}
 		return nil

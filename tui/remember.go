@@ -13,14 +13,14 @@ import (
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mcpeek/mcpeek/tui/widget"
+	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // toolRuns is what the inspector keeps of what was asked (each tool's
 // results are the Tools tab's, in tui/page): the last arguments used for
 // each tool, which are remembered across runs per server in the user's
-// state directory, never those of a secret field (widget/secret.go). The
+// state directory, never those of a secret field (internal/secret). The
 // variables last given to each resource template are the Resources
 // page's.
 type toolRuns struct {
@@ -36,7 +36,7 @@ func (r *toolRuns) remember(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 	if r.server == "" {
 		return nil
 	}
-	kept, ok := widget.ForgetSecrets(tool.InputSchema, args)
+	kept, ok := secret.Forget(tool.InputSchema, args)
 	if !ok {
 		return nil
 	}
@@ -56,7 +56,7 @@ func (r *toolRuns) remember(tool *mcp.Tool, args json.RawMessage) tea.Cmd {
 func (r *toolRuns) lastArgs(tool *mcp.Tool) map[string]any {
 	var out map[string]any
 	if raw, ok := r.args[tool.Name]; ok {
-		if kept, ok := widget.ForgetSecrets(tool.InputSchema, raw); ok && json.Unmarshal(kept, &out) == nil {
+		if kept, ok := secret.Forget(tool.InputSchema, raw); ok && json.Unmarshal(kept, &out) == nil {
 			return out
 		}
 	}
@@ -71,7 +71,7 @@ func (r *toolRuns) lastArgsJSON(tool *mcp.Tool) string {
 	if !ok {
 		return ""
 	}
-	if kept, ok := widget.ForgetSecrets(tool.InputSchema, raw); !ok || json.Indent(&b, kept, "", "  ") != nil {
+	if kept, ok := secret.Forget(tool.InputSchema, raw); !ok || json.Indent(&b, kept, "", "  ") != nil {
 		return ""
 	}
 	return b.String()
@@ -128,7 +128,7 @@ func (r *toolRuns) loaded(msg argsLoadedMsg) {
 		// A file written before secrets were left out may hold some: those
 		// a name tells are dropped here (the schema tells the others when
 		// the tool is next called).
-		if kept, ok := widget.ForgetSecrets(nil, args); ok {
+		if kept, ok := secret.Forget(nil, args); ok {
 			r.args[tool] = kept
 		}
 	}

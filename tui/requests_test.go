@@ -6,14 +6,14 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 )
 
 // requestsOfEveryKind calls the fixture's tools that ask for a model's
 // reply (answered), for the roots, and for input (declined), and goes to
 // the Requests tab.
 func requestsOfEveryKind(in *inspector) *inspector {
-	k := keys.NewMap().Form
+	k := layer.FormKeys
 	in.selectTool("ask_model").keys("enter").sampleOpen().typeText("About logins.").press(k.Submit).expect("replied: About logins.")
 	in.selectTool("list_roots").keys("enter").expect("0 roots")
 	in.selectTool("choose_option").keys("enter").formOpen().press(k.Decline).expect(`"action": "decline"`)

@@ -32,7 +32,7 @@ func (msg resourceReadMsg) update(m *Model) tea.Cmd {
 		return nil
 	}
 	m.saved.read(msg)
-	return m.applyPage(m.pages[tabResources].Update(msg.read))
+	return m.do(origin{}, pageOf[*page.Resources](m).Update(msg.read))
 }
 
 // readResource reads a URI for the Resources tab on conn, in a command;
@@ -62,7 +62,7 @@ func (msg subscribedMsg) update(m *Model) tea.Cmd {
 	if msg.conn != m.conn { // an old connection's
 		return nil
 	}
-	return m.applyPage(m.pages[tabResources].Update(msg.Subscribed))
+	return m.do(origin{}, pageOf[*page.Resources](m).Update(msg.Subscribed))
 }
 
 // subscribe subscribes to a resource's updates, or stops, in a command.

@@ -82,7 +82,7 @@ func (r *rootChanges) keep(conn *mcpclient.Conn) tea.Cmd {
 // update shows the roots layer the roots as the connection has them now,
 // once the last change is made (until then it shows the changes typed).
 func (msg rootsMsg) update(m *Model) tea.Cmd {
-	l, ok := findHosted[*layer.Roots](&m.stack)
+	l, ok := findLayer[*layer.Roots](&m.stack)
 	if !ok || msg.conn != m.conn || m.conn == nil {
 		return nil
 	}

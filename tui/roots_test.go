@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,12 +27,12 @@ func TestAddAndRemoveRootsInTheInspector(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 120, 30).expect("list_roots")
 			in.press(k.Tabs.Roots).expect("(none: a adds one)")
-			in.press(k.Roots.Add).typeText(".").press(k.Roots.Confirm).expect(here)
-			in.press(k.Roots.Add).typeText("https://example.com/x").press(k.Roots.Confirm).expect("is not a file:// URI")
-			in.keys("ctrl+u").typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data")
-			in.press(k.Roots.Close).selectTool("list_roots").keys("enter").expectAll("2 roots: ", "file:///zz/data")
+			in.press(layer.RootsKeys.Add).typeText(".").press(layer.RootsKeys.Confirm).expect(here)
+			in.press(layer.RootsKeys.Add).typeText("https://example.com/x").press(layer.RootsKeys.Confirm).expect("is not a file:// URI")
+			in.keys("ctrl+u").typeText("file:///zz/data").press(layer.RootsKeys.Confirm).expect("> file:///zz/data")
+			in.press(layer.RootsKeys.Close).selectTool("list_roots").keys("enter").expectAll("2 roots: ", "file:///zz/data")
 			// The roots are in the order of their URIs: ↓ selects the second.
-			in.press(k.Tabs.Roots).expect("  file:///zz/data").press(k.Roots.Down).expect("> file:///zz/data").press(k.Roots.Remove, k.Roots.Close)
+			in.press(k.Tabs.Roots).expect("  file:///zz/data").press(layer.RootsKeys.Down).expect("> file:///zz/data").press(layer.RootsKeys.Remove, layer.RootsKeys.Close)
 			in.keys("enter").expect("1 roots: ")
 			if view := in.screen(); strings.Contains(view, "file:///zz/data") {
 				t.Errorf("the root removed is still offered:\n%s", view)
@@ -48,8 +49,8 @@ func TestInfoListsTheRoots(t *testing.T) {
 	t.Parallel()
 	k := keys.NewMap()
 	in := open(t, Options{}, 100, 30).expect("list_roots")
-	in.press(k.Tabs.Roots, k.Roots.Add).typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data")
-	in.press(k.Roots.Close).keys("6").expectAll("roots offered", "R adds or removes", "  file:///zz/data")
+	in.press(k.Tabs.Roots, layer.RootsKeys.Add).typeText("file:///zz/data").press(layer.RootsKeys.Confirm).expect("> file:///zz/data")
+	in.press(layer.RootsKeys.Close).keys("6").expectAll("roots offered", "R adds or removes", "  file:///zz/data")
 }
 
 // The roots layer, at each size.
@@ -60,9 +61,9 @@ func TestRootsGoldens(t *testing.T) {
 		t.Run(size.name, func(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{}, size.w, size.h).expect("list_roots")
-			in.press(k.Tabs.Roots, k.Roots.Add).typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data")
-			in.press(k.Roots.Add).typeText("file:///srv/logs").press(k.Roots.Confirm).expect("> file:///srv/logs")
-			in.press(k.Roots.Up, k.Roots.Add).typeText("ftp://x").press(k.Roots.Confirm).expect("is not a file:// URI")
+			in.press(k.Tabs.Roots, layer.RootsKeys.Add).typeText("file:///zz/data").press(layer.RootsKeys.Confirm).expect("> file:///zz/data")
+			in.press(layer.RootsKeys.Add).typeText("file:///srv/logs").press(layer.RootsKeys.Confirm).expect("> file:///srv/logs")
+			in.press(layer.RootsKeys.Up, layer.RootsKeys.Add).typeText("ftp://x").press(layer.RootsKeys.Confirm).expect("is not a file:// URI")
 			checkGolden(t, in.screen())
 		})
 	}
@@ -86,8 +87,8 @@ func TestRootsOutliveAReconnection(t *testing.T) {
 	k := keys.NewMap()
 	in := open(t, Options{Connect: connect}, 120, 30).expect("list_roots")
 	<-connected
-	in.press(k.Tabs.Roots).expect("> file:///aa/flag").press(k.Roots.Remove, k.Roots.Add)
-	in.typeText("file:///zz/data").press(k.Roots.Confirm).expect("> file:///zz/data").press(k.Roots.Close)
+	in.press(k.Tabs.Roots).expect("> file:///aa/flag").press(layer.RootsKeys.Remove, layer.RootsKeys.Add)
+	in.typeText("file:///zz/data").press(layer.RootsKeys.Confirm).expect("> file:///zz/data").press(layer.RootsKeys.Close)
 	in.press(k.Tabs.Reconnect) // the lists go with the old connection
 	conn := <-connected
 	sentBy(t, conn, "tools/list")

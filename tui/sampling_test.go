@@ -17,7 +17,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -45,7 +45,7 @@ func TestAnswerSamplingInTheInspector(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{Connect: inMemory(fixtureServer, era)}, 100, 30).expect("ask_model")
 			in.selectTool("ask_model").keys("enter").expectAll("asks for a model's reply", fixture.SampleQuestion)
-			in.typeText("It is about logins.").keys("tab", "ctrl+u").typeText("gpt-test").press(keys.NewMap().Form.Submit)
+			in.typeText("It is about logins.").keys("tab", "ctrl+u").typeText("gpt-test").press(layer.FormKeys.Submit)
 			in.expect("gpt-test (assistant) replied: It is about logins.")
 			recs := in.m.conn.Records()
 			if len(recs) != 1 || recs[0].Kind != mcpclient.KindSampling || recs[0].Action != "accept" {
@@ -60,7 +60,7 @@ func TestAnswerSamplingInTheInspector(t *testing.T) {
 // 2026-07-28 era the call itself fails.
 func TestRejectSamplingInTheInspector(t *testing.T) {
 	t.Parallel()
-	k := keys.NewMap().Form
+	k := layer.FormKeys
 	for _, tc := range []struct {
 		era, key, want string
 	}{
@@ -136,9 +136,9 @@ func TestSamplingQueuesBehindAnElicitation(t *testing.T) {
 	in := open(t, Options{Connect: inMemory(bothServer(release), "legacy")}, 100, 30).expect("both")
 	in.keys("enter").formOpen()
 	close(release)
-	in.expect("1 of 2 pending").press(keys.NewMap().Form.Next).sampleOpen()
-	in.typeText("hi").press(keys.NewMap().Form.Next).formOpen().press(keys.NewMap().Form.Decline)
-	in.sampleOpen().press(keys.NewMap().Form.Submit) // what was typed is still there
+	in.expect("1 of 2 pending").press(layer.FormKeys.Next).sampleOpen()
+	in.typeText("hi").press(layer.FormKeys.Next).formOpen().press(layer.FormKeys.Decline)
+	in.sampleOpen().press(layer.FormKeys.Submit) // what was typed is still there
 	in.expect("elicitation decline, sampling hi")
 }
 
@@ -273,7 +273,7 @@ func TestFormAskerRejectsAndTimesOut(t *testing.T) {
 func TestQuitWithAPendingSamplingRequestDismissesIt(t *testing.T) {
 	t.Parallel()
 	in := open(t, Options{Connect: inMemory(fixtureServer, "legacy")}, 100, 30).expect("ask_model")
-	in.selectTool("ask_model").keys("enter").sampleOpen().press(keys.NewMap().Form.Interrupt)
+	in.selectTool("ask_model").keys("enter").sampleOpen().press(layer.FormKeys.Interrupt)
 	in.expect("1 request(s) pending: quit and cancel them?").keys("y")
 	in.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	waitFor(t, func() bool {

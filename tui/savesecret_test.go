@@ -15,6 +15,7 @@ import (
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -49,7 +50,7 @@ func TestSaveWritesSecretArgumentsAsEnvTemplates(t *testing.T) {
 	in.typeText("ada").keys("enter").typeText(vaultKey)
 	in.keys("ctrl+s").expect("signed in ada")
 	in.press(k.Tabs.SaveTest).expectAll("Save as a test: call sign_in", "set MCPEEK_SECRET_API_KEY to run it")
-	in.press(k.SaveTest.Confirm).expect(`saved the test "sign_in" (set MCPEEK_SECRET_API_KEY to run it`)
+	in.press(layer.SaveTestKeys.Confirm).expect(`saved the test "sign_in" (set MCPEEK_SECRET_API_KEY to run it`)
 
 	file := filepath.Join(dir, "mcpeek", "session.yaml")
 	text, err := os.ReadFile(file)
@@ -166,7 +167,7 @@ func TestClosingTheSaveLayerStopsItsRerun(t *testing.T) {
 	in.selectTool("wait").keys("enter").expect("waited")
 	in.press(k.Tabs.SaveTest).expect("running it again")
 	awaitSignal(t, started, "the re-run to reach the server")
-	in.press(k.SaveTest.Cancel)
+	in.press(layer.SaveTestKeys.Cancel)
 	awaitSignal(t, cancelled, "the re-run to be cancelled")
 }
 
@@ -220,5 +221,61 @@ func awaitSignal(t *testing.T, ch <-chan struct{}, what string) {
 	case <-ch:
 	case <-time.After(20 * time.Second):
 		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+const bearerToken = "bearer-tok-0123456789"
+
+// refuseServer's whoami refuses with a protocol error that quotes the
+// bearer token it was sent, as a careless server does.
+func refuseServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "refuse", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: -32001, Message: "token " + bearerToken + " is not allowed here"}
+		})
+	return s
+}
+
+// + on a call whose error quotes the session's bearer token (an -H
+// credential) writes no token into expect.error.message: the message is
+// a pattern leaving it out, which the server's same error passes.
+func TestSaveKeepsTheBearerTokenOutOfTheErrorMessage(t *testing.T) {
+	t.Parallel()
+	k := keys.NewMap()
+	dir := t.TempDir()
+	connect := func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
+		known := &mcpclient.Secrets{}
+		known.AddCredential("Bearer " + bearerToken)
+		wire := mcpclient.NewWireLog(0, nil)
+		wire.UseSecrets(known)
+		return mcpclient.Connect(ctx, mcpclient.Config{
+			Target: mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: refuseServer},
+			Asker:  asker, Records: mcpclient.NewRecorder(nil), Wire: wire,
+		})
+	}
+	in := open(t, Options{Dir: dir, Connect: connect}, 120, 40).expect("whoami")
+	in.keys("enter").expect("token [redacted] is not")
+	in.press(k.Tabs.SaveTest).expect("Save as a test: call whoami")
+	in.press(layer.SaveTestKeys.Confirm).expect(`saved the test "whoami"`)
+
+	file := filepath.Join(dir, "mcpeek", "session.yaml")
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(text), bearerToken) {
+		t.Errorf("the suite holds the bearer token:\n%s", text)
+	}
+	s, err := suite.Parse(file, text, func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	e := s.Tests[0].Steps[0].Expect.Error
+	if e == nil || e.Message == nil {
+		t.Fatalf("no expected error message:\n%s", text)
+	}
+	if ok, why, err := e.Message.Check("token "+bearerToken+" is not allowed here", true, nil); !ok || err != nil {
+		t.Errorf("the server's same error fails the test: %s %v\n%s", why, err, text)
 	}
 }

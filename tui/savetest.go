@@ -19,6 +19,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/internal/suite/author"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/page"
@@ -109,76 +110,11 @@ func (s *savedSteps) stopRerun() {
 }
 
 // secretStep is st's step with the values that hold a secret marked, to
-// be written as {{env.X}} templates: the arguments and the form answers
-// that the schemas or their names say are secret (as for remembered
-// arguments, widget.SecretFields), and those whose value the session
-// knows as a secret (known).
+// be written as {{env.X}} templates: the one secret rule
+// (author.Secrets), by the tool's schema and the session's secrets
+// (known).
 func secretStep(st *savedStep, known *mcpclient.Secrets) suite.SessionStep {
-	step := st.step
-	step.SecretArgs = secretFields(st.schema, step.Args, known)
-	step.Questions = slices.Clone(step.Questions)
-	for i, q := range step.Questions {
-		if q.Kind != mcpclient.KindElicitation || q.Action != "accept" {
-			continue
-		}
-		var p struct {
-			Schema any `json:"requestedSchema"`
-		}
-		var a struct {
-			Content any `json:"content"`
-		}
-		_ = json.Unmarshal(q.Params, &p)
-		_ = json.Unmarshal(q.Answer, &a)
-		step.Questions[i].Secret = secretFields(p.Schema, a.Content, known)
-	}
-	return step
-}
-
-// secretFields are the fields of v (a JSON object, or its encoding) that
-// hold a secret, nested ones as a path (auth.token), by schema (nil:
-// names alone tell) or by a value known holds.
-func secretFields(schema, v any, known *mcpclient.Secrets) []string {
-	var obj map[string]any
-	switch t := v.(type) {
-	case json.RawMessage:
-		_ = json.Unmarshal(t, &obj)
-	case map[string]any:
-		obj = t
-	default:
-		if b, err := json.Marshal(v); err == nil {
-			_ = json.Unmarshal(b, &obj)
-		}
-	}
-	marked := widget.SecretFields(schema)
-	var out []string
-	var walk func(prefix string, m map[string]any)
-	walk = func(prefix string, m map[string]any) {
-		for k, x := range m {
-			path := prefix + k
-			switch {
-			case slices.Contains(marked, path), widget.SecretField(k, nil), knownSecret(x, known):
-				out = append(out, path)
-			default:
-				if sub, ok := x.(map[string]any); ok {
-					walk(path+".", sub)
-				}
-			}
-		}
-	}
-	walk("", obj)
-	slices.Sort(out)
-	return out
-}
-
-// knownSecret reports whether v holds a secret known redacts.
-func knownSecret(v any, known *mcpclient.Secrets) bool {
-	switch t := v.(type) {
-	case string:
-		return known.Redact(t) != t
-	case []any:
-		return slices.ContainsFunc(t, func(e any) bool { return knownSecret(e, known) })
-	}
-	return false
+	return author.Secrets(st.step, st.schema, known)
 }
 
 // secretEnv are the environment variables the test of st will read its
@@ -308,7 +244,7 @@ func (m *Model) openSaveTest() tea.Cmd {
 	if m.conn != nil {
 		l.NeedEnv(secretEnv(st, m.conn.Secrets()))
 	}
-	return tea.Batch(m.host(l), m.apply(nil, act, nil, nil))
+	return tea.Batch(m.host(l), m.do(origin{}, act))
 }
 
 // suitesDir is the project's folder of suites, in the project folder dir.

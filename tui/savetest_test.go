@@ -14,6 +14,7 @@ import (
 	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,12 +29,12 @@ func TestSaveAsTestPasses(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			in := open(t, Options{Dir: dir, Connect: inMemory(fixtureServer, era)}, 120, 40).expect("choose_option")
-			in.selectTool("choose_option").keys("enter").formOpen().keys("down").press(k.Form.Submit).expect("accept: option-a")
+			in.selectTool("choose_option").keys("enter").formOpen().keys("down").press(layer.FormKeys.Submit).expect("accept: option-a")
 			in.press(k.Tabs.SaveTest).expect("Save as a test: call choose_option")
 			// Not marked read-only: run again only when asked, answering
 			// as the person did.
-			in.expect("not run again").press(k.SaveTest.Rerun).expect("no value changed")
-			in.press(k.SaveTest.Confirm).expect("saved the test")
+			in.expect("not run again").press(layer.SaveTestKeys.Rerun).expect("no value changed")
+			in.press(layer.SaveTestKeys.Confirm).expect("saved the test")
 			file := filepath.Join(dir, "mcpeek", "session.yaml")
 			text, err := os.ReadFile(file)
 			if err != nil {
@@ -47,8 +48,8 @@ func TestSaveAsTestPasses(t *testing.T) {
 			runSaved(t, file, 1)
 
 			// The same name again is refused, in the layer, which stays.
-			in.press(k.Tabs.SaveTest).expect("Save as a test").press(k.SaveTest.Confirm).expect("already has a test")
-			in.press(k.SaveTest.Cancel)
+			in.press(k.Tabs.SaveTest).expect("Save as a test").press(layer.SaveTestKeys.Confirm).expect("already has a test")
+			in.press(layer.SaveTestKeys.Cancel)
 		})
 	}
 }
@@ -70,17 +71,17 @@ func TestSaveReadAndPromptAsTestsPass(t *testing.T) {
 			in.keys("2", "/", "g", "r", "e", "e", "t", "enter").press(k.Tabs.SaveTest).expect("no read of this resource to save")
 			in.keys("enter").argsOpen("Variables of fixture://greeting/{language}")
 			in.tm.Type("French")
-			in.press(k.Form.Submit).expect("Bonjour")
+			in.press(layer.FormKeys.Submit).expect("Bonjour")
 			in.press(k.Tabs.SaveTest).expect("Save as a test: read fixture://greeting/French")
 			in.expect("no value changed")
-			in.keys("ctrl+u").typeText("greeting in French").press(k.SaveTest.Confirm).expect("saved the test")
+			in.keys("ctrl+u").typeText("greeting in French").press(layer.SaveTestKeys.Confirm).expect("saved the test")
 
 			in.keys("3").expect("Greet someone").press(k.Tabs.SaveTest).expect("nothing got of this prompt to save")
 			in.keys("enter").argsOpen("Arguments for the prompt greet")
 			in.tm.Type("French")
-			in.press(k.Form.Submit).expect("description: A greeting in French.")
+			in.press(layer.FormKeys.Submit).expect("description: A greeting in French.")
 			in.press(k.Tabs.SaveTest).expect("Save as a test: prompt greet").expect("no value changed")
-			in.press(k.SaveTest.Confirm).expect("saved the test")
+			in.press(layer.SaveTestKeys.Confirm).expect("saved the test")
 
 			file := filepath.Join(dir, "mcpeek", "session.yaml")
 			text, err := os.ReadFile(file)
@@ -124,8 +125,8 @@ func TestSaveDroppedRedactionKeepsTheValue(t *testing.T) {
 	in.selectTool("stamp").keys("enter").expect("stamp 1")
 	in.press(k.Tabs.SaveTest).expectAll("Save as a test: call stamp", "2 values changed")
 	in.expectAll(`[x] redact $.content[0].text: "stamp 1", then "stamp 2"`, "[x] redact $.structuredContent.n: 1, then 2")
-	in.press(k.SaveTest.Next, k.SaveTest.Toggle).expect("[ ] redact $.content[0].text")
-	in.press(k.SaveTest.Confirm).expect("saved the test")
+	in.press(layer.SaveTestKeys.Next, layer.SaveTestKeys.Toggle).expect("[ ] redact $.content[0].text")
+	in.press(layer.SaveTestKeys.Confirm).expect("saved the test")
 
 	file := filepath.Join(dir, "mcpeek", "session.yaml")
 	text, err := os.ReadFile(file)

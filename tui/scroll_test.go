@@ -10,7 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/mcpeek/mcpeek/tui/widget"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,7 +66,7 @@ func TestScrollALongResultToItsEnd(t *testing.T) {
 func TestElicitationDetailReachesTheResponse(t *testing.T) {
 	t.Parallel()
 	in := open(t, Options{}, 100, 30).expect("all_fields")
-	in.selectTool("all_fields").keys("enter").formOpen().press(keys.NewMap().Form.Submit).expect("Lovelace")
+	in.selectTool("all_fields").keys("enter").formOpen().press(layer.FormKeys.Submit).expect("Lovelace")
 	in.keys("4").expect("accept").keys("enter").expect("request:").keys("G")
 	wantOnScreen(t, in.screen(), "response:", `"action": "accept"`, `"name": "Ada Lovelace"`)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -84,7 +85,7 @@ func TestSavedSnapshotHidesTheHeaderSecret(t *testing.T) {
 	}}, 120, 30)
 	k := keys.NewMap()
 	in.expect("echo_auth").keys("enter").expect("refused: Authorization: [redacted]")
-	in.press(k.Tabs.SaveTest).expect("Save as a test").press(k.SaveTest.Confirm).expect("saved the test")
+	in.press(k.Tabs.SaveTest).expect("Save as a test").press(layer.SaveTestKeys.Confirm).expect("saved the test")
 	var files int
 	err = filepath.WalkDir(filepath.Join(dir, "mcpeek"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

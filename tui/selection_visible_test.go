@@ -82,7 +82,7 @@ func TestListsKeepTheSelectionVisibleAt80x12(t *testing.T) {
 			for i := range many {
 				list.Resources = append(list.Resources, &mcp.Resource{URI: "file:///" + name(i), Name: name(i)})
 			}
-			m.pages[tabResources].Update(list)
+			pageOf[*page.Resources](m).Update(list)
 			m.Update(keyMsg("2"))
 		}, downs(many), name(many - 1)},
 		{"the Prompts tab", func(m *Model) {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/page"
 )
 
 // pickerEntries are three servers: the fixture (where the inspector
@@ -45,12 +47,12 @@ func TestSwitchServers(t *testing.T) {
 			in := open(t, Options{Connect: inMemory(fixtureServer, era), Servers: pickerEntries(era)}, 120, 30).expect("list_roots")
 			in.selectTool("list_roots").keys("enter").expect("0 roots")
 			in.press(k.Tabs.Servers).expectAll("Servers", "> fixture", "(current)")
-			in.press(k.Servers.Down, k.Servers.Down, k.Servers.Down).expect("invalid: has both command and url")
-			in.press(k.Servers.Choose).expect("cannot connect to both: invalid")
-			in.press(k.Servers.Up).press(k.Servers.Choose).expect("cannot connect to asks: it asks for VS Code inputs")
+			in.press(layer.ServerKeys.Down, layer.ServerKeys.Down, layer.ServerKeys.Down).expect("invalid: has both command and url")
+			in.press(layer.ServerKeys.Choose).expect("cannot connect to both: invalid")
+			in.press(layer.ServerKeys.Up).press(layer.ServerKeys.Choose).expect("cannot connect to asks: it asks for VS Code inputs")
 			// The current server is still the fixture; mortal is chosen next.
-			in.press(k.Tabs.Servers).expectAll("> fixture", "(current)").press(k.Servers.Down).press(k.Servers.Choose).expect("exit")
-			in.press(k.Tabs.Servers).expectAll("> mortal", "(current)").press(k.Servers.Up, k.Servers.Choose).expect("list_roots")
+			in.press(k.Tabs.Servers).expectAll("> fixture", "(current)").press(layer.ServerKeys.Down).press(layer.ServerKeys.Choose).expect("exit")
+			in.press(k.Tabs.Servers).expectAll("> mortal", "(current)").press(layer.ServerKeys.Up, layer.ServerKeys.Choose).expect("list_roots")
 			in.selectTool("list_roots")
 			view := in.screen()
 			if strings.Contains(view, "@mortal") || strings.Contains(view, "0 roots") || !strings.Contains(view, "embedded fixture") {
@@ -74,7 +76,7 @@ func TestServerPickerGoldens(t *testing.T) {
 		t.Run(size.name, func(t *testing.T) {
 			t.Parallel()
 			in := open(t, Options{Servers: pickerEntries("")}, size.w, size.h).expect("list_roots")
-			in.press(keys.NewMap().Tabs.Servers).expect("(current)").press(keys.NewMap().Servers.Down).expect("Claude Code project")
+			in.press(keys.NewMap().Tabs.Servers).expect("(current)").press(layer.ServerKeys.Down).expect("Claude Code project")
 			checkGolden(t, in.screen())
 		})
 	}
@@ -110,14 +112,14 @@ func TestSwitchReplacesTheServerState(t *testing.T) {
 	m.running, m.runStart, m.cancelCall = "slow", time.Now(), func() { cancelled = true }
 	m.progress = &mcpclient.ProgressEvent{Token: "1", Progress: 3, Total: 10}
 	m.tasks.heard(mcpclient.TaskEvent{Tool: "slow"})
-	before := m.pages[tabTools]
+	before, n := pageOf[*page.Tools](m), len(m.pages)
 	m.switchServer(Switch{Target: "other", Connect: inMemory(mortalServer, "")})
 	if !cancelled {
 		t.Error("the old server's call was not cancelled")
 	}
 	left := m.serverState
-	if len(m.pages) != int(tabCount) || m.pages[tabTools] == before {
-		t.Errorf("after the switch there are %d pages, the Tools page made afresh: %t", len(m.pages), m.pages[tabTools] != before)
+	if len(m.pages) != n || pageOf[*page.Tools](m) == before {
+		t.Errorf("after the switch there are %d pages, the Tools page made afresh: %t", len(m.pages), pageOf[*page.Tools](m) != before)
 	}
 	if !reflect.ValueOf(left).IsZero() {
 		t.Errorf("after the switch the server's state is not new (its call: %q, %d tasks)", left.running, len(left.tasks))

@@ -47,7 +47,7 @@ func demoProject(t *testing.T) string {
 }
 
 // suiteTab is the key of the Suite tab.
-func suiteTab() string { return string(rune('1' + tabSuite)) }
+func suiteTab() string { return string(rune('1' + placeOf[*page.Suite](testPages()))) }
 
 // The Suite tab lists the project's tests and runs them on the connected
 // server, in its era, the tests' answers answering the server's

@@ -14,41 +14,26 @@ import (
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
-// tab is one of the inspector's tabs, in the order of the tab bar.
-type tab int
-
-// The tabs.
-const (
-	tabTools tab = iota
-	tabResources
-	tabPrompts
-	tabRequests // the server's requests to mcpeek: elicitations, sampling, roots
-	tabLog
-	tabInfo
-	tabSuite // the project's suites, run on the connected server
-	tabCount
-)
-
-var tabNames = [tabCount]string{"Tools", "Resources", "Prompts", "Requests", "Log", "Info", "Suite"}
-
-// tabs are the pages in the order of the tab bar, and the one shown: the
-// tab bar, the footer's keys and the dispatch of keys come from them. A
+// tabs are the pages in the order of the tab bar (newPages, pages.go),
+// and the one shown: the tab bar, the footer's keys and the dispatch of
+// keys come from them. A page is addressed by its type (pageOf, shows,
+// showPage), never by its place, which only the bar and its keys know. A
 // switch to another server makes the pages afresh (reset); the tab shown
 // stays.
 type tabs struct {
 	pages []page.Page
-	tab   tab
+	at    int // the place in the bar of the page shown
 }
 
 // current is the page shown.
-func (t *tabs) current() page.Page { return t.pages[t.tab] }
+func (t *tabs) current() page.Page { return t.pages[t.at] }
 
 // bar is the tab bar: each page's place and title, the one shown marked.
 func (t *tabs) bar(c *widget.Common) string {
 	var parts []string
 	for i, p := range t.pages {
 		label := fmt.Sprintf("%d %s", i+1, p.Title())
-		if tab(i) == t.tab {
+		if i == t.at {
 			parts = append(parts, c.Styles.ActiveTab.Render(label))
 		} else {
 			parts = append(parts, c.Styles.Tab.Render(label))
@@ -57,20 +42,30 @@ func (t *tabs) bar(c *widget.Common) string {
 	return widget.Fit(strings.Join(parts, ""), c.Width)
 }
 
-// show makes n the tab shown, telling the pages.
-func (t *tabs) show(n tab) {
-	if n == t.tab {
+// show makes the tab at place n of the bar the one shown, telling the
+// pages.
+func (t *tabs) show(n int) {
+	if n == t.at {
 		return
 	}
 	t.current().Focus(false)
-	t.tab = n
+	t.at = n
 	t.current().Focus(true)
 }
 
 // step shows the tab delta places on, around the bar.
 func (t *tabs) step(delta int) {
 	n := len(t.pages)
-	t.show(tab(((int(t.tab)+delta)%n + n) % n))
+	t.show(((t.at+delta)%n + n) % n)
+}
+
+// showPage shows the page of type P.
+func showPage[P page.Page](t *tabs) { t.show(placeOf[P](t.pages)) }
+
+// shows reports whether the page shown is of type P.
+func shows[P page.Page](t *tabs) bool {
+	_, ok := t.current().(P)
+	return ok
 }
 
 // size tells every page the room of the body.
@@ -94,12 +89,8 @@ func (t *tabs) filtering() bool {
 	return ok && f.Filtering()
 }
 
-// tabsLayer is the tabs themselves, under every layer.
-type tabsLayer struct{}
-
-func (tabsLayer) view(m *Model, h int, _ *level) string { return m.current().View(m.c.Width, h) }
-
-func (tabsLayer) footer(m *Model, _ *level) string {
+// tabsFooter is the footer while the tabs are on top.
+func (m *Model) tabsFooter() string {
 	k := m.c.Keys
 	switch {
 	case m.filtering():
@@ -113,7 +104,9 @@ func (tabsLayer) footer(m *Model, _ *level) string {
 	return m.c.KeyLine(m.current().Help()...)
 }
 
-func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
+// tabsKey takes a key while the tabs are on top: the program's own keys,
+// and the rest for the page shown.
+func (m *Model) tabsKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.Keys.Tabs
 	m.status = statusMsg{} // the status line stays until the next key
 	if m.filtering() {
@@ -123,7 +116,7 @@ func (tabsLayer) key(m *Model, msg tea.KeyMsg, _ *level) tea.Cmd {
 		return m.pageKey(msg)
 	}
 	if t, ok := k.JumpTo(msg); ok {
-		m.show(tab(t))
+		m.show(t)
 		return nil
 	}
 	switch {

@@ -54,7 +54,7 @@ func (l taskList) shown() []layer.Task {
 type tasksListedMsg struct{ text string }
 
 func (msg tasksListedMsg) update(m *Model) tea.Cmd {
-	if l, ok := findHosted[*layer.Tasks](&m.stack); ok {
+	if l, ok := findLayer[*layer.Tasks](&m.stack); ok {
 		l.Update(layer.TasksListed{Text: msg.text})
 	}
 	return nil

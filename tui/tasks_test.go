@@ -7,6 +7,7 @@ import (
 	"github.com/mcpeek/mcpeek/internal/tsservers"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
 )
 
 // server-everything's simulate-research-query requires a task: the
@@ -66,7 +67,7 @@ func TestOptionalTaskInTheInspector(t *testing.T) {
 	in.keys("2", "tab", "3", "ctrl+s")
 	in.expect("sum 5")
 	in.press(k.Tabs.Tasks).expectAll("Tasks", "slow_sum", "completed")
-	in.press(k.Tasks.List).expect("the server lists 1 tasks")
+	in.press(layer.TasksKeys.List).expect("the server lists 1 tasks")
 }
 
 // A tool a 2026-07-28 server runs only as a task of the tasks extension

@@ -36,8 +36,12 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("XDG_STATE_HOME", state)
+	unknown := failOnUnknownActions()
 	code := m.Run()
 	os.RemoveAll(state)
+	if unknown() {
+		code = 1
+	}
 	os.Exit(code)
 }
 
@@ -293,12 +297,8 @@ func mask(s string) string {
 
 // findTop is the layer on top when it is of type L.
 func findTop[L layer.Layer](m *Model) (L, bool) {
-	if h, ok := m.top().layer().(*hosted); ok {
-		l, ok := h.l.(L)
-		return l, ok
-	}
-	var zero L
-	return zero, false
+	l, ok := m.top().layer().(L)
+	return l, ok
 }
 
 // sentBy waits until conn has sent a request of method. The inspector

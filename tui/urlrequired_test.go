@@ -74,7 +74,7 @@ func TestURLNotOpenedIsShownToCopy(t *testing.T) {
 		t.Error("y copies nothing")
 	}
 	m.Update(keyMsg("esc"))
-	if _, ok := findHosted[*layer.URLShown](&m.stack); ok {
+	if _, ok := findLayer[*layer.URLShown](&m.stack); ok {
 		t.Error("esc did not close the URL")
 	}
 }

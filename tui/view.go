@@ -19,7 +19,7 @@ func (m *Model) View() string {
 	top := m.top()
 	body := top.view(m.bodyHeight())
 	hd := header{c: &m.c, opts: &m.opts, link: &m.link, spinner: m.spinner.View(), appsOpen: m.apps.opened(),
-		pending: len(m.queue) + len(inApp(m.pending)), loginShown: m.hostedOf(m.login) != nil, lock: m.lock.brief(m.conn, &m.c)}
+		pending: len(m.queue) + len(inApp(m.pending)), loginShown: m.holds(m.login), lock: m.lock.brief(m.conn, &m.c)}
 	out := hd.view() + "\n" + m.bar(&m.c) + "\n" + body
 	lines := strings.Split(out, "\n")
 	h := m.c.Height - 1

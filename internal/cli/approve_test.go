@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/internal/session"
 )
 
 // recorder is an HTTP fixture that remembers what each request carried.
@@ -56,7 +57,7 @@ func clone(t *testing.T) (project string, theirs, yours *recorder) {
 	writeFile(t, filepath.Join(h, ".cursor", "mcp.json"), fmt.Sprintf(`{"mcpServers": {"github": {"url": %q}}}`, yours.URL))
 	t.Setenv("GITHUB_TOKEN", "ghp-secret-123")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "aws-secret-456")
-	t.Setenv(trustProjectEnv, "")
+	t.Setenv(session.TrustProjectEnv, "")
 	return project, theirs, yours
 }
 
@@ -75,7 +76,7 @@ func runApproving(t *testing.T, project string, approve bool, args ...string) (c
 
 // runApprovingWith runs `mcpeek ARGS` as runApproving does, with ask
 // asking the person.
-func runApprovingWith(t *testing.T, project string, ask approver, args ...string) (code int, stderr string, asked int) {
+func runApprovingWith(t *testing.T, project string, ask session.Approver, args ...string) (code int, stderr string, asked int) {
 	t.Helper()
 	t.Chdir(filepath.Join(project, "cmd"))
 	var out, errb bytes.Buffer
@@ -88,7 +89,7 @@ func runApprovingWith(t *testing.T, project string, ask approver, args ...string
 	opts := c.options(fs)
 	if err = opts.parse(fs, rest); err == nil {
 		sel := selectionOf(t, opts)
-		sel.approver = func(ctx context.Context, s *mcpconfig.Server, client string) (bool, error) {
+		sel.Approver = func(ctx context.Context, s *mcpconfig.Server, client string) (bool, error) {
 			asked++
 			return ask(ctx, s, client)
 		}
@@ -99,7 +100,7 @@ func runApprovingWith(t *testing.T, project string, ask approver, args ...string
 }
 
 // selectionOf is the selection of a command's options.
-func selectionOf(t *testing.T, opts options) *selection {
+func selectionOf(t *testing.T, opts options) *session.Selection {
 	t.Helper()
 	switch o := opts.(type) {
 	case *listOptions:
@@ -205,11 +206,11 @@ func TestTrustProjectForCI(t *testing.T) {
 		!strings.Contains(stderr, "warning: @github is the project's server in ~/src/app/.mcp.json, which hides your own \"github\" in ~/.cursor/mcp.json") {
 		t.Errorf("--trust-project: exit %d, stderr %q", code, stderr)
 	}
-	t.Setenv(trustProjectEnv, "1")
+	t.Setenv(session.TrustProjectEnv, "1")
 	if code, _, stderr = runIn(t, project, "caps", "@github"); code != exitOK {
-		t.Errorf("%s=1: exit %d, stderr %q", trustProjectEnv, code, stderr)
+		t.Errorf("%s=1: exit %d, stderr %q", session.TrustProjectEnv, code, stderr)
 	}
-	t.Setenv(trustProjectEnv, "")
+	t.Setenv(session.TrustProjectEnv, "")
 	if code, _, _ = runIn(t, project, "caps", "@github"); code != exitUsage {
 		t.Errorf("trusting once was remembered: exit %d", code)
 	}
@@ -229,7 +230,7 @@ func TestShadowWarningIgnoresCase(t *testing.T) {
 	h, project := home(t)
 	writeFile(t, filepath.Join(project, ".mcp.json"), `{"mcpServers": {"github": {"command": "theirs"}}}`)
 	writeFile(t, filepath.Join(h, ".cursor", "mcp.json"), `{"mcpServers": {"GitHub": {"command": "yours"}}}`)
-	t.Setenv(trustProjectEnv, "")
+	t.Setenv(session.TrustProjectEnv, "")
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +305,7 @@ func TestApprovalPromptShowsValues(t *testing.T) {
 			t.Fatal(err)
 		}
 		var prompt strings.Builder
-		describeEntry(&prompt, s, "Claude Code project")
+		session.DescribeEntry(&prompt, s, "Claude Code project")
 		for _, want := range tc.want {
 			if !strings.Contains(prompt.String(), want) {
 				t.Errorf("%s: the prompt lacks %q:\n%s", tc.server, want, prompt.String())
@@ -343,7 +344,7 @@ func TestApprovalPromptShowsHiddenCharacters(t *testing.T) {
 			t.Fatal(err)
 		}
 		var prompt strings.Builder
-		describeEntry(&prompt, s, "")
+		session.DescribeEntry(&prompt, s, "")
 		for _, want := range tc.want {
 			if !strings.Contains(prompt.String(), want) {
 				t.Errorf("%s: the prompt lacks %q:\n%s", tc.server, want, prompt.String())

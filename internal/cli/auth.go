@@ -1,150 +1,56 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
-	"github.com/mcpeek/mcpeek/apphost"
+	"github.com/mcpeek/mcpeek/internal/termtext"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 )
 
-// authFlags are the flags of OAuth authorization, on every command that
-// connects.
-type authFlags struct {
-	clientID          string
-	clientSecret      string
-	clientMetadataURL string
-	scope             string
-	callbackAddr      string
-	noStoredAuth      bool
-	storedAuthOnly    bool
-	// forceLogin logs in afresh even with a stored token (auth login).
-	forceLogin bool
-	// allowHosts are --auth-allow-host's; allow is what they and
-	// $MCPEEK_AUTH_ALLOW_HOSTS allow, once checked.
-	allowHosts listFlag
-	allow      oauth.AllowList
+// registerAuth defines the flags of OAuth authorization, on every command
+// that connects.
+func (cf *connFlags) registerAuth(fs *flagSet) {
+	a := &cf.Auth
+	fs.StringVar(&a.ClientID, "client-id", "", "OAuth: use this pre-registered client `ID` (URL servers)")
+	fs.StringVar(&a.ClientSecret, "client-secret", "", "OAuth: the pre-registered client's `SECRET` (visible to other processes: prefer $MCPEEK_CLIENT_SECRET)")
+	fs.StringVar(&a.ClientMetadataURL, "client-metadata-url", "", "OAuth: identify mcpeek by this client ID metadata document `URL` (https)")
+	fs.StringVar(&a.Scope, "scope", "", "OAuth: ask for these `SCOPES` (space-separated) instead of the server's")
+	fs.StringVar(&a.CallbackAddr, "auth-callback-addr", "", "OAuth: listen for the browser's redirect on this loopback `ADDR` (default: a free port on 127.0.0.1)")
+	fs.BoolVar(&a.NoStored, "no-stored-auth", false, "OAuth: neither use nor keep stored tokens")
+	fs.BoolVar(&a.StoredOnly, "stored-auth-only", false, "OAuth: never open a browser; fail (exit 3) without a usable stored token")
+	fs.Var(&cf.allowHosts, "auth-allow-host", "OAuth: let authorization requests reach this `HOST` (a name, an IP or a CIDR prefix such as 10.0.0.0/8) though it is private and the server is not (repeatable; added to $"+oauth.AllowHostsEnv+")")
 }
 
-func (af *authFlags) register(fs *flagSet) {
-	fs.StringVar(&af.clientID, "client-id", "", "OAuth: use this pre-registered client `ID` (URL servers)")
-	fs.StringVar(&af.clientSecret, "client-secret", "", "OAuth: the pre-registered client's `SECRET` (visible to other processes: prefer $MCPEEK_CLIENT_SECRET)")
-	fs.StringVar(&af.clientMetadataURL, "client-metadata-url", "", "OAuth: identify mcpeek by this client ID metadata document `URL` (https)")
-	fs.StringVar(&af.scope, "scope", "", "OAuth: ask for these `SCOPES` (space-separated) instead of the server's")
-	fs.StringVar(&af.callbackAddr, "auth-callback-addr", "", "OAuth: listen for the browser's redirect on this loopback `ADDR` (default: a free port on 127.0.0.1)")
-	fs.BoolVar(&af.noStoredAuth, "no-stored-auth", false, "OAuth: neither use nor keep stored tokens")
-	fs.BoolVar(&af.storedAuthOnly, "stored-auth-only", false, "OAuth: never open a browser; fail (exit 3) without a usable stored token")
-	fs.Var(&af.allowHosts, "auth-allow-host", "OAuth: let authorization requests reach this `HOST` (a name, an IP or a CIDR prefix such as 10.0.0.0/8) though it is private and the server is not (repeatable; added to $"+oauth.AllowHostsEnv+")")
-}
-
-// check checks the flags; secret comes from $MCPEEK_CLIENT_SECRET when the
-// flag is not given.
-func (af *authFlags) check() error {
-	if af.clientSecret == "" {
-		af.clientSecret = os.Getenv("MCPEEK_CLIENT_SECRET")
+// checkAuth checks the OAuth flags; the client secret comes from
+// $MCPEEK_CLIENT_SECRET when the flag is not given.
+func (cf *connFlags) checkAuth() error {
+	a := &cf.Auth
+	if a.ClientSecret == "" {
+		a.ClientSecret = os.Getenv("MCPEEK_CLIENT_SECRET")
 	}
-	if af.clientSecret != "" && af.clientID == "" {
+	if a.ClientSecret != "" && a.ClientID == "" {
 		return usagef("--client-secret needs --client-id")
 	}
-	if af.noStoredAuth && af.storedAuthOnly {
+	if a.NoStored && a.StoredOnly {
 		return usagef("--no-stored-auth and --stored-auth-only contradict each other")
 	}
-	if af.clientMetadataURL != "" && !strings.HasPrefix(af.clientMetadataURL, "https://") {
+	if a.ClientMetadataURL != "" && !strings.HasPrefix(a.ClientMetadataURL, "https://") {
 		return usagef("--client-metadata-url must be an https:// URL")
 	}
-	allow, err := oauth.ParseAllowList(append([]string{os.Getenv(oauth.AllowHostsEnv)}, af.allowHosts...)...)
+	allow, err := oauth.ParseAllowList(append([]string{os.Getenv(oauth.AllowHostsEnv)}, cf.allowHosts...)...)
 	if err != nil {
 		return usagef("--auth-allow-host or $%s: %v", oauth.AllowHostsEnv, err)
 	}
-	af.allow = allow
+	a.Allow = allow
 	return nil
-}
-
-// store is the token store the flags allow (nil: none).
-func (af *authFlags) store() (*oauth.Store, error) {
-	if af.noStoredAuth {
-		return nil, nil
-	}
-	path, err := oauth.DefaultStorePath()
-	if err != nil {
-		return nil, err
-	}
-	return oauth.OpenStore(path), nil
-}
-
-// authorizer prepares OAuth for a connection to an HTTP server, within
-// ctx: show tells the person what to do, paste (nil: none) reads a pasted
-// redirect URL.
-func (cf *connFlags) authorizer(ctx context.Context, wire *mcpclient.WireLog, show func(string), paste func(context.Context) (string, error)) (*oauth.Authorizer, error) {
-	store, err := cf.auth.store()
-	if err != nil {
-		return nil, err
-	}
-	opts := oauth.Options{
-		Context:           ctx, // the run's --timeout bounds a stored token's refresh
-		Resource:          cf.target.URL,
-		ClientMetadataURL: cf.auth.clientMetadataURL,
-		ClientID:          cf.auth.clientID,
-		ClientSecret:      cf.auth.clientSecret,
-		Scopes:            strings.Fields(strings.ReplaceAll(cf.auth.scope, ",", " ")),
-		CallbackAddr:      cf.auth.callbackAddr,
-		AllowHosts:        cf.auth.allow,
-		Store:             store,
-		StoredOnly:        cf.auth.storedAuthOnly,
-		Fresh:             cf.auth.forceLogin,
-		Show:              show,
-		Paste:             paste,
-		Logf:              func(format string, args ...any) { wire.Note(fmt.Sprintf(format, args...)) },
-		Secret:            wire.Secret,
-		HTTPClient:        mcpclient.HTTPClient(cf.tls.config),
-	}
-	if !cf.auth.storedAuthOnly {
-		launch := apphost.SystemBrowser(cf.noBrowser)
-		if cf.openWith != "" {
-			launch = apphost.OpenWith(cf.openWith)
-		}
-		// The opener is another process, whose arguments other local
-		// users can read: it gets a private launch page, never the
-		// authorization URL, whose state would let them end the login.
-		opts.Open = func(url string) (func(), error) { return apphost.OpenPrivately(launch, url) }
-	}
-	return oauth.New(opts)
-}
-
-// stdinLines reads the lines typed on stdin, for a pasted redirect URL:
-// one reader for the whole run, whatever asks.
-var stdinLines = sync.OnceValue(func() chan string {
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(os.Stdin)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	return lines
-})
-
-// pasteFromStdin reads a pasted line, until ctx ends.
-func pasteFromStdin(ctx context.Context) (string, error) {
-	select {
-	case line, ok := <-stdinLines():
-		if !ok {
-			return "", io.EOF
-		}
-		return line, nil
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
 }
 
 // authOptions are `mcpeek auth`'s: login, logout or status.
@@ -178,7 +84,7 @@ func (o *authOptions) parse(fs *flagSet, args []string) error {
 		if len(rest) == 0 {
 			return usagef("auth login: name the server's URL")
 		}
-		if o.conn.auth.storedAuthOnly || o.conn.auth.noStoredAuth {
+		if o.conn.Auth.StoredOnly || o.conn.Auth.NoStored {
 			return usagef("auth login stores a new token: it does not combine with --stored-auth-only or --no-stored-auth")
 		}
 	case "logout":
@@ -190,28 +96,28 @@ func (o *authOptions) parse(fs *flagSet, args []string) error {
 		return usagef("auth: unknown action %q (want login, logout or status)", o.action)
 	}
 	if len(rest) == 0 {
-		return o.conn.auth.check()
+		return o.conn.checkAuth()
 	}
 	if err := o.conn.parseTarget(rest); err != nil {
 		return err
 	}
-	if o.conn.target.Kind != mcpclient.TargetHTTP {
-		return usagef("auth: %s is not an http:// or https:// URL; only URL servers authorize", o.conn.target)
+	if o.conn.Target.Kind != mcpclient.TargetHTTP {
+		return usagef("auth: %s is not an http:// or https:// URL; only URL servers authorize", o.conn.Target)
 	}
 	return nil
 }
 
 func (o *authOptions) run(ctx context.Context, s streams) error {
-	if err := o.conn.approve(ctx, s.errOut); err != nil { // its URL is a project's
+	if err := o.conn.approve(ctx, s.errOut, s.terminal()); err != nil { // its URL is a project's
 		return err
 	}
-	store, err := o.conn.auth.store()
+	store, err := o.conn.Auth.Store()
 	if err != nil {
 		return err
 	}
 	switch o.action {
 	case "logout":
-		n, err := store.Remove(o.conn.target.URL)
+		n, err := store.Remove(o.conn.Target.URL)
 		if err != nil {
 			return err
 		}
@@ -221,7 +127,7 @@ func (o *authOptions) run(ctx context.Context, s streams) error {
 		return o.status(s.out, store)
 	}
 	// login: a fresh login, stored; the connection proves it works.
-	o.conn.auth.forceLogin = true
+	o.conn.Auth.ForceLogin = true
 	return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(_ context.Context, conn *mcpclient.Conn) error {
 		st := conn.AuthState()
 		if st == nil || !st.SignedIn {
@@ -239,8 +145,8 @@ func (o *authOptions) run(ctx context.Context, s streams) error {
 
 func (o *authOptions) status(out io.Writer, store *oauth.Store) error {
 	entries, err := store.Entries()
-	if o.conn.target.URL != "" {
-		entries, err = store.Find(o.conn.target.URL) // as the authorizer matches them
+	if o.conn.Target.URL != "" {
+		entries, err = store.Find(o.conn.Target.URL) // as the authorizer matches them
 	}
 	if err != nil {
 		return err
@@ -273,13 +179,4 @@ func cell(s string) string { return textclean.Cut(textclean.OneLine(s), maxCell)
 // maxCell bounds a cell of `auth status`.
 const maxCell = 200
 
-func untilText(t time.Time) string {
-	if t.IsZero() {
-		return "never"
-	}
-	d := time.Until(t).Round(time.Second)
-	if d <= 0 {
-		return "expired"
-	}
-	return "in " + d.String()
-}
+func untilText(t time.Time) string { return termtext.Until(t) }

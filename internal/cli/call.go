@@ -129,13 +129,13 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 		forms = &tui.FormAsker{
 			// A form needs a terminal to read keys from: answers piped in
 			// are read as the plain prompts' lines.
-			In: os.Stdin, Out: s.term, Log: s.errOut, Plain: o.plain || !isTerminal(os.Stdin), Timeout: o.elicitTimeout, Secrets: s.secrets,
+			In: s.in, Out: s.term, Log: s.errOut, Plain: o.plain || !s.isStdinTTY(), Timeout: o.elicitTimeout, Secrets: s.secrets,
 			Interrupt: func() { interrupt(errInterrupted) },
 		}
 		asker = forms
 	}
 	// Approved first: a refused run leaves an old log as it was.
-	if err := o.conn.approve(ctx, s.errOut); err != nil {
+	if err := o.conn.approve(ctx, s.errOut, s.terminal()); err != nil {
 		return err
 	}
 	records, closeLog, err := openRecords(o.elicitLog, s.secrets)
@@ -144,7 +144,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 	}
 	defer closeLog()
 	return o.conn.headless(ctx, s, asker, records, func(ctx context.Context, conn *mcpclient.Conn) error {
-		if forms != nil && o.conn.appHost {
+		if forms != nil && o.conn.AppHost {
 			// While a question is answered in the browser, the terminal
 			// says so, and n answers it here instead.
 			watchCtx, stopWatch := context.WithCancel(ctx)
@@ -159,7 +159,7 @@ func (o *callOptions) run(ctx context.Context, s streams) error {
 		}
 		app := o.openApp(ctx, conn, s)
 		res, err := o.callRetrying(ctx, conn, s) // urlrequired.go
-		o.conn.events.settle()
+		o.conn.events.Settle()
 		if conn.NeedsBackChannel(err, res) {
 			if err != nil {
 				err = fmt.Errorf("%w (%s)", err, backChannelHint)
@@ -249,7 +249,7 @@ func (o *callOptions) openApp(ctx context.Context, conn *mcpclient.Conn, s strea
 				return errors.New("not opened")
 			}
 			say("the app opens %s", link)
-			return apphost.WebOnly(apphost.SystemBrowser(o.conn.noBrowser))(link)
+			return apphost.WebOnly(apphost.SystemBrowser(o.conn.NoBrowser))(link)
 		},
 		Message: func(msg mcpclient.AppMessage) { say("the app sent %s: %s", msg.Kind, clipJSON(msg.Params, 300)) },
 	})

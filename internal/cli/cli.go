@@ -15,8 +15,8 @@ import (
 
 // Run is mcpeek's whole life: it runs the command that args (the words
 // after the program's name) name, writes results to stdout and diagnostics
-// to stderr, and returns the exit code. The terminal UI, when there is one,
-// uses the process's own standard input and error.
+// to stderr, and returns the exit code. Commands read the process's
+// standard input through the streams it gives them.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// Diagnostics come from several goroutines (notifications, apps,
 	// answers): one write at a time. A file (the terminal) is left as it
@@ -29,7 +29,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// redacted from all it prints, results included: a server may quote
 	// one back (docs/architecture.md, "Secrets in what is shown").
 	secrets := &mcpclient.Secrets{}
-	s := streams{out: secrets.Writer(stdout), errOut: secrets.Writer(stderr), term: stderr, secrets: secrets}
+	s := newStreams(os.Stdin, stdout, stderr, secrets)
 	return report(ctx, dispatch(ctx, args, s), s.errOut)
 }
 
@@ -43,15 +43,6 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
-}
-
-// streams are where a command writes: results to out, diagnostics to
-// errOut, both with the run's secrets redacted; term is stderr itself,
-// for the forms drawn on the terminal.
-type streams struct {
-	out, errOut io.Writer
-	term        io.Writer
-	secrets     *mcpclient.Secrets
 }
 
 // dispatch finds the command args name, parses its options and runs it.

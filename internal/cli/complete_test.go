@@ -50,7 +50,7 @@ func TestCompleteValueOrServer(t *testing.T) {
 			if o.argument.Value != tc.wantValue {
 				t.Errorf("value %q, want %q", o.argument.Value, tc.wantValue)
 			}
-			target := o.conn.target
+			target := o.conn.Target
 			switch {
 			case tc.wantCommand == nil && target.Kind != mcpclient.TargetEmbedded:
 				t.Errorf("target %v, want the embedded fixture", target)

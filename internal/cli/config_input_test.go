@@ -20,6 +20,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/internal/session"
 	"go.uber.org/goleak"
 	"golang.org/x/term"
 )
@@ -46,13 +47,13 @@ func TestAskInput(t *testing.T) {
 	tty := terminal(t, "2\n\ns3cret\n")
 	var prompts strings.Builder
 	region := mcpconfig.Input{ID: "region", Description: "Region", Options: []string{"eu", "us"}, Default: "eu"}
-	if v, err := askInput(t.Context(), region, tty, &prompts); err != nil || v != "us" {
+	if v, err := session.AskInput(t.Context(), region, tty, &prompts); err != nil || v != "us" {
 		t.Errorf("pick by number: %q, %v", v, err)
 	}
-	if v, err := askInput(t.Context(), region, tty, &prompts); err != nil || v != "eu" {
+	if v, err := session.AskInput(t.Context(), region, tty, &prompts); err != nil || v != "eu" {
 		t.Errorf("the default: %q, %v", v, err)
 	}
-	if v, err := askInput(t.Context(), mcpconfig.Input{ID: "key", Description: "API key", Password: true}, tty, &prompts); err != nil || v != "s3cret" {
+	if v, err := session.AskInput(t.Context(), mcpconfig.Input{ID: "key", Description: "API key", Password: true}, tty, &prompts); err != nil || v != "s3cret" {
 		t.Errorf("password: %q, %v", v, err)
 	}
 	if want := "  1) eu\n  2) us\nRegion [eu]: "; !strings.Contains(prompts.String(), want) || !strings.Contains(prompts.String(), "API key: ") {
@@ -113,7 +114,7 @@ func TestApprovalPrompt(t *testing.T) {
 	var prompt strings.Builder
 	tty := terminal(t, "y\n\nYes\nno\n")
 	for i, want := range []bool{true, false, true, false} {
-		if ok, err := askApproval(t.Context(), s, "Claude Code project", tty, &prompt); err != nil || ok != want {
+		if ok, err := session.AskApproval(t.Context(), s, "Claude Code project", tty, &prompt); err != nil || ok != want {
 			t.Errorf("answer %d: %v, %v; want %v", i, ok, err, want)
 		}
 	}
@@ -135,7 +136,7 @@ func TestApprovalPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer devnull.Close()
-	if _, err := askApproval(t.Context(), s, "", devnull, &prompt); err != errNoTerminal {
+	if _, err := session.AskApproval(t.Context(), s, "", devnull, &prompt); err != session.ErrNoTerminal {
 		t.Errorf("without a terminal: %v", err)
 	}
 }
@@ -236,7 +237,7 @@ func TestCtrlCAtAnInputPrompt(t *testing.T) {
 			}
 			done := make(chan result, 1)
 			go func() {
-				v, err := askInput(ctx, in, tty, prompt)
+				v, err := session.AskInput(ctx, in, tty, prompt)
 				done <- result{v, err}
 			}()
 			within(t, prompt.shown, "the prompt")

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/internal/session"
 )
 
 // samples is where the sample configs of every format are.
@@ -215,12 +216,12 @@ func TestConfigConnects(t *testing.T) {
 	}
 	var caps struct {
 		ProtocolVersion string
-		Source          sourceReport
+		Source          session.SourceReport
 	}
 	if err := json.Unmarshal([]byte(stdout), &caps); err != nil {
 		t.Fatal(err)
 	}
-	want := sourceReport{Server: "fix", File: filepath.Join(project, ".mcp.json"), Format: string(mcpconfig.FormatMCPServers), Client: "Claude Code project"}
+	want := session.SourceReport{Server: "fix", File: filepath.Join(project, ".mcp.json"), Format: string(mcpconfig.FormatMCPServers), Client: "Claude Code project"}
 	if caps.Source != want || caps.ProtocolVersion == "" {
 		t.Errorf("caps %+v, want source %+v", caps, want)
 	}
@@ -239,20 +240,5 @@ func TestConfigConnects(t *testing.T) {
 	code, _, stderr = runIn(t, project, "list", "tools", "-H", "Authorization: Bearer other-token", "--config", filepath.Join(project, ".mcp.json"), "--server", "fix")
 	if code != exitOK || gotAuth[len(gotAuth)-1] != "Bearer other-token" {
 		t.Errorf("exit %d, stderr %q, last Authorization %q", code, stderr, gotAuth[len(gotAuth)-1])
-	}
-}
-
-func TestPickInput(t *testing.T) {
-	in := mcpconfig.Input{ID: "region", Options: []string{"eu", "us"}}
-	for answer, want := range map[string]string{"2": "us", "eu": "eu"} {
-		if got, err := pick(in, answer); err != nil || got != want {
-			t.Errorf("pick %q = %q, %v; want %q", answer, got, err, want)
-		}
-	}
-	if _, err := pick(in, "mars"); err == nil {
-		t.Error("an answer that is no option was taken")
-	}
-	if line, err := readLine(strings.NewReader("typed\r\nrest")); err != nil || line != "typed" {
-		t.Errorf("readLine = %q, %v", line, err)
 	}
 }

@@ -2,24 +2,18 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
-	"time"
 
+	"github.com/mcpeek/mcpeek/internal/doctor"
+	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/textclean"
-	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/mcpclient/oauth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // doctorOptions are `mcpeek doctor`'s: check each step of reaching a
 // server, stopping at the first that fails (docs/architecture.md,
-// "The connection doctor").
+// "The connection doctor"); internal/doctor checks, this prints.
 type doctorOptions struct {
 	conn connFlags
 	json bool
@@ -42,8 +36,8 @@ func (o *doctorOptions) parse(fs *flagSet, args []string) error {
 	}
 	// The doctor never opens a browser: a server that needs a login is
 	// reached with a stored token or not at all.
-	if !o.conn.auth.noStoredAuth {
-		o.conn.auth.storedAuthOnly = true
+	if !o.conn.Auth.NoStored {
+		o.conn.Auth.StoredOnly = true
 	}
 	return nil
 }
@@ -52,152 +46,62 @@ func (o *doctorOptions) parse(fs *flagSet, args []string) error {
 // which, so nothing more is printed; exit 3.
 var errDoctorFailed = errors.New("a step failed")
 
-// Step statuses.
-const (
-	stepOK   = "ok"
-	stepWarn = "warn" // passed, with something to look at
-	stepFail = "fail"
-	stepSkip = "skip" // not applicable to this server
-)
-
-// doctorStep is one step of the report.
-type doctorStep struct {
-	Step   string `json:"step"`
-	Status string `json:"status"`
-	Ms     int64  `json:"ms"`
-	Detail string `json:"detail"`
-	Hint   string `json:"hint,omitempty"`
-}
-
-// doctorReport is the whole report (--json).
-type doctorReport struct {
-	Target    string        `json:"target"`
-	Transport string        `json:"transport"`
-	Source    *sourceReport `json:"source,omitempty"`
-	OK        bool          `json:"ok"`
-	Steps     []doctorStep  `json:"steps"`
-}
-
-// outcome is what a step found.
-type outcome struct {
-	status, detail, hint string
-}
-
-func passed(format string, args ...any) outcome {
-	return outcome{status: stepOK, detail: fmt.Sprintf(format, args...)}
-}
-
-func failed(detail, hint string) outcome {
-	return outcome{status: stepFail, detail: detail, hint: hint}
-}
-
-func warned(detail, hint string) outcome {
-	return outcome{status: stepWarn, detail: detail, hint: hint}
-}
-
-func skipped(detail string) outcome { return outcome{status: stepSkip, detail: detail} }
-
-// doctor runs the steps for one target and reports each as it ends.
-type doctor struct {
-	cf     *connFlags
-	report doctorReport
-	// show prints a finished step (nil: nothing until the end, --json).
-	show func(doctorStep)
-	// What one step learns for the next.
-	url urlState
-}
-
-// step runs one step, unless one before it failed, and reports whether
-// the run goes on.
-func (d *doctor) step(name string, f func() outcome) bool {
-	if !d.report.OK {
-		return false
-	}
-	start := time.Now()
-	o := f()
-	s := doctorStep{Step: name, Status: o.status, Ms: time.Since(start).Milliseconds(), Detail: textclean.OneLine(o.detail), Hint: textclean.OneLine(o.hint)}
-	d.report.Steps = append(d.report.Steps, s)
-	if d.show != nil {
-		d.show(s)
-	}
-	if o.status == stepFail {
-		d.report.OK = false
-	}
-	return d.report.OK
-}
-
 func (o *doctorOptions) run(ctx context.Context, s streams) error {
-	if err := o.conn.approve(ctx, s.errOut); err != nil { // before --timeout counts
+	if err := o.conn.approve(ctx, s.errOut, s.terminal()); err != nil { // before --timeout counts
+		return err
+	}
+	if err := o.conn.selection.Ready(); err != nil {
 		return err
 	}
 	ctx, cancel := withTimeout(ctx, o.conn.timeout)
 	defer cancel()
-	// The steps before the connection send the target's credentials too.
-	o.conn.learnSecrets(s.secrets)
-	t := o.conn.target
-	d := &doctor{cf: &o.conn, report: doctorReport{Target: t.String(), Transport: transportName(t), Source: o.conn.selection.source(), OK: true}}
+	if o.conn.AppHost {
+		o.conn.App.Theme = o.conn.theme(s)
+	}
+	opts := doctor.Options{Session: o.conn.Config, Source: o.conn.selection.Source(), Secrets: s.secrets}
 	if !o.json {
-		fmt.Fprintf(s.out, "mcpeek doctor: %s", textclean.OneLine(t.String()))
-		if src := d.report.Source; src != nil {
-			fmt.Fprintf(s.out, " (%q from %s)", src.Server, displayPath(src.File))
+		fmt.Fprintf(s.out, "mcpeek doctor: %s", textclean.OneLine(o.conn.Target.String()))
+		if src := opts.Source; src != nil {
+			fmt.Fprintf(s.out, " (%q from %s)", src.Server, session.DisplayPath(src.File))
 		}
 		fmt.Fprintln(s.out)
-		d.show = func(st doctorStep) { writeStep(s.out, st) }
+		opts.Show = func(st doctor.Step) { writeStep(s.out, st) }
 	}
-	if o.conn.tls.opts.Insecure {
+	if o.conn.TLS.Insecure {
 		fmt.Fprintln(s.errOut, insecureWarning)
 	}
-	switch t.Kind {
-	case mcpclient.TargetHTTP:
-		d.urlSteps(ctx)
-	case mcpclient.TargetStdio:
-		d.stdioSteps(ctx)
-	}
-	d.mcpSteps(ctx, s)
+	report := doctor.Run(ctx, opts)
 	if o.json {
-		if err := writeJSON(s.out, d.report); err != nil {
+		if err := writeJSON(s.out, report); err != nil {
 			return err
 		}
 	} else {
-		writeVerdict(s.out, d.report)
+		writeVerdict(s.out, report)
 	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("doctor: %w", context.Cause(ctx))
 	}
-	if !d.report.OK {
+	if !report.OK {
 		return errDoctorFailed
 	}
 	return nil
 }
 
-// transportName names how the target is reached.
-func transportName(t mcpclient.Target) string {
-	switch {
-	case t.Kind == mcpclient.TargetStdio:
-		return "stdio"
-	case t.Kind == mcpclient.TargetHTTP && t.SSE:
-		return "sse"
-	case t.Kind == mcpclient.TargetHTTP:
-		return "http"
-	}
-	return "embedded"
-}
-
 // stepMarks are the marks of each status in the text report.
-var stepMarks = map[string]string{stepOK: "✓", stepWarn: "!", stepFail: "✗", stepSkip: "-"}
+var stepMarks = map[string]string{doctor.StatusOK: "✓", doctor.StatusWarn: "!", doctor.StatusFail: "✗", doctor.StatusSkip: "-"}
 
-func writeStep(w io.Writer, s doctorStep) {
+func writeStep(w io.Writer, s doctor.Step) {
 	fmt.Fprintf(w, "  %s %-15s %6s  %s\n", stepMarks[s.Status], s.Step, fmt.Sprintf("%dms", s.Ms), s.Detail)
 	if s.Hint != "" {
 		fmt.Fprintf(w, "    fix: %s\n", s.Hint)
 	}
 }
 
-func writeVerdict(w io.Writer, r doctorReport) {
+func writeVerdict(w io.Writer, r doctor.Report) {
 	if r.OK {
 		warnings := 0
 		for _, s := range r.Steps {
-			if s.Status == stepWarn {
+			if s.Status == doctor.StatusWarn {
 				warnings++
 			}
 		}
@@ -209,196 +113,4 @@ func writeVerdict(w io.Writer, r doctorReport) {
 		return
 	}
 	fmt.Fprintf(w, "stopped at %s\n", r.Steps[len(r.Steps)-1].Step)
-}
-
-// mcpSteps connect as every command does, and check what the server says
-// it offers and that it lists it.
-func (d *doctor) mcpSteps(ctx context.Context, s streams) {
-	var conn *mcpclient.Conn
-	var e *endpoint
-	defer func() {
-		if conn != nil {
-			_ = conn.Close()
-		}
-		if e != nil {
-			e.close()
-		}
-	}()
-	d.step("negotiate", func() outcome {
-		var err error
-		if e, err = d.cf.open(s.secrets, func(string) {}); err != nil {
-			return failed(err.Error(), "")
-		}
-		e.showAuth = func(string) {}
-		conn, err = e.connect(ctx, &mcpclient.HeadlessAsker{Stderr: io.Discard}, nil)
-		exchange := handshake(e.wire)
-		if err != nil {
-			return failed(joinDetail(err.Error(), exchange), connectHint(err, d.cf))
-		}
-		era := "legacy"
-		if conn.ProtocolVersion() >= mcpclient.ProtocolModern {
-			era = "modern"
-		}
-		info := conn.ServerInfo()
-		return passed("%s %s speaks %s (%s era): %s", info.Name, info.Version, conn.ProtocolVersion(), era, exchange)
-	})
-	d.step("capabilities", func() outcome { return capabilitiesOutcome(conn.ServerCapabilities()) })
-	lists := []struct {
-		what    string
-		offered func(*mcp.ServerCapabilities) bool
-	}{
-		{"tools", func(c *mcp.ServerCapabilities) bool { return c.Tools != nil }},
-		{"resources", func(c *mcp.ServerCapabilities) bool { return c.Resources != nil }},
-		{"prompts", func(c *mcp.ServerCapabilities) bool { return c.Prompts != nil }},
-	}
-	for _, l := range lists {
-		d.step(l.what+"/list", func() outcome {
-			if !l.offered(conn.ServerCapabilities()) {
-				return skipped("not offered")
-			}
-			got, err := conn.List(ctx, l.what)
-			if err != nil {
-				return failed(err.Error(), fmt.Sprintf("the server offers %s but cannot list them: see its log, or run with --wire-log FILE", l.what))
-			}
-			return passed("%s", countListed(got))
-		})
-	}
-}
-
-func joinDetail(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, "; ")
-}
-
-// countListed words what a list returned: "3 tools", "2 resources and 1
-// template".
-func countListed(got map[string]any) string {
-	n := func(key string) int {
-		b, _ := json.Marshal(got[key])
-		var items []json.RawMessage
-		_ = json.Unmarshal(b, &items)
-		return len(items)
-	}
-	switch {
-	case got["tools"] != nil:
-		return counted(n("tools"), "tool")
-	case got["prompts"] != nil:
-		return counted(n("prompts"), "prompt")
-	}
-	text := counted(n("resources"), "resource")
-	if t := n("resourceTemplates"); t > 0 {
-		text += " and " + counted(t, "template")
-	}
-	return text
-}
-
-// counted is "1 tool", "2 tools".
-func counted(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// capabilitiesOutcome words what the server offers.
-func capabilitiesOutcome(c *mcp.ServerCapabilities) outcome {
-	var offered []string
-	add := func(on bool, name string, flags ...string) {
-		if !on {
-			return
-		}
-		var set []string
-		for i := 0; i+1 < len(flags); i += 2 {
-			if flags[i+1] == "true" {
-				set = append(set, flags[i])
-			}
-		}
-		if len(set) > 0 {
-			name += " (" + strings.Join(set, ", ") + ")"
-		}
-		offered = append(offered, name)
-	}
-	add(c.Tools != nil, "tools", "listChanged", fmt.Sprint(c.Tools != nil && c.Tools.ListChanged))
-	add(c.Resources != nil, "resources", "subscribe", fmt.Sprint(c.Resources != nil && c.Resources.Subscribe),
-		"listChanged", fmt.Sprint(c.Resources != nil && c.Resources.ListChanged))
-	add(c.Prompts != nil, "prompts", "listChanged", fmt.Sprint(c.Prompts != nil && c.Prompts.ListChanged))
-	//lint:ignore SA1019 servers still offer logging, deprecated from 2026-07-28 on, and the report says so
-	add(c.Logging != nil, "logging")
-	add(c.Completions != nil, "completions")
-	for _, name := range slices.Sorted(maps.Keys(c.Extensions)) {
-		offered = append(offered, "extension "+name)
-	}
-	if c.Tools == nil && c.Resources == nil && c.Prompts == nil {
-		return warned(joinDetail("offers no tools, resources or prompts", strings.Join(offered, ", ")),
-			"a server advertises each feature it serves in its capabilities")
-	}
-	return passed("%s", strings.Join(offered, ", "))
-}
-
-// handshake words the negotiation the wire log saw: what server/discover
-// and initialize were answered.
-func handshake(wire *mcpclient.WireLog) string {
-	sent := map[string]string{} // request id → method
-	var steps []string
-	for _, e := range wire.Entries() {
-		switch {
-		case e.Dir == mcpclient.DirSend && (e.Method == mcpclient.MethodDiscover || e.Method == mcpclient.MethodInitialize):
-			sent[string(e.ID)] = e.Method
-		case e.Dir == mcpclient.DirRecv && e.Method == "" && sent[string(e.ID)] != "":
-			steps = append(steps, sent[string(e.ID)]+" → "+answerWord(e.Message))
-			delete(sent, string(e.ID))
-		}
-	}
-	for _, method := range sent {
-		steps = append(steps, method+" → no answer")
-	}
-	return strings.Join(steps, ", ")
-}
-
-// answerWord words the answer to a handshake request: the revision it
-// names, or its error.
-func answerWord(msg json.RawMessage) string {
-	var m struct {
-		Result struct {
-			ProtocolVersion   string   `json:"protocolVersion"`
-			SupportedVersions []string `json:"supportedVersions"`
-		} `json:"result"`
-		Error *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(msg, &m) != nil {
-		return "?"
-	}
-	switch {
-	case m.Error != nil:
-		return fmt.Sprintf("error %d (%s)", m.Error.Code, m.Error.Message)
-	case m.Result.ProtocolVersion != "":
-		return m.Result.ProtocolVersion
-	case len(m.Result.SupportedVersions) > 0:
-		return "supports " + strings.Join(m.Result.SupportedVersions, ", ")
-	}
-	return "an answer"
-}
-
-// connectHint says what to do about a failed connection.
-func connectHint(err error, cf *connFlags) string {
-	msg := err.Error()
-	switch {
-	case errors.Is(err, oauth.ErrNoStoredToken):
-		return "log in first: mcpeek auth login " + cf.target.URL
-	case strings.Contains(msg, "does not speak protocol revision"):
-		return "leave out --protocol, or ask for a revision the server speaks"
-	case strings.Contains(msg, "--connect-timeout"):
-		return "the server did not finish the handshake in time: is it stuck, or slow to start (raise --connect-timeout)?"
-	case cf.target.Kind == mcpclient.TargetStdio:
-		return "the server's stderr is in the wire log: run again with --wire-log FILE"
-	}
-	return "run again with --wire-log FILE to see the exchange"
 }

@@ -15,16 +15,17 @@ import (
 	"testing"
 
 	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/internal/doctor"
 	"github.com/mcpeek/mcpeek/internal/oauthtest"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 )
 
 // doctorJSON runs mcpeek doctor --json and reads its report.
-func doctorJSON(t *testing.T, args ...string) (int, doctorReport, string) {
+func doctorJSON(t *testing.T, args ...string) (int, doctor.Report, string) {
 	t.Helper()
 	code, stdout, stderr := run(append([]string{"doctor", "--json", "--connect-timeout", "10s"}, args...)...)
-	var r doctorReport
+	var r doctor.Report
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("exit %d, stdout %q, stderr %q: %v", code, stdout, stderr, err)
 	}
@@ -32,7 +33,7 @@ func doctorJSON(t *testing.T, args ...string) (int, doctorReport, string) {
 }
 
 // steps are the report's steps as "name:status".
-func steps(r doctorReport) string {
+func steps(r doctor.Report) string {
 	var out []string
 	for _, s := range r.Steps {
 		out = append(out, s.Step+":"+s.Status)
@@ -41,14 +42,14 @@ func steps(r doctorReport) string {
 }
 
 // last is the step the report ended with.
-func last(r doctorReport) doctorStep { return r.Steps[len(r.Steps)-1] }
+func last(r doctor.Report) doctor.Step { return r.Steps[len(r.Steps)-1] }
 
 // wantStop checks that the doctor stopped at the step named, failing,
 // with exit 3, a detail and a hint that say what the test expects.
-func wantStop(t *testing.T, code int, r doctorReport, step, detail, hint string) {
+func wantStop(t *testing.T, code int, r doctor.Report, step, detail, hint string) {
 	t.Helper()
 	s := last(r)
-	if code != exitConnection || r.OK || s.Step != step || s.Status != stepFail ||
+	if code != exitConnection || r.OK || s.Step != step || s.Status != doctor.StatusFail ||
 		!strings.Contains(s.Detail, detail) || !strings.Contains(s.Hint, hint) {
 		t.Errorf("exit %d, steps %s, last %+v; want exit 3 stopping at %s with %q and hint %q", code, steps(r), s, step, detail, hint)
 	}
@@ -97,7 +98,7 @@ func TestDoctorTLS(t *testing.T) {
 	}
 
 	code, r, stderr := doctorJSON(t, "--insecure", url)
-	if code != exitOK || r.Steps[2].Status != stepWarn || !strings.Contains(r.Steps[2].Detail, "not verified (--insecure)") ||
+	if code != exitOK || r.Steps[2].Status != doctor.StatusWarn || !strings.Contains(r.Steps[2].Detail, "not verified (--insecure)") ||
 		!strings.Contains(stderr, "--insecure: TLS certificates are not verified") {
 		t.Errorf("--insecure: exit %d, tls %+v, stderr %q", code, r.Steps[2], stderr)
 	}
@@ -236,7 +237,7 @@ func TestDoctorStreamStaysOpen(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, r, _ := doctorJSON(t, "--connect-timeout", "3s", srv.URL)
-	if len(r.Steps) < 3 || r.Steps[2].Step != "http" || r.Steps[2].Status != stepOK || r.Steps[2].Ms > 2000 {
+	if len(r.Steps) < 3 || r.Steps[2].Step != "http" || r.Steps[2].Status != doctor.StatusOK || r.Steps[2].Ms > 2000 {
 		t.Errorf("steps %+v", r.Steps)
 	}
 }
@@ -283,45 +284,5 @@ func TestDoctorRedactsAQuotedCredential(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestFirstEventDataSkipsEmptyEvents: the answer in an event stream is the
-// first event with data; an event with none, or with an empty data: (the
-// priming event of a server with resumability), is passed over, as a
-// client passes it over.
-func TestFirstEventDataSkipsEmptyEvents(t *testing.T) {
-	answer := `{"jsonrpc":"2.0","id":0,"result":{}}`
-	for _, tc := range []struct{ name, stream, want string }{
-		{"plain", "event: message\ndata: " + answer + "\n\n", answer},
-		{"priming event first", "id: 1_0\ndata: \n\nevent: message\nid: 1_1\ndata: " + answer + "\n\n", answer},
-		{"priming data without a colon", "id: 1\ndata\n\ndata: " + answer + "\n\n", answer},
-		{"comment and retry first", ": keep-alive\nretry: 1000\n\ndata: " + answer + "\n\n", answer},
-		{"CRLF lines", "id: 1\r\ndata:\r\n\r\ndata: " + answer + "\r\n\r\n", answer},
-		{"data on two lines", "data: {\"a\":\ndata: 1}\n\n", "{\"a\":\n1}"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := string(firstEventData(strings.NewReader(tc.stream))); got != tc.want {
-				t.Errorf("firstEventData = %q, want %q", got, tc.want)
-			}
-		})
-	}
-	if err := jsonRPCAnswer(strings.NewReader("id: 7\ndata: \n\ndata: "+answer+"\n\n"), "text/event-stream", nil); err != nil {
-		t.Errorf("a primed stream's answer: %v", err)
-	}
-}
-
-// TestDoctorCounts: the doctor's counts read as English: one line, two
-// lines.
-func TestDoctorCounts(t *testing.T) {
-	for _, tc := range []struct{ got, want string }{
-		{stderrNote(0), ""},
-		{stderrNote(1), "; 1 line on stderr (where logs belong)"},
-		{stderrNote(2), "; 2 lines on stderr (where logs belong)"},
-		{countListed(map[string]any{"resources": []any{1}, "resourceTemplates": []any{1, 2}}), "1 resource and 2 templates"},
-	} {
-		if tc.got != tc.want {
-			t.Errorf("%q, want %q", tc.got, tc.want)
-		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
@@ -22,8 +23,9 @@ const (
 )
 
 var (
-	// errInterrupted is the cause when Ctrl+C cancelled a form.
-	errInterrupted = errors.New("interrupted")
+	// errInterrupted is the cause when Ctrl+C cancelled a form or a
+	// question on the terminal.
+	errInterrupted = session.ErrInterrupted
 	// errToolError is a call whose tool returned isError: the result on
 	// stdout says what went wrong.
 	errToolError = errors.New("the tool returned isError")
@@ -85,7 +87,7 @@ func exitCode(ctx context.Context, err error) (code int, say bool) {
 		return exitToolError, true
 	case errors.Is(err, errAnswersRejected):
 		return exitUsage, false
-	case errors.As(err, new(usageError)):
+	case errors.As(err, new(usageError)), errors.As(err, new(session.UsageError)):
 		return exitUsage, true
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted, true

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -15,10 +14,10 @@ import (
 	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/apphost"
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/term"
 )
 
 // inspectOptions are the inspector's, `mcpeek [flags] [--] [SERVER...]`.
@@ -57,79 +56,74 @@ func (o *inspectOptions) run(ctx context.Context, s streams) error {
 	case o.version:
 		printVersion(s.out)
 		return nil
-	case !interactiveTerminal():
+	case !s.interactive():
 		return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
 			return summarize(ctx, conn, o.words, s.out)
 		})
 	}
-	return o.inspect(ctx, s.secrets)
-}
-
-// interactiveTerminal reports whether a person sits at this terminal.
-func interactiveTerminal() bool {
-	return term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd()))
+	return o.inspect(ctx, s)
 }
 
 // inspect runs the full-screen inspector, drawn on stderr; it connects, and
 // reconnects, through the endpoint.
-func (o *inspectOptions) inspect(ctx context.Context, secrets *mcpclient.Secrets) error {
+func (o *inspectOptions) inspect(ctx context.Context, s streams) error {
 	// The person adds and removes roots in the inspector.
-	o.conn.offerRoots = true
+	o.conn.OfferRoots = true
 	// Still on the terminal once the inspector's screen is gone.
-	if err := o.conn.approve(ctx, os.Stderr); err != nil {
+	if err := o.conn.approve(ctx, s.term, s.terminal()); err != nil {
 		return err
 	}
 	// The inspector's app card shows each tab's URL, so nothing to notify.
-	e, err := o.conn.open(secrets, func(string) {})
+	e, err := o.conn.open(s, func(string) {})
 	if err != nil {
 		return err
 	}
-	defer o.conn.finishRecording(os.Stderr)
-	defer e.close()
-	if o.conn.tls.opts.Insecure {
+	defer o.conn.finishRecording(s.term)
+	defer e.Close()
+	if o.conn.TLS.Insecure {
 		// Still on the terminal once the inspector's screen is gone.
-		fmt.Fprintln(os.Stderr, insecureWarning)
+		fmt.Fprintln(s.term, insecureWarning)
 	}
 	opts := tui.Options{
-		Target:        o.conn.target.String(),
+		Target:        o.conn.Target.String(),
 		SuiteServer:   suiteServer(&o.conn),
-		Source:        o.conn.selection.sourceText(),
-		Insecure:      o.conn.tls.opts.Insecure,
-		Wire:          e.wire, // the server's stderr, for a connection that failed
+		Source:        o.conn.selection.SourceText(),
+		Insecure:      o.conn.TLS.Insecure,
+		Wire:          e.Wire, // the server's stderr, for a connection that failed
 		ElicitTimeout: o.elicitTimeout,
-		OpenURL:       apphost.WebOnly(apphost.SystemBrowser(o.conn.noBrowser)),
+		OpenURL:       apphost.WebOnly(apphost.SystemBrowser(o.conn.NoBrowser)),
 		Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
-			return e.connect(ctx, asker, mcpclient.NewRecorder(nil))
+			return e.Connect(ctx, asker, mcpclient.NewRecorder(nil))
 		},
 	}
-	opts.ForgetAuth = forgetAuth(&o.conn)
+	opts.ForgetAuth = forgetAuth(o.conn.Config)
 	opts.Recorder = o.conn.rec
 	if o.conn.rec == nil {
 		opts.Recorder = &recording{}
 	}
 	opts.Servers = o.serverEntries(e)
-	if e.host != nil {
-		opts.AppHost = "127.0.0.1:" + strconv.Itoa(e.host.Port())
-		opts.AppURL = e.host.URL
-		opts.AppSSHHint = e.host.SSHHint()
-		opts.ToolApps = e.host
-		opts.Theme = o.conn.theme() // asked of the terminal once, as the app host did
+	if e.Host != nil {
+		opts.AppHost = "127.0.0.1:" + strconv.Itoa(e.Host.Port())
+		opts.AppURL = e.Host.URL
+		opts.AppSSHHint = e.Host.SSHHint()
+		opts.ToolApps = e.Host
+		opts.Theme = o.conn.theme(s) // asked of the terminal once, as the app host did
 	}
-	return tui.Run(ctx, opts, os.Stdin, os.Stderr)
+	return tui.Run(ctx, opts, s.in, s.term)
 }
 
 // forgetAuth forgets a URL server's stored tokens, so that the
 // reconnection logs in afresh (nil for other servers).
-func forgetAuth(cf *connFlags) func() error {
-	if cf.target.Kind != mcpclient.TargetHTTP {
+func forgetAuth(cfg session.Config) func() error {
+	if cfg.Target.Kind != mcpclient.TargetHTTP {
 		return nil
 	}
 	return func() error {
-		store, err := cf.auth.store()
+		store, err := cfg.Auth.Store()
 		if err != nil || store == nil {
 			return err
 		}
-		_, err = store.Remove(cf.target.URL)
+		_, err = store.Remove(cfg.Target.URL)
 		return err
 	}
 }
@@ -201,27 +195,21 @@ func writeTries(w io.Writer, words []string) {
 }
 
 // selfName is how a person runs this program: "go run ." under go run.
-func selfName() string {
-	exe, err := os.Executable()
-	if err == nil && strings.Contains(exe, "go-build") {
-		return "go run ."
-	}
-	return "mcpeek"
-}
+func selfName() string { return session.SelfName() }
 
 // suiteServer is the server as a suite the inspector's + makes names it:
 // @NAME for a server of the MCP configs, the command and its arguments,
 // or the URL without its query or user (which may hold keys: a suite is
 // committed); nil for the embedded fixture.
 func suiteServer(cf *connFlags) []string {
-	if cf.selection.serverName != "" {
-		return []string{"@" + cf.selection.serverName}
+	if cf.selection.ServerName != "" {
+		return []string{"@" + cf.selection.ServerName}
 	}
-	switch cf.target.Kind {
+	switch cf.Target.Kind {
 	case mcpclient.TargetStdio:
-		return append([]string(nil), cf.target.Command...)
+		return append([]string(nil), cf.Target.Command...)
 	case mcpclient.TargetHTTP:
-		u, err := url.Parse(cf.target.URL)
+		u, err := url.Parse(cf.Target.URL)
 		if err != nil {
 			return nil
 		}

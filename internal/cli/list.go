@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -94,11 +95,11 @@ func (o *capsOptions) parse(fs *flagSet, args []string) error {
 
 func (o *capsOptions) run(ctx context.Context, s streams) error {
 	return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(_ context.Context, conn *mcpclient.Conn) error {
-		if src := o.conn.selection.source(); src != nil {
+		if src := o.conn.selection.Source(); src != nil {
 			// A server from a config says which.
 			return writeJSON(s.out, struct {
 				*mcpclient.CapsReport
-				Source *sourceReport `json:"source"`
+				Source *session.SourceReport `json:"source"`
 			}{conn.Caps(), src})
 		}
 		return writeJSON(s.out, conn.Caps())

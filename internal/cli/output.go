@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 
+	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
@@ -17,3 +19,7 @@ func writeJSON(w io.Writer, v any) error {
 	_, err = w.Write(append(textclean.EscapeJSON(b), '\n'))
 	return err
 }
+
+// createPrivate opens a log file only its owner can read
+// (session.CreatePrivate).
+func createPrivate(path string) (*os.File, error) { return session.CreatePrivate(path) }

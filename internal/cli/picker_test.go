@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
 )
@@ -52,11 +53,11 @@ func TestServerPickerEntries(t *testing.T) {
 	if err := o.parse(fs, []string{"--trust-project", "--wire-log", wire}); err != nil {
 		t.Fatal(err)
 	}
-	e, err := o.conn.open(nil, func(string) {})
+	e, err := o.conn.open(streams{}, func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.close()
+	defer e.Close()
 	entries, err := o.serverEntries(e)()
 	if err != nil {
 		t.Fatal(err)
@@ -94,8 +95,8 @@ func TestServerPickerEntries(t *testing.T) {
 	}
 	// Whatever carries the token into the wire log later (a server's
 	// error echoing it, an auth note) finds it redacted.
-	e.wire.Note("the server said: bad token tok-picked-123")
-	e.close()
+	e.Wire.Note("the server said: bad token tok-picked-123")
+	e.Close()
 	log, err := os.ReadFile(wire)
 	if err != nil {
 		t.Fatal(err)
@@ -159,11 +160,11 @@ func TestServerPickerNeedsApproval(t *testing.T) {
 		if err := o.parse(fs, nil); err != nil {
 			t.Fatal(err)
 		}
-		e, err := o.conn.open(nil, func(string) {})
+		e, err := o.conn.open(streams{}, func(string) {})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(e.close)
+		t.Cleanup(e.Close)
 		list, err := o.serverEntries(e)()
 		if err != nil {
 			t.Fatal(err)
@@ -201,7 +202,7 @@ func TestServerPickerNeedsApproval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := trustStore()
+	store, err := session.TrustStore()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func (o *readOptions) save(res *mcp.ReadResourceResult, s streams) error {
 	if o.out == "-" {
 		// The content as it is goes to standard output, which must not be
 		// a terminal: raw server bytes are never drawn on one.
-		if isTerminal(s.out) {
+		if s.isStdoutTTY() {
 			return usagef("--out -: standard output is a terminal, and the content is written raw: redirect it to a file or a pipe")
 		}
 		_, err := s.out.Write(data)

@@ -39,29 +39,26 @@ func (cf *connFlags) checkRecord() error {
 	if cf.record == "" {
 		return nil
 	}
-	if cf.protocol == "" || cf.protocol == "auto" || strings.Contains(cf.protocol, ",") {
-		return usagef("--record needs one protocol revision: a recording is replayed in the revision it was made in, and --protocol %s picks none before connecting; add --protocol legacy (2025-11-25) or --protocol modern (2026-07-28)", cf.protocol)
+	if cf.Protocol == "" || cf.Protocol == "auto" || strings.Contains(cf.Protocol, ",") {
+		return usagef("--record needs one protocol revision: a recording is replayed in the revision it was made in, and --protocol %s picks none before connecting; add --protocol legacy (2025-11-25) or --protocol modern (2026-07-28)", cf.Protocol)
 	}
 	return nil
 }
 
-// startRecording creates the --record file (once per run: the test
+// tapRecording creates the --record file (once per run: the test
 // command's connections share it) and has the wire log write to it.
-func (e *endpoint) startRecording() error {
-	cf := e.cf
+func (cf *connFlags) tapRecording(wire *mcpclient.WireLog) (func(), error) {
 	if cf.record == "" {
-		return nil
+		return nil, nil
 	}
 	if err := cf.openRecording(); err != nil {
-		return err
+		return nil, err
 	}
-	e.rec = cf.rec
-	untap := e.wire.Tap(cf.rec.w)
-	e.closers = append(e.closers, untap)
+	untap := wire.Tap(cf.rec.w)
 	cf.rec.mu.Lock()
 	cf.rec.untaps = append(cf.rec.untaps, untap)
 	cf.rec.mu.Unlock()
-	return nil
+	return untap, nil
 }
 
 // openRecording creates the --record file, unless it is open: a command

@@ -2,42 +2,19 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/mcpeek/mcpeek/internal/record"
-	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/internal/record/recordtest"
 )
 
 // writeRecording writes a 2025-11-25 recording of the given messages,
 // each sent ("send") or read ("recv").
 func writeRecording(t *testing.T, lines ...string) string {
 	t.Helper()
-	var b bytes.Buffer
-	w := record.NewWriter(&b)
-	if err := w.Start(record.Header{Protocol: "2025-11-25", Transport: "stdio"}); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < len(lines); i += 2 {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if err := json.Unmarshal([]byte(lines[i+1]), &m); err != nil {
-			t.Fatal(err)
-		}
-		line, err := mcpclient.WireEntry{Dir: mcpclient.Direction(lines[i]), Method: m.Method, ID: m.ID, Message: json.RawMessage(lines[i+1])}.Line()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(line); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return tempFile(t, "session.jsonl", b.String())
+	return recordtest.Write(t, t.TempDir(), lines...)
 }
 
 func recordedCall(id, name string) []string {
@@ -93,5 +70,53 @@ func TestRecordToSuiteRefusesMalformedCalls(t *testing.T) {
 				t.Errorf("a suite was written: %v", err)
 			}
 		})
+	}
+}
+
+// The done-when of the one secret rule: a recorded call's secret
+// arguments (api_key by its name, password by its name) reach neither the
+// suite nor its snapshot; they are written as the {{env.X}} templates +
+// writes, and the suite passes with those variables set.
+func TestRecordToSuiteKeepsNoSecret(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "session.jsonl")
+	args := `{"api_key":"sk-live-123","password":"hunter2","steps":1,"delayMs":0}`
+	if code, _, stderr := run("call", "count_down", "--protocol", "legacy", "--args", args, "--record", rec); code != exitOK {
+		t.Fatalf("call: exit %d, %s", code, stderr)
+	}
+	out := filepath.Join(dir, "saved.mcpeek.yaml")
+	code, _, stderr := run("record", rec, "--to-suite", out)
+	if code != exitOK {
+		t.Fatalf("record --to-suite: exit %d, %s", code, stderr)
+	}
+	for _, name := range []string{"MCPEEK_SECRET_API_KEY", "MCPEEK_SECRET_PASSWORD"} {
+		if !strings.Contains(stderr, name) {
+			t.Errorf("record --to-suite does not say to set %s: %s", name, stderr)
+		}
+	}
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := os.ReadFile(filepath.Join(dir, "__snapshots__", "saved.snap.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, b := range map[string][]byte{"the suite": text, "the snapshot": snap} {
+		for _, secret := range []string{"sk-live-123", "hunter2"} {
+			if strings.Contains(string(b), secret) {
+				t.Errorf("%s holds %q:\n%s", file, secret, b)
+			}
+		}
+	}
+	for _, want := range []string{"api_key: '{{env.MCPEEK_SECRET_API_KEY}}'", "password: '{{env.MCPEEK_SECRET_PASSWORD}}'"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("the suite lacks %s:\n%s", want, text)
+		}
+	}
+	t.Setenv("MCPEEK_SECRET_API_KEY", "sk-live-123")
+	t.Setenv("MCPEEK_SECRET_PASSWORD", "hunter2")
+	if code, stdout, stderr := run("test", out, "--protocol", "legacy"); code != exitOK || !strings.Contains(stdout, "1 passed, 0 failed") {
+		t.Errorf("test: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/loopback"
@@ -48,7 +47,7 @@ func (o *replayOptions) runServe(ctx context.Context, s streams) error {
 		return usagef("replay: %s: %v", o.file, err)
 	}
 	if o.httpAddr == "" {
-		err = srv.ServeStdio(ctx, os.Stdin, s.out)
+		err = srv.ServeStdio(ctx, s.in, s.out)
 	} else {
 		err = serveHTTP(ctx, s, srv, o.httpAddr, o.file, h.Protocol)
 	}

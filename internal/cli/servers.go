@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
@@ -139,7 +139,7 @@ func listings(servers []*mcpconfig.Server, looked []lookedFor) ([]serverListing,
 		l := listing(srv, clients[srv.File], seen[srv.Name])
 		seen[srv.Name] = true
 		if srv.FromProject {
-			ok, err := approved(srv)
+			ok, err := session.Approved(srv)
 			if err != nil {
 				return nil, err
 			}
@@ -218,18 +218,9 @@ func listing(srv *mcpconfig.Server, client string, shadowed bool) serverListing 
 	if transport == mcpconfig.TransportStdio {
 		l.Command, l.Args = srv.Command, srv.Args
 	} else {
-		l.URL = redactURL(srv.URL)
+		l.URL = session.RedactURL(srv.URL)
 	}
 	return l
-}
-
-// redactURL hides a password in a URL's user information.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	return u.Redacted()
 }
 
 // writeServers writes the table of servers, or where discovery looked
@@ -238,7 +229,7 @@ func writeServers(w io.Writer, listed []serverListing, looked []lookedFor) error
 	if len(listed) == 0 {
 		fmt.Fprintln(w, "no MCP servers found; looked for:")
 		for _, l := range looked {
-			fmt.Fprintf(w, "  %s\n", displayPath(l.Path))
+			fmt.Fprintf(w, "  %s\n", session.DisplayPath(l.Path))
 		}
 		return nil
 	}
@@ -251,9 +242,9 @@ func writeServers(w io.Writer, listed []serverListing, looked []lookedFor) error
 		if l.Error != "" {
 			transport = "invalid"
 		}
-		source := displayPath(l.File)
+		source := session.DisplayPath(l.File)
 		if dir, ok := strings.CutPrefix(l.Scope, "project "); ok {
-			source += " (project " + displayPath(dir) + ")"
+			source += " (project " + session.DisplayPath(dir) + ")"
 		} else if l.Scope != "" {
 			source += " (" + l.Scope + ")"
 		}
@@ -286,7 +277,7 @@ func notes(l serverListing) string {
 		n = append(n, "a project's, not approved yet")
 	}
 	for _, own := range l.Hides {
-		n = append(n, "hides yours in "+displayPath(own))
+		n = append(n, "hides yours in "+session.DisplayPath(own))
 	}
 	if l.Shadowed {
 		n = append(n, "shadowed by an earlier one")
@@ -310,9 +301,9 @@ func commandLine(words []string) string { return shellescape.QuoteCommand(words)
 // serverEntries lists, for the inspector's server picker, the demo fixture
 // and every server the configs name (--config's alone when given); each
 // is connected to through e, so the wire log and app host stay.
-func (o *inspectOptions) serverEntries(e *endpoint) func() ([]tui.ServerEntry, error) {
+func (o *inspectOptions) serverEntries(e *session.Endpoint) func() ([]tui.ServerEntry, error) {
 	return func() ([]tui.ServerEntry, error) {
-		so := serversOptions{configPath: o.conn.selection.configPath}
+		so := serversOptions{configPath: o.conn.selection.ConfigPath}
 		servers, looked, err := so.discover()
 		if err != nil {
 			return nil, err
@@ -320,7 +311,7 @@ func (o *inspectOptions) serverEntries(e *endpoint) func() ([]tui.ServerEntry, e
 		fixtureTarget := mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: func() *mcp.Server { return fixture.New(fixture.Options{}) }}
 		entries := []tui.ServerEntry{{
 			Name: "fixture", Transport: "memory", What: fixtureTarget.String(), Source: "mcpeek (the demo)",
-			Choose: func() (tui.Switch, error) { return o.switchTo(e, fixtureTarget, selection{}), nil },
+			Choose: func() (tui.Switch, error) { return o.switchTo(e, fixtureTarget, session.Selection{}), nil },
 		}}
 		listed, err := listings(servers, looked)
 		if err != nil {
@@ -336,21 +327,21 @@ func (o *inspectOptions) serverEntries(e *endpoint) func() ([]tui.ServerEntry, e
 // pickerEntry is one config's entry in the picker. A project's entry the
 // person has not approved cannot be chosen there (the inspector holds the
 // terminal): the note says how to approve it.
-func (o *inspectOptions) pickerEntry(e *endpoint, srv *mcpconfig.Server, l serverListing) tui.ServerEntry {
-	sel := selection{configPath: o.conn.selection.configPath, entry: srv, client: l.Client}
+func (o *inspectOptions) pickerEntry(e *session.Endpoint, srv *mcpconfig.Server, l serverListing) tui.ServerEntry {
+	sel := session.Chosen(o.conn.selection.ConfigPath, srv, l.Client, o.conn.selection.TrustProject)
 	entry := tui.ServerEntry{
-		Name: l.Name, Transport: l.Transport, What: l.commandOrURL(), Source: displayPath(l.File),
-		Note: notes(l), Key: sel.sourceText(),
+		Name: l.Name, Transport: l.Transport, What: l.commandOrURL(), Source: session.DisplayPath(l.File),
+		Note: notes(l), Key: sel.SourceText(),
 	}
 	if l.Client != "" {
 		entry.Source += " (" + l.Client + ")"
 	}
 	switch {
 	case l.Error != "":
-	case l.NeedsApproval && !o.conn.selection.trustsProjects():
-		entry.Note = fmt.Sprintf("a project's server, not approved yet: run %s @%s once on a terminal to approve it, or start the inspector with --trust-project", selfName(), textclean.OneLine(l.Name))
+	case l.NeedsApproval && !o.conn.selection.TrustsProjects():
+		entry.Note = fmt.Sprintf("a project's server, not approved yet: run %s @%s once on a terminal to approve it, or start the inspector with --trust-project", session.SelfName(), textclean.OneLine(l.Name))
 		if len(l.Hides) > 0 {
-			entry.Note += "; it hides yours in " + displayPath(l.Hides[0])
+			entry.Note += "; it hides yours in " + session.DisplayPath(l.Hides[0])
 		}
 	default:
 		entry.Choose = func() (tui.Switch, error) { return o.chooseEntry(e, sel) }
@@ -362,43 +353,38 @@ func (o *inspectOptions) pickerEntry(e *endpoint, srv *mcpconfig.Server, l serve
 // line's -H and -e were for the server it named, so they are left out;
 // VS Code inputs are asked on the terminal, which the inspector holds, so
 // an entry that needs them is started with mcpeek @NAME instead.
-func (o *inspectOptions) chooseEntry(e *endpoint, sel selection) (tui.Switch, error) {
-	cf := o.conn
-	cf.headers, cf.env = nil, nil
-	if ok, err := approved(sel.entry); !o.conn.selection.trustsProjects() && (err != nil || !ok) {
-		return tui.Switch{}, notApproved(sel.entry, cmp.Or(err, errors.New("the inspector does not ask")))
+func (o *inspectOptions) chooseEntry(e *session.Endpoint, sel session.Selection) (tui.Switch, error) {
+	if ok, err := session.Approved(sel.Entry()); !o.conn.selection.TrustsProjects() && (err != nil || !ok) {
+		return tui.Switch{}, session.NotApproved(sel.Entry(), cmp.Or(err, errors.New("the inspector does not ask")))
 	}
-	sel.trustProject, sel.warned = o.conn.selection.trustProject, true
-	cf.selection = sel
-	if err := cf.resolve(nil); err != nil {
+	if err := sel.Resolve(nil); err != nil {
 		return tui.Switch{}, err
 	}
-	if cf.selection.needsInput {
-		return tui.Switch{}, fmt.Errorf("it asks for VS Code inputs, which mcpeek asks on the terminal before the inspector opens: run %s @%s", selfName(), sel.entry.Name)
+	if sel.NeedsInput() {
+		return tui.Switch{}, fmt.Errorf("it asks for VS Code inputs, which mcpeek asks on the terminal before the inspector opens: run %s @%s", session.SelfName(), sel.Entry().Name)
 	}
-	for _, secret := range cf.selection.secrets {
-		e.wire.Secret(secret)
+	for _, secret := range sel.Secrets() {
+		e.Wire.Secret(secret)
 	}
-	return o.switchTo(e, cf.target, cf.selection), nil
+	return o.switchTo(e, sel.Target(), sel), nil
 }
 
 // switchTo is the connection to target through e, with the flags given
 // for the inspector otherwise.
-func (o *inspectOptions) switchTo(e *endpoint, target mcpclient.Target, sel selection) tui.Switch {
-	cf := o.conn
-	cf.target, cf.selection = target, sel
-	if target.Kind != o.conn.target.Kind || target.URL != o.conn.target.URL {
+func (o *inspectOptions) switchTo(e *session.Endpoint, target mcpclient.Target, sel session.Selection) tui.Switch {
+	cfg := e.Config()
+	cfg.Target, cfg.Secrets = target, sel.Secrets()
+	if target.Kind != o.conn.Target.Kind || target.URL != o.conn.Target.URL {
 		// A pre-registered OAuth client and its scopes are the server's
 		// named at start; another server's authorization server has its own.
-		cf.auth.clientID, cf.auth.clientSecret, cf.auth.scope = "", "", ""
+		cfg.Auth.ClientID, cfg.Auth.ClientSecret, cfg.Auth.Scope = "", "", ""
 	}
-	next := *e
-	next.cf = &cf
+	next := e.With(cfg)
 	return tui.Switch{
-		Target: target.String(), Source: sel.sourceText(),
+		Target: target.String(), Source: sel.SourceText(),
 		Connect: func(ctx context.Context, asker mcpclient.NativeAsker) (*mcpclient.Conn, error) {
-			return next.connect(ctx, asker, mcpclient.NewRecorder(nil))
+			return next.Connect(ctx, asker, mcpclient.NewRecorder(nil))
 		},
-		ForgetAuth: forgetAuth(&cf),
+		ForgetAuth: forgetAuth(cfg),
 	}
 }

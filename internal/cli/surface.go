@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -58,15 +59,41 @@ func (o *surfaceOptions) run(ctx context.Context, s streams) error {
 	return err
 }
 
-// liveSurface reads the surface of cf's server in a headless run.
+// liveSurface reads the surface of cf's server in a headless run, and
+// probes which protocol revisions it accepts.
 func liveSurface(ctx context.Context, s streams, cf *connFlags) (*surface.Surface, error) {
 	var sur *surface.Surface
 	err := cf.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
 		var err error
-		sur, err = surface.Live(ctx, conn)
-		return err
+		if sur, err = surface.Live(ctx, conn); err != nil {
+			return err
+		}
+		return sur.Probe(ctx, func(ctx context.Context, revision string) (string, error) {
+			return cf.probe(ctx, s, revision)
+		})
 	})
 	return sur, err
+}
+
+// probe connects once more to cf's server, requiring revision, and
+// returns the revision agreed: quietly (no wire log file, recording, log
+// level or app host), as the run's connection is.
+func (cf *connFlags) probe(ctx context.Context, s streams, revision string) (string, error) {
+	cfg := cf.Config
+	cfg.Protocol, cfg.LogLevel, cfg.WireLog, cfg.AppHost = revision, "", "", false
+	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets})
+	if err != nil {
+		return "", err
+	}
+	defer e.Close()
+	e.IgnoreListChanges = true
+	e.ShowAuth = func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }
+	conn, err := e.Connect(ctx, nil, nil)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	return conn.ProtocolVersion(), nil
 }
 
 // diffOptions are `mcpeek diff`'s.
@@ -202,7 +229,7 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 		}
 		// As the run shows servers elsewhere: a URL without its query's
 		// values, which may be keys.
-		label := side.conn.target.String()
+		label := side.conn.Target.String()
 		if strings.HasPrefix(side.words[0], "@") {
 			label = side.words[0]
 		}

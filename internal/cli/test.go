@@ -11,7 +11,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/internal/suite/author"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -77,14 +79,14 @@ func (o *testOptions) parse(fs *flagSet, args []string) error {
 	if len(words) > 0 && !o.init && !dashBefore(args, words) && looksLikeSuite(words[0]) {
 		return usagef("test: %s: no such suite file (a server command that is a YAML file goes after --)", words[0])
 	}
-	if o.conn.wireLog != "" {
+	if o.conn.WireLog != "" {
 		return usagef("test: --wire-log is not taken: the JUnit report (--junit) keeps the traffic of each failing step")
 	}
 	if err := o.checkRecord(); err != nil {
 		return err
 	}
-	if o.conn.protocol != "auto" {
-		if o.revisions, err = suite.Revisions(strings.Split(o.conn.protocol, ",")); err != nil {
+	if o.conn.Protocol != "auto" {
+		if o.revisions, err = suite.Revisions(strings.Split(o.conn.Protocol, ",")); err != nil {
 			return usagef("--protocol: %v", err)
 		}
 	}
@@ -103,7 +105,7 @@ func (o *testOptions) parse(fs *flagSet, args []string) error {
 		}
 	}
 	if o.init {
-		o.conn.protocol = "auto"
+		o.conn.Protocol = "auto"
 		return o.conn.parseTarget(o.server)
 	}
 	return o.load()
@@ -167,9 +169,11 @@ func (o *testOptions) load() error {
 	// The server's words are checked before anything runs; the revision
 	// is each session's own (--protocol may name two).
 	for _, s := range o.suites {
-		cf := o.conn
-		cf.protocol = "auto"
-		if err := cf.parseTarget(o.serverOf(s)); err != nil {
+		err := o.conn.check()
+		if err == nil {
+			_, _, err = o.conn.configFor(o.serverOf(s), nil, nil)
+		}
+		if err != nil {
 			o.cleanup()
 			return usagef("%s:%d: server: %v", s.File, s.ServerLine, err)
 		}
@@ -275,34 +279,32 @@ func (o *testOptions) writeReports(s streams, report *suite.Report) error {
 	return nil
 }
 
-// dialer connects a session through the one connection setup, with the
-// suite's server, environment and roots added to the command line's.
+// dialer connects a session through the one connection setup: the
+// session.Config of the command line, with the suite's server,
+// environment and roots added, in the session's revision.
 func (o *testOptions) dialer(s streams) suite.Dialer {
 	return func(ctx context.Context, d suite.Dial) (*mcpclient.Conn, func(), error) {
-		cf := o.conn
-		cf.protocol = d.Revision
 		words := o.serverOf(d.Suite)
+		var env []string
 		if len(words) > 0 && !strings.HasPrefix(words[0], "http://") && !strings.HasPrefix(words[0], "https://") && !strings.HasPrefix(words[0], "@") {
-			cf.env = append(append(listFlag(nil), o.conn.env...), d.Suite.Env...)
+			env = d.Suite.Env
 		}
-		cf.rootArgs = append(append(listFlag(nil), o.conn.rootArgs...), d.Suite.Roots...)
-		cf.roots = nil
-		if err := cf.parseTarget(words); err != nil {
-			return nil, nil, err
-		}
-		if err := cf.approve(ctx, s.errOut); err != nil {
-			return nil, nil, err
-		}
-		e, err := cf.open(s.secrets, func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
+		cfg, sel, err := o.conn.configFor(words, env, d.Suite.Roots)
 		if err != nil {
 			return nil, nil, err
 		}
-		conn, err := e.connect(ctx, d.Asker, d.Records)
-		if err != nil {
-			e.close()
-			return nil, nil, cf.doctorHint(ctx, err)
+		cfg.Protocol = d.Revision
+		if err := approveInto(ctx, &cfg, &sel, s.errOut, s.terminal()); err != nil {
+			return nil, nil, err
 		}
-		return conn, e.close, nil
+		if err := sel.Ready(); err != nil {
+			return nil, nil, err
+		}
+		conn, closeConn, err := session.Open(ctx, cfg, o.conn.hooks(s, func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }), d.Asker, d.Records)
+		if err != nil {
+			return nil, nil, doctorHint(ctx, err, cfg, &sel)
+		}
+		return conn, closeConn, nil
 	}
 }
 
@@ -322,15 +324,18 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 		var server []string
 		var secrets map[string]string
 		if len(o.server) > 0 {
-			server, secrets = suite.TemplateSecrets(o.server)
+			server, secrets = author.TemplateSecrets(o.server)
 		}
-		text, err := suite.Starter(server, tools)
+		text, env, err := author.Starter(server, tools, conn.Secrets())
 		if err != nil {
 			return err
 		}
 		if len(secrets) > 0 {
 			names := slices.Sorted(maps.Keys(secrets))
 			fmt.Fprintf(s.errOut, "mcpeek: the server's URL carries values the suite does not keep (it may be committed): it reads them from %s; set them when you run it\n", strings.Join(names, ", "))
+		}
+		if len(env) > 0 {
+			fmt.Fprintf(s.errOut, "mcpeek: the tools' secret arguments are not written (the suite may be committed): it reads them from %s; set them when you run it\n", strings.Join(env, ", "))
 		}
 		if o.out == "-" {
 			_, err = s.out.Write(text)

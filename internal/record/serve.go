@@ -9,11 +9,11 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/jsondoc"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
@@ -38,10 +38,17 @@ type Server struct {
 	free map[int][]json.RawMessage
 	// maxMessage bounds a client's message (a line, a POST body).
 	maxMessage int64
+	// matcher says which recorded request a live one is.
+	matcher *Matcher
+	// upkeeps are the methods answered when the recording holds none
+	// that match ([upkeepMethods]).
+	upkeeps map[string]bool
 
 	mu       sync.Mutex
 	requests int // requests received
 	served   int // answered from the recording
+	// kept counts, by method, the requests answered by upkeep.
+	kept     map[string]int
 	problems []string
 	dropped  int // problems not kept (beyond maxProblems)
 }
@@ -55,14 +62,11 @@ const maxProblems = 50
 type scripted struct {
 	index  int
 	method string
-	// params are the request's params as sent; shape the canonical JSON of
-	// its params without _meta (and without requestState and
-	// inputResponses, compared apart), the key requests are matched by.
+	// params are the request's params as sent; key what it is matched by
+	// (its requestState among it, for 2026-07-28 retries).
 	params json.RawMessage
-	shape  string
-	// state is the requestState it carried (2026-07-28 retries), inputs
-	// the inputResponses.
-	state  string
+	key    Key
+	// inputs are the inputResponses it carried (2026-07-28 retries).
 	inputs map[string]json.RawMessage
 	// id is its recorded id (a subscription's notifications name it);
 	// token its progressToken.
@@ -111,16 +115,18 @@ func NewServer(h Header, entries []Entry, maxMessage int64) (*Server, error) {
 	if maxMessage <= 0 {
 		maxMessage = mcpclient.DefaultMaxMessageSize
 	}
-	s := &Server{header: h, modern: h.Protocol == modernRevision, free: map[int][]json.RawMessage{}, maxMessage: maxMessage}
+	s := &Server{header: h, modern: h.Protocol == modernRevision, free: map[int][]json.RawMessage{}, maxMessage: maxMessage,
+		matcher: NewMatcher(MatchByMethod(mcpclient.MethodInitialize, mcpclient.MethodDiscover))}
 	switch h.Protocol {
 	case modernRevision, legacyRevision:
 	default:
 		return nil, fmt.Errorf("the recording's protocol is %q; a recording can be served in %s or %s", h.Protocol, legacyRevision, modernRevision)
 	}
-	s.script = script(entries, s.free)
+	s.script = script(entries, s.free, s.matcher)
 	if len(s.script) == 0 {
 		return nil, errors.New("the recording holds no client request to answer")
 	}
+	s.upkeeps, s.kept = upkeepMethods(h, s.script), map[string]int{}
 	return s, nil
 }
 
@@ -132,7 +138,7 @@ const (
 
 // script reads the recorded requests and what the server did during
 // each; free gets the notifications sent while none was open.
-func script(entries []Entry, free map[int][]json.RawMessage) []*scripted {
+func script(entries []Entry, free map[int][]json.RawMessage, matcher *Matcher) []*scripted {
 	var out []*scripted
 	open := map[string]*scripted{}
 	var order []*scripted // open requests, oldest first
@@ -152,7 +158,7 @@ func script(entries []Entry, free map[int][]json.RawMessage) []*scripted {
 		}
 		switch {
 		case e.Dir == mcpclient.DirSend && m.Method != "" && m.hasID():
-			sc := newScripted(len(out), m)
+			sc := newScripted(len(out), m, matcher)
 			out = append(out, sc)
 			open[idKey(m.ID)] = sc
 			order = append(order, sc)
@@ -219,37 +225,18 @@ const (
 // subscriptions/listen request it is sent for.
 const subscriptionMeta = "io.modelcontextprotocol/subscriptionId"
 
-func newScripted(index int, m wire) *scripted {
-	sc := &scripted{index: index, method: m.Method, params: m.Params, id: m.ID}
+func newScripted(index int, m wire, matcher *Matcher) *scripted {
+	sc := &scripted{index: index, method: m.Method, params: m.Params, id: m.ID, key: matcher.Key(m.Method, m.Params)}
 	var p struct {
 		Meta struct {
 			Token json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
-		State  *string                    `json:"requestState"`
 		Inputs map[string]json.RawMessage `json:"inputResponses"`
 	}
 	_ = json.Unmarshal(m.Params, &p)
 	sc.token = p.Meta.Token
-	if p.State != nil {
-		sc.state = *p.State
-	}
 	sc.inputs = p.Inputs
-	sc.shape = shapeOf(m.Params)
 	return sc
-}
-
-// shapeOf is the canonical JSON of params without _meta, requestState and
-// inputResponses: what requests are matched by.
-func shapeOf(params json.RawMessage) string {
-	var v any
-	if json.Unmarshal(StripRetry(params), &v) != nil {
-		return string(params)
-	}
-	if v == nil {
-		v = map[string]any{}
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 // peer is where a request's traffic goes: a stdio connection, or an HTTP
@@ -269,21 +256,20 @@ func (s *Server) handle(ctx context.Context, m wire, p peer) {
 	s.mu.Lock()
 	s.requests++
 	s.mu.Unlock()
-	sc, state := s.match(m)
+	key := s.matcher.Key(m.Method, m.Params)
+	sc := s.match(key)
 	if sc == nil {
-		if m.Method == methodPing {
-			_ = p.send(response(m.ID, json.RawMessage(`{}`), nil))
-			s.count(true)
+		if s.upkeep(m, p) {
 			return
 		}
-		msg, data := s.unmatched(m)
-		s.problem("unmatched: %s %s: %s", m.Method, cut(shapeOf(m.Params)), msg)
+		msg, data := s.unmatched(key)
+		s.problem("unmatched: %s %s: %s", m.Method, cut(key.Params), msg)
 		errObj, _ := json.Marshal(map[string]any{"code": unmatchedCode(m.Method, s.script), "message": "mcpeek replay: " + msg, "data": data})
 		_ = p.send(response(m.ID, nil, errObj))
 		return
 	}
-	s.count(true)
-	if s.modern && state != "" {
+	s.count()
+	if s.modern && key.State != "" {
 		s.compareInputs(sc, m)
 	}
 	live := liveRequest{id: m.ID, token: progressToken(m.Params)}
@@ -321,12 +307,11 @@ func (s *Server) handle(ctx context.Context, m wire, p peer) {
 	}
 }
 
-func (s *Server) count(served bool) {
-	if served {
-		s.mu.Lock()
-		s.served++
-		s.mu.Unlock()
-	}
+// count counts a request answered from the recording.
+func (s *Server) count() {
+	s.mu.Lock()
+	s.served++
+	s.mu.Unlock()
 }
 
 // problem keeps one mismatch for the summary.
@@ -340,39 +325,28 @@ func (s *Server) problem(format string, args ...any) {
 	s.problems = append(s.problems, formschema.Clean(fmt.Sprintf(format, args...)))
 }
 
-// match finds the recorded request a live one is answered by: the same
-// method and params (ignoring _meta), and in 2026-07-28 the same
-// requestState; the first not yet used, else the last (asked again).
-// initialize and server/discover match by method alone: another client
-// says other things of itself.
-func (s *Server) match(m wire) (*scripted, string) {
-	var p struct {
-		State *string `json:"requestState"`
-	}
-	_ = json.Unmarshal(m.Params, &p)
-	state := ""
-	if p.State != nil {
-		state = *p.State
-	}
-	shape := shapeOf(m.Params)
-	handshake := m.Method == mcpclient.MethodInitialize || m.Method == mcpclient.MethodDiscover
+// match finds the recorded request a live one is answered by, as the
+// server's matcher says (the same method, params and requestState;
+// initialize and server/discover by method alone): the first not yet
+// used, else the last (asked again).
+func (s *Server) match(key Key) *scripted {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var last *scripted
 	for _, sc := range s.script {
-		if sc.method != m.Method || (!handshake && (sc.shape != shape || sc.state != state)) {
+		if !s.matcher.Match(key, sc.key) {
 			continue
 		}
 		if sc.used == 0 {
 			sc.used++
-			return sc, state
+			return sc
 		}
 		last = sc
 	}
 	if last != nil {
 		last.used++
 	}
-	return last, state
+	return last
 }
 
 // unmatchedCode is the error code of an unmatched request: method not
@@ -390,33 +364,33 @@ func unmatchedCode(method string, script []*scripted) int {
 // unmatched says which recorded request is closest to an unmatched one:
 // of the same method, the one with the most params in common; else the
 // one of the nearest method name.
-func (s *Server) unmatched(m wire) (string, map[string]any) {
+func (s *Server) unmatched(key Key) (string, map[string]any) {
 	var live any
-	_ = json.Unmarshal([]byte(shapeOf(m.Params)), &live)
+	_ = json.Unmarshal([]byte(key.Params), &live)
 	best, bestScore := (*scripted)(nil), 0
 	for _, sc := range s.script {
-		if sc.method != m.Method {
+		if sc.method != key.Method {
 			continue
 		}
 		var rec any
-		_ = json.Unmarshal([]byte(sc.shape), &rec)
+		_ = json.Unmarshal([]byte(sc.key.Params), &rec)
 		if score := common(live, rec); best == nil || score > bestScore {
 			best, bestScore = sc, score
 		}
 	}
 	if best == nil {
 		for _, sc := range s.script {
-			if best == nil || distance(sc.method, m.Method) < distance(best.method, m.Method) {
+			if best == nil || distance(sc.method, key.Method) < distance(best.method, key.Method) {
 				best = sc
 			}
 		}
 	}
 	what := "no recorded request matches"
-	if best.method == m.Method && best.state != "" {
+	if best.method == key.Method && best.key.State != "" {
 		what = "no recorded request matches (params or requestState)"
 	}
-	closest := map[string]any{"method": best.method, "params": json.RawMessage(best.shape)}
-	return fmt.Sprintf("%s; the closest recorded is %s %s", what, best.method, cut(best.shape)), map[string]any{"closest": closest}
+	closest := map[string]any{"method": best.method, "params": json.RawMessage(best.key.Params)}
+	return fmt.Sprintf("%s; the closest recorded is %s %s", what, best.method, cut(best.key.Params)), map[string]any{"closest": closest}
 }
 
 // common scores how alike two JSON values are: the leaves they share.
@@ -546,8 +520,9 @@ func describe(sc *scripted) string {
 	return sc.method
 }
 
-// firstDiff finds the first place (a JSON pointer) where two JSON values
-// differ, _meta members aside, and the two values there.
+// firstDiff finds the first place (a JSON pointer, "/" for the whole)
+// where two JSON texts differ, _meta members aside, and the two values
+// there, cut for a line.
 func firstDiff(a, b json.RawMessage) (string, string, string, bool) {
 	var x, y any
 	errA, errB := json.Unmarshal(a, &x), json.Unmarshal(b, &y)
@@ -557,66 +532,25 @@ func firstDiff(a, b json.RawMessage) (string, string, string, bool) {
 		}
 		return "/", cut(string(a)), cut(string(b)), true
 	}
-	where, p, q, differs := diffAt(x, y, "")
+	d, differs := jsondoc.FirstDiff(x, y, jsondoc.Options{IgnoreMeta: true})
 	if !differs {
 		return "", "", "", false
 	}
-	if where == "" {
-		where = "/"
+	pj, _ := json.Marshal(d.A)
+	qj, _ := json.Marshal(d.B)
+	return where(d.Path), cut(string(pj)), cut(string(qj)), true
+}
+
+// where names a place in a message for a line: its JSON pointer, "/"
+// for the whole.
+func where(p jsondoc.Path) string {
+	if ptr := p.Pointer(); ptr != "" {
+		return ptr
 	}
-	pj, _ := json.Marshal(p)
-	qj, _ := json.Marshal(q)
-	return where, cut(string(pj)), cut(string(qj)), true
+	return "/"
 }
 
-func diffAt(a, b any, path string) (string, any, any, bool) {
-	switch at := a.(type) {
-	case map[string]any:
-		bt, ok := b.(map[string]any)
-		if !ok {
-			break
-		}
-		keys := slices.Sorted(maps.Keys(at))
-		for k := range bt {
-			if _, ok := at[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		for _, k := range keys {
-			if k == "_meta" {
-				continue
-			}
-			if p, x, y, d := diffAt(at[k], bt[k], path+"/"+escapePointer(k)); d {
-				return p, x, y, true
-			}
-		}
-		return "", nil, nil, false
-	case []any:
-		bt, ok := b.([]any)
-		if !ok || len(at) != len(bt) {
-			break
-		}
-		for i := range at {
-			if p, x, y, d := diffAt(at[i], bt[i], path+"/"+strconv.Itoa(i)); d {
-				return p, x, y, true
-			}
-		}
-		return "", nil, nil, false
-	default:
-		ja, _ := json.Marshal(a)
-		jb, _ := json.Marshal(b)
-		if bytes.Equal(ja, jb) {
-			return "", nil, nil, false
-		}
-	}
-	return path, a, b, true
-}
-
-func escapePointer(k string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
-}
-
-// cut shortens JSON for a one-line message.
+// cut shortens JSON for a one-line message, to 160 bytes.
 func cut(s string) string { return textclean.Cut(s, 160, textclean.InBytes()) }
 
 // liveRequest is what a recorded notification is rewritten for: the live
@@ -711,6 +645,11 @@ type Summary struct {
 	// not a mismatch: another client need not do all the recorded one
 	// did).
 	NotAsked []string
+	// Upkeep counts, by method, the requests of the session's upkeep the
+	// recording held none of, answered with the spec's empty result
+	// (ping; logging/setLevel where the recorded server offered logging).
+	// Not a mismatch: another client keeps its session its own way.
+	Upkeep map[string]int
 }
 
 // OK reports whether everything matched.
@@ -721,6 +660,9 @@ func (s *Server) Summary() Summary {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := Summary{Protocol: s.header.Protocol, Requests: s.requests, Served: s.served, Problems: slices.Clone(s.problems), Dropped: s.dropped}
+	if len(s.kept) > 0 {
+		out.Upkeep = maps.Clone(s.kept)
+	}
 	for _, sc := range s.script {
 		if sc.used == 0 && sc.method != methodListen && !isSide(sc.id) {
 			out.NotAsked = append(out.NotAsked, formschema.Clean(describe(sc)))
@@ -749,6 +691,7 @@ func (s Summary) WriteTo(w io.Writer) (int64, error) {
 	if len(s.NotAsked) > 0 {
 		fmt.Fprintf(&b, "  not asked (recorded, not a mismatch): %s\n", formschema.Clean(strings.Join(s.NotAsked, ", ")))
 	}
+	writeUpkeep(&b, s.Upkeep)
 	n, err := io.WriteString(w, b.String())
 	return int64(n), err
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -429,5 +430,107 @@ func TestServeSummaryCleansRecordedText(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "\x1b") || !strings.Contains(b.String(), "evil␛[2J") {
 		t.Errorf("summary = %q, want the escape shown, not sent", b.String())
+	}
+}
+
+// A session's upkeep the recording holds none of is answered with the
+// spec's empty result and said apart in the summary: ping always,
+// logging/setLevel in 2025-11-25 when the recorded server offered logging
+// (an unknown level refused as invalid params). Where the server offered
+// no logging, or in 2026-07-28 (the level travels in _meta), setLevel is
+// a request the recording does not hold; a recorded ping is answered from
+// the recording.
+func TestServeAnswersUpkeep(t *testing.T) {
+	t.Parallel()
+	initialize := func(caps string) []string {
+		return []string{
+			"send", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+			"recv", `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"serverInfo":{"name":"s","version":"1"}}}`,
+		}
+	}
+	logging := append(initialize(`{"logging":{},"tools":{}}`), toolsRecording...)
+	tests := []struct {
+		name     string
+		protocol string
+		lines    []string
+		req      string
+		wantCode string // "" for the empty result
+		upkeep   map[string]int
+	}{
+		{"ping", legacyRevision, toolsRecording, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "", map[string]int{"ping": 1}},
+		{"ping in 2026-07-28", modernRevision, toolsRecording, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}`, "", map[string]int{"ping": 1}},
+		{"setLevel where logging was offered", legacyRevision, logging, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}}`, "", map[string]int{"logging/setLevel": 1}},
+		{"an unknown level", legacyRevision, logging, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"loud"}}`, "-32602", nil},
+		{"setLevel where logging was not offered", legacyRevision, append(initialize(`{"tools":{}}`), toolsRecording...), `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}}`, "-32601", nil},
+		{"setLevel in 2026-07-28", modernRevision, logging, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}}`, "-32601", nil},
+		{"a recorded ping", legacyRevision, append([]string{
+			"send", `{"jsonrpc":"2.0","id":9,"method":"ping"}`,
+			"recv", `{"jsonrpc":"2.0","id":9,"result":{}}`,
+		}, toolsRecording...), `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t, tt.protocol, tt.lines...)
+			c := serveStdio(t, s)
+			c.send(tt.req)
+			r := c.read()
+			if tt.wantCode == "" {
+				if asJSON(r["result"]) != `{}` || r["id"] != float64(1) {
+					t.Errorf("got %v, want the empty result", r)
+				}
+			} else if e, _ := r["error"].(map[string]any); e == nil || asJSON(e["code"]) != tt.wantCode {
+				t.Errorf("got %v, want the error %s", r, tt.wantCode)
+			}
+			c.end()
+			sum := s.Summary()
+			if !reflect.DeepEqual(sum.Upkeep, tt.upkeep) {
+				t.Errorf("Upkeep = %v, want %v", sum.Upkeep, tt.upkeep)
+			}
+			if ok := tt.wantCode == ""; sum.OK() != ok {
+				t.Errorf("OK = %v, want %v: %q", sum.OK(), ok, sum.Problems)
+			}
+			var out strings.Builder
+			_, _ = sum.WriteTo(&out)
+			if said := strings.Contains(out.String(), "not from the recording"); said != (tt.upkeep != nil) {
+				t.Errorf("the summary says the upkeep: %v, want %v:\n%s", said, tt.upkeep != nil, out.String())
+			}
+		})
+	}
+	// The header's capabilities are the recorded server's too.
+	h := Header{Recording: 1, Protocol: legacyRevision, ServerCapabilities: json.RawMessage(`{"logging":{}}`)}
+	s, err := NewServer(h, entries(t, toolsRecording...), 1<<10)
+	if err != nil || !s.upkeeps[methodSetLevel] {
+		t.Errorf("a header offering logging: setLevel answered = %v (%v)", s != nil && s.upkeeps[methodSetLevel], err)
+	}
+}
+
+// A client that sends no params, or the optional members empty, gets the
+// recorded response to the request the recording holds with them
+// (the Inspector lists tools with no params at all).
+func TestServeTakesOptionalParamsAsLeftOut(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, legacyRevision,
+		"send", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`,
+		"recv", `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}`,
+		"send", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{}}}`,
+		"recv", `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`,
+		"send", `{"jsonrpc":"2.0","id":3,"method":"prompts/list"}`,
+		"recv", `{"jsonrpc":"2.0","id":3,"result":{"prompts":[]}}`,
+	)
+	c := serveStdio(t, s)
+	for _, req := range []string{
+		`{"jsonrpc":"2.0","id":"l","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"a","_meta":{}}}`,
+		`{"jsonrpc":"2.0","id":"p","method":"prompts/list","params":{"cursor":null,"_meta":{}}}`,
+	} {
+		c.send(req)
+		if r := c.read(); r["result"] == nil {
+			t.Errorf("%s: got %v, want the recorded result", req, r)
+		}
+	}
+	c.end()
+	if sum := s.Summary(); !sum.OK() || sum.Served != 3 || len(sum.NotAsked) != 0 {
+		t.Errorf("summary = %+v, want all three answered from the recording", sum)
 	}
 }

@@ -9,13 +9,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
 	"strings"
 	"sync"
 
-	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/theory/jsonpath/spec"
+	"github.com/mcpeek/mcpeek/internal/jsondoc"
+	"github.com/mcpeek/mcpeek/internal/secret"
+	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -23,7 +22,7 @@ import (
 const snapshotDir = "__snapshots__"
 
 // Placeholder replaces a redacted value.
-const Placeholder = "[redacted]"
+const Placeholder = jsondoc.Placeholder
 
 // snapshots are one suite's snapshot file.
 type snapshots struct {
@@ -94,9 +93,9 @@ func (sn *snapshots) check(name string, got any, update bool) *Failure {
 		sn.keepPending(Pending{Name: name, Value: got})
 		return &Failure{What: what, Message: fmt.Sprintf("no snapshot %q in %s: run mcpeek test -u to write it", name, sn.path)}
 	}
-	if path, w, g, differ := firstDiff(want, got, "$"); differ {
+	if d, differ := jsondoc.FirstDiff(want, got, jsondoc.Options{}); differ {
 		sn.keepPending(Pending{Name: name, Value: got, Stored: true})
-		return &Failure{What: what + " at " + path, Expected: show(w), Actual: show(g)}
+		return &Failure{What: what + " at " + d.Path.JSONPath(), Expected: show(d.A), Actual: show(d.B)}
 	}
 	return nil
 }
@@ -133,41 +132,28 @@ func (sn *snapshots) write() error {
 	return os.WriteFile(sn.path, append([]byte(header), data...), 0o644)
 }
 
-// redact is doc (a copy the caller owns) with what each path selects replaced by the
-// placeholder.
+// redact is doc (a copy the caller owns) with what each path selects
+// replaced by the placeholder.
 func redact(doc any, paths []*Redaction) any {
-	if len(paths) == 0 || doc == nil {
-		return doc
-	}
-	for _, r := range paths {
-		located := r.Path.SelectLocated(doc)
-		for _, n := range located {
-			doc = setAt(doc, n.Path, Placeholder)
-		}
-	}
-	return doc
+	return jsondoc.Redact(doc, selectors(paths))
 }
 
-// hideSecrets is doc (a copy the caller owns) with the run's secrets
-// redacted from its strings: a snapshot is committed, and the snapshot
-// file is the one thing the run writes that does not go through them.
-func hideSecrets(doc any, secrets *mcpclient.Secrets) any {
-	if secrets == nil {
-		return doc
+// selectors are the redactions' JSONPaths.
+func selectors(paths []*Redaction) []*jsonpath.Path {
+	out := make([]*jsonpath.Path, len(paths))
+	for i, r := range paths {
+		out[i] = r.Path
 	}
-	switch t := doc.(type) {
-	case string:
-		return secrets.Redact(t)
-	case map[string]any:
-		for k, v := range t {
-			t[k] = hideSecrets(v, secrets)
-		}
-	case []any:
-		for i, v := range t {
-			t[i] = hideSecrets(v, secrets)
-		}
-	}
-	return doc
+	return out
+}
+
+// hideSecrets is doc (a copy the caller owns) with what the one secret
+// rule holds secret in a result hidden (secret.Hide): the values of
+// fields named as secrets, and the run's secrets in its strings. A
+// snapshot is committed, and the snapshot file is the one thing the run
+// writes that does not go through them.
+func hideSecrets(doc any, secrets secret.Known) any {
+	return secret.Hide(doc, secrets, Placeholder)
 }
 
 // eraEnvelope are the members of a result that say which revision carried
@@ -184,7 +170,7 @@ func comparable(doc any) any {
 	if !ok {
 		return doc
 	}
-	out := deepCopy(m).(map[string]any)
+	out := jsondoc.Copy(m).(map[string]any)
 	for _, k := range eraEnvelope {
 		delete(out, k)
 	}
@@ -195,105 +181,6 @@ func comparable(doc any) any {
 		}
 	}
 	return out
-}
-
-// setAt sets the value at a normalized path.
-func setAt(doc any, path spec.NormalizedPath, v any) any {
-	if len(path) == 0 {
-		return v
-	}
-	switch sel := path[0].(type) {
-	case spec.Name:
-		if m, ok := doc.(map[string]any); ok {
-			m[string(sel)] = setAt(m[string(sel)], path[1:], v)
-		}
-	case spec.Index:
-		if a, ok := doc.([]any); ok && int(sel) < len(a) {
-			a[sel] = setAt(a[sel], path[1:], v)
-		}
-	}
-	return doc
-}
-
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
-}
-
-// firstDiff finds the first place a and b differ, keys in order, and
-// names it as a JSONPath from path.
-func firstDiff(a, b any, path string) (string, any, any, bool) {
-	at, x, y, d := diffAt(a, b, nil)
-	if !d {
-		return "", nil, nil, false
-	}
-	for _, step := range at {
-		switch s := step.(type) {
-		case int:
-			path += fmt.Sprintf("[%d]", s)
-		case string:
-			path += "." + s
-		}
-	}
-	return path, x, y, true
-}
-
-// diffAt finds the first place a and b differ, keys in order: the steps
-// to it from at (member names and array indexes), and the two values.
-func diffAt(a, b any, at []any) ([]any, any, any, bool) {
-	switch ta := a.(type) {
-	case map[string]any:
-		tb, ok := b.(map[string]any)
-		if !ok {
-			break
-		}
-		keys := map[string]bool{}
-		for k := range ta {
-			keys[k] = true
-		}
-		for k := range tb {
-			keys[k] = true
-		}
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
-		for _, k := range sorted {
-			if p, x, y, d := diffAt(ta[k], tb[k], append(at[:len(at):len(at)], k)); d {
-				return p, x, y, true
-			}
-		}
-		return nil, nil, nil, false
-	case []any:
-		tb, ok := b.([]any)
-		if !ok || len(ta) != len(tb) {
-			break
-		}
-		for i := range ta {
-			if p, x, y, d := diffAt(ta[i], tb[i], append(at[:len(at):len(at)], i)); d {
-				return p, x, y, true
-			}
-		}
-		return nil, nil, nil, false
-	}
-	if reflect.DeepEqual(a, b) {
-		return nil, nil, nil, false
-	}
-	return at, a, b, true
 }
 
 // parity reports, for each test run in more than one revision, whether
@@ -349,8 +236,8 @@ func parityDiff(a, b *TestResult) *Failure {
 			y = b.docs[i]
 		}
 		if x.whole && y.whole {
-			if p, w, g, d := firstDiff(x.doc, y.doc, "$"); d {
-				return &Failure{Step: i + 1, What: fmt.Sprintf("%s vs %s at %s", a.Revision, b.Revision, p), Expected: show(w), Actual: show(g)}
+			if d, differ := jsondoc.FirstDiff(x.doc, y.doc, jsondoc.Options{}); differ {
+				return &Failure{Step: i + 1, What: fmt.Sprintf("%s vs %s at %s", a.Revision, b.Revision, d.Path.JSONPath()), Expected: show(d.A), Actual: show(d.B)}
 			}
 			continue
 		}

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath"
@@ -61,8 +62,8 @@ type Suite struct {
 	// tmp is {{tmp}}: a folder made for the run when the suite names it.
 	tmp string
 	// secrets are the values of the MCPEEK_SECRET_ variables its steps
-	// read: hidden from results as the run's secrets are.
-	secrets *mcpclient.Secrets
+	// read: hidden from results as the run's secrets are, however short.
+	secrets *secret.Values
 }
 
 // Redaction is a JSONPath whose values are replaced by a placeholder.

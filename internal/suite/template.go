@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/internal/secret"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -110,7 +110,7 @@ const secretPrefix = "MCPEEK_SECRET_"
 // results it compares with snapshots.
 func (s *Suite) hide(v string) {
 	if s.secrets == nil {
-		s.secrets = &mcpclient.Secrets{}
+		s.secrets = &secret.Values{}
 	}
 	s.secrets.Add(v)
 }

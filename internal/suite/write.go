@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/jsondoc"
+	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
@@ -84,6 +86,10 @@ type SessionStep struct {
 	// path (auth.token): written as {{env.MCPEEK_SECRET_<FIELD>}}
 	// templates, never their values (see Draft.Env).
 	SecretArgs []string
+	// Known are the values the session knows as secrets (nil: none):
+	// the expected error message leaves them out, as it leaves out the
+	// values written as templates (see errorMessage).
+	Known secret.Known
 }
 
 // Draft is a test built from a session step, to be written to a suite.
@@ -253,7 +259,7 @@ func stepNode(st SessionStep, args any, d *Draft) (*yaml.Node, error) {
 		e := mapping()
 		_ = addValue(e, "code", *st.ErrorCode)
 		if st.ErrorMessage != "" && !placeholder().MatchString(st.ErrorMessage) {
-			addScalar(e, "message", st.ErrorMessage)
+			errorMessage(e, st.ErrorMessage, st.Known, d.hidden)
 		}
 		addKey(expect, "error", e)
 	}
@@ -264,6 +270,34 @@ func stepNode(st SessionStep, args any, d *Draft) (*yaml.Node, error) {
 	}
 	addKey(step, "expect", expect)
 	return step, nil
+}
+
+// errorMessage adds to e the expected error message msg: as it is, or,
+// when it quotes a secret (a value known knows, or one of hidden, written
+// as templates), as a pattern that leaves each secret out, which the
+// same message passes. A suite is committed: a server that quotes the
+// bearer token it was sent must not put it there.
+func errorMessage(e *yaml.Node, msg string, known secret.Known, hidden []string) {
+	shown := msg
+	if known != nil {
+		shown = known.Redact(shown)
+	}
+	for _, h := range hidden {
+		if h != "" {
+			shown = strings.ReplaceAll(shown, h, Placeholder)
+		}
+	}
+	if shown == msg {
+		addScalar(e, "message", msg)
+		return
+	}
+	parts := strings.Split(shown, Placeholder)
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	m := mapping()
+	addScalar(m, "matches", "^"+strings.Join(parts, ".+")+"$")
+	addKey(e, "message", m)
 }
 
 // template is v (decoded JSON) with the value at path, if there is one,
@@ -790,15 +824,12 @@ func writeSnapshot(file string, d *Draft, suiteRedact []string, secrets *mcpclie
 // SnapshotValue is what the runner compares with a snapshot: the result
 // without its era's envelope, redacted, the secrets hidden.
 func SnapshotValue(result any, redactions []*Redaction, secrets *mcpclient.Secrets) any {
-	return hideSecrets(redact(comparable(deepCopy(result)), redactions), secrets)
+	return hideSecrets(redact(comparable(jsondoc.Copy(result)), redactions), secrets)
 }
 
-// secretSet is a set of secrets that redacts values.
-func secretSet(values []string) *mcpclient.Secrets {
-	if len(values) == 0 {
-		return nil
-	}
-	s := &mcpclient.Secrets{}
+// secretSet is the set that hides the values written as templates.
+func secretSet(values []string) *secret.Values {
+	s := &secret.Values{}
 	for _, v := range values {
 		s.Add(v)
 	}
@@ -849,7 +880,9 @@ func ProposeRedactions(a, b any) ([]Difference, error) {
 		return nil, err
 	}
 	var out []Difference
-	diffPaths(comparable(x), comparable(y), "$", &out)
+	for _, d := range jsondoc.AllDiffs(comparable(x), comparable(y), jsondoc.Options{}) {
+		out = append(out, Difference{Path: d.Path.JSONPath(), A: d.A, B: d.B})
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
@@ -884,47 +917,4 @@ func (d *Draft) Answers() ([]mcpclient.Answer, error) {
 		return nil, err
 	}
 	return mcpclient.ParseAnswers(data)
-}
-
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-func diffPaths(a, b any, path string, out *[]Difference) {
-	switch at := a.(type) {
-	case map[string]any:
-		bt, ok := b.(map[string]any)
-		if !ok {
-			break
-		}
-		keys := map[string]bool{}
-		for k := range at {
-			keys[k] = true
-		}
-		for k := range bt {
-			keys[k] = true
-		}
-		for k := range keys {
-			diffPaths(at[k], bt[k], childPath(path, k), out)
-		}
-		return
-	case []any:
-		bt, ok := b.([]any)
-		if !ok || len(at) != len(bt) {
-			break
-		}
-		for i := range at {
-			diffPaths(at[i], bt[i], fmt.Sprintf("%s[%d]", path, i), out)
-		}
-		return
-	}
-	if _, _, _, differ := firstDiff(a, b, path); differ {
-		*out = append(*out, Difference{Path: path, A: a, B: b})
-	}
-}
-
-func childPath(path, key string) string {
-	if identifier.MatchString(key) {
-		return path + "." + key
-	}
-	q, _ := json.Marshal(key) // a JSON string is a JSONPath name selector
-	return path + "[" + string(q) + "]"
 }

@@ -449,3 +449,18 @@ func TestSecretAnswerWrittenAsEnvTemplate(t *testing.T) {
 		t.Errorf("the runner shows %q", got)
 	}
 }
+
+// The runner hides a value it read for an MCPEEK_SECRET_ variable however
+// short (4 bytes on), digits too, as the writer hid it in the snapshot.
+func TestShortSecretValuesAreHidden(t *testing.T) {
+	t.Parallel()
+	text := []byte("version: 1\nserver: fixture\ntests:\n  - name: t\n    steps:\n      - call: login\n        args: {password: '{{env.MCPEEK_SECRET_PASSWORD}}', pin: '{{env.MCPEEK_SECRET_PIN}}'}\n")
+	env := map[string]string{"MCPEEK_SECRET_PASSWORD": "hunter2", "MCPEEK_SECRET_PIN": "4815"}
+	s, err := Parse("t.mcpeek.yaml", text, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hideSecrets("password hunter2, pin 4815", s.secrets); got != "password [redacted], pin [redacted]" {
+		t.Errorf("the runner shows %q", got)
+	}
+}

@@ -7,13 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
 // Diff compares two surfaces and classifies each difference by the rule
 // it falls under. cfg (nil: none) sets levels and accepts findings until
-// their dates, judged at now. version-not-bumped is added when an ERR
+// their dates, judged at now. The removals of the resources a removed
+// template covers are one finding (groupBehindTemplates). version-not-bumped is added when an ERR
 // finding stands and serverInfo.version's major did not change.
 func Diff(old, new *Surface, cfg *Config, now time.Time) []Finding {
 	var fs []Finding
@@ -23,6 +22,7 @@ func Diff(old, new *Surface, cfg *Config, now time.Time) []Finding {
 	fs = append(fs, itemFindings(KindTemplate, "resourceTemplates", "uriTemplate", old.ResourceTemplates, new.ResourceTemplates)...)
 	fs = append(fs, promptFindings(old.Prompts, new.Prompts)...)
 	cfg.apply(fs, now)
+	fs = groupBehindTemplates(fs, cfg, now)
 	if len(Failing(fs, ERR)) > 0 && !majorBumped(str(old.ServerInfo["version"]), str(new.ServerInfo["version"])) {
 		f := []Finding{finding("version-not-bumped", "/serverInfo/version",
 			fmt.Sprintf("breaking changes, but serverInfo.version %s → %s does not bump the major version", shown(old.ServerInfo["version"]), shown(new.ServerInfo["version"])))}
@@ -58,22 +58,21 @@ func major(v string) (string, bool) {
 	return parts[0], true
 }
 
-// serverFindings compares what is not an item: capabilities, extensions,
-// protocol revisions.
+// serverFindings compares what is not an item: the server's name,
+// capabilities, extensions, protocol revisions.
 func serverFindings(old, new *Surface) []Finding {
 	var fs []Finding
 	add := func(key, ptr, msg string) { fs = append(fs, finding(key, ptr, msg)) }
-	for _, v := range missing(old.SupportedVersions, new.SupportedVersions) {
-		if !new.supportsNoneOf(v) {
-			continue
+	if on, nn := str(old.ServerInfo["name"]), str(new.ServerInfo["name"]); on != "" && nn != "" && on != nn {
+		add("server-name-changed", "/serverInfo/name", fmt.Sprintf("serverInfo.name %q → %q: a client that knows the server by its name (an allow-list, stored approvals, logs) no longer finds it", on, nn))
+	}
+	fs = append(fs, revisionFindings(old, new)...)
+	if ov, nv := old.ProtocolVersion, new.ProtocolVersion; ov != nv {
+		if new.ProbedRevisions[ov] == RevisionAccepted {
+			add("protocol-version-changed", "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions, %s → %s, and the new server still accepts %s: take both on one (--protocol) to compare like with like", ov, nv, ov))
+		} else {
+			add("protocol-version-changed", "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions, %s → %s: compare surfaces of one revision (--protocol), or the server no longer negotiates the old one", ov, nv))
 		}
-		add("protocol-revision-dropped", "/supportedVersions", fmt.Sprintf("protocol revision %s is no longer supported: a client that speaks only it cannot connect", v))
-	}
-	for _, v := range missing(new.SupportedVersions, old.SupportedVersions) {
-		add("protocol-revision-added", "/supportedVersions", fmt.Sprintf("protocol revision %s is now supported", v))
-	}
-	if old.ProtocolVersion != new.ProtocolVersion {
-		add("protocol-version-changed", "/protocolVersion", fmt.Sprintf("the surfaces were taken on different revisions, %s → %s: compare surfaces of one revision (--protocol), or the server no longer negotiates the old one", old.ProtocolVersion, new.ProtocolVersion))
 	}
 	oc, nc := old.Capabilities, new.Capabilities
 	for _, k := range slices.Sorted(maps.Keys(union(oc, nc))) {
@@ -108,19 +107,6 @@ func serverFindings(old, new *Surface) []Finding {
 		}
 	}
 	return fs
-}
-
-// supportsNoneOf reports whether the surface shows that its server does
-// not support revision v. A discovery (2026-07-28) lists every revision;
-// initialize names only the one agreed, the newest the server has up to
-// what mcpeek asked for: a revision newer than it is not supported, an
-// older one is unknown.
-func (s *Surface) supportsNoneOf(v string) bool {
-	if slices.Contains(s.SupportedVersions, v) {
-		return false
-	}
-	fromInitialize := len(s.SupportedVersions) == 1 && s.SupportedVersions[0] == s.ProtocolVersion && s.ProtocolVersion < mcpclient.ProtocolModern
-	return !fromInitialize || v > s.ProtocolVersion
 }
 
 // subCapabilities compares the settings of one capability (listChanged,
@@ -194,7 +180,8 @@ func itemFindings(kind, list, key string, old, new []Item) []Finding {
 }
 
 // promptFindings compares prompts and their arguments, which a client
-// sends: a new required argument breaks it.
+// sends: a new required argument breaks it. A removed prompt and an added
+// one likely the same are hinted as a rename (see renames).
 func promptFindings(old, new []Item) []Finding {
 	var fs []Finding
 	om, nm := byKey(old, "name"), byKey(new, "name")
@@ -203,9 +190,11 @@ func promptFindings(old, new []Item) []Finding {
 		f.Prompt, f.list = name, "prompts"
 		fs = append(fs, f)
 	}
+	var removed, added []string
 	for _, name := range slices.Sorted(maps.Keys(om)) {
 		n, ok := nm[name]
 		if !ok {
+			removed = append(removed, name)
 			at("prompt-removed", name, "", fmt.Sprintf("prompt %s is gone: a client getting it fails", name))
 			continue
 		}
@@ -213,32 +202,47 @@ func promptFindings(old, new []Item) []Finding {
 		if !jsonEqual(o["description"], n["description"]) {
 			at("prompt-description-changed", name, "/description", "its description changed")
 		}
-		oa, na := promptArgs(o), promptArgs(n)
-		for _, arg := range slices.Sorted(maps.Keys(union(oa, na))) {
-			ov, inO := oa[arg].(map[string]any)
-			nv, inN := na[arg].(map[string]any)
-			reqO, reqN := inO && ov["required"] == true, inN && nv["required"] == true
-			ptr := "/arguments/" + escapePointer(arg)
-			switch {
-			case reqN && !reqO && !inO:
-				at("prompt-required-arg-added", name, ptr, fmt.Sprintf("new required argument %q: a client that does not send it fails", arg))
-			case reqN && !reqO:
-				at("prompt-required-arg-added", name, ptr, fmt.Sprintf("argument %q is now required: a client that does not send it fails", arg))
-			case !inO:
-				at("prompt-optional-arg-added", name, ptr, fmt.Sprintf("new optional argument %q", arg))
-			case !inN:
-				at("prompt-arg-removed", name, ptr, fmt.Sprintf("argument %q removed: what a client sends for it is ignored or refused", arg))
-			case reqO && !reqN:
-				at("prompt-arg-relaxed", name, ptr, fmt.Sprintf("argument %q is now optional", arg))
-			}
-		}
+		promptArgFindings(o, n, func(key, ptr, msg string) { at(key, name, ptr, msg) })
 	}
 	for _, name := range slices.Sorted(maps.Keys(nm)) {
 		if _, ok := om[name]; !ok {
+			added = append(added, name)
 			at("prompt-added", name, "", fmt.Sprintf("new prompt %s", name))
 		}
 	}
+	compatible := func(o, n string) bool {
+		var broke bool
+		promptArgFindings(om[o], nm[n], breaking(&broke))
+		return !broke
+	}
+	sameShape := func(o, n string) bool { return argumentsShape(om[o]).equal(argumentsShape(nm[n])) }
+	for _, c := range renames(removed, added, compatible, sameShape) {
+		at("prompt-renamed?", c.old, "", c.hint(KindPrompt, "compatible arguments of the same names", "its new arguments break a client of the old ones"))
+	}
 	return fs
+}
+
+// promptArgFindings compares the arguments of two versions of a prompt.
+func promptArgFindings(o, n Item, emit emitter) {
+	oa, na := promptArgs(o), promptArgs(n)
+	for _, arg := range slices.Sorted(maps.Keys(union(oa, na))) {
+		ov, inO := oa[arg].(map[string]any)
+		nv, inN := na[arg].(map[string]any)
+		reqO, reqN := inO && ov["required"] == true, inN && nv["required"] == true
+		ptr := "/arguments/" + escapePointer(arg)
+		switch {
+		case reqN && !reqO && !inO:
+			emit("prompt-required-arg-added", ptr, fmt.Sprintf("new required argument %q: a client that does not send it fails", arg))
+		case reqN && !reqO:
+			emit("prompt-required-arg-added", ptr, fmt.Sprintf("argument %q is now required: a client that does not send it fails", arg))
+		case !inO:
+			emit("prompt-optional-arg-added", ptr, fmt.Sprintf("new optional argument %q", arg))
+		case !inN:
+			emit("prompt-arg-removed", ptr, fmt.Sprintf("argument %q removed: what a client sends for it is ignored or refused", arg))
+		case reqO && !reqN:
+			emit("prompt-arg-relaxed", ptr, fmt.Sprintf("argument %q is now optional", arg))
+		}
+	}
 }
 
 // promptArgs indexes a prompt's arguments by name. The pointer names an

@@ -18,6 +18,14 @@ func FuzzDiff(f *testing.F) {
 		}
 		f.Add(data, data)
 	}
+	for _, u := range realUpgrades {
+		old, errO := os.ReadFile("../../testdata/surface/real/" + u.old + ".json")
+		new, errN := os.ReadFile("../../testdata/surface/real/" + u.new + ".json")
+		if errO != nil || errN != nil {
+			f.Fatal(errO, errN)
+		}
+		f.Add(old, new)
+	}
 	f.Add([]byte(`{"mcpeekSurface":1,"tools":[{"name":"t","inputSchema":{"properties":[],"required":{},"type":7,"enum":3}}]}`),
 		[]byte(`{"mcpeekSurface":1,"tools":[{"name":"t","inputSchema":{"properties":{"a":true},"required":[1],"type":["x",2],"minimum":"9"}}]}`))
 	f.Fuzz(func(t *testing.T, a, b []byte) {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -56,7 +57,8 @@ func (s *LockStatus) Report() *Report {
 
 // CheckLock compares live with the lock in dir (LockFile), by the rules and
 // dir's diff config (DefaultConfig) when it has one; nil, nil when dir has
-// no lock.
+// no lock. A live surface without probes (Live's) says nothing of the
+// revisions it was not taken on, so none is reported unknown.
 func CheckLock(dir string, live *Surface, now time.Time) (*LockStatus, error) {
 	path := filepath.Join(dir, LockFile)
 	data, err := os.ReadFile(path)
@@ -74,7 +76,9 @@ func CheckLock(dir string, live *Surface, now time.Time) (*LockStatus, error) {
 	if err != nil {
 		return nil, err
 	}
-	findings := Diff(lock, live, cfg, now)
+	// The inspector's connection probes no other revision: what it cannot
+	// tell of them is not news since the lock.
+	findings := slices.DeleteFunc(Diff(lock, live, cfg, now), func(f Finding) bool { return f.ID == "protocol-revision-unknown" && live.ProbedRevisions == nil })
 	return &LockStatus{Path: path, Findings: findings, Counts: Count(findings)}, nil
 }
 

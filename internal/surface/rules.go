@@ -62,7 +62,8 @@ var Rules = []Rule{
 	{ID: "resource-added", Level: INFO, Direction: ClientReceives, Area: "items", Doc: "a new resource"},
 	{ID: "template-added", Level: INFO, Direction: ClientReceives, Area: "items", Doc: "a new resource template"},
 	{ID: "prompt-added", Level: INFO, Area: "items", Doc: "a new prompt"},
-	{ID: "tool-renamed?", Level: INFO, Area: "items", Doc: "a tool removed and one added with equal schemas"},
+	{ID: "tool-renamed?", Level: INFO, Area: "items", Doc: "a tool removed and one added under a name alike (case, `camelCase`, `kebab-case`, `snake_case`, a verb such as get), or sharing a word with a compatible schema, or else with the only compatible schema of its shape"},
+	{ID: "prompt-renamed?", Level: INFO, Area: "items", Doc: "a prompt removed and one added, paired as tools are, by their arguments"},
 	{ID: "tool-title-changed", Level: INFO, Area: "items", Doc: "a tool's `title` changed"},
 	{ID: "tool-ui-changed", Level: INFO, Area: "items", Doc: "a tool's `_meta.ui` changed"},
 	{ID: "resource-ui-changed", Level: INFO, Direction: ClientReceives, Area: "items", Doc: "a resource's `_meta.ui` changed"},
@@ -73,6 +74,7 @@ var Rules = []Rule{
 	{ID: "input-type-narrowed", Level: ERR, Direction: ClientSends, Area: "input schema", Doc: "a type no longer accepted"},
 	{ID: "input-enum-value-removed", Level: ERR, Direction: ClientSends, Area: "input schema", Doc: "an `enum` value no longer accepted"},
 	{ID: "input-constraint-tightened", Level: ERR, Direction: ClientSends, Area: "input schema", Doc: "a tighter or new bound, `pattern`, `format`, `multipleOf`, `uniqueItems`, a new `enum`, `additionalProperties: false`, `items`"},
+	{ID: "input-schema-declared", Level: WARN, Direction: ClientSends, Area: "input schema", Doc: "the old input schema declared nothing (any object) and the new one requires or constrains what is sent: said once per tool, not per property"},
 	{ID: "input-property-removed", Case: "closed", Level: ERR, Direction: ClientSends, Area: "input schema", Doc: "a property removed when `additionalProperties` is false"},
 	{ID: "input-property-removed", Level: WARN, Direction: ClientSends, Area: "input schema", Doc: "a property removed"},
 	{ID: "input-optional-added", Level: INFO, Direction: ClientSends, Area: "input schema", Doc: "a new optional property"},
@@ -113,13 +115,15 @@ var Rules = []Rule{
 
 	{ID: "capability-removed", Level: ERR, Direction: ClientReceives, Area: "server", Doc: "a capability, or a setting such as `subscribe`, no longer offered"},
 	{ID: "extension-removed", Level: ERR, Direction: ClientReceives, Area: "server", Doc: "an extension no longer offered"},
-	{ID: "protocol-revision-dropped", Level: ERR, Area: "server", Doc: "a protocol revision no longer supported"},
+	{ID: "protocol-revision-dropped", Level: ERR, Area: "server", Doc: "a protocol revision the old server accepted is refused by the new one (each revision probed on its own connection: `initialize`, `server/discover`)"},
 	{ID: "version-not-bumped", Level: ERR, Area: "server", Doc: "an ERR finding stands and `serverInfo.version`'s major (for 0.x its minor) did not move"},
 	{ID: "capability-changed", Level: WARN, Direction: ClientReceives, Area: "server", Doc: "a capability's or extension's setting changed value"},
 	{ID: "protocol-version-changed", Level: WARN, Area: "server", Doc: "the surfaces were taken on different revisions"},
+	{ID: "server-name-changed", Level: WARN, Area: "server", Doc: "`serverInfo.name` changed: a client may know the server by it (allow-lists, stored approvals, logs)"},
 	{ID: "capability-added", Level: INFO, Direction: ClientReceives, Area: "server", Doc: "a capability or setting now offered"},
 	{ID: "extension-added", Level: INFO, Direction: ClientReceives, Area: "server", Doc: "an extension now offered"},
-	{ID: "protocol-revision-added", Level: INFO, Area: "server", Doc: "a protocol revision now supported"},
+	{ID: "protocol-revision-added", Level: INFO, Area: "server", Doc: "a protocol revision the old server refused is accepted by the new one"},
+	{ID: "protocol-revision-unknown", Level: INFO, Area: "server", Doc: "a revision one side accepted or refused that the other side's surface shows nothing of (taken without probes, by an older mcpeek): said, not judged"},
 }
 
 // rulesByKey indexes [Rules] by the keys the rules' code emits.

@@ -246,6 +246,24 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
+// maxSafeInteger is 2^53−1, the largest integer a JSON number holds
+// exactly everywhere (JavaScript's Number.MAX_SAFE_INTEGER).
+const maxSafeInteger = 1<<53 - 1
+
+// noBound reports whether v, a lower (or, with lower false, an upper)
+// bound, bounds nothing a client sends or receives: at or beyond
+// ±(2^53−1), as schema generators write for "an integer" (zod's .int()).
+func noBound(v any, lower bool) bool {
+	f, ok := number(v)
+	if !ok {
+		return false
+	}
+	if lower {
+		return f <= -maxSafeInteger
+	}
+	return f >= maxSafeInteger
+}
+
 func shown(v any) string {
 	if v == nil {
 		return "none"
@@ -258,7 +276,9 @@ func (d *schemaDiff) constraints(ptr string, o, n map[string]any) {
 	bound := func(k string, tighterIfHigher bool) {
 		ov, okO := o[k]
 		nv, okN := n[k]
-		if jsonEqual(ov, nv) {
+		okO = okO && !noBound(ov, tighterIfHigher)
+		okN = okN && !noBound(nv, tighterIfHigher)
+		if jsonEqual(ov, nv) || !okO && !okN {
 			return
 		}
 		msg := fmt.Sprintf("%s %s → %s", k, shown(ov), shown(nv))

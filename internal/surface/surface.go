@@ -12,7 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/mcpeek/mcpeek/internal/jsondoc"
 )
 
 // FormatVersion is the version of the surface file format, written in every
@@ -23,15 +24,19 @@ const FormatVersion = 1
 // schema is kept as decoded JSON (objects as map[string]any, numbers as
 // json.Number), so that nothing a server wrote is lost to a struct.
 type Surface struct {
-	Format            int            `json:"mcpeekSurface"`
-	ProtocolVersion   string         `json:"protocolVersion"`
-	SupportedVersions []string       `json:"supportedVersions"`
-	ServerInfo        map[string]any `json:"serverInfo"`
-	Capabilities      map[string]any `json:"capabilities"`
-	Tools             []Item         `json:"tools"`
-	Resources         []Item         `json:"resources"`
-	ResourceTemplates []Item         `json:"resourceTemplates"`
-	Prompts           []Item         `json:"prompts"`
+	Format            int      `json:"mcpeekSurface"`
+	ProtocolVersion   string   `json:"protocolVersion"`
+	SupportedVersions []string `json:"supportedVersions"`
+	// ProbedRevisions is what a probe found of each revision mcpeek
+	// speaks, "accepted" or "refused" (Probe); nil in a surface taken
+	// without one.
+	ProbedRevisions   map[string]string `json:"probedRevisions,omitempty"`
+	ServerInfo        map[string]any    `json:"serverInfo"`
+	Capabilities      map[string]any    `json:"capabilities"`
+	Tools             []Item            `json:"tools"`
+	Resources         []Item            `json:"resources"`
+	ResourceTemplates []Item            `json:"resourceTemplates"`
+	Prompts           []Item            `json:"prompts"`
 }
 
 // Item is one tool, resource, resource template or prompt as listed.
@@ -220,6 +225,4 @@ func jsonEqual(a, b any) bool {
 }
 
 // escapePointer escapes a key for a JSON pointer (RFC 6901).
-func escapePointer(key string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
-}
+func escapePointer(key string) string { return jsondoc.EscapeToken(key) }

@@ -272,6 +272,14 @@ func TestCheckLock(t *testing.T) {
 	if err := st.Report().Write(&b, "text"); err != nil || !strings.Contains(b.String(), "\nWARN (1)\n  tool-removed") {
 		t.Errorf("its report: %v\n%s", err, b.String())
 	}
+	// The inspector's live surface, unprobed and taken by a discovery that
+	// lists only 2026-07-28, says nothing of the revisions the lock's
+	// probes accepted.
+	live := *v1
+	live.ProbedRevisions, live.SupportedVersions = nil, []string{"2026-07-28"}
+	if st, err = CheckLock(dir, &live, time.Now()); err != nil || st.Header() != "" {
+		t.Errorf("an unprobed live surface: %q, %v", st.Header(), err)
+	}
 }
 
 // TestReportKeepsServerMarkupAsText: a server's markup stays text in the

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
-// toolFindings compares tools: removed and added ones (a pair with equal
-// schemas is hinted as a rename), their schemas in their directions, their
+// toolFindings compares tools: removed and added ones (a pair likely the
+// same tool is hinted as a rename, see renames), their schemas in their directions, their
 // annotations, task support, description and app.
 func toolFindings(old, new []Item) []Finding {
 	var fs []Finding
@@ -28,14 +29,32 @@ func toolFindings(old, new []Item) []Finding {
 			fs = append(fs, toolFinding("tool-added", name, "", fmt.Sprintf("new tool %s", name)))
 		}
 	}
-	for _, r := range removed {
-		for _, a := range added {
-			if jsonEqual(om[r]["inputSchema"], nm[a]["inputSchema"]) && jsonEqual(om[r]["outputSchema"], nm[a]["outputSchema"]) {
-				fs = append(fs, toolFinding("tool-renamed?", r, "", fmt.Sprintf("tool %s was removed and %s added with the same schemas: renamed?", r, a)))
-			}
-		}
+	compatible := func(o, n string) bool { return !schemasBreak(om[o], nm[n]) }
+	sameShape := func(o, n string) bool {
+		return schemaShape(om[o]["inputSchema"]).equal(schemaShape(nm[n]["inputSchema"])) &&
+			schemaShape(om[o]["outputSchema"]).equal(schemaShape(nm[n]["outputSchema"]))
+	}
+	for _, c := range renames(removed, added, compatible, sameShape) {
+		fs = append(fs, toolFinding("tool-renamed?", c.old, "", c.hint(KindTool, "a compatible schema of the same properties", "its new schema breaks a client of the old one")))
 	}
 	return fs
+}
+
+// schemasBreak reports whether a client of tool o's schemas breaks on
+// tool n's: what it sends refused, or what it receives widened or gone.
+func schemasBreak(o, n Item) bool {
+	var broke bool
+	emit := breaking(&broke)
+	inputFindings(o["inputSchema"], n["inputSchema"], emit)
+	_, hadOut := o["outputSchema"]
+	_, hasOut := n["outputSchema"]
+	if hadOut && !hasOut {
+		return true
+	}
+	if hadOut {
+		(&schemaDiff{dir: ClientReceives, emit: emit}).compare("/outputSchema", o["outputSchema"], n["outputSchema"])
+	}
+	return broke
 }
 
 // toolFinding is a finding of the rule row key on the tool name.
@@ -49,8 +68,7 @@ func toolFinding(key, name, ptr, msg string) Finding {
 func toolChanges(name string, o, n Item) []Finding {
 	var fs []Finding
 	emit := func(key, ptr, msg string) { fs = append(fs, toolFinding(key, name, ptr, msg)) }
-	in := &schemaDiff{dir: ClientSends, emit: emit}
-	in.compare("/inputSchema", o["inputSchema"], n["inputSchema"])
+	inputFindings(o["inputSchema"], n["inputSchema"], emit)
 	_, hadOut := o["outputSchema"]
 	_, hasOut := n["outputSchema"]
 	switch {
@@ -130,4 +148,57 @@ func annotations(o, n Item, emit emitter) {
 		(!oh.idempotent || nh.idempotent) && (oh.openWorld || !nh.openWorld) {
 		emit("annotation-relaxed", "/annotations", "its hints now promise more safety (read-only, not destructive, idempotent or closed-world)")
 	}
+}
+
+// inputFindings compares a tool's input schemas. When the old one declared
+// nothing (any object), what the new one requires is said once, not as one
+// ERR per property: no client could rely on what was never declared.
+func inputFindings(old, new any, emit emitter) {
+	if !declaresNothing(old) {
+		(&schemaDiff{dir: ClientSends, emit: emit}).compare("/inputSchema", old, new)
+		return
+	}
+	var breaking bool
+	(&schemaDiff{dir: ClientSends, emit: func(key, ptr, msg string) {
+		if rulesByKey[key].Level == ERR {
+			breaking = true
+			return
+		}
+		emit(key, ptr, msg)
+	}}).compare("/inputSchema", old, new)
+	if breaking {
+		nm, _ := new.(map[string]any)
+		_, required := names(nm)
+		what := "constrains what a client sends"
+		if len(required) > 0 {
+			what = "requires " + strings.Join(required, ", ")
+		}
+		emit("input-schema-declared", "/inputSchema", "the old input schema declared nothing (any object); the new one "+what+": check what clients send against it")
+	}
+}
+
+// declaresNothing reports whether an input schema says nothing of what is
+// sent: an object schema with no properties, required members or
+// constraints, only annotations.
+func declaresNothing(schema any) bool {
+	s, ok := schema.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, v := range s {
+		switch k {
+		case "$schema", "$id", "title", "description", "$comment":
+		case "type":
+			if v != "object" {
+				return false
+			}
+		case "additionalProperties":
+			if v == false {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -9,13 +9,21 @@
 #   3. @modelcontextprotocol/server-filesystem and server-memory over
 #      stdio, and testdata/mcpgo, a mark3labs/mcp-go server, over stdio and
 #      streamable HTTP in both protocol eras (testdata/interop/servers.mjs);
-#   4. an MCP App built with the official Apps SDK, answered through
+#   4. the official Inspector's CLI (@modelcontextprotocol/inspector --cli)
+#      listing tools and calling one against a served recording, `mcpeek
+#      replay REC --serve`, over stdio and streamable HTTP
+#      (testdata/interop/inspector.mjs);
+#   5. mcpeek diff over real upgrades, each side a released server run
+#      live: server-filesystem and server-everything, old → new, whose
+#      classified reports must be the goldens in testdata/surface/real
+#      (TestDiffOfRealUpgrades holds the same reports of captured surfaces);
+#   6. an MCP App built with the official Apps SDK, answered through
 #      mcpeek's app host in headless Chromium (a Go test).
 #
 # Installs the pinned npm packages into a cache folder outside the
 # repository, prints a summary table and exits non-zero on any unexpected
 # failure (a check of a command this mcpeek lacks is "skipped"). Needs Go,
-# npm and, for step 4, Chromium.
+# npm and, for step 6, Chromium.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -26,6 +34,9 @@ everything_version=2026.8.31
 filesystem_version=2026.8.31
 memory_version=2026.8.31
 ext_apps_version=2.0.4
+inspector_version=2.12.0
+# The upgrades step 5 diffs, old → new: the goldens are named after them.
+diff_upgrades=("server-filesystem 2026.8.31 2.3.0" "server-everything 2025.9.25 2026.8.31")
 
 cache="${MCPEEK_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpeek-ci/npm}"
 work=$(mktemp -d)
@@ -39,7 +50,8 @@ if ! npm install --prefix "$cache" --no-audit --no-fund --loglevel=error \
   "@modelcontextprotocol/server-everything@$everything_version" \
   "@modelcontextprotocol/server-filesystem@$filesystem_version" \
   "@modelcontextprotocol/server-memory@$memory_version" \
-  "@modelcontextprotocol/ext-apps@$ext_apps_version" >"$work/npm.log" 2>&1; then
+  "@modelcontextprotocol/ext-apps@$ext_apps_version" \
+  "@modelcontextprotocol/inspector@$inspector_version" >"$work/npm.log" 2>&1; then
   cat "$work/npm.log"; echo "npm install failed"; exit 1
 fi
 export PATH="$cache/node_modules/.bin:$PATH" # Node 22 first
@@ -52,6 +64,7 @@ export MCPEEK_SERVER_EVERYTHING="$cache/node_modules/.bin/mcp-server-everything"
 export MCPEEK_SERVER_FILESYSTEM="$cache/node_modules/.bin/mcp-server-filesystem"
 export MCPEEK_SERVER_MEMORY="$cache/node_modules/.bin/mcp-server-memory"
 export MCPEEK_EXT_APPS="$cache/node_modules/@modelcontextprotocol/ext-apps"
+export MCPEEK_INSPECTOR="$cache/node_modules/.bin/mcp-inspector"
 
 rows=()    # "name<TAB>result"
 unexpected=0
@@ -138,6 +151,42 @@ else
   cat "$work/mcpgo-build.log"; row "mcpgo/build" fail
 fi
 checks servers testdata/interop/servers.mjs
+
+echo "== Inspector $inspector_version --cli against mcpeek replay --serve (a recording of the fixture)"
+checks inspector testdata/interop/inspector.mjs
+
+echo "== mcpeek diff over real upgrades: ${diff_upgrades[*]}"
+# Two versions of one package, each under an alias, in a folder of their
+# own (their commands share a name); each is run as node and its script.
+diff_cache="$cache-diff"
+diff_pkgs=()
+for u in "${diff_upgrades[@]}"; do
+  read -r name old new <<<"$u"
+  diff_pkgs+=("$name-$old@npm:@modelcontextprotocol/$name@$old" "$name-$new@npm:@modelcontextprotocol/$name@$new")
+done
+mkdir -p "$diff_cache" "$work/fsroot"
+if npm install --prefix "$diff_cache" --no-audit --no-fund --loglevel=error "${diff_pkgs[@]}" >"$work/npm-diff.log" 2>&1; then
+  for u in "${diff_upgrades[@]}"; do
+    read -r name old new <<<"$u"
+    args=()
+    [ "$name" = server-filesystem ] && args=("$work/fsroot") # its allowed directory
+    golden="testdata/surface/real/$name-$old-to-$name-$new.txt"
+    out="$work/diff-$name.txt"
+    "$MCPEEK_BIN" diff -- node "$diff_cache/node_modules/$name-$old/dist/index.js" "${args[@]}" \
+      -- node "$diff_cache/node_modules/$name-$new/dist/index.js" "${args[@]}" >"$out" 2>"$work/diff-$name.err"
+    status=$? # 1: findings at ERR, which these upgrades have
+    # The first line names the sides, here commands, there files.
+    if [ $status -le 1 ] && diff <(tail -n +2 "$golden") <(tail -n +2 "$out") >"$work/diff-$name.diff"; then
+      row "diff/$name $old → $new" pass
+    else
+      echo "--- mcpeek diff $name $old → $new: exit $status, the report against $golden:"
+      cat "$work/diff-$name.err" "$work/diff-$name.diff"
+      row "diff/$name $old → $new" fail
+    fi
+  done
+else
+  cat "$work/npm-diff.log"; row "diff/npm install" fail
+fi
 
 echo "== Apps SDK $ext_apps_version: an SDK-built app answered through the app host"
 if MCPEEK_REQUIRE_BROWSER=1 go test -count=1 -run '^TestBrowserInteropWithTheAppsSDK$' ./e2e >"$work/apps.log" 2>&1; then

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -44,7 +45,7 @@ func (l *AppCard) Update(msg tea.Msg) Action {
 	if !ok {
 		return nil
 	}
-	if !key.Matches(k, l.c.Keys.App.Abandon) || l.filtering() {
+	if !key.Matches(k, AppCardKeys.Abandon) || l.filtering() {
 		return Pass{}
 	}
 	if inApp := l.inApp(); len(inApp) > 0 {
@@ -89,7 +90,7 @@ func (l *AppCard) View(width, height int) string {
 			links = append(links, link)
 		}
 	}
-	abandon := l.c.Keys.App.Abandon.Help()
+	abandon := AppCardKeys.Abandon.Help()
 	text := s.Title.Render(fmt.Sprintf("answering in the browser (%d)", len(inApp))) +
 		s.Dim.Render(fmt.Sprintf(" · %s answers %s natively instead", abandon.Key, inApp[0].Key)) +
 		"\n" + strings.Join(rows, "\n")
@@ -101,10 +102,25 @@ func (l *AppCard) View(width, height int) string {
 }
 
 // Help is n.
-func (l *AppCard) Help() []key.Binding { return l.c.Keys.App.ShortHelp() }
+func (l *AppCard) Help() []key.Binding { return AppCardKeys.ShortHelp() }
 
 // Rank: the card lies on the tabs, under every other layer.
 func (*AppCard) Rank() Rank { return Backdrop }
 
 // Banner: the tabs are drawn under the card, and keep the footer.
 func (*AppCard) Banner() {}
+
+// AppCardKeyMap holds the keys that work while an elicitation is
+// answered in its app (the app card).
+type AppCardKeyMap struct {
+	Abandon key.Binding
+}
+
+// AppCardKeys are the bindings of [AppCardKeyMap].
+var AppCardKeys = AppCardKeyMap{Abandon: keys.New("n", "answer natively instead", "n")}
+
+// ShortHelp is the app card's part of the footer.
+func (k AppCardKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Abandon} }
+
+// FullHelp lists the app card's keys.
+func (k AppCardKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Abandon}} }

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -94,7 +95,7 @@ func (l *Apps) Update(msg tea.Msg) Action {
 }
 
 func (l *Apps) key(msg tea.KeyMsg) Action {
-	k := l.c.Keys.Apps
+	k := AppsKeys
 	apps := l.apps()
 	list, i := l.shown(len(apps))
 	switch {
@@ -186,7 +187,42 @@ func (l *Apps) View(width, height int) string {
 }
 
 // Help is the panel's keys.
-func (l *Apps) Help() []key.Binding { return l.c.Keys.Apps.ShortHelp() }
+func (l *Apps) Help() []key.Binding { return AppsKeys.ShortHelp() }
 
 // StatusFooter: what the keys did shows in the footer until the next key.
 func (*Apps) StatusFooter() {}
+
+// AppsKeyMap holds the keys that work on the Apps panel, the tool apps
+// the calls opened.
+type AppsKeyMap struct {
+	Up, Down, Copy, Resend, Close key.Binding
+	Tools, Theme                  key.Binding // the app's own tools; the theme it is told of
+	PageUp, PageDown, Back, Quit  key.Binding
+}
+
+// AppsKeys are the bindings of [AppsKeyMap].
+var AppsKeys = AppsKeyMap{
+	Up:       upKey,
+	Down:     downKey,
+	Copy:     keys.New("y", "copy the app's URL (to open it again)", "y"),
+	Resend:   keys.New("r", "send the app its result again", "r"),
+	Close:    keys.New("c", "close the app (ends its session)", "c"),
+	Tools:    keys.New("t", "the app's own tools (call one)", "t"),
+	Theme:    keys.New("d", "tell the app the theme is dark, or light", "d"),
+	PageUp:   keys.New("pgup", "scroll the app's detail up", "pgup"),
+	PageDown: keys.New("pgdown", "scroll it down", "pgdown"),
+	Back:     keys.New("esc/A", "back to the tabs", "esc", "A"),
+	Quit:     keys.New("q/ctrl+c", "quit", "q", "ctrl+c"),
+}
+
+// ShortHelp is the Apps panel's footer.
+func (k AppsKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{keys.Hint("↑↓", "select", k.Up, k.Down), keys.Hint("y", "copy URL", k.Copy), keys.Hint("r", "resend", k.Resend),
+		keys.Hint("c", "close app", k.Close), keys.Hint("t", "app's tools", k.Tools), keys.Hint("d", "theme", k.Theme),
+		keys.Hint("pgup/dn", "scroll", k.PageUp, k.PageDown), keys.Hint("esc", "back", k.Back)}
+}
+
+// FullHelp lists the Apps panel's keys.
+func (k AppsKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Copy, k.Resend, k.Close, k.Tools, k.Theme, k.PageUp, k.PageDown, k.Back, k.Quit}}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -98,7 +99,7 @@ func (l *AppTools) Update(msg tea.Msg) Action {
 }
 
 func (l *AppTools) key(msg tea.KeyMsg) Action {
-	k := l.c.Keys.AppTools
+	k := AppToolsKeys
 	l.picked.SetLen(len(l.tools))
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -183,4 +184,34 @@ func (l *AppTools) View(width, height int) string {
 }
 
 // Help is the layer's keys.
-func (l *AppTools) Help() []key.Binding { return l.c.Keys.AppTools.ShortHelp() }
+func (l *AppTools) Help() []key.Binding { return AppToolsKeys.ShortHelp() }
+
+// AppToolsKeyMap holds the keys that work on the layer of an app's own
+// tools; other keys are the arguments typed.
+type AppToolsKeyMap struct {
+	Up, Down, Call, Relist       key.Binding
+	PageUp, PageDown, Back, Quit key.Binding
+}
+
+// AppToolsKeys are the bindings of [AppToolsKeyMap].
+var AppToolsKeys = AppToolsKeyMap{
+	Up:       keys.New("↑", "up", "up"),
+	Down:     keys.New("↓", "down", "down"),
+	Call:     keys.New("enter", "call it with the arguments typed", "enter"),
+	Relist:   keys.New("ctrl+l", "ask the app for its tools again", "ctrl+l"),
+	PageUp:   keys.New("pgup", "scroll the result up", "pgup"),
+	PageDown: keys.New("pgdown", "scroll it down", "pgdown"),
+	Back:     keys.New("esc", "back to the Apps panel", "esc"),
+	Quit:     quitKey,
+}
+
+// ShortHelp is the footer of an app's own tools.
+func (k AppToolsKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{keys.Hint("↑↓", "select", k.Up, k.Down), keys.Hint("enter", "call", k.Call), keys.Hint("ctrl+l", "list again", k.Relist),
+		keys.Hint("pgup/dn", "scroll", k.PageUp, k.PageDown), keys.Hint("esc", "back", k.Back), k.Quit}
+}
+
+// FullHelp lists the keys of an app's own tools.
+func (k AppToolsKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Call, k.Relist, k.PageUp, k.PageDown, k.Back, k.Quit}}
+}

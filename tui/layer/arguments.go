@@ -16,6 +16,7 @@ import (
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -141,7 +142,7 @@ func (l *ArgsForm) Update(msg tea.Msg) Action {
 }
 
 func (l *ArgsForm) key(msg tea.KeyMsg) Action {
-	if key.Matches(msg, l.c.Keys.Form.Interrupt) { // as q on the tabs; the form stays under the prompt
+	if key.Matches(msg, FormKeys.Interrupt) { // as q on the tabs; the form stays under the prompt
 		return AskQuit{}
 	}
 	accepting := false
@@ -304,7 +305,7 @@ func (l *JSONEditor) Update(msg tea.Msg) Action {
 }
 
 func (l *JSONEditor) key(msg tea.KeyMsg) Action {
-	k := l.c.Keys.JSON
+	k := JSONKeys
 	switch {
 	case key.Matches(msg, k.Back):
 		return Close{}
@@ -355,4 +356,25 @@ func (l *JSONEditor) View(width, height int) string {
 }
 
 // Help is the editor's keys.
-func (l *JSONEditor) Help() []key.Binding { return l.c.Keys.JSON.ShortHelp() }
+func (l *JSONEditor) Help() []key.Binding { return JSONKeys.ShortHelp() }
+
+// JSONKeyMap holds the keys that work in the JSON editor of a tool's
+// arguments.
+type JSONKeyMap struct {
+	Call, Back, Quit key.Binding
+}
+
+// JSONKeys are the bindings of [JSONKeyMap].
+var JSONKeys = JSONKeyMap{
+	Call: keys.New("ctrl+s", "call the tool", "ctrl+s"),
+	Back: backKey,
+	Quit: quitKey,
+}
+
+// ShortHelp is the footer of the JSON editor.
+func (k JSONKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{keys.Hint("ctrl+s", "call", k.Call), k.Back}
+}
+
+// FullHelp lists every key of the JSON editor.
+func (k JSONKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Call, k.Back, k.Quit}} }

@@ -32,7 +32,7 @@ func (l *HelpScreen) Lines() (lines []string, shown int) { return l.linesIn(l.wi
 
 func (l *HelpScreen) linesIn(width, height int) (lines []string, shown int) {
 	shown = max(height-2, 1)
-	return strings.Split(l.c.HelpColumns(l.c.Keys.HelpSections(), shown, width), "\n"), shown
+	return strings.Split(l.c.HelpColumns(HelpSections(l.c), shown, width), "\n"), shown
 }
 
 // Offset is the first line shown.

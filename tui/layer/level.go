@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -47,7 +48,7 @@ func (l *LevelPicker) Update(msg tea.Msg) Action {
 	if !ok {
 		return nil
 	}
-	keys := l.c.Keys.Level
+	keys := LevelKeys
 	switch {
 	case key.Matches(k, keys.Up):
 		l.list.Move(-1)
@@ -87,4 +88,37 @@ func (l *LevelPicker) View(width, height int) string {
 }
 
 // Help is every key the picker takes.
-func (l *LevelPicker) Help() []key.Binding { return l.c.Keys.Level.ShortHelp() }
+func (l *LevelPicker) Help() []key.Binding { return LevelKeys.ShortHelp() }
+
+// PickerKeyMap holds the keys that choose the level the server logs at.
+type PickerKeyMap struct {
+	Up, Down, Choose, Back, Quit key.Binding
+}
+
+// LevelKeys are the bindings of [PickerKeyMap].
+var LevelKeys = PickerKeyMap{
+	Up:     upKey,
+	Down:   downKey,
+	Choose: keys.New("enter", "set this level", "enter"),
+	Back:   backKey,
+	Quit:   quitKey,
+}
+
+// ServerKeys are the bindings of the server picker: the level picker's keys, worded for servers.
+var ServerKeys = PickerKeyMap{
+	Up:     upKey,
+	Down:   downKey,
+	Choose: keys.New("enter", "connect to this server", "enter"),
+	Back:   backKey,
+	Quit:   quitKey,
+}
+
+// ShortHelp is the footer of the log level picker: every key it takes.
+func (k PickerKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{keys.Hint("↑↓", "choose", k.Up, k.Down), k.Choose, k.Back, k.Quit}
+}
+
+// FullHelp lists the log level picker's keys.
+func (k PickerKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Choose, k.Back, k.Quit}}
+}

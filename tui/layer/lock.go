@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/internal/surface"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -51,7 +52,7 @@ func (l *Lock) Update(msg tea.Msg) Action {
 		l.w, l.h = msg.Width, msg.Height
 		l.Refresh()
 	case tea.KeyMsg:
-		k, v := l.c.Keys.Lock, &l.pane.Viewport
+		k, v := LockKeys, &l.pane.Viewport
 		switch {
 		case key.Matches(msg, k.Quit):
 			return AskQuit{}
@@ -102,4 +103,32 @@ func (l *Lock) View(width, height int) string {
 }
 
 // Help is the layer's keys.
-func (l *Lock) Help() []key.Binding { return l.c.Keys.Lock.ShortHelp() }
+func (l *Lock) Help() []key.Binding { return LockKeys.ShortHelp() }
+
+// LockKeyMap holds the keys that work on the changes since the project's
+// surface lock.
+type LockKeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom, Close, Quit key.Binding
+}
+
+// LockKeys are the bindings of [LockKeyMap].
+var LockKeys = LockKeyMap{
+	Up:       upKey,
+	Down:     downKey,
+	PageUp:   keys.New("pgup", "page up", "pgup"),
+	PageDown: keys.New("pgdown", "page down", "pgdown"),
+	Top:      keys.New("home/g", "top", "home", "g"),
+	Bottom:   keys.New("end/G", "end", "end", "G"),
+	Close:    keys.New("esc/D", "close", "esc", "D"),
+	Quit:     keys.New("q/ctrl+c", "quit", "q", "ctrl+c"),
+}
+
+// ShortHelp is the footer of the changes since the surface lock.
+func (k LockKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{keys.Hint("↑↓/pgup/pgdn/g/G", "scroll", k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom), k.Close, k.Quit}
+}
+
+// FullHelp lists the keys of the changes since the surface lock.
+func (k LockKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Close, k.Quit}}
+}

@@ -142,7 +142,7 @@ func sendPaste(p *PasteWait, text string) tea.Cmd {
 }
 
 func (l *LoginCard) key(msg tea.KeyMsg) Action {
-	k := l.c.Keys.Login
+	k := LoginKeys
 	switch {
 	case key.Matches(msg, k.Quit):
 		return AskQuit{}
@@ -176,7 +176,7 @@ func (l *LoginCard) key(msg tea.KeyMsg) Action {
 // Help is the card's keys: y only while the field is empty and there is
 // a URL to copy.
 func (l *LoginCard) Help() []key.Binding {
-	k := l.c.Keys.Login
+	k := LoginKeys
 	var bs []key.Binding
 	if l.input.Value() == "" && l.url != "" {
 		bs = append(bs, keys.Hint(k.Copy.Help().Key, "copy the URL", k.Copy))
@@ -211,7 +211,7 @@ func (l *LoginCard) View(width, height int) string {
 
 	parts := []string{box}
 	if l.url != "" {
-		k := l.c.Keys.Login.Copy.Help().Key
+		k := LoginKeys.Copy.Help().Key
 		urlLines := strings.Split(hardwrap(widget.Clean(l.url), width), "\n")
 		room := height - lipgloss.Height(box) - lipgloss.Height(field) - 3 // the heading and two blank lines
 		if len(urlLines) > room {
@@ -221,3 +221,24 @@ func (l *LoginCard) View(width, height int) string {
 	}
 	return strings.Join(append(parts, field), "\n\n")
 }
+
+// LoginKeyMap holds the keys that work on the login card; other keys are
+// text, the address pasted.
+type LoginKeyMap struct {
+	Copy, Send, Hide, Quit key.Binding // copy: while the field is empty
+}
+
+// LoginKeys are the bindings of [LoginKeyMap].
+var LoginKeys = LoginKeyMap{
+	Copy: keys.New("y", "copy the URL (field empty)", "y"),
+	Send: keys.New("enter", "send the address pasted", "enter"),
+	Hide: keys.New("esc", "hide it (the login waits)", "esc"),
+	Quit: quitKey,
+}
+
+// ShortHelp is the login card's keys; its footer words them for the
+// moment.
+func (k LoginKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Copy, k.Send, k.Hide, k.Quit} }
+
+// FullHelp lists the login card's keys.
+func (k LoginKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -77,7 +78,7 @@ func (l *PromptArgs) resize(width, height int) {
 }
 
 func (l *PromptArgs) key(msg tea.KeyMsg) Action {
-	k := l.c.Keys.PromptArgs
+	k := PromptArgsKeys
 	switch {
 	case key.Matches(msg, k.Back):
 		return Close{}
@@ -137,7 +138,7 @@ func (l *PromptArgs) View(width, _ int) string {
 }
 
 // Help is the editor's keys.
-func (l *PromptArgs) Help() []key.Binding { return l.c.Keys.PromptArgs.ShortHelp() }
+func (l *PromptArgs) Help() []key.Binding { return PromptArgsKeys.ShortHelp() }
 
 // or is a, or b when a is empty.
 func or(a, b string) string {
@@ -145,4 +146,29 @@ func or(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// PromptArgsKeyMap holds the keys that work in the multi-line editor of
+// a prompt's arguments; other keys are text, enter a new line.
+type PromptArgsKeyMap struct {
+	Next, Prev, Get, Back, Quit key.Binding
+}
+
+// PromptArgsKeys are the bindings of [PromptArgsKeyMap].
+var PromptArgsKeys = PromptArgsKeyMap{
+	Next: keys.New("tab", "next argument", "tab"),
+	Prev: keys.New("shift+tab", "previous argument", "shift+tab"),
+	Get:  keys.New("ctrl+s", "get the prompt", "ctrl+s"),
+	Back: backKey,
+	Quit: quitKey,
+}
+
+// ShortHelp is the footer of a prompt's arguments on several lines.
+func (k PromptArgsKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{keys.Hint("tab", "next argument", k.Next, k.Prev), keys.Hint("ctrl+s", "get", k.Get), k.Back}
+}
+
+// FullHelp lists every key of a prompt's arguments on several lines.
+func (k PromptArgsKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Next, k.Prev, k.Get, k.Back, k.Quit}}
 }

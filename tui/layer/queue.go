@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -41,7 +42,7 @@ type (
 
 // nextInQueue is ctrl+n's action, when more than one request waits.
 func nextInQueue(c *widget.Common, msg tea.KeyMsg, queued func() int) (Action, bool) {
-	if !key.Matches(msg, c.Keys.Form.Next) || queued() < 2 {
+	if !key.Matches(msg, FormKeys.Next) || queued() < 2 {
 		return nil, false
 	}
 	return NextInQueue{}, true
@@ -54,7 +55,7 @@ func queueFooter(c *widget.Common, queued func() int) string {
 		return ""
 	}
 	s := c.Styles
-	return s.Warn.Render(fmt.Sprintf("1 of %d pending", n)) + s.Dim.Render(" · ") + c.KeyLine(c.Keys.Form.ShortHelp()...)
+	return s.Warn.Render(fmt.Sprintf("1 of %d pending", n)) + s.Dim.Render(" · ") + c.KeyLine(FormKeys.ShortHelp()...)
 }
 
 // ElicitForm shows an elicitation's native form. ctrl+c asks to quit
@@ -95,7 +96,7 @@ func (l *ElicitForm) Update(msg tea.Msg) Action {
 		if a, ok := nextInQueue(l.c, msg, l.queued); ok {
 			return a
 		}
-		if key.Matches(msg, l.c.Keys.Form.Interrupt) { // the quit prompt, over the form
+		if key.Matches(msg, FormKeys.Interrupt) { // the quit prompt, over the form
 			return AskQuit{}
 		}
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg: // a form settled: this one?
@@ -159,7 +160,7 @@ func (l *Sampling) Update(msg tea.Msg) Action {
 		if a, ok := nextInQueue(l.c, msg, l.queued); ok {
 			return a
 		}
-		if key.Matches(msg, l.c.Keys.Form.Interrupt) { // the quit prompt, over the form
+		if key.Matches(msg, FormKeys.Interrupt) { // the quit prompt, over the form
 			return AskQuit{}
 		}
 	case nativeform.DoneMsg, nativeform.SampleDoneMsg:
@@ -202,4 +203,52 @@ func cmdOf(cmd tea.Cmd) Action {
 		return nil
 	}
 	return Cmd{cmd}
+}
+
+// FormKeyMap holds the keys that work in forms. The form itself
+// (nativeform) handles submit, decline, cancel and whole message, and in
+// a sampling request's form reject, new line and scrolling the request;
+// the inspector handles next, and interrupt, which asks before quitting
+// as q does on the tabs.
+type FormKeyMap struct {
+	Submit, Decline, Cancel, wholeMessage  key.Binding
+	Reject, newLine, scrollUp, scrollDown  key.Binding // a sampling request's form
+	Accept, nextSuggestion, prevSuggestion key.Binding // a completion under an arguments form's field
+	Next                                   key.Binding // the next pending request
+	Interrupt                              key.Binding
+}
+
+// FormKeys are the bindings of [FormKeyMap].
+var FormKeys = FormKeyMap{
+	// The form handles its own keys; these are its bindings, worded
+	// for the help screen.
+	Submit:         keys.Reword(nativeform.Keys.Submit, "submit"),
+	Decline:        keys.Reword(nativeform.Keys.Decline, "decline"),
+	Cancel:         keys.Reword(nativeform.Keys.Cancel, "cancel"),
+	wholeMessage:   keys.Reword(nativeform.Keys.WholeMessage, "show the whole message"),
+	Reject:         keys.Reword(nativeform.SampleKeys.Reject, "reject a sampling request"),
+	newLine:        keys.Reword(nativeform.SampleKeys.NewLine, "new line in a reply"),
+	scrollUp:       keys.Reword(nativeform.SampleKeys.ScrollUp, "scroll a sampling request up"),
+	scrollDown:     keys.Reword(nativeform.SampleKeys.ScrollDown, "scroll it down"),
+	Accept:         keys.Reword(nativeform.SuggestKeys.Accept, "accept a completion"),
+	nextSuggestion: keys.Reword(nativeform.SuggestKeys.Next, "next completion"),
+	prevSuggestion: keys.Reword(nativeform.SuggestKeys.Prev, "previous completion"),
+	Next:           nextKey,
+	Interrupt:      keys.Reword(nativeform.Keys.Interrupt, "quit (asks if pending)"),
+}
+
+// nextKey shows the next pending request, from a form or a URL card.
+var nextKey = keys.New("ctrl+n", "next pending request", "ctrl+n")
+
+// ShortHelp is the inspector's footer under a form, which shows its own
+// keys: only the queue's.
+func (k FormKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{keys.Hint(k.Next.Help().Key, "shows the next", k.Next)}
+}
+
+// FullHelp lists every key of a form.
+func (k FormKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Submit, k.Decline, k.Cancel, k.wholeMessage, k.Reject, k.newLine,
+		keys.Hint("pgup/pgdn", "scroll a sampling request", k.scrollUp, k.scrollDown),
+		keys.Hint("tab/↑↓", "accept/choose a completion", k.Accept, k.nextSuggestion, k.prevSuggestion), k.Next, k.Interrupt}}
 }

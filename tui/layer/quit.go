@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -29,7 +30,7 @@ func (l *QuitPrompt) Update(msg tea.Msg) Action {
 	switch {
 	case !ok:
 		return nil
-	case key.Matches(k, l.c.Keys.Quit.Confirm):
+	case key.Matches(k, QuitKeys.Confirm):
 		return Batch{Close{}, Quit{}}
 	}
 	return Close{} // any other key stays
@@ -39,11 +40,11 @@ func (l *QuitPrompt) Update(msg tea.Msg) Action {
 func (l *QuitPrompt) View(int, int) string { return "" }
 
 // Help is the prompt's answers.
-func (l *QuitPrompt) Help() []key.Binding { return l.c.Keys.Quit.ShortHelp() }
+func (l *QuitPrompt) Help() []key.Binding { return QuitKeys.ShortHelp() }
 
 // Footer asks the question.
 func (l *QuitPrompt) Footer(int) string {
-	k := l.c.Keys.Quit
+	k := QuitKeys
 	return l.c.Styles.Warn.Render(fmt.Sprintf("%d request(s) pending: quit and cancel them? %s/%s",
 		l.pending(), k.Confirm.Help().Key, k.Stay.Help().Key))
 }
@@ -53,3 +54,21 @@ func (*QuitPrompt) Rank() Rank { return Prompt }
 
 // Seethrough: what the prompt interrupts stays drawn.
 func (*QuitPrompt) Seethrough() {}
+
+// QuitKeyMap holds the keys that answer the quit prompt: confirm quits,
+// any other key stays.
+type QuitKeyMap struct {
+	Confirm, Stay key.Binding
+}
+
+// QuitKeys are the bindings of [QuitKeyMap].
+var QuitKeys = QuitKeyMap{
+	Confirm: keys.New("y", "quit and cancel them", "y", "q", "ctrl+c"),
+	Stay:    keys.New("n", "stay (so does any other key)", "n"),
+}
+
+// ShortHelp is the answer the quit prompt asks for.
+func (k QuitKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Confirm, k.Stay} }
+
+// FullHelp lists the quit prompt's keys.
+func (k QuitKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Confirm, k.Stay}} }

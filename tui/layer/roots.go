@@ -64,7 +64,7 @@ func (l *Roots) Update(msg tea.Msg) Action {
 }
 
 func (l *Roots) key(msg tea.KeyMsg) Action {
-	k := l.c.Keys.Roots
+	k := RootsKeys
 	if key.Matches(msg, k.Quit) {
 		return AskQuit{}
 	}
@@ -106,7 +106,7 @@ func (l *Roots) startAdding() {
 // inputKey takes the keys while a root is typed: enter adds it, unless
 // it is not a path or URI, or is offered already, which shows under it.
 func (l *Roots) inputKey(msg tea.KeyMsg) Action {
-	k := l.c.Keys.Roots
+	k := RootsKeys
 	switch {
 	case key.Matches(msg, k.Back):
 		l.adding, l.err = false, ""
@@ -195,9 +195,37 @@ func (l *Roots) View(width, height int) string {
 
 // Help is the list's keys, or while a root is typed the input's.
 func (l *Roots) Help() []key.Binding {
-	k := l.c.Keys.Roots
+	k := RootsKeys
 	if l.adding {
 		return []key.Binding{keys.Hint(k.Confirm.Help().Key, "add it", k.Confirm), k.Back, k.Quit}
 	}
 	return []key.Binding{keys.Hint("↑↓", "select", k.Up, k.Down), k.Add, k.Remove, k.Close}
 }
+
+// RootsKeyMap holds the keys that work on the roots layer; while a root
+// is typed, other keys are text.
+type RootsKeyMap struct {
+	Up, Down, Add, Remove, Close key.Binding
+	Confirm, Back, Quit          key.Binding // confirm and back while a root is typed
+}
+
+// RootsKeys are the bindings of [RootsKeyMap].
+var RootsKeys = RootsKeyMap{
+	Up:      upKey,
+	Down:    downKey,
+	Add:     keys.New("a", "add", "a"),
+	Remove:  keys.New("d", "remove", "d", "delete"),
+	Close:   keys.New("esc", "close", "esc", "R"),
+	Confirm: keys.New("enter", "add", "enter"),
+	Back:    backKey,
+	Quit:    quitKey,
+}
+
+// ShortHelp is every key of the roots layer, which is documented by its
+// footer: the list's keys, or while a root is typed the input's.
+func (k RootsKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Add, k.Remove, k.Close, k.Confirm, k.Back, k.Quit}
+}
+
+// FullHelp lists the roots layer's keys.
+func (k RootsKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -50,7 +51,7 @@ func (l *SavePrompt) Update(msg tea.Msg) Action {
 	if !ok {
 		return nil
 	}
-	k := l.c.Keys.Save
+	k := SaveKeys
 	switch {
 	case key.Matches(m, k.Quit):
 		return Batch{Close{}, AskQuit{}}
@@ -72,7 +73,7 @@ func (l *SavePrompt) Update(msg tea.Msg) Action {
 func (*SavePrompt) View(int, int) string { return "" }
 
 // Help is the prompt's keys.
-func (l *SavePrompt) Help() []key.Binding { return l.c.Keys.Save.ShortHelp() }
+func (l *SavePrompt) Help() []key.Binding { return SaveKeys.ShortHelp() }
 
 // Footer is the name being typed and the keys.
 func (l *SavePrompt) Footer(int) string {
@@ -81,3 +82,22 @@ func (l *SavePrompt) Footer(int) string {
 
 // Seethrough: the tabs stay drawn over the prompt.
 func (*SavePrompt) Seethrough() {}
+
+// SaveKeyMap holds the keys that answer the prompt for a file name to
+// save the pane in; other keys are text.
+type SaveKeyMap struct {
+	Confirm, Cancel, Quit key.Binding
+}
+
+// SaveKeys are the bindings of [SaveKeyMap].
+var SaveKeys = SaveKeyMap{
+	Confirm: keys.New("enter", "save", "enter"),
+	Cancel:  keys.New("esc", "cancel", "esc"),
+	Quit:    quitKey,
+}
+
+// ShortHelp is the footer of the save prompt.
+func (k SaveKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Confirm, k.Cancel, k.Quit} }
+
+// FullHelp lists the save prompt's keys.
+func (k SaveKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Confirm, k.Cancel, k.Quit}} }

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
@@ -104,7 +105,7 @@ func NewSaveTest(c *widget.Common, what string, files []string, name string, rer
 	l.name.Focus()
 	l.focus = 1
 	if !rerun {
-		l.rerun = "not run again: " + c.Keys.SaveTest.Rerun.Help().Key + " runs it again to find values that change (the tool is not marked read-only)"
+		l.rerun = "not run again: " + SaveTestKeys.Rerun.Help().Key + " runs it again to find values that change (the tool is not marked read-only)"
 		return l, nil
 	}
 	l.rerun = "running it again to find values that change…"
@@ -135,7 +136,7 @@ func (l *SaveTest) Update(msg tea.Msg) Action {
 		case len(msg.Paths) == 0:
 			l.rerun = "ran it again: no value changed"
 		default:
-			l.rerun = fmt.Sprintf("ran it again: %d values changed; redact them? (%s keeps or drops one)", len(msg.Paths), l.c.Keys.SaveTest.Toggle.Help().Key)
+			l.rerun = fmt.Sprintf("ran it again: %d values changed; redact them? (%s keeps or drops one)", len(msg.Paths), SaveTestKeys.Toggle.Help().Key)
 		}
 		l.props, l.keep = msg.Paths, make([]bool, len(msg.Paths))
 		for i := range l.keep {
@@ -157,7 +158,7 @@ func (l *SaveTest) Update(msg tea.Msg) Action {
 }
 
 func (l *SaveTest) key(m tea.KeyMsg) Action {
-	k := l.c.Keys.SaveTest
+	k := SaveTestKeys
 	switch {
 	case key.Matches(m, k.Quit):
 		return l.close(AskQuit{})
@@ -307,4 +308,32 @@ func (l *SaveTest) View(width, height int) string {
 }
 
 // Help is the layer's keys.
-func (l *SaveTest) Help() []key.Binding { return l.c.Keys.SaveTest.ShortHelp() }
+func (l *SaveTest) Help() []key.Binding { return SaveTestKeys.ShortHelp() }
+
+// SaveTestKeyMap holds the keys that work while a result is saved as a
+// test: the suite file (picked among those under mcpeek/, or a new
+// name), the test's name, and the redactions proposed; other keys are
+// text.
+type SaveTestKeyMap struct {
+	Next, Up, Down, Toggle, Rerun, Confirm, Cancel, Quit key.Binding
+}
+
+// SaveTestKeys are the bindings of [SaveTestKeyMap].
+var SaveTestKeys = SaveTestKeyMap{
+	Next:    keys.New("tab", "next field", "tab", "shift+tab"),
+	Up:      keys.New("↑", "previous suite file, or redaction", "up"),
+	Down:    keys.New("↓", "next suite file, or redaction", "down"),
+	Toggle:  keys.New("ctrl+t", "keep or drop the redaction selected", "ctrl+t"),
+	Rerun:   keys.New("ctrl+r", "run it again to find values that change", "ctrl+r"),
+	Confirm: keys.New("enter", "write the test and its snapshot", "enter"),
+	Cancel:  keys.New("esc", "cancel", "esc"),
+	Quit:    quitKey,
+}
+
+// ShortHelp is every key of saving a test, which its footer documents.
+func (k SaveTestKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Next, k.Up, k.Down, k.Toggle, k.Rerun, k.Confirm, k.Cancel, k.Quit}
+}
+
+// FullHelp lists the keys of saving a test.
+func (k SaveTestKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

@@ -53,7 +53,7 @@ func (p *ServerPicker) Update(msg tea.Msg) Action {
 	if !ok {
 		return nil
 	}
-	k := p.c.Keys.Servers
+	k := ServerKeys
 	switch {
 	case key.Matches(m, k.Up):
 		p.list.Move(-1)
@@ -118,7 +118,7 @@ func (p *ServerPicker) View(width, height int) string {
 }
 
 // Help is the picker's keys.
-func (p *ServerPicker) Help() []key.Binding { return p.c.Keys.Servers.ShortHelp() }
+func (p *ServerPicker) Help() []key.Binding { return ServerKeys.ShortHelp() }
 
 // StatusFooter: what picking did shows in the footer until the next key.
 func (*ServerPicker) StatusFooter() {}

@@ -58,7 +58,7 @@ func (l *Tasks) Update(msg tea.Msg) Action {
 	case TasksListed:
 		l.listed = msg.Text
 	case tea.KeyMsg:
-		k := l.c.Keys.Tasks
+		k := TasksKeys
 		l.list.SetLen(len(l.tasks()))
 		switch {
 		case key.Matches(msg, k.Quit):
@@ -118,7 +118,7 @@ func (l *Tasks) View(width, height int) string {
 
 // Help is the layer's keys.
 func (l *Tasks) Help() []key.Binding {
-	k := l.c.Keys.Tasks
+	k := TasksKeys
 	return []key.Binding{keys.Hint("↑↓", "select", k.Up, k.Down), k.Cancel, k.List, k.Close}
 }
 
@@ -130,3 +130,26 @@ func short(id string) string {
 	}
 	return id
 }
+
+// TasksKeyMap holds the keys that work on the Tasks layer.
+type TasksKeyMap struct {
+	Up, Down, Cancel, List, Close, Quit key.Binding
+}
+
+// TasksKeys are the bindings of [TasksKeyMap].
+var TasksKeys = TasksKeyMap{
+	Up:     upKey,
+	Down:   downKey,
+	Cancel: keys.New("c", "cancel the running task", "c"),
+	List:   keys.New("l", "the server's tasks (tasks/list)", "l"),
+	Close:  keys.New("esc/T", "close", "esc", "T"),
+	Quit:   quitKey,
+}
+
+// ShortHelp is the Tasks layer's keys.
+func (k TasksKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Cancel, k.List, k.Close, k.Quit}
+}
+
+// FullHelp lists the Tasks layer's keys.
+func (k TasksKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

@@ -85,7 +85,7 @@ func (l *URLCard) Update(msg tea.Msg) Action {
 }
 
 func (l *URLCard) key(msg tea.KeyMsg) Action {
-	k := l.c.Keys.URL
+	k := URLKeys
 	if a, ok := nextInQueue(l.c, msg, l.queued); ok {
 		return a
 	}
@@ -129,7 +129,7 @@ func (l *URLCard) View(width, _ int) string {
 	b.WriteString(widget.Block(widget.Clean(x.Params.Message), width-6, 6) + "\n\n")
 	b.WriteString(l.refusedNote())
 	b.WriteString(URLLines(l.c, raw))
-	k := l.c.Keys.URL
+	k := URLKeys
 	bs := []key.Binding{k.Decline, keys.Hint("esc", "cancel", k.Cancel)}
 	if _, err := mcpclient.WebURL(raw); err == nil {
 		bs = append([]key.Binding{keys.Hint(k.Open.Help().Key, "open it in the browser (consent)", k.Open)}, bs...)
@@ -152,7 +152,7 @@ func (l *URLCard) refusedNote() string {
 // Help is the card's keys: without o when the URL is not a page mcpeek
 // opens.
 func (l *URLCard) Help() []key.Binding {
-	k := l.c.Keys.URL
+	k := URLKeys
 	bs := k.ShortHelp()
 	if _, err := mcpclient.WebURL(l.req.Params.URL); err != nil {
 		bs = slices.DeleteFunc(bs, func(b key.Binding) bool { return slices.Equal(b.Keys(), k.Open.Keys()) })
@@ -257,11 +257,11 @@ func (l *URLShown) Update(msg tea.Msg) Action {
 	k, ok := msg.(tea.KeyMsg)
 	switch {
 	case !ok:
-	case key.Matches(k, l.c.Keys.URL.Quit):
+	case key.Matches(k, URLKeys.Quit):
 		return AskQuit{}
-	case key.Matches(k, l.c.Keys.URL.Copy):
+	case key.Matches(k, URLKeys.Copy):
 		return Copy{l.url, "the URL"}
-	case key.Matches(k, l.c.Keys.URL.Close):
+	case key.Matches(k, URLKeys.Close):
 		return Close{}
 	}
 	return nil
@@ -271,7 +271,7 @@ func (l *URLShown) Update(msg tea.Msg) Action {
 // short.
 func (l *URLShown) View(width, height int) string {
 	s, width := l.c.Styles, max(width, 20)
-	k := l.c.Keys.URL
+	k := URLKeys
 	head := s.Title.Render("Open this page yourself") + "\n" +
 		widget.Block(s.Warn.Render("The browser did not open it: "+widget.Clean(l.why)), width, 3) + "\n" +
 		widget.Block(s.Dim.Render(fmt.Sprintf("You consented; %s copies the URL whole (OSC 52), or select it:", k.Copy.Help().Key)), width, 3) + "\n\n"
@@ -284,7 +284,7 @@ func (l *URLShown) View(width, height int) string {
 
 // Help is its keys.
 func (l *URLShown) Help() []key.Binding {
-	k := l.c.Keys.URL
+	k := URLKeys
 	return []key.Binding{keys.Hint(k.Copy.Help().Key, "copy the URL", k.Copy), k.Close, k.Quit}
 }
 
@@ -334,7 +334,7 @@ func (l *LinkCard) Link() *LinkRequest { return l.req }
 // Update answers the keys, ignoring those typed within its grace period
 // of its showing.
 func (l *LinkCard) Update(msg tea.Msg) Action {
-	k := l.c.Keys.URL
+	k := URLKeys
 	m, ok := msg.(tea.KeyMsg)
 	switch {
 	case !ok:
@@ -362,7 +362,7 @@ func (l *LinkCard) View(width, _ int) string {
 	}
 	b.WriteString(s.Dim.Render(via) + "\n\n")
 	b.WriteString(URLLines(l.c, l.req.URL))
-	k := l.c.Keys.URL
+	k := URLKeys
 	b.WriteString("\n" + l.c.KeyLine(keys.Hint(k.Open.Help().Key, "open it in the browser (consent)", k.Open),
 		keys.Hint("d/esc", "refuse (the app is told)", k.Decline, k.Cancel)))
 	return s.Box.Width(max(width-4, 20)).Render(b.String())
@@ -370,7 +370,7 @@ func (l *LinkCard) View(width, _ int) string {
 
 // Help is the card's keys.
 func (l *LinkCard) Help() []key.Binding {
-	k := l.c.Keys.URL
+	k := URLKeys
 	return []key.Binding{keys.Hint("o", "open", k.Open), keys.Hint("d/esc", "refuse", k.Decline, k.Cancel), keys.Hint("q", "quit", k.Quit)}
 }
 
@@ -398,4 +398,31 @@ func clock(now func() time.Time) time.Time {
 		return time.Now()
 	}
 	return now()
+}
+
+// URLKeyMap holds the keys that work on the URL consent card.
+type URLKeyMap struct {
+	Open, Decline, Cancel, next, Quit key.Binding
+	Copy, Close                       key.Binding // a page the browser did not open, shown to copy
+}
+
+// URLKeys are the bindings of [URLKeyMap].
+var URLKeys = URLKeyMap{
+	Open:    keys.New("o", "open the page (consent)", "o"),
+	Decline: keys.New("d", "decline", "d"),
+	Cancel:  keys.New("esc/c", "cancel", "esc", "c"),
+	next:    nextKey,
+	Quit:    keys.New("q/ctrl+c", "quit", "q", "ctrl+c"),
+	Copy:    keys.New("y", "copy a URL the browser did not open", "y"),
+	Close:   keys.New("esc/enter", "close it", "esc", "enter"),
+}
+
+// ShortHelp is the footer of the URL consent card.
+func (k URLKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{keys.Hint("o", "open", k.Open), k.Decline, keys.Hint("esc", "cancel this request", k.Cancel), keys.Hint("q", "quit", k.Quit)}
+}
+
+// FullHelp lists every key of the URL consent card.
+func (k URLKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Open, k.Decline, k.Cancel, k.next, k.Quit, k.Copy, k.Close}}
 }

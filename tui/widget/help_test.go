@@ -1,26 +1,28 @@
-package widget
+package widget_test
 
 import (
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/layer"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // The help screen reckons the width of each layout it tries instead of
 // drawing it: the reckoning must be the width packHelp draws, for every
 // height, or the screen would choose a layout wider than the terminal.
 func TestPackedWidthIsTheWidthDrawn(t *testing.T) {
-	c := NewCommon(keys.NewMap("Tools", "Resources", "Prompts", "Requests", "Log", "Info"))
-	sections := c.Keys.HelpSections()
-	sizes := make([]helpSize, len(sections))
+	c := widget.NewCommon(keys.NewMap("Tools", "Resources", "Prompts", "Requests", "Log", "Info"))
+	sections := layer.HelpSections(&c)
+	sizes := make([]widget.HelpSize, len(sections))
 	total := 0
 	for i, sec := range sections {
-		sizes[i] = sizeHelp(sec)
-		total += sizes[i].rows
+		sizes[i] = widget.SizeHelp(sec)
+		total += sizes[i].Rows()
 	}
 	for h := 1; h <= total; h++ {
-		if got, want := packedWidth(sizes, h), lipgloss.Width(c.packHelp(sections, h)); got != want {
+		if got, want := widget.PackedWidth(sizes, h), lipgloss.Width(c.PackHelp(sections, h)); got != want {
 			t.Errorf("height %d: reckoned %d columns wide, drawn %d", h, got, want)
 		}
 	}
@@ -36,8 +38,8 @@ func TestPackedWidthIsTheWidthDrawn(t *testing.T) {
 // drawn, however many heights are tried (every height was drawn once, at
 // 150–240 ms a screen).
 func BenchmarkHelpColumns(b *testing.B) {
-	c := NewCommon(keys.NewMap("Tools", "Resources", "Prompts", "Requests", "Log", "Info"))
-	sections := c.Keys.HelpSections()
+	c := widget.NewCommon(keys.NewMap("Tools", "Resources", "Prompts", "Requests", "Log", "Info"))
+	sections := layer.HelpSections(&c)
 	for b.Loop() {
 		c.HelpColumns(sections, 20, 80)
 	}

@@ -1,8 +1,7 @@
-package cli
+package session
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -17,26 +16,31 @@ import (
 	"golang.org/x/term"
 )
 
-// selection is how a server is named from a config file: --config,
+// Selection is how a server is named from a config file: --config,
 // --server, or the words "@NAME" (docs/architecture.md, "Server configs").
-type selection struct {
-	configPath   string
-	serverName   string
-	trustProject bool // --trust-project: use a project's servers without approval
-	// approver asks whether to use a project's server (nil: on the
+type Selection struct {
+	ConfigPath   string
+	ServerName   string
+	TrustProject bool // --trust-project: use a project's servers without approval
+	// Approver asks whether to use a project's server (nil: on the
 	// terminal).
-	approver approver
+	Approver Approver
+	// Headers and Env are the command line's -H and -e, added to the
+	// entry's.
+	Headers, Env []string
 
-	// Set by choose: the entry chosen, its place among the configs, and
-	// the secrets it resolved to (redacted from the wire log).
+	// Set by Choose: the entry chosen, its place among the configs, what
+	// it resolved to and the secrets it resolved to (redacted from the
+	// wire log).
 	entry   *mcpconfig.Server
-	client  string // whose config it is ("" for --config)
+	client  string
+	target  mcpclient.Target
 	secrets []string
 	// needsInput: the entry refers to VS Code inputs, asked when the run
 	// starts (never while parsing).
 	needsInput bool
 	// needsApproval: the entry is a project's the person has not approved;
-	// it is asked about, then resolved, when the run starts (approve).
+	// it is asked about, then resolved, when the run starts (Approve).
 	needsApproval bool
 	// hides are the person's own entries of the same name the project's
 	// entry hides, said on stderr when the run starts (warned once done).
@@ -44,50 +48,53 @@ type selection struct {
 	warned bool
 }
 
-func (sel *selection) register(fs *flagSet) {
-	fs.StringVar(&sel.configPath, "config", "", "read the server from this MCP config `FILE` (Claude Desktop, Claude Code, Cursor, Windsurf, VS Code or Codex)")
-	fs.StringVar(&sel.serverName, "server", "", "connect to the server of this `NAME` in --config, or in the configs found from here (see mcpeek servers); @NAME as SERVER says the same")
-	fs.BoolVar(&sel.trustProject, "trust-project", false, "use a server of a project's config found from here (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) without asking for approval; "+trustProjectEnv+"=1 says the same")
+// Terminal is where the person is asked: questions are written to Out
+// and answers read from In.
+type Terminal struct {
+	In  File
+	Out io.Writer
 }
 
-// tlsFlags are the TLS flags of URL servers.
-type tlsFlags struct {
-	opts   mcpclient.TLSOptions
-	config *tls.Config // built by check
+// File is a terminal's input: a reader with a descriptor, as *os.File.
+type File interface {
+	io.Reader
+	Fd() uintptr
 }
 
-func (tf *tlsFlags) register(fs *flagSet) {
-	fs.StringVar(&tf.opts.CAFile, "ca-file", "", "trust the CA certificates in this PEM `FILE` too (URL servers)")
-	fs.BoolVar(&tf.opts.Insecure, "insecure", false, "do not verify URL servers' TLS certificates (says so on stderr)")
-	fs.StringVar(&tf.opts.CertFile, "cert", "", "present this PEM client certificate `FILE` to URL servers (with --key)")
-	fs.StringVar(&tf.opts.KeyFile, "key", "", "the PEM private key `FILE` of --cert")
+// Chosen is the selection of the config entry srv, whose config is
+// client's, as the inspector's server picker chooses it: approval is the
+// picker's to check, and it is not warned about again.
+func Chosen(configPath string, srv *mcpconfig.Server, client string, trustProject bool) Selection {
+	return Selection{ConfigPath: configPath, entry: srv, client: client, TrustProject: trustProject, warned: true}
 }
 
-// check reads the certificate files the flags name.
-func (tf *tlsFlags) check() error {
-	cfg, err := tf.opts.Config()
-	if err != nil {
-		return usagef("%v", err)
-	}
-	tf.config = cfg
-	return nil
-}
+// Entry is the config entry chosen (nil when the command line named the
+// server).
+func (sel *Selection) Entry() *mcpconfig.Server { return sel.entry }
 
-// insecureWarning is what --insecure says on stderr.
-const insecureWarning = "mcpeek: warning: --insecure: TLS certificates are not verified; anyone on the path can read and change the traffic"
+// Target is what the chosen entry resolved to (its kind alone while it
+// waits for approval or inputs).
+func (sel *Selection) Target() mcpclient.Target { return sel.target }
 
-// selects reports whether the server is named from a config: --config,
+// Secrets are the secrets the chosen entry resolved to.
+func (sel *Selection) Secrets() []string { return sel.secrets }
+
+// NeedsInput reports whether the entry refers to VS Code inputs not yet
+// asked.
+func (sel *Selection) NeedsInput() bool { return sel.needsInput }
+
+// Selects reports whether the server is named from a config: --config,
 // --server or the one word @NAME.
-func (sel *selection) selects(words []string) bool {
-	return sel.configPath != "" || sel.serverName != "" || len(words) > 0 && strings.HasPrefix(words[0], "@")
+func (sel *Selection) Selects(words []string) bool {
+	return sel.ConfigPath != "" || sel.ServerName != "" || len(words) > 0 && strings.HasPrefix(words[0], "@")
 }
 
-// choose finds the server the selection names and resolves it into cf's
-// target, with -H and -e added. Inputs are left for askInputs; a project's
-// entry the person has not approved is left as it is written, for approve.
-func (cf *connFlags) choose(words []string) error {
-	sel := &cf.selection
-	name := sel.serverName
+// Choose finds the server the selection names and resolves it into its
+// target, with -H and -e added. Inputs are left for Approve; a project's
+// entry the person has not approved is left as it is written, for
+// Approve.
+func (sel *Selection) Choose(words []string) error {
+	name := sel.ServerName
 	switch {
 	case len(words) > 1 && strings.HasPrefix(words[0], "@"):
 		return usagef("unexpected words after %s: %s (flags go before the server)", words[0], strings.Join(words[1:], " "))
@@ -96,40 +103,40 @@ func (cf *connFlags) choose(words []string) error {
 	case len(words) > 0:
 		return usagef("--config and --server name the server: give no SERVER words as well (%s)", strings.Join(words, " "))
 	}
-	if name == "" && sel.configPath == "" {
+	if name == "" && sel.ConfigPath == "" {
 		return usagef("@ needs a server's name: @NAME")
 	}
 	if err := sel.find(name); err != nil {
 		return usagef("%v", err)
 	}
-	if err := cf.checkExtras(); err != nil {
+	if err := sel.checkExtras(); err != nil {
 		return err
 	}
-	if !sel.trustsProjects() {
-		ok, err := approved(sel.entry)
+	if !sel.TrustsProjects() {
+		ok, err := Approved(sel.entry)
 		if err != nil {
 			return usagef("%v", err)
 		}
 		if !ok {
 			sel.needsApproval = true
-			cf.target = placeholder(sel.entry)
+			sel.target = placeholder(sel.entry)
 			return nil
 		}
 	}
-	return cf.resolve(nil)
+	return sel.Resolve(nil)
 }
 
 // find finds the server name in --config's file, or by discovery without
 // it: the entry, whose config it is, and the person's own entries it
 // hides. A file named with --config is the person's choice: none of its
 // entries is a project's.
-func (sel *selection) find(name string) error {
+func (sel *Selection) find(name string) error {
 	dir, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	if sel.configPath != "" {
-		f, err := mcpconfig.Load(sel.configPath, mcpconfig.Options{Dir: dir})
+	if sel.ConfigPath != "" {
+		f, err := mcpconfig.Load(sel.ConfigPath, mcpconfig.Options{Dir: dir})
 		if err != nil {
 			return err
 		}
@@ -160,24 +167,23 @@ func (sel *selection) find(name string) error {
 
 // checkExtras refuses -H for a command and -e for a URL, from the entry as
 // written.
-func (cf *connFlags) checkExtras() error {
-	name := cf.selection.entry.Name
-	transport, err := cf.selection.entry.Transport()
+func (sel *Selection) checkExtras() error {
+	name := sel.entry.Name
+	transport, err := sel.entry.Transport()
 	switch {
 	case err != nil:
 		return usagef("%v", err)
-	case transport == mcpconfig.TransportStdio && len(cf.headers) > 0:
+	case transport == mcpconfig.TransportStdio && len(sel.Headers) > 0:
 		return usagef("-H applies to a URL; server %q is a command", name)
-	case transport != mcpconfig.TransportStdio && len(cf.env) > 0:
+	case transport != mcpconfig.TransportStdio && len(sel.Env) > 0:
 		return usagef("-e applies to a command; server %q is a URL", name)
 	}
 	return nil
 }
 
-// resolve resolves the chosen entry into the target; ask (nil: none yet)
+// Resolve resolves the chosen entry into the target; ask (nil: none yet)
 // answers its inputs.
-func (cf *connFlags) resolve(ask func(mcpconfig.Input) (string, error)) error {
-	sel := &cf.selection
+func (sel *Selection) Resolve(ask func(mcpconfig.Input) (string, error)) error {
 	r, err := sel.entry.Resolve(mcpconfig.Resolver{Ask: ask})
 	if errors.Is(err, mcpconfig.ErrNeedsInput) && ask == nil {
 		sel.needsInput = true
@@ -190,7 +196,7 @@ func (cf *connFlags) resolve(ask func(mcpconfig.Input) (string, error)) error {
 	t := r.Target
 	switch t.Kind {
 	case mcpclient.TargetHTTP:
-		extra, err := mcpclient.ParseTarget([]string{t.URL}, cf.headers, nil, nil)
+		extra, err := mcpclient.ParseTarget([]string{t.URL}, sel.Headers, nil, nil)
 		if err != nil {
 			return usagef("%v", err)
 		}
@@ -198,28 +204,28 @@ func (cf *connFlags) resolve(ask func(mcpconfig.Input) (string, error)) error {
 			t.Headers[name] = values
 		}
 	case mcpclient.TargetStdio:
-		extra, err := mcpclient.ParseTarget(t.Command, nil, cf.env, nil)
+		extra, err := mcpclient.ParseTarget(t.Command, nil, sel.Env, nil)
 		if err != nil {
 			return usagef("%v", err)
 		}
 		t.Env = append(t.Env, extra.Env...)
 	}
-	cf.target = t
+	sel.target = t
 	sel.secrets = r.Secrets
 	return nil
 }
 
 // askInputs asks, on the terminal, for the VS Code inputs the chosen entry
 // refers to, each once, and finishes its target. Nothing asked is kept.
-// Ctrl+C while it asks ends the run (errInterrupted).
-func (cf *connFlags) askInputs(ctx context.Context) error {
-	if !cf.selection.needsInput {
+// Ctrl+C while it asks ends the run (ErrInterrupted).
+func (sel *Selection) askInputs(ctx context.Context, tty Terminal) error {
+	if !sel.needsInput {
 		return nil
 	}
 	var stopped error
-	err := cf.resolve(func(in mcpconfig.Input) (string, error) {
-		v, err := askInput(ctx, in, os.Stdin, os.Stderr)
-		if errors.Is(err, errInterrupted) {
+	err := sel.Resolve(func(in mcpconfig.Input) (string, error) {
+		v, err := AskInput(ctx, in, tty.In, tty.Out)
+		if errors.Is(err, ErrInterrupted) {
 			stopped = err
 		}
 		return v, err
@@ -230,23 +236,22 @@ func (cf *connFlags) askInputs(ctx context.Context) error {
 	return err
 }
 
-// ready refuses an entry that approve did not make ready, so that a path
+// Ready refuses an entry that Approve did not make ready, so that a path
 // that forgot to call it fails closed: nothing runs.
-func (cf *connFlags) ready() error {
-	sel := &cf.selection
+func (sel *Selection) Ready() error {
 	switch {
 	case sel.needsApproval:
-		return notApproved(sel.entry, errors.New("not asked"))
+		return NotApproved(sel.entry, errors.New("not asked"))
 	case sel.needsInput:
 		return usagef("server %q refers to VS Code inputs, which were not asked", textclean.OneLine(sel.entry.Name))
 	}
 	return nil
 }
 
-// askInput asks for one input on the terminal: a password without echo, a
+// AskInput asks for one input on the terminal: a password without echo, a
 // pick by number or value; an empty answer takes the default. Ctrl+C
-// stops the wait at once (errInterrupted).
-func askInput(ctx context.Context, in mcpconfig.Input, stdin *os.File, w io.Writer) (string, error) {
+// stops the wait at once (ErrInterrupted).
+func AskInput(ctx context.Context, in mcpconfig.Input, stdin File, w io.Writer) (string, error) {
 	if !term.IsTerminal(int(stdin.Fd())) {
 		return "", errors.New("mcpeek asks for it on a terminal, and standard input is not one")
 	}
@@ -267,7 +272,7 @@ func askInput(ctx context.Context, in mcpconfig.Input, stdin *os.File, w io.Writ
 		answer, err = readPassword(ctx, stdin)
 		fmt.Fprintln(w)
 	} else {
-		answer, err = readAnswer(ctx, stdin)
+		answer, err = ReadAnswer(ctx, stdin)
 	}
 	if err != nil {
 		return "", err
@@ -297,13 +302,13 @@ type answer struct {
 	err  error
 }
 
-// readAnswer reads the person's answer, one line, from in; the run's end
-// (Ctrl+C) stops the wait at once with errInterrupted. The read of a
+// ReadAnswer reads the person's answer, one line, from in; the run's end
+// (Ctrl+C) stops the wait at once with ErrInterrupted. The read of a
 // terminal (any file that can be polled) is cancelled with it, so nothing
 // is left reading; another reader's read is left to end on its own.
-func readAnswer(ctx context.Context, in io.Reader) (string, error) {
+func ReadAnswer(ctx context.Context, in io.Reader) (string, error) {
 	if ctx.Err() != nil {
-		return "", errInterrupted
+		return "", ErrInterrupted
 	}
 	r, err := cancelreader.NewReader(in)
 	if err != nil { // not a file that can be polled: read it as it is
@@ -323,24 +328,24 @@ func readAnswer(ctx context.Context, in io.Reader) (string, error) {
 			<-done
 			_ = r.Close()
 		}
-		return "", errInterrupted
+		return "", ErrInterrupted
 	}
 }
 
 // readPassword reads a line from the terminal in without echo; the run's
-// end (Ctrl+C) stops the wait at once with errInterrupted, and gives the
+// end (Ctrl+C) stops the wait at once with ErrInterrupted, and gives the
 // terminal its echo back. Where termios is known the echo is turned off
-// before the read starts and the read is cancelled as readAnswer's is;
+// before the read starts and the read is cancelled as ReadAnswer's is;
 // elsewhere term.ReadPassword reads, and its abandoned read ends with the
 // process, which is ending.
-func readPassword(ctx context.Context, in *os.File) (string, error) {
+func readPassword(ctx context.Context, in File) (string, error) {
 	if ctx.Err() != nil {
-		return "", errInterrupted
+		return "", ErrInterrupted
 	}
 	fd := int(in.Fd())
 	if restore, err := echoOff(fd); err == nil {
 		defer restore()
-		return readAnswer(ctx, in)
+		return ReadAnswer(ctx, in)
 	}
 	state, err := term.GetState(fd)
 	if err != nil {
@@ -356,7 +361,7 @@ func readPassword(ctx context.Context, in *os.File) (string, error) {
 		return a.line, a.err
 	case <-ctx.Done():
 		_ = term.Restore(fd, state)
-		return "", errInterrupted
+		return "", ErrInterrupted
 	}
 }
 
@@ -382,8 +387,8 @@ func readLine(r io.Reader) (string, error) {
 	}
 }
 
-// sourceReport is where the server came from, in caps and doctor output.
-type sourceReport struct {
+// SourceReport is where the server came from, in caps and doctor output.
+type SourceReport struct {
 	Server string `json:"server"`
 	File   string `json:"file"`
 	Format string `json:"format"`
@@ -391,9 +396,9 @@ type sourceReport struct {
 	Scope  string `json:"scope,omitempty"`
 }
 
-// source is where the target came from, or nil when the command line
+// Source is where the target came from, or nil when the command line
 // named it.
-func (sel *selection) source() *sourceReport {
+func (sel *Selection) Source() *SourceReport {
 	if sel.entry == nil {
 		return nil
 	}
@@ -401,21 +406,21 @@ func (sel *selection) source() *sourceReport {
 	if err != nil {
 		file = sel.entry.File
 	}
-	return &sourceReport{Server: sel.entry.Name, File: file, Format: string(sel.entry.Format), Client: sel.client, Scope: sel.entry.Scope}
+	return &SourceReport{Server: sel.entry.Name, File: file, Format: string(sel.entry.Format), Client: sel.client, Scope: sel.entry.Scope}
 }
 
-// sourceText says in a few words which config named the target ("" when
+// SourceText says in a few words which config named the target ("" when
 // the command line did): `@notes in ./.mcp.json`.
-func (sel *selection) sourceText() string {
+func (sel *Selection) SourceText() string {
 	if sel.entry == nil {
 		return ""
 	}
-	return "@" + sel.entry.Name + " in " + displayPath(sel.entry.File)
+	return "@" + sel.entry.Name + " in " + DisplayPath(sel.entry.File)
 }
 
-// displayPath shows a path short: relative to the working directory when
+// DisplayPath shows a path short: relative to the working directory when
 // inside it, else from ~ when in the home directory.
-func displayPath(path string) string {
+func DisplayPath(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return path

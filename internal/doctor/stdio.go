@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 // stdioSteps check a command server: that the command is there, and that
 // it starts and answers on stdout with JSON-RPC alone.
 func (d *doctor) stdioSteps(ctx context.Context) {
-	t := d.cf.target
+	t := d.cfg.Target
 	var path string
 	d.step("command", func() outcome {
 		var o outcome
@@ -100,7 +100,7 @@ type stdioProbe struct {
 // and reads stdout until the answer: each line must be a JSON-RPC message.
 // The process is stopped afterwards.
 func (d *doctor) start(ctx context.Context, path string) outcome {
-	t := d.cf.target
+	t := d.cfg.Target
 	p := &stdioProbe{cmd: exec.Command(path, t.Command[1:]...), stderr: &tailBuffer{max: 8}}
 	p.cmd.Env = append(os.Environ(), t.Env...)
 	p.cmd.Dir = t.Dir
@@ -180,7 +180,7 @@ func (d *doctor) awaitAnswer(ctx context.Context, p *stdioProbe) outcome {
 			}
 			n++
 			if !isJSONRPC(l.text) {
-				return failed(fmt.Sprintf("stdout line %d is not JSON-RPC: %q", n, textclean.Cut(d.cf.secrets.Redact(l.text), 100)),
+				return failed(fmt.Sprintf("stdout line %d is not JSON-RPC: %q", n, textclean.Cut(d.secrets.Redact(l.text), 100)),
 					"a stdio server must write only JSON-RPC messages on stdout: send logs and banners to stderr")
 			}
 			if answersInit(l.text) {

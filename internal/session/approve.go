@@ -1,4 +1,4 @@
-package cli
+package session
 
 import (
 	"context"
@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 
+	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -24,26 +26,26 @@ import (
 // remembers the approval until the entry changes (docs/architecture.md,
 // "Server configs").
 
-// trustProjectEnv, set to a true value, is --trust-project (for CI).
-const trustProjectEnv = "MCPEEK_TRUST_PROJECT"
+// TrustProjectEnv, set to a true value, is --trust-project (for CI).
+const TrustProjectEnv = "MCPEEK_TRUST_PROJECT"
 
-// approver asks the person whether to use a project's server; an error
-// says it could not ask, or errInterrupted that the run ended (Ctrl+C)
+// Approver asks the person whether to use a project's server; an error
+// says it could not ask, or ErrInterrupted that the run ended (Ctrl+C)
 // while it asked.
-type approver func(ctx context.Context, s *mcpconfig.Server, client string) (bool, error)
+type Approver func(ctx context.Context, s *mcpconfig.Server, client string) (bool, error)
 
-// errNoTerminal is asking without a terminal to ask on.
-var errNoTerminal = errors.New("standard input is not a terminal to ask on")
+// ErrNoTerminal is asking without a terminal to ask on.
+var ErrNoTerminal = errors.New("standard input is not a terminal to ask on")
 
-// trustsProjects reports whether the run uses projects' servers without
+// TrustsProjects reports whether the run uses projects' servers without
 // asking: --trust-project, or MCPEEK_TRUST_PROJECT.
-func (sel *selection) trustsProjects() bool {
-	env, _ := strconv.ParseBool(os.Getenv(trustProjectEnv))
-	return sel.trustProject || env
+func (sel *Selection) TrustsProjects() bool {
+	env, _ := strconv.ParseBool(os.Getenv(TrustProjectEnv))
+	return sel.TrustProject || env
 }
 
-// trustStore is the store of approved project servers.
-func trustStore() (*mcpconfig.TrustStore, error) {
+// TrustStore is the store of approved project servers.
+func TrustStore() (*mcpconfig.TrustStore, error) {
 	path, err := mcpconfig.DefaultTrustPath()
 	if err != nil {
 		return nil, err
@@ -51,28 +53,28 @@ func trustStore() (*mcpconfig.TrustStore, error) {
 	return mcpconfig.OpenTrustStore(path), nil
 }
 
-// approved reports whether the person approved a project's entry as it is
+// Approved reports whether the person approved a project's entry as it is
 // now; the user's own entries need no approval.
-func approved(s *mcpconfig.Server) (bool, error) {
+func Approved(s *mcpconfig.Server) (bool, error) {
 	if !s.FromProject {
 		return true, nil
 	}
-	store, err := trustStore()
+	store, err := TrustStore()
 	if err != nil {
 		return false, err
 	}
 	return store.Approved(s)
 }
 
-// approve makes the chosen entry ready as the run starts — before its
+// Approve makes the chosen entry ready as the run starts — before its
 // --timeout counts and before any log file is opened: it says when a
 // project's entry hides one of the person's own, asks the person to
 // approve a project's entry not approved yet, remembering the answer,
 // then asks for the VS Code inputs the entry refers to. Nothing of the
 // entry is expanded, run or reached before. Ctrl+C while it asks ends the
-// run at once (errInterrupted, exit 130).
-func (cf *connFlags) approve(ctx context.Context, errOut io.Writer) error {
-	sel := &cf.selection
+// run at once (ErrInterrupted, exit 130). Warnings go to errOut; tty is
+// where the person is asked.
+func (sel *Selection) Approve(ctx context.Context, errOut io.Writer, tty Terminal) error {
 	if sel.entry == nil {
 		return nil
 	}
@@ -83,33 +85,32 @@ func (cf *connFlags) approve(ctx context.Context, errOut io.Writer) error {
 		}
 	}
 	if sel.needsApproval {
-		if err := cf.getApproval(ctx, errOut); err != nil {
+		if err := sel.getApproval(ctx, errOut, tty); err != nil {
 			return err
 		}
 	}
-	return cf.askInputs(ctx)
+	return sel.askInputs(ctx, tty)
 }
 
 // getApproval asks the person to approve the project's entry, remembers
 // a yes, and resolves the entry.
-func (cf *connFlags) getApproval(ctx context.Context, errOut io.Writer) error {
-	sel := &cf.selection
-	ask := sel.approver
+func (sel *Selection) getApproval(ctx context.Context, errOut io.Writer, tty Terminal) error {
+	ask := sel.Approver
 	if ask == nil {
 		ask = func(ctx context.Context, s *mcpconfig.Server, client string) (bool, error) {
-			return askApproval(ctx, s, client, os.Stdin, errOut)
+			return AskApproval(ctx, s, client, tty.In, errOut)
 		}
 	}
 	ok, err := ask(ctx, sel.entry, sel.client)
 	switch {
-	case errors.Is(err, errInterrupted):
+	case errors.Is(err, ErrInterrupted):
 		return err
 	case err != nil:
-		return notApproved(sel.entry, err)
+		return NotApproved(sel.entry, err)
 	case !ok:
-		return usagef("you did not approve server %q of %s: nothing was run", textclean.OneLine(sel.entry.Name), displayPath(sel.entry.File))
+		return usagef("you did not approve server %q of %s: nothing was run", textclean.OneLine(sel.entry.Name), DisplayPath(sel.entry.File))
 	}
-	store, err := trustStore()
+	store, err := TrustStore()
 	if err == nil {
 		err = store.Approve(sel.entry)
 	}
@@ -117,16 +118,16 @@ func (cf *connFlags) getApproval(ctx context.Context, errOut io.Writer) error {
 		fmt.Fprintf(errOut, "mcpeek: warning: approved for this run only: %v\n", textclean.OneLine(err.Error()))
 	}
 	sel.needsApproval = false
-	return cf.resolve(nil)
+	return sel.Resolve(nil)
 }
 
-// notApproved is the refusal of a project's entry that was not approved
+// NotApproved is the refusal of a project's entry that was not approved
 // and could not be asked about: it says how to approve it, and how CI
 // uses a project's servers.
-func notApproved(s *mcpconfig.Server, why error) error {
+func NotApproved(s *mcpconfig.Server, why error) error {
 	name := textclean.OneLine(s.Name)
 	return usagef("server %q comes from a project's config, %s, and you have not approved it (%v): run %s @%s on a terminal to review and approve it, or give --trust-project (%s=1 in CI) to use the project's servers without asking",
-		name, displayPath(s.File), why, selfName(), name, trustProjectEnv)
+		name, DisplayPath(s.File), why, SelfName(), name, TrustProjectEnv)
 }
 
 // hidesWarning says that the project's entry s hides the person's own
@@ -134,20 +135,20 @@ func notApproved(s *mcpconfig.Server, why error) error {
 func hidesWarning(s, own *mcpconfig.Server) string {
 	name, yours := textclean.OneLine(s.Name), textclean.OneLine(own.Name)
 	return fmt.Sprintf("mcpeek: warning: @%s is the project's server in %s, which hides your own %q in %s (yours: --config %s --server %s)",
-		name, displayPath(s.File), yours, displayPath(own.File), displayPath(own.File), yours)
+		name, DisplayPath(s.File), yours, DisplayPath(own.File), DisplayPath(own.File), yours)
 }
 
 // askApproval shows a project's entry on the terminal — its file, name,
 // command or URL, environment and headers as written, the files and
 // environment variables it reads — and asks whether to use it. Only "y"
-// or "yes" approves; Ctrl+C stops the wait at once (errInterrupted).
-func askApproval(ctx context.Context, s *mcpconfig.Server, client string, stdin *os.File, w io.Writer) (bool, error) {
+// or "yes" approves; Ctrl+C stops the wait at once (ErrInterrupted).
+func AskApproval(ctx context.Context, s *mcpconfig.Server, client string, stdin File, w io.Writer) (bool, error) {
 	if !term.IsTerminal(int(stdin.Fd())) {
-		return false, errNoTerminal
+		return false, ErrNoTerminal
 	}
-	describeEntry(w, s, client)
+	DescribeEntry(w, s, client)
 	fmt.Fprintf(w, "Use this server? mcpeek remembers your answer until the entry changes. [y/N] ")
-	line, err := readAnswer(ctx, stdin)
+	line, err := ReadAnswer(ctx, stdin)
 	if err != nil {
 		return false, err
 	}
@@ -162,12 +163,12 @@ func askApproval(ctx context.Context, s *mcpconfig.Server, client string, stdin 
 // shows.
 const maxShownValue = 160
 
-// describeEntry shows what approving a project's entry lets it do: values
+// DescribeEntry shows what approving a project's entry lets it do: values
 // as the file writes them (a variable is shown, not expanded), cleaned
 // and cut to one line each.
-func describeEntry(w io.Writer, s *mcpconfig.Server, client string) {
-	l := listing(s, client, false)
-	source := displayPath(s.File)
+func DescribeEntry(w io.Writer, s *mcpconfig.Server, client string) {
+	transport, invalid := s.Transport()
+	source := DisplayPath(s.File)
 	if client != "" {
 		source += " (" + client + ")"
 	}
@@ -182,14 +183,14 @@ func describeEntry(w io.Writer, s *mcpconfig.Server, client string) {
 	}
 	rows("file", source)
 	switch {
-	case l.Error != "":
-		rows("invalid", l.Error)
-	case l.Transport == mcpconfig.TransportStdio:
-		rows("command", l.commandOrURL())
+	case invalid != nil:
+		rows("invalid", invalid.Error())
+	case transport == mcpconfig.TransportStdio:
+		rows("command", shellescape.QuoteCommand(append([]string{s.Command}, s.Args...)))
 		rows("cwd", s.Cwd)
 		rows("env", written(s.Env, "=")...)
 	default:
-		rows("url", l.commandOrURL())
+		rows("url", RedactURL(s.URL))
 		rows("headers", headersWritten(s)...)
 	}
 	fromEnv := ""
@@ -197,7 +198,7 @@ func describeEntry(w io.Writer, s *mcpconfig.Server, client string) {
 		fromEnv = strings.Join(names, ", ") + " from your environment, for the server"
 	}
 	rows("reads", envFileRead(s), fromEnv)
-	if l.Transport == mcpconfig.TransportStdio {
+	if invalid == nil && transport == mcpconfig.TransportStdio {
 		fmt.Fprintln(w, "  It runs as you, with your environment.")
 	} else {
 		fmt.Fprintln(w, "  mcpeek sends it your requests, with these headers.")
@@ -238,10 +239,10 @@ func envFileRead(s *mcpconfig.Server) string {
 	case read.Path == "":
 		return "the file " + read.Written + " (a path your environment or an answer decides), into the server's environment"
 	}
-	line := "the file " + displayPath(read.Path)
+	line := "the file " + DisplayPath(read.Path)
 	if !read.InProject {
 		if read.Real != "" && read.Real != read.Path {
-			line += " (a link to " + displayPath(read.Real) + ")"
+			line += " (a link to " + DisplayPath(read.Real) + ")"
 		}
 		line += ", outside the project,"
 	}
@@ -255,4 +256,13 @@ func placeholder(s *mcpconfig.Server) mcpclient.Target {
 		return mcpclient.Target{Kind: mcpclient.TargetStdio}
 	}
 	return mcpclient.Target{Kind: mcpclient.TargetHTTP}
+}
+
+// RedactURL hides a password in a URL's user information.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	return u.Redacted()
 }

@@ -1,14 +1,17 @@
 // `mcpeek test init`: a starter suite written from a server's tools.
 
-package suite
+package author
 
 import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/mcpeek/mcpeek/internal/secret"
+	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.yaml.in/yaml/v3"
 )
@@ -16,19 +19,22 @@ import (
 // Starter is a suite with one test per tool: a call with arguments for
 // the required fields of its input schema, expected not to fail. Tools
 // annotated destructive are written skipped. server is the server's
-// words (nil: the fixture).
-func Starter(server []string, tools []*mcp.Tool) ([]byte, error) {
+// words (nil: the fixture). An argument the one secret rule holds secret
+// (secret.Paths, with known: the values the session knows as secrets) is
+// written as an {{env.MCPEEK_SECRET_…}} template, never a value: env are
+// those variables, sorted, to be set when the suite runs.
+func Starter(server []string, tools []*mcp.Tool, known secret.Known) (text []byte, env []string, err error) {
 	var b strings.Builder
 	b.WriteString("# A starter suite written by mcpeek test init: one test per tool.\n")
 	b.WriteString("# Fill in the arguments, add answers for the questions each tool asks\n")
 	b.WriteString("# (a question without an answer fails its step), then run: mcpeek test\n")
 	b.WriteString("version: 1\n")
-	srv := any(FixtureServer)
+	srv := any(suite.FixtureServer)
 	if server != nil {
 		srv = server
 	}
 	if err := writeYAML(&b, map[string]any{"server": srv}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b.WriteString("protocol: [2025-11-25, 2026-07-28]\ntests:\n")
 	sorted := append([]*mcp.Tool(nil), tools...)
@@ -37,6 +43,9 @@ func Starter(server []string, tools []*mcp.Tool) ([]byte, error) {
 		test := map[string]any{}
 		call := map[string]any{"call": t.Name, "expect": map[string]any{"isError": false}}
 		if args := requiredArgs(t.InputSchema); len(args) > 0 {
+			for _, p := range secret.Paths(t.InputSchema, args, known) {
+				env = templateSecret(args, strings.Split(p, "."), env)
+			}
 			call["args"] = args
 		}
 		var name strings.Builder
@@ -51,11 +60,31 @@ func Starter(server []string, tools []*mcp.Tool) ([]byte, error) {
 			item.WriteString("# destructive (annotations.destructiveHint): skipped until you point it at something safe\n")
 		}
 		if err := writeYAML(&item, []any{test}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		b.WriteString(indent(item.String(), "  "))
 	}
-	return []byte(b.String()), nil
+	sort.Strings(env)
+	return []byte(b.String()), slices.Compact(env), nil
+}
+
+// templateSecret writes the value at path in args, if there is one, as
+// the {{env.X}} template + writes for its field (suite.SecretVar), and
+// adds X to env.
+func templateSecret(args map[string]any, path []string, env []string) []string {
+	for len(path) > 1 {
+		sub, ok := args[path[0]].(map[string]any)
+		if !ok {
+			return env
+		}
+		args, path = sub, path[1:]
+	}
+	if _, ok := args[path[0]]; !ok {
+		return env
+	}
+	name := suite.SecretVar(path[0])
+	args[path[0]] = "{{env." + name + "}}"
+	return append(env, name)
 }
 
 func writeYAML(b *strings.Builder, v any) error {

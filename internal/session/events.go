@@ -1,4 +1,4 @@
-package cli
+package session
 
 import (
 	"encoding/json"
@@ -12,28 +12,28 @@ import (
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
-// progressMode is how a headless run shows the progress of its call.
-type progressMode int
+// Progress is how a headless run shows the progress of its call.
+type Progress int
 
 const (
-	// progressOff: not at all (stderr is no terminal, and --progress was
+	// ProgressOff: not at all (stderr is no terminal, and --progress was
 	// not given).
-	progressOff progressMode = iota
-	// progressInPlace: on one line of the terminal, rewritten in place,
+	ProgressOff Progress = iota
+	// ProgressInPlace: on one line of the terminal, rewritten in place,
 	// at most ten times a second; the last stays in view.
-	progressInPlace
-	// progressLines: a line for each update (--progress, for CI logs).
-	progressLines
+	ProgressInPlace
+	// ProgressLines: a line for each update (--progress, for CI logs).
+	ProgressLines
 )
 
-// stderrEvents prints what the server tells a headless run on stderr,
+// Events prints what the server tells a headless run on stderr,
 // never stdout: each log message as one line, and the progress of the call
-// as its progressMode says. The connection never waits for it: lines
+// as its Progress says. The connection never waits for it: lines
 // queue, bounded, for a writer of their own, and those that do not fit
 // are counted and said at the end.
-type stderrEvents struct {
+type Events struct {
 	out      io.Writer
-	progress progressMode
+	progress Progress
 	logs     bool // --log-level was given: log messages are shown
 
 	lines   chan queued
@@ -42,7 +42,7 @@ type stderrEvents struct {
 	mu      sync.Mutex
 	dropped int
 	closed  bool
-	// settled: the call is done (settle); progress that comes later is
+	// settled: the call is done (Settle); progress that comes later is
 	// written as whole lines, which cannot run into the result.
 	settled bool
 	// lastProgress is when progress was last queued in place: it is shown
@@ -51,7 +51,7 @@ type stderrEvents struct {
 }
 
 // queued is one line for the writer: text, or, with settled set, the
-// request to end the progress line (settle).
+// request to end the progress line (Settle).
 type queued struct {
 	text    string
 	settled chan struct{}
@@ -60,8 +60,10 @@ type queued struct {
 // maxDataRunes is the most of a log message's data one stderr line shows.
 const maxDataRunes = 2000
 
-func newStderrEvents(out io.Writer, progress progressMode, logs bool) *stderrEvents {
-	e := &stderrEvents{out: out, progress: progress, logs: logs, lines: make(chan queued, 256), done: make(chan struct{}), updated: make(chan struct{}, 1024)}
+// NewEvents prints on out what the server tells a headless run: log
+// messages when logs is set, and progress as progress says.
+func NewEvents(out io.Writer, progress Progress, logs bool) *Events {
+	e := &Events{out: out, progress: progress, logs: logs, lines: make(chan queued, 256), done: make(chan struct{}), updated: make(chan struct{}, 1024)}
 	go e.write()
 	return e
 }
@@ -70,7 +72,7 @@ func newStderrEvents(out io.Writer, progress progressMode, logs bool) *stderrEve
 // \r) is drawn over the one before; a line of another kind clears it
 // first. The last progress line is ended rather than cleared, when the
 // call settles and at the end, so that the person still sees it.
-func (e *stderrEvents) write() {
+func (e *Events) write() {
 	defer close(e.done)
 	onProgressLine := false
 	for q := range e.lines {
@@ -97,12 +99,12 @@ func (e *stderrEvents) write() {
 	}
 }
 
-// settle ends the progress line once what is queued before it is
+// Settle ends the progress line once what is queued before it is
 // written: the call's result, on stdout, may come next on the same
 // terminal, and starts on a line of its own below the last progress.
 // Only the run's goroutine, which closes e later, calls it.
-func (e *stderrEvents) settle() {
-	if e.progress != progressInPlace {
+func (e *Events) Settle() {
+	if e.progress != ProgressInPlace {
 		return
 	}
 	settled := make(chan struct{})
@@ -120,7 +122,7 @@ func (e *stderrEvents) settle() {
 }
 
 // OnEvent implements [mcpclient.Listener].
-func (e *stderrEvents) OnEvent(ev mcpclient.Event) {
+func (e *Events) OnEvent(ev mcpclient.Event) {
 	var line string
 	switch ev := ev.(type) {
 	case mcpclient.LogEvent:
@@ -135,7 +137,7 @@ func (e *stderrEvents) OnEvent(ev mcpclient.Event) {
 		default:
 		}
 	case mcpclient.ProgressEvent:
-		if e.progress == progressOff {
+		if e.progress == ProgressOff {
 			return
 		}
 		e.onProgress(ev)
@@ -151,11 +153,11 @@ func (e *stderrEvents) OnEvent(ev mcpclient.Event) {
 // onProgress queues a progress line: drawn in place on a terminal, at most
 // ten times a second (the last, at its total, always) until the call
 // settles; else, and after, a whole line. Deciding and queueing hold the
-// lock together, so that no line drawn in place follows settle's.
-func (e *stderrEvents) onProgress(ev mcpclient.ProgressEvent) {
+// lock together, so that no line drawn in place follows Settle's.
+func (e *Events) onProgress(ev mcpclient.ProgressEvent) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.progress == progressLines || e.settled {
+	if e.progress == ProgressLines || e.settled {
 		e.queue(progressLine(ev))
 		return
 	}
@@ -168,7 +170,7 @@ func (e *stderrEvents) onProgress(ev mcpclient.ProgressEvent) {
 
 // queue queues a line for the writer, or counts it when the queue is
 // full; e.mu is held.
-func (e *stderrEvents) queue(line string) {
+func (e *Events) queue(line string) {
 	if e.closed {
 		return
 	}
@@ -179,8 +181,8 @@ func (e *stderrEvents) queue(line string) {
 	}
 }
 
-// close writes what is queued and says how many lines were dropped.
-func (e *stderrEvents) close() {
+// Close writes what is queued and says how many lines were dropped.
+func (e *Events) Close() {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
@@ -229,3 +231,7 @@ func progressLine(ev mcpclient.ProgressEvent) string {
 	}
 	return textclean.Cut(textclean.OneLine(b.String()), 200)
 }
+
+// Updated receives one token per resource update the server sends (for
+// call --updates).
+func (e *Events) Updated() <-chan struct{} { return e.updated }

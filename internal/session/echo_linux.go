@@ -1,4 +1,4 @@
-package cli
+package session
 
 import "golang.org/x/sys/unix"
 

@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"bufio"
@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/termtext"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -48,7 +49,7 @@ func (d *doctor) urlSteps(ctx context.Context) {
 			_ = st.conn.Close()
 		}
 	}()
-	u, err := url.Parse(d.cf.target.URL)
+	u, err := url.Parse(d.cfg.Target.URL)
 	if err != nil {
 		d.step("resolve", func() outcome { return failed(err.Error(), "give an http:// or https:// URL") })
 		return
@@ -72,7 +73,7 @@ func (d *doctor) urlSteps(ctx context.Context) {
 
 // proxy is the proxy requests to the target go through, or "".
 func (d *doctor) proxy() string {
-	req, err := http.NewRequest(http.MethodPost, d.cf.target.URL, nil)
+	req, err := http.NewRequest(http.MethodPost, d.cfg.Target.URL, nil)
 	if err != nil {
 		return ""
 	}
@@ -84,8 +85,8 @@ func (d *doctor) proxy() string {
 }
 
 func (d *doctor) dialTimeout() time.Duration {
-	if d.cf.connectTimeout > 0 {
-		return d.cf.connectTimeout
+	if d.cfg.ConnectTimeout > 0 {
+		return d.cfg.ConnectTimeout
 	}
 	return 30 * time.Second
 }
@@ -144,14 +145,14 @@ func (d *doctor) handshake(ctx context.Context) outcome {
 	if net.ParseIP(st.host) == nil {
 		cfg.ServerName = st.host
 	}
-	if d.cf.tls.config != nil {
-		cfg.Certificates = d.cf.tls.config.Certificates
+	if d.cfg.TLSConfig != nil {
+		cfg.Certificates = d.cfg.TLSConfig.Certificates
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.dialTimeout())
 	defer cancel()
 	tc := tls.Client(st.conn, cfg)
 	if err := tc.HandshakeContext(ctx); err != nil {
-		return handshakeFailure(err, d.cf.tls.opts.CertFile != "")
+		return handshakeFailure(err, d.cfg.TLS.CertFile != "")
 	}
 	state := tc.ConnectionState()
 	leaf := state.PeerCertificates[0]
@@ -159,7 +160,7 @@ func (d *doctor) handshake(ctx context.Context) outcome {
 		issuerName(leaf), leaf.NotAfter.Format(time.DateOnly))
 	if err := d.verify(state.PeerCertificates); err != nil {
 		o := certFailure(err, leaf, st.host)
-		if d.cf.tls.opts.Insecure {
+		if d.cfg.TLS.Insecure {
 			return warned(about+"; not verified (--insecure): "+o.detail, o.hint)
 		}
 		o.detail = about + "; " + o.detail
@@ -174,7 +175,7 @@ func (d *doctor) handshake(ctx context.Context) outcome {
 // verify checks the chain against the system's roots and --ca-file, and
 // the name against the URL's host.
 func (d *doctor) verify(chain []*x509.Certificate) error {
-	roots, err := d.cf.tls.opts.Pool()
+	roots, err := d.cfg.TLS.Pool()
 	if err != nil {
 		return err
 	}
@@ -249,14 +250,14 @@ func certFailure(err error, leaf *x509.Certificate, host string) outcome {
 // checks that an MCP endpoint answers it (an SSE server: that its stream
 // opens).
 func (d *doctor) probe(ctx context.Context) outcome {
-	t := d.cf.target
+	t := d.cfg.Target
 	ctx, cancel := context.WithTimeout(ctx, d.dialTimeout())
 	defer cancel()
 	req, err := d.probeRequest(ctx)
 	if err != nil {
 		return failed(err.Error(), "")
 	}
-	client := &http.Client{Transport: mcpclient.HTTPTransport(d.cf.tls.config)}
+	client := &http.Client{Transport: mcpclient.HTTPTransport(d.cfg.TLSConfig)}
 	defer client.CloseIdleConnections()
 	resp, err := client.Do(req)
 	if err != nil {
@@ -281,7 +282,7 @@ func (d *doctor) probe(ctx context.Context) outcome {
 // probeRequest is the probe: initialize for streamable HTTP, the event
 // stream for SSE; with the target's headers.
 func (d *doctor) probeRequest(ctx context.Context) (*http.Request, error) {
-	t := d.cf.target
+	t := d.cfg.Target
 	var req *http.Request
 	var err error
 	if t.SSE {
@@ -311,15 +312,15 @@ func (d *doctor) probeRequest(ctx context.Context) (*http.Request, error) {
 func (d *doctor) endSession(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, d.cf.target.URL, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, d.cfg.Target.URL, nil)
 	if err != nil {
 		return
 	}
 	req.Header.Set("Mcp-Session-Id", id)
-	for name, values := range d.cf.target.Headers {
+	for name, values := range d.cfg.Target.Headers {
 		req.Header[name] = values
 	}
-	client := &http.Client{Transport: mcpclient.HTTPTransport(d.cf.tls.config)}
+	client := &http.Client{Transport: mcpclient.HTTPTransport(d.cfg.TLSConfig)}
 	defer client.CloseIdleConnections()
 	if resp, err := client.Do(req); err == nil {
 		_ = resp.Body.Close()
@@ -338,7 +339,7 @@ func (d *doctor) judge(resp *http.Response, media, line string) outcome {
 		return passed("%s: the server asks for authorization", line)
 	case code == http.StatusNotFound:
 		return failed(line+": nothing at this path", pathHint)
-	case code == http.StatusMethodNotAllowed && !d.cf.target.SSE:
+	case code == http.StatusMethodNotAllowed && !d.cfg.Target.SSE:
 		return failed(line+": no POST here, so not a streamable HTTP endpoint",
 			`an HTTP+SSE server? Give "type": "sse" in its config; else `+pathHint)
 	case code == http.StatusForbidden:
@@ -348,7 +349,7 @@ func (d *doctor) judge(resp *http.Response, media, line string) outcome {
 	case code >= 300:
 		return failed(line+": "+d.snippet(resp.Body), "")
 	}
-	if d.cf.target.SSE {
+	if d.cfg.Target.SSE {
 		if media != "text/event-stream" {
 			return failed(line+": not an event stream", pathHint)
 		}
@@ -356,7 +357,7 @@ func (d *doctor) judge(resp *http.Response, media, line string) outcome {
 	}
 	switch media {
 	case "application/json", "text/event-stream":
-		if err := jsonRPCAnswer(resp.Body, media, d.cf.secrets); err != nil {
+		if err := jsonRPCAnswer(resp.Body, media, d.secrets); err != nil {
 			return failed(line+": "+err.Error(), pathHint)
 		}
 		return passed("%s: answers JSON-RPC", line)
@@ -373,7 +374,7 @@ func orWord(s, instead string) string {
 
 // snippet is the start of a body, for a person to recognise, with the
 // run's secrets redacted.
-func (d *doctor) snippet(r io.Reader) string { return snippet(r, d.cf.secrets) }
+func (d *doctor) snippet(r io.Reader) string { return snippet(r, d.secrets) }
 
 // snippet is the start of a body, for a person to recognise: the secrets
 // are redacted before it is cut and quoted, so that neither leaves a part
@@ -455,11 +456,11 @@ func (d *doctor) authorization(ctx context.Context) outcome {
 	if bearer == nil {
 		return failed(fmt.Sprintf("401 asks for %s, not a Bearer token", challenges[0].Scheme), "MCP authorization is OAuth: a Bearer challenge")
 	}
-	client := &http.Client{Transport: mcpclient.HTTPTransport(d.cf.tls.config), Timeout: d.dialTimeout()}
+	client := &http.Client{Transport: mcpclient.HTTPTransport(d.cfg.TLSConfig), Timeout: d.dialTimeout()}
 	defer client.CloseIdleConnections()
 	var tried []string
 	for _, u := range metadataURLs(bearer["resource_metadata"], d.url.u) {
-		prm, err := oauthex.GetProtectedResourceMetadata(ctx, u, d.cf.target.URL, client)
+		prm, err := oauthex.GetProtectedResourceMetadata(ctx, u, d.cfg.Target.URL, client)
 		if err != nil {
 			tried = append(tried, fmt.Sprintf("%s: %v", u, err))
 			continue
@@ -493,22 +494,22 @@ func metadataURLs(fromChallenge string, u *url.URL) []string {
 
 // storedToken says whether a stored token will let mcpeek in.
 func (d *doctor) storedToken(about string) outcome {
-	store, err := d.cf.auth.store()
+	store, err := d.cfg.Auth.Store()
 	if err != nil {
 		return failed(about+"; the token store: "+err.Error(), "")
 	}
-	login := "log in: mcpeek auth login " + d.cf.target.URL
+	login := "log in: mcpeek auth login " + d.cfg.Target.URL
 	if store == nil {
 		return failed(about+"; --no-stored-auth: no token to use", login)
 	}
 	// The entries the authorizer would look at, by its own rules.
-	entries, err := store.Find(d.cf.target.URL)
+	entries, err := store.Find(d.cfg.Target.URL)
 	if err != nil {
 		return failed(about+"; the token store: "+err.Error(), "")
 	}
 	for _, e := range entries {
 		if e.Usable(time.Now()) {
-			return passed("%s; a stored token from %s will be used (expires %s)", about, e.Issuer, untilText(e.Expiry))
+			return passed("%s; a stored token from %s will be used (expires %s)", about, e.Issuer, termtext.Until(e.Expiry))
 		}
 	}
 	return failed(about+"; no usable stored token", login)

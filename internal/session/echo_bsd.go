@@ -1,6 +1,6 @@
 //go:build darwin || dragonfly || freebsd || netbsd || openbsd
 
-package cli
+package session
 
 import "golang.org/x/sys/unix"
 

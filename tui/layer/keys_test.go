@@ -1,4 +1,4 @@
-package keys
+package layer
 
 import (
 	"reflect"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/mcpeek/mcpeek/tui/keys"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // boundKeys are the keys of every binding in a group of the key map.
@@ -45,31 +47,28 @@ func helpKeys(groups ...[]key.Binding) []string {
 }
 
 // Every key the inspector binds is documented where the person can see
-// it (the help screen, or for the filter and the quit prompt their
-// footer), and every key documented is bound.
+// it (the help screen, or for the filter, the prompts and the pickers
+// their footer), and every key documented is bound: the groups of the key
+// map every page shares, and each layer's.
 func TestKeyMapDocumentsEveryKeyAndOnlyThose(t *testing.T) {
-	km := NewMap("Tools", "Resources", "Prompts", "Requests", "Log", "Info", "Suite")
-	groups := map[string]help.KeyMap{
-		"Tabs": km.Tabs, "Filter": km.Filter, "App": km.App, "Form": km.Form,
-		"URL": km.URL, "JSON": km.JSON, "Quit": km.Quit, "Save": km.Save, "SaveTest": km.SaveTest, "Level": km.Level, "Servers": km.Servers, "Roots": km.Roots,
-		"Login": km.Login, "Apps": km.Apps, "AppTools": km.AppTools, "Tasks": km.Tasks, "Lock": km.Lock, "Controls": km.Controls, "PromptArgs": km.PromptArgs,
-	}
-	onHelp := map[string]bool{}
-	for _, sec := range km.HelpSections() {
-		onHelp[reflect.TypeOf(sec.Keys).Name()] = true
-	}
+	km := keys.NewMap("Tools", "Resources", "Prompts", "Requests", "Log", "Info", "Suite")
+	c := widget.NewCommon(km)
+	var groups []keyGroup
 	v := reflect.ValueOf(km)
 	for i := range v.NumField() {
-		name := v.Type().Field(i).Name
-		t.Run(name, func(t *testing.T) {
-			group, ok := groups[name]
-			if !ok {
-				t.Fatalf("the key map's group %s is not checked here", name)
-			}
-			bound := boundKeys(v.Field(i))
-			short, full := helpKeys(group.ShortHelp()), helpKeys(group.FullHelp()...)
+		groups = append(groups, keyGroup{name: v.Type().Field(i).Name, keys: v.Field(i).Interface().(help.KeyMap)})
+	}
+	groups = append(groups, keyGroups...)
+	onHelp := map[reflect.Type]bool{}
+	for _, sec := range HelpSections(&c) {
+		onHelp[reflect.TypeOf(sec.Keys)] = true
+	}
+	for _, group := range groups {
+		t.Run(group.name, func(t *testing.T) {
+			bound := boundKeys(reflect.ValueOf(group.keys))
+			short, full := helpKeys(group.keys.ShortHelp()), helpKeys(group.keys.FullHelp()...)
 			shown := short
-			if onHelp[reflect.TypeOf(group).Name()] {
+			if onHelp[reflect.TypeOf(group.keys)] {
 				shown = full
 			}
 			for _, k := range bound {
