@@ -30,22 +30,11 @@ func bigAnswerServer(t *testing.T, n int, sse bool) *httptest.Server {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "small"}}}, nil
 			})
 	}
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Name string `json:"name"`
-			} `json:"params"`
+	return callsAnswered(t, server, func(w http.ResponseWriter, id json.RawMessage, tool string) bool {
+		if tool != "big" {
+			return false
 		}
-		if r.Method != http.MethodPost || json.Unmarshal(body, &msg) != nil || msg.Method != "tools/call" || msg.Params.Name != "big" {
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			handler.ServeHTTP(w, r)
-			return
-		}
-		head, tail := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, msg.ID), `"}]}}`
+		head, tail := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, id), `"}]}}`
 		if sse {
 			w.Header().Set("Content-Type", "text/event-stream")
 			head, tail = "event: message\ndata: "+head, tail+"\n\n"
@@ -56,10 +45,33 @@ func bigAnswerServer(t *testing.T, n int, sse bool) *httptest.Server {
 		chunk := bytes.Repeat([]byte("0123456789abcdef"), 4096)
 		for sent := 0; sent < n; sent += len(chunk) {
 			if _, err := w.Write(chunk); err != nil {
-				return // the client hung up
+				return true // the client hung up
 			}
 		}
 		_, _ = io.WriteString(w, tail)
+		return true
+	})
+}
+
+// callsAnswered serves server as streamable HTTP, except the tools/call
+// POSTs that answer writes the response to itself (returning true).
+func callsAnswered(t *testing.T, server *mcp.Server, answer func(w http.ResponseWriter, id json.RawMessage, tool string) bool) *httptest.Server {
+	t.Helper()
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if r.Method == http.MethodPost && json.Unmarshal(body, &msg) == nil && msg.Method == "tools/call" && answer(w, msg.ID, msg.Params.Name) {
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	return srv

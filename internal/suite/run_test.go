@@ -692,13 +692,7 @@ tests:
 // sequences, which could clear the screen or restyle the report.
 func TestServerTextIsCleaned(t *testing.T) {
 	t.Parallel()
-	shout := func() *mcp.Server {
-		s := mcp.NewServer(&mcp.Implementation{Name: "shout", Version: "1"}, nil)
-		s.AddTool(&mcp.Tool{Name: "shout", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "\x1b[2J\x1b[31mred\nline"}}}, nil
-		})
-		return s
-	}
+	shout := erringTool("shout", "\x1b[2J\x1b[31mred\nline")
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
@@ -746,13 +740,7 @@ tests:
 func TestCIReportsKeepServerMarkupAsText(t *testing.T) {
 	t.Parallel()
 	const hostile = "<details open><summary>ok</summary> <img src=x> [click](https://evil.example) ![i](https://evil.example/p.png) a&b \\[x](y) del\x7f csi\u009b nel\u0085"
-	markup := func() *mcp.Server {
-		s := mcp.NewServer(&mcp.Implementation{Name: "markup", Version: "1"}, nil)
-		s.AddTool(&mcp.Tool{Name: "markup", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: hostile}}}, nil
-		})
-		return s
-	}
+	markup := erringTool("markup", hostile)
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
@@ -804,6 +792,18 @@ tests:
 	}
 	if err := xml.Unmarshal(junit.Bytes(), new(struct{})); err != nil {
 		t.Fatalf("the JUnit report is not XML: %v", err)
+	}
+}
+
+// erringTool is a server of one tool, named name, whose every call is an
+// isError result with text.
+func erringTool(name, text string) func() *mcp.Server {
+	return func() *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, nil)
+		s.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+		})
+		return s
 	}
 }
 
