@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
@@ -20,6 +20,6 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// createPrivate opens a log file only its owner can read
-// (session.CreatePrivate).
-func createPrivate(path string) (*os.File, error) { return session.CreatePrivate(path) }
+// createPrivate opens a log file (--elicit-log, --record) only its owner
+// can read, by the file policy's rule for logs ([safefile.Log]).
+func createPrivate(path string) (*os.File, error) { return safefile.Log(path) }
