@@ -454,11 +454,14 @@ func checkToolResult(obj map[string]json.RawMessage) error {
 
 // checkNotTask refuses, as a tool result, a task's status: an answer
 // without content that carries a taskId ({"taskId": …, "status":
-// "completed"}) is no result of the tool's, and taking it for an empty
-// one would report a call that did nothing as a success.
+// "completed"}) and no resultType other than "complete" (which the
+// extension's checks judge) is no result of the tool's, and taking it for
+// an empty one would report a call that did nothing as a success.
 func checkNotTask(obj map[string]json.RawMessage) error {
 	_, content := obj["content"]
-	if _, task := obj["taskId"]; task && !content {
+	var kind string
+	_ = json.Unmarshal(obj["resultType"], &kind)
+	if _, task := obj["taskId"]; task && !content && (kind == "" || kind == "complete") {
 		return errors.New("it has no content but a taskId: it is a task's status, not a tool result")
 	}
 	return nil

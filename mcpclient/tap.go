@@ -30,7 +30,7 @@ func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	tc := &tapConn{Connection: conn, wire: t.wire, seen: t.seen, side: t.side}
 	if t.side != nil {
 		t.side.mu.Lock()
-		t.side.write = tc.Write
+		t.side.write = tc.write // its answers are checked by answerOf
 		t.side.mu.Unlock()
 	}
 	return tc, nil
@@ -71,6 +71,8 @@ func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
+// Write writes a message of the SDK's, keeping the ids of its tools/call
+// requests.
 func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if ids := callIDs(msg); ids != nil {
 		c.mu.Lock()
@@ -80,6 +82,11 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		maps.Copy(c.calls, ids)
 		c.mu.Unlock()
 	}
+	return c.write(ctx, msg)
+}
+
+// write logs and writes a message.
+func (c *tapConn) write(ctx context.Context, msg jsonrpc.Message) error {
 	c.wire.message(DirSend, msg)
 	err := c.Connection.Write(ctx, msg)
 	c.wire.open.answered(msg)
