@@ -17,6 +17,7 @@ import (
 // TakenError is a fixed port whose [::1] side another process holds.
 type TakenError struct{ Port int }
 
+// Error names the port and why a client would reach the other process.
 func (e *TakenError) Error() string {
 	return fmt.Sprintf("[::1]:%d is in use by another process, which would receive what a client sends to localhost:%d", e.Port, e.Port)
 }
