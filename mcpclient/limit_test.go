@@ -30,7 +30,7 @@ func bigAnswerServer(t *testing.T, n int, sse bool) *httptest.Server {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "small"}}}, nil
 			})
 	}
-	return callsAnswered(t, server, func(w http.ResponseWriter, id json.RawMessage, tool string) bool {
+	return answered(t, server, "tools/call", func(w http.ResponseWriter, id json.RawMessage, tool string) bool {
 		if tool != "big" {
 			return false
 		}
@@ -53,9 +53,10 @@ func bigAnswerServer(t *testing.T, n int, sse bool) *httptest.Server {
 	})
 }
 
-// callsAnswered serves server as streamable HTTP, except the tools/call
-// POSTs that answer writes the response to itself (returning true).
-func callsAnswered(t *testing.T, server *mcp.Server, answer func(w http.ResponseWriter, id json.RawMessage, tool string) bool) *httptest.Server {
+// answered serves server as streamable HTTP, except the POSTed requests
+// of method that answer writes the response to itself (returning true);
+// name is the params' name (a tool's).
+func answered(t *testing.T, server *mcp.Server, method string, answer func(w http.ResponseWriter, id json.RawMessage, name string) bool) *httptest.Server {
 	t.Helper()
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -67,7 +68,7 @@ func callsAnswered(t *testing.T, server *mcp.Server, answer func(w http.Response
 				Name string `json:"name"`
 			} `json:"params"`
 		}
-		if r.Method == http.MethodPost && json.Unmarshal(body, &msg) == nil && msg.Method == "tools/call" && answer(w, msg.ID, msg.Params.Name) {
+		if r.Method == http.MethodPost && json.Unmarshal(body, &msg) == nil && msg.Method == method && answer(w, msg.ID, msg.Params.Name) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -237,21 +238,10 @@ func TestTooLargeExplainsWhatItBroke(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, &mcp.ServerOptions{
 				Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}}})
-			handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				body, _ := io.ReadAll(r.Body)
-				var msg struct {
-					ID     json.RawMessage `json:"id"`
-					Method string          `json:"method"`
-				}
-				if json.Unmarshal(body, &msg) == nil && msg.Method == "resources/list" {
-					tc.answer(w, msg.ID)
-					return
-				}
-				r.Body = io.NopCloser(bytes.NewReader(body))
-				handler.ServeHTTP(w, r)
-			}))
-			defer srv.Close()
+			srv := answered(t, server, "resources/list", func(w http.ResponseWriter, id json.RawMessage, _ string) bool {
+				tc.answer(w, id)
+				return true
+			})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			conn, err := Connect(ctx, Config{Target: Target{Kind: TargetHTTP, URL: srv.URL}, Protocol: "legacy", MaxMessageSize: 1 << 20})

@@ -24,7 +24,7 @@ func TestTaskStatusIsNoToolResult(t *testing.T) {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil
 		})
-	srv := callsAnswered(t, server, func(w http.ResponseWriter, id json.RawMessage, _ string) bool {
+	srv := answered(t, server, "tools/call", func(w http.ResponseWriter, id json.RawMessage, _ string) bool {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"taskId":"t1","status":"completed"}}`, id)
 		return true
