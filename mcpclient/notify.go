@@ -318,6 +318,9 @@ func (c *Conn) rootsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 func (c *Conn) observe(data []byte) {
 	c.toolSchemas.note(data)
 	c.listed.note(data)
+	if c.listedVersions.Load() == nil && strings.Contains(string(data), `"supportedVersions"`) {
+		c.noteDiscover(data)
+	}
 	if strings.Contains(string(data), `"notifications/message"`) {
 		c.logs.read(data)
 	}

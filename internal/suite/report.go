@@ -19,6 +19,9 @@ import (
 // its test with what was expected and what came.
 func WriteText(w io.Writer, r *Report) {
 	for _, s := range r.Suites {
+		if s.Skipped != "" {
+			fmt.Fprintf(w, "skip %-10s %s: %s\n", s.Revision, s.File, terminalLine(s.Skipped))
+		}
 		for _, t := range s.Tests {
 			mark := map[string]string{StatusPassed: "ok  ", StatusFailed: "FAIL", StatusSkipped: "skip"}[t.Status]
 			fmt.Fprintf(w, "%s %-10s %s:%d %s", mark, s.Revision, t.File, t.Line, terminalLine(t.Name))
@@ -96,6 +99,13 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		file, class := cireport.XMLText(s.File), cireport.XMLText(s.File+" ["+s.Revision+"]")
 		js := junitSuite{Testsuite: junit.Testsuite{Name: class, ID: i, File: file, Package: cireport.XMLText(s.Revision)}}
 		total := 0.0
+		if s.Skipped != "" {
+			tc := junit.Testcase{Name: "(revision " + s.Revision + ")", Classname: js.Name, Time: seconds(0),
+				Skipped: &junit.Result{Message: cut(s.Skipped, 500)}}
+			js.Tests++
+			js.Skipped++
+			js.Testcases = append(js.Testcases, junitCase{Testcase: tc, File: s.File})
+		}
 		for _, t := range s.Tests {
 			tc := junit.Testcase{Name: cireport.XMLText(t.Name), Classname: class, Time: seconds(t.Millis)}
 			total += float64(t.Millis) / 1000
@@ -158,6 +168,9 @@ func WriteGitHubSummary(w io.Writer, r *Report) {
 	fmt.Fprintln(w, "| | test | revision | file | failure |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
 	for _, s := range r.Suites {
+		if s.Skipped != "" {
+			fmt.Fprintf(w, "| ⏭️ | (every test) | %s | %s | %s |\n", s.Revision, cell(s.File), cell(cut(s.Skipped, 300)))
+		}
 		for _, t := range s.Tests {
 			mark := map[string]string{StatusPassed: "✅", StatusFailed: "❌", StatusSkipped: "⏭️"}[t.Status]
 			failure := ""
