@@ -100,11 +100,11 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		js := junitSuite{Testsuite: junit.Testsuite{Name: class, ID: i, File: file, Package: cireport.XMLText(s.Revision)}}
 		total := 0.0
 		if s.Skipped != "" {
-			tc := junit.Testcase{Name: "(revision " + s.Revision + ")", Classname: js.Name, Time: seconds(0),
-				Skipped: &junit.Result{Message: cut(s.Skipped, 500)}}
+			tc := junit.Testcase{Name: cireport.XMLText("(revision " + s.Revision + ")"), Classname: js.Name, Time: seconds(0),
+				Skipped: &junit.Result{Message: cireport.XMLText(textclean.Cut(s.Skipped, 500, textclean.InBytes()))}}
 			js.Tests++
 			js.Skipped++
-			js.Testcases = append(js.Testcases, junitCase{Testcase: tc, File: s.File})
+			js.Testcases = append(js.Testcases, junitCase{Testcase: tc, File: file})
 		}
 		for _, t := range s.Tests {
 			tc := junit.Testcase{Name: cireport.XMLText(t.Name), Classname: class, Time: seconds(t.Millis)}
@@ -169,7 +169,7 @@ func WriteGitHubSummary(w io.Writer, r *Report) {
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
 	for _, s := range r.Suites {
 		if s.Skipped != "" {
-			fmt.Fprintf(w, "| ⏭️ | (every test) | %s | %s | %s |\n", s.Revision, cell(s.File), cell(cut(s.Skipped, 300)))
+			fmt.Fprintf(w, "| ⏭️ | (every test) | %s | %s | %s |\n", cireport.MarkdownCell(s.Revision), cireport.MarkdownCell(s.File), cireport.MarkdownCell(textclean.Cut(s.Skipped, 300, textclean.InBytes())))
 		}
 		for _, t := range s.Tests {
 			mark := map[string]string{StatusPassed: "✅", StatusFailed: "❌", StatusSkipped: "⏭️"}[t.Status]
