@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpeek/mcpeek/internal/termtext"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"golang.org/x/term"
 )
@@ -70,7 +70,7 @@ func ApproveSuite(ctx context.Context, s ProjectSuite, ask SuiteApprover, errOut
 		return usagef("you did not approve suite %s: nothing was run", DisplayPath(s.File))
 	}
 	if err := store.ApproveDigest(file, suiteApprovalName, s.Digest); err != nil {
-		fmt.Fprintf(errOut, "mcpeek: warning: approved for this run only: %v\n", termtext.OneLine(err.Error()))
+		fmt.Fprintf(errOut, "mcpeek: warning: approved for this run only: %v\n", textclean.OneLine(err.Error()))
 	}
 	return nil
 }
@@ -84,7 +84,7 @@ func askSuite(ctx context.Context, s ProjectSuite, stdin File, w io.Writer) (boo
 	fmt.Fprintf(w, "mcpeek: a project's suite, not yours, reaches a server with your environment:\n")
 	fmt.Fprintf(w, "  %-8s %s\n", "file", DisplayPath(s.File))
 	fmt.Fprintf(w, "  %-8s %s\n", "url", shownURL(s.URL))
-	fmt.Fprintf(w, "  %-8s %s\n", "reads", termtext.OneLine(strings.Join(s.Reads, ", "))+" from your environment, sent to that server")
+	fmt.Fprintf(w, "  %-8s %s\n", "reads", textclean.OneLine(strings.Join(s.Reads, ", "))+" from your environment, sent to that server")
 	return askYes(ctx, stdin, w, "Run this suite? mcpeek remembers your answer until the suite changes.")
 }
 
@@ -92,5 +92,5 @@ func askSuite(ctx context.Context, s ProjectSuite, stdin File, w io.Writer) (boo
 // a password, which may be keys, cleaned and cut to one line.
 func shownURL(raw string) string {
 	shown := mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: raw}.String()
-	return termtext.Cut(termtext.OneLine(shown), maxShownValue)
+	return textclean.Cut(textclean.OneLine(shown), maxShownValue)
 }
