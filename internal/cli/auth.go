@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mcpeek/mcpeek/internal/termtext"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
@@ -179,4 +178,4 @@ func cell(s string) string { return textclean.Cut(textclean.OneLine(s), maxCell)
 // maxCell bounds a cell of `auth status`.
 const maxCell = 200
 
-func untilText(t time.Time) string { return termtext.Until(t) }
+func untilText(t time.Time) string { return textclean.Until(t) }

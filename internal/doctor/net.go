@@ -18,7 +18,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpeek/mcpeek/internal/termtext"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -509,7 +508,7 @@ func (d *doctor) storedToken(about string) outcome {
 	}
 	for _, e := range entries {
 		if e.Usable(time.Now()) {
-			return passed("%s; a stored token from %s will be used (expires %s)", about, e.Issuer, termtext.Until(e.Expiry))
+			return passed("%s; a stored token from %s will be used (expires %s)", about, e.Issuer, textclean.Until(e.Expiry))
 		}
 	}
 	return failed(about+"; no usable stored token", login)

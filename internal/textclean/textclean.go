@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -153,4 +154,17 @@ func EscapeJSON(b []byte) []byte {
 		}
 	}
 	return out
+}
+
+// Until words how long until t, as a token's expiry is shown: "in 59m0s",
+// "expired", or "never" for no time.
+func Until(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	d := time.Until(t).Round(time.Second)
+	if d <= 0 {
+		return "expired"
+	}
+	return "in " + d.String()
 }
