@@ -124,6 +124,13 @@ var commands = []command{
 		options:  newRecordOptions,
 	},
 	{
+		name:     "proxy",
+		usage:    "mcpeek proxy [flags] [--] SERVER",
+		synopsis: "mcpeek proxy [--record FILE] [--listen ADDR] [--name NAME] [flags] [--] SERVER",
+		summary:  "stand between a host (Claude Code, Cursor, VS Code…) and its server: forward every message as it is, log and record it",
+		options:  newProxyOptions,
+	},
+	{
 		name:     "doctor",
 		usage:    "mcpeek doctor [flags] [--] [SERVER...]",
 		synopsis: "mcpeek doctor [--json] [flags] [--] [SERVER...]",

@@ -1,0 +1,99 @@
+// Package proxy is mcpeek proxy: it sits between a host (Claude Code,
+// Cursor, VS Code, any MCP client) and the server the host would have
+// started or reached itself, and forwards every message byte for byte in
+// both directions, while the wire log, and a recording when asked, keep
+// what went by (docs/architecture.md, "The proxy").
+//
+// The host speaks to the proxy as it would to the server: over the
+// proxy's stdin and stdout, or as streamable HTTP on --listen. The server
+// is a command (stdio) or a URL. Nothing is added to or re-encoded in what
+// the two sides send each other; the proxy's own words go to stderr and
+// the wire log. Only when the server dies does the proxy speak on the
+// server's behalf: each request in flight gets a JSON-RPC error naming how
+// the server ended.
+package proxy
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/mcpeek/mcpeek/internal/record"
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// Options are one proxy's settings.
+type Options struct {
+	// Target is the server: a command (stdio) or a URL (streamable HTTP),
+	// with its environment or headers.
+	Target mcpclient.Target
+	// Listen is where the host reaches the proxy as a streamable-HTTP
+	// server ("": over In and Out, as a stdio server).
+	Listen string
+	// Name names the proxy in what it says on ErrOut.
+	Name string
+	// Wire is the wire log every message goes to (send: the host's, recv:
+	// the server's), with the target's secrets redacted.
+	Wire *mcpclient.WireLog
+	// Record, when set, is the recording the wire log writes to: its
+	// header is written once the host's handshake is done.
+	Record *record.Writer
+	// MaxMessageSize is the largest message forwarded (0:
+	// mcpclient.DefaultMaxMessageSize).
+	MaxMessageSize int64
+	// TLS is the TLS configuration for a URL server (nil: the defaults).
+	TLS *tls.Config
+	// In and Out are the host's side of a stdio proxy: what it writes and
+	// where its server's messages go. ErrOut hears the proxy's own words
+	// and the server's stderr.
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// Listening, when set, hears the address --listen serves on.
+	Listening func(addr string)
+}
+
+// ExitError is the server ending while the host was still connected: the
+// proxy ends too, with a non-zero status.
+type ExitError struct {
+	// Status is how the server process ended ("exit status 3"), or what
+	// broke the connection to it.
+	Status string
+	// LastStderr is the server's last stderr line ("": none).
+	LastStderr string
+}
+
+func (e *ExitError) Error() string {
+	msg := "the server ended (" + e.Status + ")"
+	if e.LastStderr != "" {
+		msg += "; its last stderr line: " + e.LastStderr
+	}
+	return msg
+}
+
+// Run runs the proxy until the host goes away (its stdin ends, or ctx
+// is done), or the server does: then it returns an *ExitError.
+func Run(ctx context.Context, opts Options) error {
+	if opts.Wire == nil {
+		opts.Wire = mcpclient.NewWireLog(0, nil)
+	}
+	if opts.MaxMessageSize <= 0 {
+		opts.MaxMessageSize = mcpclient.DefaultMaxMessageSize
+	}
+	if opts.ErrOut == nil {
+		opts.ErrOut = io.Discard
+	}
+	switch {
+	case opts.Listen == "" && opts.Target.Kind == mcpclient.TargetStdio:
+		return runStdio(ctx, opts)
+	case opts.Listen != "" && opts.Target.Kind == mcpclient.TargetHTTP && !opts.Target.SSE:
+		return runHTTP(ctx, opts)
+	case opts.Target.Kind == mcpclient.TargetStdio:
+		return errors.New("--listen in front of a command is not supported yet: start the server with its own HTTP transport and give its URL, or leave out --listen")
+	case opts.Target.Kind == mcpclient.TargetHTTP && !opts.Target.SSE:
+		return errors.New("a URL server needs --listen: the host reaches the proxy over the same transport as the server")
+	}
+	return fmt.Errorf("the proxy forwards to a command or a streamable-HTTP URL, not %s", opts.Target)
+}
