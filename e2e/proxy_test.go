@@ -416,3 +416,39 @@ func TestProxyRecordingBecomesASuite(t *testing.T) {
 		t.Fatalf("mcpeek test: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// The entry mcpeek servers --wrap prints, in each host's format, is one
+// mcpeek connects through: its tools are the server's own.
+func TestProxyWrappedEntryConnects(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "claude.json")
+	entry, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"fix": map[string]any{"command": mcpeekBin, "args": []string{"fixture"}}}})
+	if err := os.WriteFile(cfg, entry, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	direct := mcpeek(t, "list", "tools", "--config", cfg, "@fix")
+	if direct.code != exitOK {
+		t.Fatalf("directly: exit %d: %s", direct.code, direct.stderr)
+	}
+	for _, format := range []string{"claude", "cursor", "vscode", "codex"} {
+		out, err := exec.Command(mcpeekBin, "servers", "--config", cfg, "--wrap", "@fix", "--format", format).Output()
+		if err != nil {
+			t.Fatalf("%s: servers --wrap: %v", format, err)
+		}
+		wrapped := filepath.Join(dir, "wrapped-"+format+".json")
+		if format == "codex" {
+			wrapped = filepath.Join(dir, "config.toml")
+		}
+		if err := os.WriteFile(wrapped, out, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), `"proxy"`) {
+			t.Fatalf("%s: the entry does not run the proxy:\n%s", format, out)
+		}
+		through := mcpeek(t, "list", "tools", "--config", wrapped, "@fix")
+		if through.code != exitOK || through.stdout != direct.stdout {
+			t.Errorf("%s: through the wrapped entry: exit %d\n%s\n%s", format, through.code, through.stdout, through.stderr)
+		}
+	}
+}

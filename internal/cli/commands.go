@@ -127,7 +127,7 @@ var commands = []command{
 		name:     "proxy",
 		usage:    "mcpeek proxy [flags] [--] SERVER",
 		synopsis: "mcpeek proxy [--record FILE] [--listen ADDR] [--name NAME] [flags] [--] SERVER",
-		summary:  "stand between a host (Claude Code, Cursor, VS Code…) and its server: forward every message as it is, log and record it",
+		summary:  "be a host's server: forward its traffic to SERVER as it is, log it and record it",
 		options:  newProxyOptions,
 	},
 	{
@@ -138,10 +138,11 @@ var commands = []command{
 		options:  newDoctorOptions,
 	},
 	{
-		name:    "servers",
-		usage:   "mcpeek servers [--config FILE] [--json|--names]",
-		summary: "list the servers your MCP configs name (for @NAME)",
-		options: newServersOptions,
+		name:     "servers",
+		usage:    "mcpeek servers [--config FILE] [--json|--names]",
+		synopsis: "mcpeek servers [--config FILE] [--json|--names] | servers --wrap @NAME [--format claude|cursor|vscode|codex] [--listen ADDR] [--config FILE]",
+		summary:  "list the servers your MCP configs name (for @NAME); --wrap: one's entry through mcpeek proxy",
+		options:  newServersOptions,
 	},
 	{
 		name:     "auth",

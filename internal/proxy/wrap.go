@@ -1,0 +1,54 @@
+package proxy
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+
+	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+)
+
+// Wrap is a host's config entry s routed through mcpeek proxy, self being
+// mcpeek's path, as the person pastes it into the host's config (mcpeek
+// never edits one). Values stay as written, unexpanded: the host expands
+// them as before, and no secret moves into the proxy's arguments.
+//
+// A command's entry becomes one that runs `self proxy --name NAME --
+// COMMAND ARGS…`, its environment, env file and folder kept. A URL's
+// entry becomes one that reaches the proxy on listen, its headers kept
+// (the proxy forwards the host's headers); start is the command that runs
+// that proxy, for the person to start first.
+func Wrap(s *mcpconfig.Server, self, listen string) (wrapped *mcpconfig.Server, start []string, err error) {
+	transport, err := s.Transport()
+	if err != nil {
+		return nil, nil, err
+	}
+	if isProxy(s, self) {
+		return nil, nil, fmt.Errorf("server %q already goes through mcpeek proxy", s.Name)
+	}
+	w := *s
+	w.Type = ""
+	switch transport {
+	case mcpconfig.TransportStdio:
+		w.Command = self
+		w.Args = append([]string{"proxy", "--name", s.Name, "--", s.Command}, s.Args...)
+		return &w, nil, nil
+	case mcpconfig.TransportHTTP:
+		u, err := url.Parse(s.URL)
+		if err != nil || u.Host == "" {
+			return nil, nil, fmt.Errorf("server %q: its URL %q is not one the proxy can forward to", s.Name, s.URL)
+		}
+		via := url.URL{Scheme: "http", Host: listen, Path: u.Path, RawQuery: u.RawQuery}
+		w.URL = via.String()
+		w.Type = mcpconfig.TransportHTTP
+		return &w, []string{self, "proxy", "--listen", listen, "--name", s.Name, "--", s.URL}, nil
+	}
+	return nil, nil, errors.New("the proxy forwards stdio and streamable HTTP, not " + transport + ": server " + s.Name)
+}
+
+// isProxy reports whether s already runs mcpeek proxy.
+func isProxy(s *mcpconfig.Server, self string) bool {
+	base := filepath.Base(s.Command)
+	return (s.Command == self || base == "mcpeek" || base == filepath.Base(self)) && len(s.Args) > 0 && s.Args[0] == "proxy"
+}
