@@ -239,9 +239,16 @@ func TestProxyTypeScriptHostSeesTheServerAsItIs(t *testing.T) {
 // byte it wrote back, once it ends after its stdin closes.
 func rawHost(t *testing.T, lines []string, words ...string) (stdout string, code int) {
 	t.Helper()
+	return rawHostEnv(t, nil, lines, words...)
+}
+
+// rawHostEnv is rawHost with env added to the environment.
+func rawHostEnv(t *testing.T, env, lines []string, words ...string) (stdout string, code int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
+	cmd.Env = append(os.Environ(), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -449,6 +456,40 @@ func TestProxyWrappedEntryConnects(t *testing.T) {
 		through := mcpeek(t, "list", "tools", "--config", wrapped, "@fix")
 		if through.code != exitOK || through.stdout != direct.stdout {
 			t.Errorf("%s: through the wrapped entry: exit %d\n%s\n%s", format, through.code, through.stdout, through.stderr)
+		}
+	}
+}
+
+// A server that answers its first request with its credentials.
+const leakyServer = `read line; printf '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"leaky","version":"1","title":"%s %s"}}}\n' "$API_KEY" "$SERVICE_TOKEN"; read line; read line; echo "stderr has $API_KEY" >&2`
+
+// The server's credentials (-e, and the environment the host gives the
+// proxy) reach the host as the server wrote them, and are redacted in the
+// wire log and the recording.
+func TestProxyRedactsSecretsOnlyInWhatItKeeps(t *testing.T) {
+	t.Parallel()
+	const apiKey, token = "sk-e2e-proxy-0123456789", "svc-e2e-token-9876543210"
+	dir := t.TempDir()
+	wire, rec := filepath.Join(dir, "wire.jsonl"), filepath.Join(dir, "rec.jsonl")
+	lines := []string{
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"h","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	}
+	env := []string{"SERVICE_TOKEN=" + token} // as a host's config env gives it
+	out, code := rawHostEnv(t, env, lines, mcpeekBin, "proxy", "--wire-log", wire, "--record", rec, "-e", "API_KEY="+apiKey, "--", "sh", "-c", leakyServer)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out, apiKey+" "+token) {
+		t.Errorf("the host did not get the server's bytes: %q", out)
+	}
+	for _, file := range []string{wire, rec} {
+		kept, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(kept, []byte(apiKey)) || bytes.Contains(kept, []byte(token)) || !bytes.Contains(kept, []byte("[redacted] [redacted]")) {
+			t.Errorf("%s is not redacted:\n%s", filepath.Base(file), kept)
 		}
 	}
 }

@@ -6,31 +6,24 @@ import (
 	"time"
 )
 
-// Raw logs one message as it went over the wire, its bytes as given (a
-// proxy's, which forwards bytes it never decodes into the SDK's types):
-// dir is DirSend for what the client sent and DirRecv for what the server
-// did. A message that is not JSON is logged as a note quoting its start;
-// it reports whether data was JSON.
-func (w *WireLog) Raw(dir Direction, data []byte) bool {
+// Raw logs one JSON-RPC message as it went over the wire, its bytes as
+// given, with the method and id its sender read in it (a proxy's, which
+// forwards bytes it never decodes into the SDK's types): dir is DirSend
+// for what the client sent and DirRecv for what the server did.
+func (w *WireLog) Raw(dir Direction, data []byte, method string, id json.RawMessage) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return true
+		return
 	}
-	var head struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
-	}
-	if !json.Valid(data) {
-		w.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "not a JSON message (" + string(dir) + "): " + cutUTF8(string(data), 2048)})
-		return false
-	}
-	if data[0] == '{' {
-		_ = json.Unmarshal(data, &head)
-	}
-	e := WireEntry{Time: time.Now(), Dir: dir, Method: head.Method, Message: json.RawMessage(bytes.Clone(data))}
-	if len(head.ID) > 0 && string(head.ID) != "null" {
-		e.ID = head.ID
+	e := WireEntry{Time: time.Now(), Dir: dir, Method: method, Message: json.RawMessage(bytes.Clone(data))}
+	if len(id) > 0 && string(id) != "null" {
+		e.ID = id
 	}
 	w.add(e)
-	return true
+}
+
+// NotJSON notes a line that went over the wire and is not JSON, quoting
+// its start.
+func (w *WireLog) NotJSON(dir Direction, data []byte) {
+	w.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "not a JSON message (" + string(dir) + "): " + cutUTF8(string(bytes.TrimSpace(data)), 2048)})
 }

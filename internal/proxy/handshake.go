@@ -56,6 +56,19 @@ func (h *handshake) see(dir mcpclient.Direction, m head, data []byte) {
 }
 
 func (h *handshake) start() {
+	// The header quotes the handshake, whose messages the wire log
+	// redacts: so is the header.
+	secrets := h.wire.Secrets()
+	for _, field := range []*json.RawMessage{&h.header.ClientInfo, &h.header.ClientCapabilities, &h.header.ServerInfo, &h.header.ServerCapabilities} {
+		redacted := secrets.Redact(string(*field))
+		switch {
+		case redacted == string(*field):
+		case json.Valid([]byte(redacted)):
+			*field = json.RawMessage(redacted)
+		default:
+			*field = nil
+		}
+	}
 	if err := h.rec.Start(h.header); err != nil {
 		h.wire.Note("--record: " + err.Error())
 	}

@@ -36,27 +36,26 @@ func (h head) response() bool { return h.Method == "" && (bool(h.Result) || bool
 
 func (h head) hasID() bool { return len(h.ID) > 0 && string(h.ID) != "null" }
 
-// readHeads reads the messages of data: one object, or each of a batch.
-// ok is false when data is not JSON.
-func readHeads(data []byte) (heads []head, ok bool) {
+// readHeads reads the messages of data: one object, or each of a batch
+// (then batch holds each message). ok is false when data is not JSON.
+func readHeads(data []byte) (heads []head, batch []json.RawMessage, ok bool) {
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '[' {
-		var batch []json.RawMessage
 		if json.Unmarshal(data, &batch) != nil {
-			return nil, false
+			return nil, nil, false
 		}
 		for _, m := range batch {
 			var h head
 			_ = json.Unmarshal(m, &h)
 			heads = append(heads, h)
 		}
-		return heads, true
+		return heads, batch, true
 	}
 	var h head
 	if json.Unmarshal(data, &h) != nil && !json.Valid(data) {
-		return nil, false
+		return nil, nil, false
 	}
-	return []head{h}, true
+	return []head{h}, nil, true
 }
 
 // maxOpen bounds the requests a side may have in flight that the proxy
@@ -122,15 +121,16 @@ func (t *tracker) fromServer(data []byte) {
 }
 
 func (t *tracker) pass(dir mcpclient.Direction, data []byte) {
-	heads, ok := readHeads(data)
+	heads, batch, ok := readHeads(data)
 	if !ok {
-		t.wire.Raw(dir, data) // noted as not JSON
+		t.wire.NotJSON(dir, data)
 		return
 	}
-	if len(heads) > 1 {
-		t.logBatch(dir, data)
-	} else {
-		t.wire.Raw(dir, data)
+	if batch == nil {
+		t.wire.Raw(dir, data, heads[0].Method, heads[0].ID)
+	}
+	for i, m := range batch { // a batch's messages each logged, as the wire log does a client's
+		t.wire.Raw(dir, m, heads[i].Method, heads[i].ID)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -148,21 +148,8 @@ func (t *tracker) pass(dir mcpclient.Direction, data []byte) {
 			}
 		}
 	}
-	if t.hs != nil && len(heads) == 1 {
+	if t.hs != nil && batch == nil {
 		t.hs.see(dir, heads[0], data)
-	}
-}
-
-// logBatch logs each message of a batch as its own entry, as the wire
-// log does for a client's batch.
-func (t *tracker) logBatch(dir mcpclient.Direction, data []byte) {
-	var batch []json.RawMessage
-	if json.Unmarshal(data, &batch) != nil {
-		t.wire.Raw(dir, data)
-		return
-	}
-	for _, m := range batch {
-		t.wire.Raw(dir, m)
 	}
 }
 
