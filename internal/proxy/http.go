@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/record"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -29,7 +30,10 @@ func runHTTP(ctx context.Context, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("--listen: %w", err)
 	}
-	h := &httpLink{opts: opts, up: up, track: newTracker(opts.Wire, opts.Record, "http")}
+	h := &httpLink{opts: opts, up: up, track: newTracker(opts.Wire, opts.Record, "http"), loopbackOnly: loopbackListen(ln)}
+	if !h.loopbackOnly {
+		fmt.Fprintf(opts.ErrOut, "mcpeek proxy: warning: listening on %s: whoever reaches it reaches the server through the proxy\n", ln.Addr())
+	}
 	h.rp = &httputil.ReverseProxy{
 		Rewrite:        h.rewrite,
 		Transport:      mcpclient.HTTPTransport(opts.TLS),
@@ -65,11 +69,25 @@ type httpLink struct {
 	up    *url.URL
 	rp    *httputil.ReverseProxy
 	track *tracker
+	// loopbackOnly: it listens on a loopback address, and refuses
+	// requests whose Host or Origin is not a loopback name.
+	loopbackOnly bool
+}
+
+// loopbackListen reports whether ln listens on a loopback address only.
+func loopbackListen(ln net.Listener) bool {
+	addr, ok := ln.Addr().(*net.TCPAddr)
+	return ok && addr.IP.IsLoopback()
 }
 
 // ServeHTTP reads a POSTed message (at most --max-message-size) to log it
 // before it goes on; other requests go on as they are.
 func (h *httpLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.loopbackOnly && !record.FromLoopback(r) {
+		h.opts.Wire.Note("proxy: refused a request for " + r.Host + " from origin " + r.Header.Get("Origin"))
+		http.Error(w, "mcpeek proxy serves loopback names only", http.StatusForbidden)
+		return
+	}
 	if r.Method == http.MethodPost && r.Body != nil {
 		body, err := io.ReadAll(io.LimitReader(r.Body, h.opts.MaxMessageSize+1))
 		_ = r.Body.Close()
