@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/pkg/browser"
 )
@@ -120,16 +121,7 @@ func writeLaunchPage(path, target string) (string, error) {
 	page := fmt.Sprintf("<!doctype html><meta charset=\"utf-8\"><meta name=\"referrer\" content=\"no-referrer\">"+
 		"<script>location.replace(%s)</script>"+
 		"<meta http-equiv=\"refresh\" content=\"0;url=%s\"><title>mcpeek</title><p>Opening mcpeek…</p>\n", quoted, html.EscapeString(target))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", err
-	}
-	_, err = f.WriteString(page)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		_ = os.Remove(path)
+	if err := safefile.WriteNew(path, []byte(page), 0o600); err != nil {
 		return "", err
 	}
 	return path, nil

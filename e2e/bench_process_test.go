@@ -49,14 +49,23 @@ type sample struct {
 //
 //   - mcpeek-call: mcpeek call choose_option --answers … -- mcpeek fixture
 //   - floor-call: testdata/perf/floor calling the same tool of the same server
+//   - mcpeek-fixlist: mcpeek list tools -- mcpeek fixture
+//   - floorval-fixlist: the floor built with -tags validator, which links
+//     the JSON Schema validator mcpeek's design requires
+//     (santhosh-tekuri/jsonschema/v6, whose init compiles its drafts'
+//     metaschemas), listing the same server's tools
+//   - floor-fixlist: the bare floor listing the same server's tools
 //   - mcpeek-list: mcpeek list tools -- mcp-server-everything stdio
 //   - floor-list: testdata/perf/floor listing the same server's tools: a
 //     minimal go-sdk client that waits for the server as long as mcpeek does
 //   - inspector-list: the official Inspector's CLI, run by node directly
 //     (not npx), doing tools/list against the same server
 //
-// The floor is the go-sdk alone; mcpeek's promise is to stay within 1.15×
-// of it. On a loaded machine a few slow runs move the means: *-p50-ms is
+// The floor is the go-sdk with the validator the design requires: mcpeek's
+// promise is to stay within 1.15× of it (mcpeek-fixlist/floorval-fixlist),
+// and within 1.6× of the go-sdk alone (mcpeek-fixlist/floor-fixlist).
+// Against server-everything, whose own start-up is most of a run, the
+// bare floor is the yardstick (mcpeek/floor-list). On a loaded machine a few slow runs move the means: *-p50-ms is
 // each command's median, and the *-p50 ratios are the medians of the
 // per-iteration ratios, each of two runs made side by side. *-cpu-ms is the
 // CPU time (user+system) of the command and the children it waited for,
@@ -77,7 +86,8 @@ type sample struct {
 //	go test -run '^$' -bench BenchmarkProcessListTools -benchtime 20x -count 5 ./e2e
 func BenchmarkProcessListTools(b *testing.B) {
 	const rssRuns = 3
-	floorBin := buildFloor(b)
+	floorBin := buildFloor(b, "")
+	floorValBin := buildFloor(b, "validator")
 	answers, err := filepath.Abs("testdata/answers/choose-option-a.json")
 	if err != nil {
 		b.Fatal(err)
@@ -85,6 +95,9 @@ func BenchmarkProcessListTools(b *testing.B) {
 	cs := []*competitor{
 		{name: "mcpeek-call", argv: []string{mcpeekBin, "call", "choose_option", "--answers", answers, "--", mcpeekBin, "fixture"}, check: choseOptionA},
 		{name: "floor-call", argv: []string{floorBin, "-call", "choose_option", "-content", `{"choice":"option-a"}`, "--", mcpeekBin, "fixture"}, check: choseOptionA},
+		{name: "mcpeek-fixlist", argv: []string{mcpeekBin, "list", "tools", "--", mcpeekBin, "fixture"}},
+		{name: "floorval-fixlist", argv: []string{floorValBin, "--", mcpeekBin, "fixture"}},
+		{name: "floor-fixlist", argv: []string{floorBin, "--", mcpeekBin, "fixture"}},
 	}
 	if everything := findServerEverything(b); everything != "" {
 		// Every command finds the same Node.js first on PATH, so the server
@@ -135,7 +148,10 @@ func BenchmarkProcessListTools(b *testing.B) {
 		b.ReportMetric(mb(c.ownPeak), c.name+"-peak-MB")
 		b.ReportMetric(mb(c.treeRSS), c.name+"-rusage-MB")
 	}
-	for _, r := range [][2]string{{"mcpeek-call", "floor-call"}, {"mcpeek-list", "floor-list"}, {"inspector-list", "floor-list"}} {
+	for _, r := range [][2]string{
+		{"mcpeek-call", "floor-call"}, {"mcpeek-fixlist", "floorval-fixlist"}, {"mcpeek-fixlist", "floor-fixlist"},
+		{"floorval-fixlist", "floor-fixlist"}, {"mcpeek-list", "floor-list"}, {"inspector-list", "floor-list"},
+	} {
 		x, floor := byName[r[0]], byName[r[1]]
 		if x == nil || floor == nil {
 			continue
@@ -154,20 +170,25 @@ func BenchmarkProcessListTools(b *testing.B) {
 			counts[c.name] = c.toolCount
 		}
 	}
-	if counts["mcpeek-list"] != counts["floor-list"] {
-		b.Errorf("mcpeek listed %d tools, the floor %d: they did not do the same work", counts["mcpeek-list"], counts["floor-list"])
+	for _, same := range [][]string{{"mcpeek-list", "floor-list"}, {"mcpeek-fixlist", "floorval-fixlist", "floor-fixlist"}} {
+		for _, name := range same[1:] {
+			if counts[same[0]] != counts[name] {
+				b.Errorf("%s listed %d tools, %s %d: they did not do the same work", same[0], counts[same[0]], name, counts[name])
+			}
+		}
 	}
 	if len(counts) > 0 {
 		b.Logf("tools listed: %v (the Inspector advertises no URL elicitation, so the server offers it one tool fewer)", counts)
 	}
 }
 
-// buildFloor builds the floor program into a temporary folder.
-func buildFloor(b *testing.B) string {
+// buildFloor builds the floor program, with the build tags given, into a
+// temporary folder.
+func buildFloor(b *testing.B, tags string) string {
 	b.Helper()
 	floorBin := filepath.Join(b.TempDir(), "floor")
-	if out, err := exec.Command("go", "build", "-o", floorBin, "./testdata/perf/floor").CombinedOutput(); err != nil {
-		b.Fatalf("go build ./testdata/perf/floor: %v\n%s", err, out)
+	if out, err := exec.Command("go", "build", "-tags", tags, "-o", floorBin, "./testdata/perf/floor").CombinedOutput(); err != nil {
+		b.Fatalf("go build -tags %q ./testdata/perf/floor: %v\n%s", tags, err, out)
 	}
 	return floorBin
 }

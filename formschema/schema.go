@@ -8,11 +8,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Kind is the kind of control a field needs.
@@ -85,7 +84,7 @@ type Field struct {
 // sent them, and a compiled validator.
 type Schema struct {
 	Fields   []Field
-	compiled *jsonschema.Resolved
+	compiled *jsonschema.Schema
 }
 
 // FieldError is a validation problem with one field, worded for a person.
@@ -153,42 +152,6 @@ func ParseWithOrder(requested any, order []string) (*Schema, error) {
 	return s, err
 }
 
-// parsed caches parsed schemas: servers ask with the same schema again and
-// again, and compiling its validator is most of the work. A Schema is never
-// changed after parsing, so sharing one is safe.
-var parsed = schemaCache{max: 128}
-
-type schemaCache struct {
-	mu    sync.Mutex
-	max   int
-	items map[string]*Schema
-	order []string
-}
-
-func (c *schemaCache) get(key string) (*Schema, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s, ok := c.items[key]
-	return s, ok
-}
-
-func (c *schemaCache) put(key string, s *Schema) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.items == nil {
-		c.items = map[string]*Schema{}
-	}
-	if _, ok := c.items[key]; ok {
-		return
-	}
-	if len(c.order) >= c.max {
-		delete(c.items, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.items[key] = s
-	c.order = append(c.order, key)
-}
-
 // parser reads a schema: an elicitation's requested schema, or with args
 // a tool's input schema, which may also hold lists and groups.
 type parser struct {
@@ -252,7 +215,7 @@ func (p parser) parse(raw []byte, order []string) (*Schema, error) {
 		}
 		s.Fields = append(s.Fields, f)
 	}
-	s.compiled, err = compile(raw, s.Fields)
+	s.compiled, err = Compile(raw)
 	if err != nil {
 		return nil, fmt.Errorf("requested schema does not compile: %w", err)
 	}
@@ -818,18 +781,23 @@ func (s *Schema) Defaults() map[string]any {
 // Validate checks content against the schema, formats asserted, and returns
 // one error per failing field, in field order. Messages never echo the value.
 func (s *Schema) Validate(content map[string]any) []FieldError {
-	exactInst, plainInst, err := normalize(content)
+	inst, err := normalize(content)
 	if err != nil {
 		return []FieldError{{Message: err.Error()}}
 	}
-	byKey := map[string]string{}
+	found := findings{}
 	var general []string
 	if s.compiled != nil { // a zero Schema (URL mode) has no validator
-		s.checkFields(exactInst, byKey)
-		if err := validateWhole(s.compiled, plainInst); err != nil {
-			s.wholeSchemaError(err, byKey, &general)
+		if err := validateWhole(s.compiled, inst); err != nil {
+			var ve *jsonschema.ValidationError
+			if errors.As(err, &ve) {
+				s.collect(ve, found, &general)
+			} else {
+				general = append(general, err.Error())
+			}
 		}
 	}
+	byKey := found.messages()
 	s.checkBounds(content, byKey)
 	var out []FieldError
 	for _, f := range s.Fields {
@@ -873,26 +841,21 @@ func (s *Schema) Check(content map[string]any) error {
 	return errors.New(strings.Join(msgs, "; "))
 }
 
-// normalize makes content plain JSON twice over: with numbers as written
-// (json.Number), for the form's own checks, and as float64, for
-// jsonschema-go.
-func normalize(content map[string]any) (exact, plain map[string]any, err error) {
+// normalize makes content the JSON the validator reads: numbers as
+// written (json.Number), so that bounds and multipleOf are exact.
+func normalize(content map[string]any) (any, error) {
 	if content == nil {
 		content = map[string]any{}
 	}
 	b, err := json.Marshal(content)
 	if err != nil {
-		return nil, nil, fmt.Errorf("content cannot be encoded as JSON: %w", err)
+		return nil, fmt.Errorf("content cannot be encoded as JSON: %w", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&exact); err != nil {
-		return nil, nil, fmt.Errorf("content cannot be encoded as JSON: %w", err)
+	inst, err := Instance(b)
+	if err != nil {
+		return nil, fmt.Errorf("content cannot be encoded as JSON: %w", err)
 	}
-	if err := json.Unmarshal(b, &plain); err != nil {
-		return nil, nil, fmt.Errorf("content cannot be encoded as JSON: %w", err)
-	}
-	return exact, plain, nil
+	return inst, nil
 }
 
 // subSep joins a group's key and its field's key in byKey; JSON keys may

@@ -1,281 +1,233 @@
 package formschema
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/big"
-	"net/mail"
-	"net/url"
-	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"unicode/utf8"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
-// Validation has two parts. The form's own checks walk each field's
-// schema and word what is wrong with its answer for a person; they cover
-// the keywords a form's fields have, string formats and exact decimal
-// multipleOf included. The schema as a whole is then checked by
-// jsonschema-go, which has the last word: an answer it refuses is never
-// sent, and what only it finds (a rule of the schema's root, such as
-// allOf or dependentRequired) is reported too, by field where it names
-// one. jsonschema-go prepares nothing when the program starts, which
-// keeps a run that validates nothing as quick as one without a
-// validator.
-
-// compile reads a schema into jsonschema-go and resolves it. multipleOf
-// is left to the form's own check on the fields it knows, which reads
-// decimals exactly where jsonschema-go divides floats (0.3 is a multiple
-// of 0.1).
-func compile(raw []byte, fields []Field) (*jsonschema.Resolved, error) {
-	var root jsonschema.Schema
-	if err := json.Unmarshal(raw, &root); err != nil {
-		return nil, err
-	}
-	switch root.Schema {
-	case "", "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft-07/schema#",
-		"https://json-schema.org/draft/2020-12/schema":
-	default:
-		// Another draft's form schema reads the same in 2020-12 for
-		// every keyword a form uses.
-		root.Schema = ""
-	}
-	for _, f := range fields {
-		sub := root.Properties[f.Key]
-		if sub == nil {
-			continue
-		}
-		sub.MultipleOf = nil
-		if f.Item != nil && sub.Items != nil {
-			sub.Items.MultipleOf = nil
-		}
-		for _, g := range f.Fields {
-			if gs := sub.Properties[g.Key]; gs != nil {
-				gs.MultipleOf = nil
-			}
-		}
-	}
-	return root.Resolve(nil)
-}
+// Validation is the validator's (santhosh-tekuri/jsonschema, formats
+// asserted, numbers read exactly): mcpeek checks nothing by hand but the
+// date bounds the validator does not know (bounds.go). What it finds is
+// worded here for a person, on the field its instance location names,
+// one problem per field (the first by rank, which is the order a person
+// fixes them in: the kind of value, then the choices, lengths, pattern,
+// format, bounds, counts, and a list's items), never echoing the value.
 
 // validateWhole checks the instance against the whole schema; a failure
-// of jsonschema-go itself is an error, not a crash.
-func validateWhole(r *jsonschema.Resolved, inst any) (err error) {
+// of the validator itself is an error, not a crash.
+func validateWhole(sch *jsonschema.Schema, inst any) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("the schema could not be checked: %v", p)
 		}
 	}()
-	return r.Validate(inst)
+	return sch.Validate(inst)
 }
 
-// property is the schema of a field of the compiled schema, or nil.
-func (s *Schema) property(key string) *jsonschema.Schema {
-	if s.compiled == nil {
-		return nil
+// finding is a problem with one field (or a group's field), and its rank:
+// of several problems with a field, the lowest rank is told.
+type finding struct {
+	rank int
+	msg  string
+}
+
+// findings holds the problem to tell per field, by key (a group's field
+// by its group's key, subSep and its own key).
+type findings map[string]finding
+
+func (fs findings) add(key string, rank int, msg string) {
+	if old, ok := fs[key]; !ok || rank < old.rank {
+		fs[key] = finding{rank, msg}
 	}
-	return s.compiled.Schema().Properties[key]
 }
 
-// checkFields words what is wrong with each field's answer, the first
-// thing per field, into byKey.
-func (s *Schema) checkFields(content map[string]any, byKey map[string]string) {
-	for i := range s.Fields {
-		f := &s.Fields[i]
-		v, present := content[f.Key]
-		if !present {
-			if f.Required {
-				byKey[f.Key] = "is required"
+func (fs findings) messages() map[string]string {
+	out := make(map[string]string, len(fs))
+	for k, f := range fs {
+		out[k] = f.msg
+	}
+	return out
+}
+
+// The ranks of problems with one field.
+const (
+	rankType = iota
+	rankChoice
+	rankMinLength
+	rankMaxLength
+	rankPattern
+	rankFormat
+	rankMinimum
+	rankMaximum
+	rankExclusiveMinimum
+	rankExclusiveMaximum
+	rankMultipleOf
+	rankMinItems
+	rankMaxItems
+	rankUniqueItems
+	rankOther = 20
+	// rankItems is a list's first item; each further item ranks
+	// rankItemSpan later.
+	rankItems    = 100
+	rankItemSpan = 32
+)
+
+// collect walks the validator's error tree into found (problems with a
+// field) and general (problems with the answer as a whole). A choice
+// (anyOf, oneOf) is one problem, not the problems of each alternative.
+func (s *Schema) collect(ve *jsonschema.ValidationError, found findings, general *[]string) {
+	switch ve.ErrorKind.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+	default:
+		if len(ve.Causes) > 0 {
+			for _, c := range ve.Causes {
+				s.collect(c, found, general)
 			}
-			continue
+			return
 		}
-		sub := s.property(f.Key)
-		if msg := valueMessage(f, sub, v); msg != "" {
-			byKey[f.Key] = msg
-			continue
+	}
+	loc := ve.InstanceLocation
+	if len(loc) == 0 {
+		s.rootError(ve.ErrorKind, found, general)
+		return
+	}
+	if f := s.Field(loc[0]); f != nil {
+		f.fieldError(loc[1:], ve.ErrorKind, found)
+	}
+	// A property no field declares: Validate names it itself.
+}
+
+// rootError takes in a problem of the answer as a whole: the required
+// properties a root rule (required, allOf, dependentRequired) names go on
+// their fields, the rest is said in general, by keyword, since the
+// validator's own wording quotes the answer.
+func (s *Schema) rootError(k jsonschema.ErrorKind, found findings, general *[]string) {
+	addGeneral := func(msg string) {
+		if !slices.Contains(*general, msg) {
+			*general = append(*general, msg)
 		}
-		if obj, ok := v.(map[string]any); ok && f.Kind == KindGroup && sub != nil {
-			for j := range f.Fields {
-				g := &f.Fields[j]
-				gv, present := obj[g.Key]
-				var msg string
-				switch {
-				case !present && g.Required:
-					msg = "is required"
-				case present:
-					msg = valueMessage(g, sub.Properties[g.Key], gv)
-				}
-				if msg != "" {
-					byKey[f.Key+subSep+g.Key] = msg
-				}
+	}
+	switch k.(type) {
+	case *kind.AdditionalProperties:
+		return // Validate names each undeclared property itself
+	case *kind.Required, *kind.DependentRequired, *kind.Dependency:
+		for _, name := range missing(k) {
+			if s.Field(name) == nil {
+				// Required by a root keyword such as allOf, but not a field:
+				// no answer to this form can satisfy it.
+				addGeneral(fmt.Sprintf("the schema requires %q, which is not a field of this form", Clean(name)))
+				continue
 			}
+			found.add(name, rankType, "is required")
 		}
+		return
 	}
+	addGeneral("the answer does not meet the schema's " + keyword(k) + " rule")
 }
 
-// valueMessage words the first thing wrong with one answer v (numbers as
-// json.Number) to a field f whose schema is sub, or "".
-func valueMessage(f *Field, sub *jsonschema.Schema, v any) string {
-	if sub == nil {
-		return ""
+// missing is the properties a required-like problem names as missing.
+func missing(k jsonschema.ErrorKind) []string {
+	switch k := k.(type) {
+	case *kind.Required:
+		return k.Missing
+	case *kind.DependentRequired:
+		return k.Missing
+	case *kind.Dependency:
+		return k.Missing
 	}
-	if types := schemaTypes(sub); len(types) > 0 && !slices.ContainsFunc(types, func(t string) bool { return hasType(v, t) }) {
-		return "must be " + article(strings.Join(types, " or "))
-	}
-	if (sub.Enum != nil && !slices.ContainsFunc(sub.Enum, func(e any) bool { return sameValue(e, v) })) ||
-		(sub.Const != nil && !sameValue(*sub.Const, v)) ||
-		(f.Kind == KindSelect && len(f.Options) > 0 && !isChoice(f, v)) {
-		return choicesMessage(f)
-	}
-	switch v := v.(type) {
-	case string:
-		return stringMessage(f, sub, v)
-	case json.Number:
-		return numberMessage(f, sub, v)
-	case []any:
-		return arrayMessage(f, sub, v)
-	}
-	return ""
+	return nil
 }
 
-func schemaTypes(sub *jsonschema.Schema) []string {
-	if sub.Type != "" {
-		return []string{sub.Type}
-	}
-	return sub.Types
-}
-
-// hasType reports whether v is of the JSON type t; a whole number is an
-// integer, and an integer is a number.
-func hasType(v any, t string) bool {
-	switch v := v.(type) {
-	case nil:
-		return t == "null"
-	case bool:
-		return t == "boolean"
-	case string:
-		return t == "string"
-	case json.Number:
-		if t == "number" {
-			return true
-		}
-		r, ok := exact(v)
-		return t == "integer" && ok && r.IsInt()
-	case []any:
-		return t == "array"
-	case map[string]any:
-		return t == "object"
-	}
-	return false
-}
-
-func stringMessage(f *Field, sub *jsonschema.Schema, v string) string {
-	n := utf8.RuneCountInString(v)
-	if sub.MinLength != nil && n < *sub.MinLength {
-		return "must be at least " + Plural(*sub.MinLength, "character", "characters")
-	}
-	if sub.MaxLength != nil && n > *sub.MaxLength {
-		return "must be at most " + Plural(*sub.MaxLength, "character", "characters")
-	}
-	if sub.Pattern != "" {
-		if re, err := regexp.Compile(sub.Pattern); err == nil && !re.MatchString(v) {
-			return "must match the pattern " + sub.Pattern
-		}
-	}
-	if !formatFits(sub.Format, v) {
-		return "must be " + formatWords(sub.Format)
-	}
-	return ""
-}
-
-// formatFits reports whether v is written in the string format: email,
-// uri, date or date-time (the formats a form field may have); any other
-// format is not checked.
-func formatFits(format, v string) bool {
-	switch format {
-	case "email":
-		a, err := mail.ParseAddress(v)
-		return err == nil && a.Name == "" && a.Address == v
-	case "uri":
-		u, err := url.Parse(v)
-		return err == nil && u.IsAbs()
-	case "date":
-		_, ok := ParseDate(v)
-		return ok
-	case "date-time":
-		_, ok := ParseDateTime(v)
-		return ok
-	}
-	return true
-}
-
-func numberMessage(f *Field, sub *jsonschema.Schema, v json.Number) string {
-	n, ok := exact(v)
-	if !ok {
-		return "must be a number"
-	}
-	for _, b := range []struct {
-		bound *float64
-		fails func(c int) bool
-		words string
-	}{
-		{sub.Minimum, func(c int) bool { return c < 0 }, "must be at least "},
-		{sub.Maximum, func(c int) bool { return c > 0 }, "must be at most "},
-		{sub.ExclusiveMinimum, func(c int) bool { return c <= 0 }, "must be greater than "},
-		{sub.ExclusiveMaximum, func(c int) bool { return c >= 0 }, "must be less than "},
-	} {
-		if b.bound != nil && b.fails(n.Cmp(decimal(*b.bound))) {
-			return b.words + numString(*b.bound)
-		}
-	}
-	if f.MultipleOf != nil && *f.MultipleOf > 0 {
-		if q := new(big.Rat).Quo(n, decimal(*f.MultipleOf)); !q.IsInt() {
-			return "must be a multiple of " + numString(*f.MultipleOf)
-		}
-	}
-	return ""
-}
-
-func arrayMessage(f *Field, sub *jsonschema.Schema, v []any) string {
-	if sub.MinItems != nil && len(v) < *sub.MinItems {
-		return countMessage(f, "needs at least", "choose at least", *sub.MinItems)
-	}
-	if sub.MaxItems != nil && len(v) > *sub.MaxItems {
-		return countMessage(f, "takes at most", "choose at most", *sub.MaxItems)
-	}
-	if sub.UniqueItems {
-		for i := range v {
-			for j := i + 1; j < len(v); j++ {
-				if sameValue(v[i], v[j]) {
-					return "must not repeat a choice"
-				}
-			}
-		}
-	}
+// fieldError takes in a problem at rest (the instance location below
+// the field) of the field f's answer.
+func (f *Field) fieldError(rest []string, k jsonschema.ErrorKind, found findings) {
 	switch {
-	case f.Kind == KindMultiSelect:
-		for _, e := range v {
-			if !isChoice(f, e) {
-				return choicesMessage(f)
+	case f.Kind == KindGroup && len(rest) == 0 && len(missing(k)) > 0:
+		for _, name := range missing(k) {
+			if f.sub(name) != nil {
+				found.add(f.Key+subSep+name, rankType, "is required")
 			}
 		}
-	case f.Item != nil:
-		for i, e := range v {
-			if msg := valueMessage(f.Item, sub.Items, e); msg != "" {
-				return fmt.Sprintf("item %d %s", i+1, msg)
-			}
+	case f.Kind == KindGroup && len(rest) > 0:
+		if g := f.sub(rest[0]); g != nil {
+			rank, msg := g.problem(k)
+			found.add(f.Key+subSep+g.Key, rank, msg)
+			return
 		}
+		found.add(f.Key, rankOther, "has a property the schema does not allow")
+	case f.Kind == KindList && len(rest) > 0 && f.Item != nil:
+		n, err := strconv.Atoi(rest[0])
+		if err != nil {
+			n = 0
+		}
+		rank, msg := f.Item.problem(k)
+		found.add(f.Key, rankItems+n*rankItemSpan+rank, fmt.Sprintf("item %d %s", n+1, msg))
+	case f.Kind == KindMultiSelect && len(rest) > 0:
+		found.add(f.Key, rankItems, choicesMessage(f))
+	case len(rest) > 0:
+		found.add(f.Key, rankOther, "is not valid (the schema's "+keyword(k)+" rule)")
+	default:
+		rank, msg := f.problem(k)
+		found.add(f.Key, rank, msg)
 	}
-	return ""
 }
 
-func isChoice(f *Field, v any) bool {
-	return slices.ContainsFunc(f.Options, func(o Option) bool { return sameValue(o.Value, v) })
+// problem words one problem with the field's answer, and ranks it among
+// the field's problems. It uses the schema's own constraints, never the
+// submitted value.
+func (f *Field) problem(k jsonschema.ErrorKind) (rank int, msg string) {
+	switch k := k.(type) {
+	case *kind.Required:
+		return rankType, "is required"
+	case *kind.Type:
+		return rankType, "must be " + article(strings.Join(k.Want, " or "))
+	case *kind.Enum, *kind.Const, *kind.AnyOf, *kind.OneOf:
+		return rankChoice, choicesMessage(f)
+	case *kind.MinLength:
+		return rankMinLength, "must be at least " + Plural(k.Want, "character", "characters")
+	case *kind.MaxLength:
+		return rankMaxLength, "must be at most " + Plural(k.Want, "character", "characters")
+	case *kind.Pattern:
+		return rankPattern, "must match the pattern " + k.Want
+	case *kind.Format:
+		return rankFormat, "must be " + formatWords(k.Want)
+	case *kind.Minimum:
+		return rankMinimum, "must be at least " + ratString(k.Want)
+	case *kind.Maximum:
+		return rankMaximum, "must be at most " + ratString(k.Want)
+	case *kind.ExclusiveMinimum:
+		return rankExclusiveMinimum, "must be greater than " + ratString(k.Want)
+	case *kind.ExclusiveMaximum:
+		return rankExclusiveMaximum, "must be less than " + ratString(k.Want)
+	case *kind.MultipleOf:
+		return rankMultipleOf, "must be a multiple of " + ratString(k.Want)
+	case *kind.MinItems:
+		return rankMinItems, countMessage(f, "needs at least", "choose at least", k.Want)
+	case *kind.MaxItems:
+		return rankMaxItems, countMessage(f, "takes at most", "choose at most", k.Want)
+	case *kind.UniqueItems:
+		return rankUniqueItems, "must not repeat a choice"
+	case *kind.AdditionalProperties:
+		return rankOther, "has a property the schema does not allow"
+	}
+	return rankOther, "is not valid (the schema's " + keyword(k) + " rule)"
+}
+
+// keyword is the schema keyword a problem is about.
+func keyword(k jsonschema.ErrorKind) string {
+	if _, ok := k.(*kind.Not); ok {
+		return "not" // the validator gives no path for it
+	}
+	if p := k.KeywordPath(); len(p) > 0 && p[0] != "" {
+		return p[0]
+	}
+	return "validation"
 }
 
 // choicesMessage words an answer that is none of a field's choices.
@@ -293,182 +245,11 @@ func choicesMessage(f *Field) string {
 	return "must be one of: " + strings.Join(titles, ", ")
 }
 
-// sameValue reports whether two JSON values are equal, numbers by value
-// whether float64 or json.Number.
-func sameValue(a, b any) bool {
-	if ra, ok := number(a); ok {
-		rb, ok := number(b)
-		return ok && ra.Cmp(rb) == 0
+// ratString writes a bound as the schema's number reads in a message.
+func ratString(r *big.Rat) string {
+	if r == nil {
+		return "?"
 	}
-	if _, ok := number(b); ok {
-		return false
-	}
-	switch a := a.(type) {
-	case []any:
-		bl, ok := b.([]any)
-		return ok && slices.EqualFunc(a, bl, sameValue)
-	case map[string]any:
-		bm, ok := b.(map[string]any)
-		if !ok || len(a) != len(bm) {
-			return false
-		}
-		for k, av := range a {
-			if bv, ok := bm[k]; !ok || !sameValue(av, bv) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
-}
-
-// number reads a JSON number (float64 or json.Number) exactly.
-func number(v any) (*big.Rat, bool) {
-	switch v := v.(type) {
-	case float64:
-		return decimal(v), true
-	case json.Number:
-		return exact(v)
-	}
-	return nil, false
-}
-
-// exact reads a number as written.
-func exact(n json.Number) (*big.Rat, bool) {
-	return new(big.Rat).SetString(string(n))
-}
-
-// decimal is a float64 as the decimal it was written as (0.1 is 1/10).
-func decimal(f float64) *big.Rat {
-	r, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
-	if !ok { // NaN or an infinity, which no JSON holds
-		return new(big.Rat)
-	}
-	return r
-}
-
-func numString(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-
-// wholeSchemaError reports an error jsonschema-go found in an answer the
-// form's own checks let through: on the field it names, else in general.
-// Its own wording quotes the answer, so only its keyword is kept.
-func (s *Schema) wholeSchemaError(err error, byKey map[string]string, general *[]string) {
-	paths, leaf := splitChain(err.Error())
-	kw := keyword(leaf)
-	where := ""
-	if len(paths) > 0 {
-		where = paths[len(paths)-1]
-	}
-	key, sub, inField := s.fieldOf(where)
-	switch {
-	case kw == "additionalProperties" && !inField:
-		return // Validate names each undeclared property itself
-	case (kw == "required" || kw == "dependentRequired") && !inField:
-		for _, k := range missingNames(leaf) {
-			if s.Field(k) == nil {
-				// Required by a root keyword such as allOf, but not a field:
-				// no answer to this form can satisfy it.
-				if msg := fmt.Sprintf("the schema requires %q, which is not a field of this form", Clean(k)); !slices.Contains(*general, msg) {
-					*general = append(*general, msg)
-				}
-			} else if _, seen := byKey[k]; !seen {
-				byKey[k] = "is required"
-			}
-		}
-		return
-	case inField:
-		for k := range byKey {
-			if k == key || strings.HasPrefix(k, key+subSep) {
-				return // the form's own checks found what is wrong here
-			}
-		}
-		if sub != "" {
-			key += subSep + sub
-		}
-		msg := "is not valid (the schema's " + kw + " rule)"
-		if kw == "additionalProperties" {
-			msg = "has a property the schema does not allow"
-		}
-		if _, seen := byKey[key]; !seen {
-			byKey[key] = msg
-		}
-		return
-	}
-	*general = append(*general, "the answer does not meet the schema's "+kw+" rule")
-}
-
-// splitChain takes jsonschema-go's error apart: the schema locations it
-// went through ("validating /properties/x: …"), and the last message.
-func splitChain(msg string) (paths []string, leaf string) {
-	const prefix = "validating "
-	for strings.HasPrefix(msg, prefix) {
-		i := strings.Index(msg, ": ")
-		if i < 0 {
-			break
-		}
-		paths = append(paths, msg[len(prefix):i])
-		msg = msg[i+2:]
-	}
-	return paths, msg
-}
-
-// keyword is the schema keyword a jsonschema-go message is about: the
-// letters it starts with ("minLength: …").
-func keyword(leaf string) string {
-	if strings.HasPrefix(leaf, "unexpected additional properties") {
-		return "additionalProperties"
-	}
-	end := strings.IndexFunc(leaf, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') })
-	if end < 0 {
-		end = len(leaf)
-	}
-	if end == 0 {
-		return "validation"
-	}
-	return leaf[:end]
-}
-
-// quotedRE finds Go-quoted strings; compiled when first needed, not at
-// start-up.
-var quotedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"(?:[^"\\]|\\.)*"`) })
-
-// missingNames are the properties a "required" or "dependentRequired"
-// message names as missing.
-func missingNames(leaf string) []string {
-	_, missing, ok := strings.Cut(leaf, "missing properties")
-	if !ok {
-		return nil
-	}
-	var out []string
-	for _, q := range quotedRE().FindAllString(missing, -1) {
-		if name, err := strconv.Unquote(q); err == nil {
-			out = append(out, name)
-		}
-	}
-	return out
-}
-
-// fieldOf reads a schema location ("/properties/a/properties/b") as the
-// field it is in, and the group's field when it is in one.
-func (s *Schema) fieldOf(where string) (key, sub string, ok bool) {
-	parts := strings.Split(where, "/")
-	if len(parts) < 3 || parts[0] != "" || parts[1] != "properties" {
-		return "", "", false
-	}
-	key = unescapePointer(parts[2])
-	f := s.Field(key)
-	if f == nil {
-		return "", "", false
-	}
-	if f.Kind == KindGroup && len(parts) >= 5 && parts[3] == "properties" {
-		sub = unescapePointer(parts[4])
-		if f.sub(sub) == nil {
-			sub = ""
-		}
-	}
-	return key, sub, true
-}
-
-func unescapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }

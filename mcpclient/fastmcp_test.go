@@ -27,8 +27,15 @@ func fastMCPServer(t *testing.T, name string) func() *mcp.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return askingServer(schema)
+}
+
+// askingServer asks, for each call of its tool "ask", with the requested
+// schema as written: as an elicitation/create request in the legacy era,
+// as an input request of an input_required result in 2026-07-28.
+func askingServer(schema json.RawMessage) func() *mcp.Server {
 	params := func() *mcp.ElicitParams {
-		return &mcp.ElicitParams{Message: "Book it", RequestedSchema: json.RawMessage(schema)}
+		return &mcp.ElicitParams{Message: "Book it", RequestedSchema: schema}
 	}
 	return func() *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "fastmcp-shaped", Version: "1"}, nil)
@@ -103,11 +110,19 @@ func askFastMCP(t *testing.T, protocol, schema, answers string) (sent []map[stri
 // the era protocol names, answering with asker, and returns what went out.
 func askFastMCPWith(t *testing.T, protocol, schema string, asker mcpclient.NativeAsker, calls int) []map[string]any {
 	t.Helper()
+	return askWith(t, protocol, fastMCPServer(t, schema), asker, calls)
+}
+
+// askWith calls the tool "ask" of the server newServer makes calls times,
+// in the era protocol names, answering with asker, and returns what went
+// out.
+func askWith(t *testing.T, protocol string, newServer func() *mcp.Server, asker mcpclient.NativeAsker, calls int) []map[string]any {
+	t.Helper()
 	wire := mcpclient.NewWireLog(1000, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	conn, err := mcpclient.Connect(ctx, mcpclient.Config{
-		Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: fastMCPServer(t, schema)},
+		Target:       mcpclient.Target{Kind: mcpclient.TargetEmbedded, Embedded: newServer},
 		Protocol:     protocol,
 		Capabilities: mcpclient.CapabilityOptions{FormElicitation: true},
 		Asker:        asker,

@@ -7,10 +7,11 @@ import (
 )
 
 // TestProtocolLayerLinksNoUI keeps the packages that speak MCP or serve the
-// app bridge free of terminal UI code: they must build without bubbletea,
-// huh or lipgloss (docs/architecture.md, "Packages").
+// app bridge, and the file policy they share, free of terminal UI code:
+// they must build without bubbletea, huh or lipgloss (docs/architecture.md,
+// "Packages").
 func TestProtocolLayerLinksNoUI(t *testing.T) {
-	for _, pkg := range []string{"../mcpclient", "../apphost", "../formschema"} {
+	for _, pkg := range []string{"../mcpclient", "../apphost", "../formschema", "../internal/safefile"} {
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)

@@ -7,6 +7,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -42,7 +43,7 @@ func completer(conn *mcpclient.Conn, ref *mcp.CompleteReference) layer.Completer
 // its defaults), the cursor in the first.
 func (m *Model) openJSON(t *mcp.Tool, asTask bool) tea.Cmd {
 	input := m.inputSchema(t)
-	args := layer.JSONArgs{Tool: t, AsTask: asTask, Schema: indentedSchema(input), Secrets: secret.Fields(t.InputSchema)}
+	args := layer.JSONArgs{Tool: t, AsTask: asTask, Schema: indentedSchema(input), Secrets: secret.Fields(t.InputSchema), Check: argumentsCheck(input)}
 	if _, err := formschema.ParseArguments(input); err != nil {
 		args.Why = err.Error()
 	}
@@ -50,4 +51,19 @@ func (m *Model) openJSON(t *mcp.Tool, asTask bool) tea.Cmd {
 		args.Text, args.Skeleton = skeleton(input), true
 	}
 	return m.host(layer.NewJSONEditor(&m.c, args))
+}
+
+// argumentsCheck validates a tool's arguments, as JSON, against its input
+// schema (formats asserted, the draft it declares); nil when the schema
+// cannot be read, which leaves the arguments to the server.
+func argumentsCheck(input any) func([]byte) error {
+	raw, err := json.Marshal(input)
+	if err != nil {
+		return nil
+	}
+	sch, err := formschema.Compile(raw)
+	if err != nil {
+		return nil
+	}
+	return func(args []byte) error { return formschema.ValidateJSON(sch, args) }
 }

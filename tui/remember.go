@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -223,17 +223,7 @@ func writeArgs(dir, server string, args map[string]json.RawMessage, seq int) err
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("remember arguments: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".args-*") // 0600
-	if err != nil {
-		return fmt.Errorf("remember arguments: %w", err)
-	}
-	_, err = tmp.Write(append(b, '\n'))
-	err = errors.Join(err, tmp.Close())
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
+	if err := safefile.Atomic(path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("remember arguments: %w", err)
 	}
 	stateWrites.written[path] = seq

@@ -79,10 +79,7 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 // embedded fixture) with -H and -e into the target, or finds the server a
 // config names (--config, --server, @NAME).
 func (cf *connFlags) parseTarget(words []string) error {
-	if err := mcpclient.CheckProtocol(cf.Protocol); err != nil {
-		return usagef("--protocol: %v", err)
-	}
-	if err := cf.check(); err != nil {
+	if err := cf.checkAll(); err != nil {
 		return err
 	}
 	cfg, sel, err := cf.configFor(words, nil, nil)
@@ -91,6 +88,15 @@ func (cf *connFlags) parseTarget(words []string) error {
 	}
 	cf.Config, cf.selection = cfg, sel
 	return nil
+}
+
+// checkAll checks the flags, --protocol too, before configFor makes a
+// server's config of them.
+func (cf *connFlags) checkAll() error {
+	if err := mcpclient.CheckProtocol(cf.Protocol); err != nil {
+		return usagef("--protocol: %v", err)
+	}
+	return cf.check()
 }
 
 // check checks the flags besides --protocol and the server's, and reads
@@ -143,13 +149,19 @@ func (cf *connFlags) configFor(words, env, roots []string) (session.Config, sess
 // connection to it shares; notify shows the person a URL to open. Its
 // wire log redacts secrets, the run's set that its output redacts too.
 func (cf *connFlags) open(s streams, notify func(string)) (*session.Endpoint, error) {
-	if err := cf.selection.Ready(); err != nil {
+	return cf.openConfig(s, &cf.Config, &cf.selection, notify)
+}
+
+// openConfig is open for cfg's server (sel: the config entry it came
+// from), which the flags' own configFor made.
+func (cf *connFlags) openConfig(s streams, cfg *session.Config, sel *session.Selection, notify func(string)) (*session.Endpoint, error) {
+	if err := sel.Ready(); err != nil {
 		return nil, err
 	}
-	if cf.AppHost {
-		cf.App.Theme = cf.theme(s)
+	if cfg.AppHost {
+		cfg.App.Theme = cf.theme(s)
 	}
-	return session.Start(cf.Config, cf.hooks(s, notify))
+	return session.Start(*cfg, cf.hooks(s, notify))
 }
 
 // hooks are what a session started for the run tells it: the run's
@@ -168,19 +180,28 @@ func (cf *connFlags) hooks(s streams, notify func(string)) session.Hooks {
 // within --timeout, with URLs to open shown on stderr.
 func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.NativeAsker, records *mcpclient.Recorder,
 	do func(context.Context, *mcpclient.Conn) error) error {
+	return cf.headlessOn(ctx, s, &cf.Config, &cf.selection, asker, records, do)
+}
+
+// headlessOn is headless for cfg's server (sel: the config entry it came
+// from), which the flags' own configFor made: a command that reaches
+// several servers (diff's live sides) gives each its config, and the
+// flags give the run's settings (--timeout, --record, progress).
+func (cf *connFlags) headlessOn(ctx context.Context, s streams, cfg *session.Config, sel *session.Selection, asker mcpclient.NativeAsker,
+	records *mcpclient.Recorder, do func(context.Context, *mcpclient.Conn) error) error {
 	// Asked before --timeout counts: the person's time is not the server's.
-	if err := cf.approve(ctx, s.errOut, s.terminal()); err != nil {
+	if err := approveInto(ctx, cfg, sel, s.errOut, s.terminal()); err != nil {
 		return err
 	}
 	ctx, cancel := withTimeout(ctx, cf.timeout)
 	defer cancel()
-	e, err := cf.open(s, func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
+	e, err := cf.openConfig(s, cfg, sel, func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) })
 	if err != nil {
 		return err
 	}
 	defer cf.finishRecording(s.errOut)
 	defer e.Close()
-	if cf.TLS.Insecure {
+	if cfg.TLS.Insecure {
 		fmt.Fprintln(s.errOut, insecureWarning)
 	}
 	progress := session.ProgressOff
@@ -190,22 +211,22 @@ func (cf *connFlags) headless(ctx context.Context, s streams, asker mcpclient.Na
 	case cf.progress:
 		progress = session.ProgressLines
 	}
-	events := session.NewEvents(s.errOut, progress, cf.LogLevel != "")
+	events := session.NewEvents(s.errOut, progress, cfg.LogLevel != "")
 	defer events.Close()
 	e.OnEvent = events.OnEvent
 	e.IgnoreListChanges = true // session.Events shows none
 	cf.events, cf.host = events, e.Host
 	e.ShowAuth = func(text string) { fmt.Fprintln(s.errOut, "mcpeek: "+text) }
-	if (cf.NoBrowser || s.isStdinTTY()) && !cf.stdinTaken {
+	if (cfg.NoBrowser || s.isStdinTTY()) && !cf.stdinTaken {
 		e.PasteAuth = s.pasteLine
 	}
 	conn, err := e.Connect(ctx, asker, records)
 	if err != nil {
-		return doctorHint(ctx, err, cf.Config, &cf.selection)
+		return doctorHint(ctx, err, *cfg, sel)
 	}
 	defer conn.Close()
 	err = do(ctx, conn)
-	if cf.LogLevel != "" {
+	if cfg.LogLevel != "" {
 		// Log messages the server sends just after the answer are shown
 		// too, as the wire log has them.
 		conn.DrainLogs(ctx, logDrain)

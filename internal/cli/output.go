@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/termtext"
 )
 
@@ -46,9 +46,9 @@ func escapeC1(b []byte) []byte {
 // cannot forge further lines.
 func oneLine(s string) string { return termtext.OneLine(s) }
 
-// createPrivate opens a log file only its owner can read
-// (session.CreatePrivate).
-func createPrivate(path string) (*os.File, error) { return session.CreatePrivate(path) }
+// createPrivate opens a log file (--elicit-log, --record) only its owner
+// can read, by the file policy's rule for logs ([safefile.Log]).
+func createPrivate(path string) (*os.File, error) { return safefile.Log(path) }
 
 // cutLine cuts s to n runes.
 func cutLine(s string, n int) string { return termtext.Cut(s, n) }

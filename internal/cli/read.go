@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/dustin/go-humanize"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -108,45 +109,18 @@ func (o *readOptions) save(res *mcp.ReadResourceResult, s streams) error {
 func createNew(path string, data []byte, replace bool) error {
 	if info, err := os.Lstat(path); err == nil && replace {
 		if !info.Mode().IsRegular() {
-			return fmt.Errorf("%s is not a regular file (%s): --force replaces only a file", path, fileKind(info.Mode()))
+			return fmt.Errorf("%s is not a regular file (%s): --force replaces only a file", path, safefile.Kind(info.Mode()))
 		}
 		if err := os.Remove(path); err != nil {
 			return err
 		}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	err := safefile.WriteNew(path, data, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		if replace {
 			return fmt.Errorf("%s came back while it was replaced: not written", path)
 		}
 		return fmt.Errorf("%s is already there: give --force to replace it", path)
 	}
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		_ = os.Remove(path)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		_ = os.Remove(path)
-		return err
-	}
-	return nil
-}
-
-// fileKind names what a mode says a file is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
+	return err
 }

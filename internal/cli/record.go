@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/internal/record"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -120,7 +121,7 @@ func (r *recording) Start(conn *mcpclient.Conn) (string, error) {
 		return r.path, errors.New("already recording to " + r.path)
 	}
 	path := "mcpeek-" + time.Now().Format("20060102-150405") + ".jsonl"
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := safefile.Create(path, 0o600)
 	if err != nil {
 		return path, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -46,7 +47,7 @@ func (o *surfaceOptions) parse(fs *flagSet, args []string) error {
 }
 
 func (o *surfaceOptions) run(ctx context.Context, s streams) error {
-	sur, err := liveSurface(ctx, s, &o.conn)
+	sur, err := liveSurface(ctx, s, &o.conn, &o.conn.Config, &o.conn.selection)
 	if err != nil {
 		return err
 	}
@@ -58,27 +59,27 @@ func (o *surfaceOptions) run(ctx context.Context, s streams) error {
 	return err
 }
 
-// liveSurface reads the surface of cf's server in a headless run, and
-// probes which protocol revisions it accepts.
-func liveSurface(ctx context.Context, s streams, cf *connFlags) (*surface.Surface, error) {
+// liveSurface reads the surface of cfg's server (sel: the config entry it
+// came from) in a headless run with cf's settings, and probes which
+// protocol revisions it accepts.
+func liveSurface(ctx context.Context, s streams, cf *connFlags, cfg *session.Config, sel *session.Selection) (*surface.Surface, error) {
 	var sur *surface.Surface
-	err := cf.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
+	err := cf.headlessOn(ctx, s, cfg, sel, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
 		var err error
 		if sur, err = surface.Live(ctx, conn); err != nil {
 			return err
 		}
 		return sur.Probe(ctx, func(ctx context.Context, revision string) (string, error) {
-			return cf.probe(ctx, s, revision)
+			return probe(ctx, s, *cfg, revision)
 		})
 	})
 	return sur, err
 }
 
-// probe connects once more to cf's server, requiring revision, and
+// probe connects once more to cfg's server, requiring revision, and
 // returns the revision agreed: quietly (no wire log file, recording, log
 // level or app host), as the run's connection is.
-func (cf *connFlags) probe(ctx context.Context, s streams, revision string) (string, error) {
-	cfg := cf.Config
+func probe(ctx context.Context, s streams, cfg session.Config, revision string) (string, error) {
 	cfg.Protocol, cfg.LogLevel, cfg.WireLog, cfg.AppHost = revision, "", "", false
 	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets})
 	if err != nil {
@@ -111,7 +112,10 @@ type diffOptions struct {
 type diffSide struct {
 	file  string
 	words []string
-	conn  connFlags // a live side's, its target set
+	// cfg and sel are a live side's connection, made of the diff's
+	// flags and the side's words (connFlags.configFor).
+	cfg session.Config
+	sel session.Selection
 }
 
 // diffOmits are the connection flags a diff does not take: --config names
@@ -178,13 +182,20 @@ func (o *diffOptions) parse(fs *flagSet, args []string) error {
 			return usagef("diff: --fail-on: %v (or never)", err)
 		}
 	}
+	checked := false
 	for i := range o.sides {
 		side := &o.sides[i]
 		if side.words == nil {
 			continue
 		}
-		side.conn = o.conn
-		if err := side.conn.parseTarget(side.words); err != nil {
+		if !checked {
+			if err := o.conn.checkAll(); err != nil {
+				return err
+			}
+			checked = true
+		}
+		var err error
+		if side.cfg, side.sel, err = o.conn.configFor(side.words, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -203,7 +214,7 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 		if side.file == "" {
 			continue
 		}
-		data, err := os.ReadFile(side.file)
+		data, err := safefile.Read(side.file)
 		if err != nil {
 			return usagef("diff: %v", err)
 		}
@@ -220,7 +231,7 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 		if side.file != "" {
 			continue
 		}
-		if surfaces[i], err = liveSurface(ctx, s, &side.conn); err != nil {
+		if surfaces[i], err = liveSurface(ctx, s, &o.conn, &side.cfg, &side.sel); err != nil {
 			if errors.As(err, new(*mcpclient.ConnectError)) && ctx.Err() == nil {
 				return unreachableError{err}
 			}
@@ -228,7 +239,7 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 		}
 		// As the run shows servers elsewhere: a URL without its query's
 		// values, which may be keys.
-		label := side.conn.Target.String()
+		label := side.cfg.Target.String()
 		if strings.HasPrefix(side.words[0], "@") {
 			label = side.words[0]
 		}

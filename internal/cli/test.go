@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/internal/suite/author"
@@ -244,7 +245,7 @@ func (o *testOptions) run(ctx context.Context, s streams) error {
 // annotations and the step summary.
 func (o *testOptions) writeReports(s streams, report *suite.Report) error {
 	write := func(path string, f func(*os.File) error) error {
-		file, err := os.Create(path)
+		file, err := safefile.Public(path)
 		if err != nil {
 			return err
 		}
@@ -269,7 +270,7 @@ func (o *testOptions) writeReports(s streams, report *suite.Report) error {
 	}
 	suite.WriteGitHub(s.out, report)
 	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
-		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		f, err := safefile.PublicAppend(path)
 		if err != nil {
 			return fmt.Errorf("$GITHUB_STEP_SUMMARY: %w", err)
 		}
@@ -311,7 +312,7 @@ func (o *testOptions) dialer(s streams) suite.Dialer {
 // runInit writes a starter suite from the server's tools.
 func (o *testOptions) runInit(ctx context.Context, s streams) error {
 	if o.out != "-" {
-		if _, err := os.Stat(o.out); err == nil {
+		if _, err := os.Lstat(o.out); err == nil {
 			return usagef("test init: %s exists; give another --out FILE, or remove it", o.out)
 		}
 	}
@@ -341,7 +342,7 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 			_, err = s.out.Write(text)
 			return err
 		}
-		if err := os.WriteFile(o.out, text, 0o644); err != nil {
+		if err := safefile.WriteNew(o.out, text, 0o644); err != nil {
 			return fmt.Errorf("test init: %w", err)
 		}
 		fmt.Fprintf(s.errOut, "mcpeek: wrote %s with %d tests; run mcpeek test %s\n", o.out, len(tools), o.out)

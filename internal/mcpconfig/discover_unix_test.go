@@ -10,31 +10,19 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpeek/mcpeek/internal/testuser"
 )
 
-// otherUser is the user id the tests give files to, standing for another
-// person on the machine.
-const otherUser = 4242
+// The tests play another person on the machine as testuser says.
+const otherUser = testuser.Other
 
-// asRoot skips a test that plays another user: only root can give files
-// away.
-func asRoot(t *testing.T) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("playing another user needs root: files are given to another user id with chown")
-	}
-}
-
-// sharedFolder is a folder like /tmp: anyone may create files in it, and
-// only a file's owner may rename or remove it.
-func sharedFolder(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
+var (
+	asRoot       = testuser.NeedsRoot
+	sharedFolder = testuser.SharedFolder
+	writeAs      = testuser.WriteFile
+	symlinkAs    = testuser.Symlink
+)
 
 // mkdir makes a folder owned by uid (-1: this user).
 func mkdir(t *testing.T, path string, uid int) {
@@ -43,28 +31,6 @@ func mkdir(t *testing.T, path string, uid int) {
 		t.Fatal(err)
 	}
 	if err := os.Chown(path, uid, -1); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// writeAs writes a file owned by uid (-1: this user).
-func writeAs(t *testing.T, path, text string, uid int) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(path, uid, -1); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// symlinkAs plants a symbolic link owned by uid.
-func symlinkAs(t *testing.T, target, path string, uid int) {
-	t.Helper()
-	if err := os.Symlink(target, path); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Lchown(path, uid, -1); err != nil {
 		t.Fatal(err)
 	}
 }

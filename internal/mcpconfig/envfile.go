@@ -3,10 +3,10 @@ package mcpconfig
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/mcpeek/mcpeek/internal/safefile"
 )
 
 // maxEnvFileBytes bounds what is read of an entry's envFile.
@@ -15,26 +15,7 @@ const maxEnvFileBytes = 1 << 20
 // readEnvFile reads an entry's envFile: a regular file (a named pipe is
 // not waited on), of at most maxEnvFileBytes.
 func readEnvFile(path string) ([]byte, error) {
-	f, err := openFile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxEnvFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if len(data) > maxEnvFileBytes {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxEnvFileBytes)
-	}
-	return data, nil
+	return safefile.ReadAtMost(path, maxEnvFileBytes)
 }
 
 // EnvFileRead is the file an entry's envFile names, as a run would read

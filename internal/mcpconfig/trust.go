@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/internal/lockfile"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 )
 
 // TrustStore remembers the project servers the person approved, each by
@@ -81,7 +82,7 @@ func (ts *TrustStore) Approve(s *Server) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("approved servers: %w", err)
 	}
-	lock, err := os.OpenFile(ts.path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	lock, err := safefile.Lock(ts.path + ".lock")
 	if err != nil {
 		return fmt.Errorf("approved servers: %w", err)
 	}
@@ -149,28 +150,11 @@ func (ts *TrustStore) check(info fs.FileInfo) error {
 // save writes the approvals, under the store's lock: to a private
 // temporary file in the same 0700 folder, then renamed over the store.
 func (ts *TrustStore) save(list []approval) error {
-	dir := filepath.Dir(ts.path)
 	data, err := json.MarshalIndent(trustFile{Version: 1, Approved: list}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("approved servers: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".approved-*.json")
-	if err != nil {
-		return fmt.Errorf("approved servers: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("approved servers: %w", err)
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("approved servers: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("approved servers: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), ts.path); err != nil {
+	if err := safefile.Atomic(ts.path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("approved servers: %w", err)
 	}
 	return nil

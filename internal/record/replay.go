@@ -99,22 +99,11 @@ func (rp *Replay) Run(ctx context.Context, conn *mcpclient.Conn) error {
 }
 
 // replayable reports whether the replay sends the exchange's request: a
-// request the person made, not the handshake or what a call does on its
-// own (a task's polling).
+// request the person made (one a suite step sends), not the handshake or
+// what a call does on its own (a task's polling).
 func replayable(x Exchange) bool {
-	switch x.Method {
-	case mcpclient.MethodCallTool, "resources/read", "prompts/get",
-		mcpclient.MethodListTools, mcpclient.MethodListPrompts, mcpclient.MethodListResources, mcpclient.MethodListResourceTemplates:
-		return x.Response != nil
-	}
-	return false
-}
-
-// listed is what Conn.List lists to send each list request (resources
-// sends resources/templates/list too).
-var listed = map[string]string{
-	mcpclient.MethodListTools: "tools", mcpclient.MethodListPrompts: "prompts",
-	mcpclient.MethodListResources: "resources", mcpclient.MethodListResourceTemplates: "resources",
+	kind, _ := suite.ReplayStep(x.Method, "", "")
+	return kind != nil && x.Response != nil
 }
 
 // one sends the request of x and compares the response with the recorded
@@ -137,22 +126,13 @@ func (r *replayer) one(ctx context.Context, x Exchange) error {
 		return nil
 	}
 	mark := r.live.len()
-	var err error
-	switch x.Method {
-	case mcpclient.MethodCallTool:
-		if err := r.mayCall(ctx, p.Name); err != nil {
+	kind, target := suite.ReplayStep(x.Method, p.Name, p.URI)
+	if kind.Writes {
+		if err := r.mayCall(ctx, target); err != nil {
 			return err
 		}
-		_, err = r.conn.Call(ctx, p.Name, p.Arguments)
-	case "resources/read":
-		_, err = r.conn.Read(ctx, p.URI)
-	case "prompts/get":
-		args := map[string]string{}
-		_ = json.Unmarshal(p.Arguments, &args)
-		_, err = r.conn.GetPrompt(ctx, p.Name, args)
-	default:
-		_, err = r.conn.List(ctx, listed[x.Method])
 	}
+	_, _, err := kind.Do(ctx, r.conn, suite.Request{Target: target, Args: p.Arguments})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -14,11 +14,11 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/mcpeek/mcpeek/apphost"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -148,7 +148,7 @@ func Start(cfg Config, h Hooks) (*Endpoint, error) {
 	e := &Endpoint{cfg: cfg, connected: h.Connected}
 	var sink io.Writer
 	if cfg.WireLog != "" {
-		f, err := CreatePrivate(cfg.WireLog)
+		f, err := safefile.Log(cfg.WireLog)
 		if err != nil {
 			return nil, usagef("--wire-log: %v", err)
 		}
@@ -182,10 +182,6 @@ func Start(cfg Config, h Hooks) (*Endpoint, error) {
 	}
 	return e, nil
 }
-
-// CreatePrivate opens a log file only its owner can read, never through
-// a link another user planted (logfile_unix.go says how).
-func CreatePrivate(path string) (*os.File, error) { return createPrivate(path) }
 
 // LearnSecrets adds the credentials the target carries (its credential
 // headers and environment entries) and those its config resolved to, to

@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // check compares a step's outcome with its expectations; it also keeps
@@ -143,56 +144,48 @@ func (r *runner) checkResult(ctx context.Context, conn *mcpclient.Conn, st *Step
 // checkOutputSchema validates a call's structuredContent against its
 // tool's outputSchema; "" when it passes.
 func (r *runner) checkOutputSchema(ctx context.Context, conn *mcpclient.Conn, tool string, doc any) string {
-	t, err := conn.Tool(ctx, tool)
-	switch {
-	case err != nil:
-		return "listing the tools: " + err.Error()
-	case t == nil:
-		return fmt.Sprintf("the server lists no tool %q", tool)
-	case t.OutputSchema == nil:
-		return fmt.Sprintf("the tool %q declares no outputSchema", tool)
-	}
-	raw, err := json.Marshal(t.OutputSchema)
-	if err != nil {
-		return "the tool's outputSchema: " + err.Error()
-	}
-	var sch jsonschema.Schema
-	if err := json.Unmarshal(raw, &sch); err != nil {
-		return "the tool's outputSchema does not compile: " + err.Error()
-	}
-	resolved, err := sch.Resolve(nil)
-	if err != nil {
-		return "the tool's outputSchema does not compile: " + err.Error()
+	sch, msg := outputSchema(ctx, conn, tool)
+	if sch == nil {
+		return msg
 	}
 	m, _ := doc.(map[string]any)
 	sc, ok := m["structuredContent"]
 	if !ok {
 		return "the result has no structuredContent"
 	}
-	if err := validateOutput(resolved, sc); err != nil {
-		return "structuredContent does not match the outputSchema: " + oneLine(err.Error())
+	b, err := json.Marshal(sc)
+	if err != nil {
+		return "the result's structuredContent: " + err.Error()
+	}
+	if err := formschema.ValidateJSON(sch, b); err != nil {
+		return "structuredContent does not match the outputSchema: " + err.Error()
 	}
 	return ""
 }
 
-// validateOutput checks structured content, as plain JSON (numbers as
-// float64), against a resolved output schema; a failure of the validator
-// itself is an error, not a crash.
-func validateOutput(r *jsonschema.Resolved, content any) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("the outputSchema could not be checked: %v", p)
-		}
-	}()
-	b, err := json.Marshal(content)
+// outputSchema is the tool's outputSchema compiled: the draft its
+// $schema declares (2020-12 when none), formats asserted. formschema
+// keeps what it compiled, so the many steps of a suite that check one
+// tool compile its schema once. Without one, it says why.
+func outputSchema(ctx context.Context, conn *mcpclient.Conn, tool string) (*jsonschema.Schema, string) {
+	t, err := conn.Tool(ctx, tool)
+	switch {
+	case err != nil:
+		return nil, "listing the tools: " + err.Error()
+	case t == nil:
+		return nil, fmt.Sprintf("the server lists no tool %q", tool)
+	case t.OutputSchema == nil:
+		return nil, fmt.Sprintf("the tool %q declares no outputSchema", tool)
+	}
+	raw, err := json.Marshal(t.OutputSchema)
 	if err != nil {
-		return err
+		return nil, "the tool's outputSchema: " + err.Error()
 	}
-	var plain any
-	if err := json.Unmarshal(b, &plain); err != nil {
-		return err
+	sch, err := formschema.Compile(raw)
+	if err != nil {
+		return nil, "the tool's outputSchema does not compile: " + oneLine(err.Error())
 	}
-	return r.Validate(plain)
+	return sch, ""
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -77,7 +77,7 @@ func (e *Expect) read(file, key string, v *yaml.Node, kind string) error {
 		if v.Decode(&b) != nil {
 			return fail("want true or false")
 		}
-		if kind != StepCall {
+		if !StepKindOf(kind).ToolResult {
 			return fail("only a call's result has isError")
 		}
 		e.IsError = &b
@@ -92,7 +92,7 @@ func (e *Expect) read(file, key string, v *yaml.Node, kind string) error {
 		}
 		e.Rounds = &r
 	case "schema":
-		if v.Value != "output" || kind != StepCall {
+		if v.Value != "output" || !StepKindOf(kind).ToolResult {
 			return fail(`only "output" (a call's structuredContent against its tool's outputSchema)`)
 		}
 		e.Schema = v.Value

@@ -5,6 +5,7 @@ package suite
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -17,9 +18,6 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Operators a predicate may use.
-var operators = []string{"equals", "contains", "matches", "type", "length", "gte", "gt", "lte", "lt", "includes", "exists", "absent"}
-
 // jsonTypes are the values of the type operator.
 var jsonTypes = []string{"string", "number", "integer", "boolean", "array", "object", "null"}
 
@@ -28,8 +26,9 @@ type Predicate struct {
 	ops []op
 }
 
+// op is one operator of a predicate, with its argument.
 type op struct {
-	name string
+	kind *operator
 	arg  any
 	sub  *Predicate     // length
 	re   *regexp.Regexp // matches
@@ -37,66 +36,27 @@ type op struct {
 
 // parsePredicate reads a predicate from a node; file names errors.
 func parsePredicate(file string, n *yaml.Node) (*Predicate, error) {
-	fail := func(line int, format string, args ...any) error {
-		return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
 	if !isOperatorMap(n) {
 		v, err := nodeValue(n)
 		if err != nil {
-			return nil, fail(n.Line, "%v", err)
+			return nil, &Error{File: file, Line: n.Line, Msg: err.Error()}
 		}
-		return &Predicate{ops: []op{{name: "equals", arg: v}}}, nil
+		return &Predicate{ops: []op{{kind: operatorByName["equals"], arg: v}}}, nil
 	}
 	p := &Predicate{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, vn := n.Content[i], n.Content[i+1]
-		o := op{name: k.Value}
-		var err error
-		switch o.name {
-		case "length":
-			o.sub, err = parsePredicate(file, vn)
-		default:
-			o.arg, err = nodeValue(vn)
-		}
-		if err != nil {
+		o := op{kind: operatorByName[k.Value]}
+		if err := o.kind.parse(file, vn, &o); err != nil {
+			var bad argError
+			if errors.As(err, &bad) {
+				return nil, &Error{File: file, Line: vn.Line, Msg: fmt.Sprintf("%s: %v", o.kind.name, bad.error)}
+			}
 			return nil, err
-		}
-		if err := o.check(vn); err != nil {
-			return nil, fail(vn.Line, "%s: %v", o.name, err)
 		}
 		p.ops = append(p.ops, o)
 	}
 	return p, nil
-}
-
-// check refuses an operator's argument of the wrong kind, and compiles a
-// regular expression.
-func (o *op) check(n *yaml.Node) error {
-	switch o.name {
-	case "matches":
-		s, ok := o.arg.(string)
-		if !ok {
-			return fmt.Errorf("needs a regular expression (RE2) as a string")
-		}
-		re, err := regexp.Compile(s)
-		if err != nil {
-			return fmt.Errorf("%q does not compile: %v", s, err)
-		}
-		o.re = re
-	case "type":
-		if s, ok := o.arg.(string); !ok || !slices.Contains(jsonTypes, s) {
-			return fmt.Errorf("want one of %s", strings.Join(jsonTypes, ", "))
-		}
-	case "exists", "absent":
-		if _, ok := o.arg.(bool); !ok {
-			return fmt.Errorf("want true or false")
-		}
-	case "gte", "gt", "lte", "lt":
-		if _, ok := number(o.arg, true); !ok {
-			return fmt.Errorf("want a number or a duration (got %s)", n.Value)
-		}
-	}
-	return nil
 }
 
 func isOperatorMap(n *yaml.Node) bool {
@@ -104,7 +64,7 @@ func isOperatorMap(n *yaml.Node) bool {
 		return false
 	}
 	for i := 0; i < len(n.Content); i += 2 {
-		if !slices.Contains(operators, n.Content[i].Value) {
+		if operatorByName[n.Content[i].Value] == nil {
 			return false
 		}
 	}
@@ -120,7 +80,10 @@ func (p *Predicate) Check(actual any, present bool, vs vars) (ok bool, why strin
 		if err != nil {
 			return false, "", err
 		}
-		ok, why, err := o.eval(arg, actual, present, vs)
+		if !present && !o.kind.onAbsent {
+			return false, o.kind.describe(&o, arg), nil
+		}
+		ok, why, err := o.kind.eval(&o, arg, actual, present, vs)
 		if err != nil || !ok {
 			return false, why, err
 		}
@@ -128,86 +91,17 @@ func (p *Predicate) Check(actual any, present bool, vs vars) (ok bool, why strin
 	return true, "", nil
 }
 
-func (o *op) eval(arg, actual any, present bool, vs vars) (bool, string, error) {
-	switch o.name {
-	case "exists":
-		return present == arg.(bool), fmt.Sprintf("exists: %t", arg), nil
-	case "absent":
-		return present != arg.(bool), fmt.Sprintf("absent: %t", arg), nil
-	}
-	if !present {
-		return false, o.describe(arg), nil
-	}
-	switch o.name {
-	case "equals":
-		return equal(arg, actual), "equals " + show(arg), nil
-	case "contains":
-		return contains(actual, arg), "contains " + show(arg), nil
-	case "matches":
-		s, ok := actual.(string)
-		return ok && o.re.MatchString(s), "matches " + show(arg), nil
-	case "type":
-		return typeOf(actual) == arg || arg == "number" && typeOf(actual) == "integer", "type " + arg.(string), nil
-	case "length":
-		n, ok := length(actual)
-		if !ok {
-			return false, "a string, an array or an object (for length)", nil
-		}
-		ok, why, err := o.sub.Check(float64(n), true, vs)
-		return ok, "length " + why, err
-	case "gte", "gt", "lte", "lt":
-		a, ok1 := number(actual, false)
-		b, ok2 := number(arg, true)
-		if !ok1 || !ok2 {
-			return false, o.describe(arg), nil
-		}
-		return compare(o.name, a, b), o.describe(arg), nil
-	case "includes":
-		return includes(actual, arg), "includes " + show(arg), nil
-	}
-	return false, "", fmt.Errorf("unknown operator %s", o.name)
-}
-
-func (o *op) describe(arg any) string {
-	switch o.name {
-	case "gte":
-		return ">= " + show(arg)
-	case "gt":
-		return "> " + show(arg)
-	case "lte":
-		return "<= " + show(arg)
-	case "lt":
-		return "< " + show(arg)
-	}
-	return o.name + " " + show(arg)
-}
-
-// String says what the predicate wants, for a report.
+// String says what the predicate wants, for a report: equals as its
+// bare value, as a suite may write it.
 func (p *Predicate) String() string {
 	parts := make([]string, len(p.ops))
 	for i, o := range p.ops {
-		if o.sub != nil {
-			parts[i] = "length " + o.sub.String()
-			continue
-		}
-		parts[i] = o.describe(o.arg)
-		if o.name == "equals" {
+		parts[i] = o.kind.describe(&o, o.arg)
+		if o.kind.bare {
 			parts[i] = show(o.arg)
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-func compare(name string, a, b float64) bool {
-	switch name {
-	case "gte":
-		return a >= b
-	case "gt":
-		return a > b
-	case "lte":
-		return a <= b
-	}
-	return a < b
 }
 
 // number reads v as a number; a duration (time.Duration, or a string such

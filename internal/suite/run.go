@@ -8,7 +8,6 @@ package suite
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -478,43 +477,11 @@ func (r *runner) do(ctx context.Context, conn *mcpclient.Conn, st *Step, args an
 	if err != nil {
 		return nil, false, err
 	}
-	name := target.(string)
-	var res any
-	isError := false
-	switch st.Kind {
-	case StepCall:
-		var raw json.RawMessage
-		if args != nil {
-			raw, _ = json.Marshal(args)
-		}
-		var cr *mcp.CallToolResult
-		cr, err = conn.Call(ctx, name, raw)
-		if cr != nil {
-			res, isError = cr, cr.IsError
-		}
-	case StepRead:
-		res, err = conn.Read(ctx, name)
-	case StepPrompt:
-		var pa map[string]string
-		if m, ok := args.(map[string]any); ok {
-			pa = map[string]string{}
-			for k, v := range m {
-				pa[k] = fmt.Sprint(v)
-			}
-		}
-		res, err = conn.GetPrompt(ctx, name, pa)
-	case StepList:
-		res, err = conn.List(ctx, name)
-	case StepComplete:
-		c := st.Complete
-		ref := &mcp.CompleteReference{Type: c.Ref}
-		if c.Ref == "ref/prompt" {
-			ref.Name = name
-		} else {
-			ref.URI = name
-		}
-		res, err = conn.Complete(ctx, ref, mcp.CompleteParamsArgument{Name: c.Argument, Value: c.Value}, c.Context)
+	kind := StepKindOf(st.Kind)
+	if kind == nil {
+		return nil, false, fmt.Errorf("unknown step kind %q", st.Kind)
 	}
+	res, isError, err := kind.do(ctx, conn, Request{Target: target.(string), Args: args, Complete: st.Complete})
 	if err != nil {
 		if cause := context.Cause(ctx); ctx.Err() != nil && cause != nil {
 			err = cause

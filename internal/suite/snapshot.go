@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
@@ -52,7 +53,7 @@ func SnapshotPath(suiteFile string) string {
 
 func loadSnapshots(s *Suite) *snapshots {
 	sn := &snapshots{path: SnapshotPath(s.File), stored: map[string]any{}}
-	data, err := os.ReadFile(sn.path)
+	data, err := safefile.ReadNoLink(sn.path)
 	if err != nil {
 		if !os.IsNotExist(err) {
 			sn.loadErr = err
@@ -129,7 +130,13 @@ func (sn *snapshots) write() error {
 		return fmt.Errorf("snapshots: %w", err)
 	}
 	header := "# Written by mcpeek test -u; compared by mcpeek test.\n"
-	return os.WriteFile(sn.path, append([]byte(header), data...), 0o644)
+	return sn.store(append([]byte(header), data...))
+}
+
+// store writes the snapshot file's text: inside its suite's folder (the
+// one __snapshots__ is in), never through a link a repository commits.
+func (sn *snapshots) store(text []byte) error {
+	return safefile.WriteInside(filepath.Dir(filepath.Dir(sn.path)), sn.path, text, 0o644)
 }
 
 // redact is doc (a copy the caller owns) with what each path selects

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -83,15 +84,6 @@ type Test struct {
 	Revisions []string // nil: the suite's
 	Steps     []*Step
 }
-
-// Step kinds.
-const (
-	StepCall     = "call"
-	StepRead     = "read"
-	StepPrompt   = "prompt"
-	StepList     = "list"
-	StepComplete = "complete"
-)
 
 // Step is one request of a test and what its answer must be.
 type Step struct {
@@ -246,21 +238,6 @@ type testDoc struct {
 	Steps    []stepDoc `yaml:"steps"`
 }
 
-type stepDoc struct {
-	Call     string    `yaml:"call"`
-	Read     string    `yaml:"read"`
-	Prompt   string    `yaml:"prompt"`
-	List     string    `yaml:"list"`
-	Complete yaml.Node `yaml:"complete"`
-	Args     yaml.Node `yaml:"args"`
-	Answers  yaml.Node `yaml:"answers"`
-	Expect   yaml.Node `yaml:"expect"`
-	Capture  yaml.Node `yaml:"capture"`
-	Explore  []string  `yaml:"explore"`
-	Timeout  string    `yaml:"timeout"`
-	Redact   []string  `yaml:"redact"`
-}
-
 type completeDoc struct {
 	Prompt   string            `yaml:"prompt"`
 	Resource string            `yaml:"resource"`
@@ -276,7 +253,7 @@ var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // Load reads and checks the suite at path; getenv resolves {{env.X}}.
 // Every mistake is an [*Error].
 func Load(path string, getenv func(string) (string, bool)) (*Suite, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
@@ -396,8 +373,8 @@ func wanted(goType string) string {
 		return "a list of steps"
 	case "suite.testDoc":
 		return "a test (a mapping of name, steps…)"
-	case "suite.stepDoc":
-		return "a step (a mapping of call, read, prompt, list or complete, and what it expects)"
+	case "suite.stepDoc", "suite.stepFields":
+		return "a step (a mapping of " + kindNames("", nil) + ", and what it expects)"
 	case "map[string]string":
 		return "a mapping of names to strings"
 	case "[]string":
@@ -556,8 +533,8 @@ func readStep(path string, d *stepDoc, n *yaml.Node, x *expander) (*Step, error)
 		return nil, err
 	}
 	if d.Args.Kind != 0 {
-		if st.Kind != StepCall && st.Kind != StepPrompt {
-			return nil, fail(d.Args.Line, "args belong to a call or a prompt step")
+		if !StepKindOf(st.Kind).Args {
+			return nil, fail(d.Args.Line, "args belong to %s step", kindNames("a ", func(k *StepKind) bool { return k.Args }))
 		}
 		if d.Args.Kind != yaml.MappingNode {
 			return nil, fail(d.Args.Line, "args must be a mapping")
@@ -599,59 +576,6 @@ func readStep(path string, d *stepDoc, n *yaml.Node, x *expander) (*Step, error)
 		}
 	}
 	return st, nil
-}
-
-// readKind reads what the step asks: exactly one of call, read, prompt,
-// list or complete.
-func (st *Step) readKind(path string, d *stepDoc, n *yaml.Node) error {
-	fail := func(line int, format string, args ...any) error {
-		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
-	kinds := 0
-	for kind, target := range map[string]string{StepCall: d.Call, StepRead: d.Read, StepPrompt: d.Prompt, StepList: d.List} {
-		if target != "" {
-			kinds++
-			st.Kind, st.Target = kind, target
-		}
-	}
-	if d.Complete.Kind != 0 {
-		kinds++
-		if err := st.readComplete(path, &d.Complete); err != nil {
-			return err
-		}
-	}
-	if kinds != 1 {
-		return fail(n.Line, "a step is one of call, read, prompt, list or complete (found %d)", kinds)
-	}
-	if st.Kind == StepList && !slices.Contains([]string{"tools", "resources", "prompts"}, st.Target) {
-		return fail(lineOf(n, "list"), "list takes tools, resources or prompts (got %q)", st.Target)
-	}
-	return nil
-}
-
-func (st *Step) readComplete(path string, n *yaml.Node) error {
-	st.Kind = StepComplete
-	var c completeDoc
-	if err := checkKeys(path, n, "prompt", "resource", "argument", "value", "context"); err != nil {
-		return err
-	}
-	if err := n.Decode(&c); err != nil {
-		return yamlError(path, err)
-	}
-	st.Complete = &CompleteSpec{Argument: c.Argument, Value: c.Value, Context: c.Context}
-	switch {
-	case c.Prompt != "" && c.Resource == "":
-		st.Complete.Ref, st.Complete.Name = "ref/prompt", c.Prompt
-	case c.Resource != "" && c.Prompt == "":
-		st.Complete.Ref, st.Complete.Name = "ref/resource", c.Resource
-	default:
-		return &Error{File: path, Line: n.Line, Msg: "complete names a prompt or a resource (template), one of them"}
-	}
-	if c.Argument == "" {
-		return &Error{File: path, Line: n.Line, Msg: "complete needs the argument to complete"}
-	}
-	st.Target = st.Complete.Name
-	return nil
 }
 
 func readCaptures(path string, n *yaml.Node) ([]Capture, error) {

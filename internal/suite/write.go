@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath"
@@ -168,10 +169,9 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 	if name == "" {
 		return nil, errors.New("a test needs a name")
 	}
-	switch st.Kind {
-	case StepCall, StepRead, StepPrompt:
-	default:
-		return nil, fmt.Errorf("only a call, a read or a prompt can be saved as a test (got %q)", st.Kind)
+	kind := StepKindOf(st.Kind)
+	if kind == nil || !kind.Saved {
+		return nil, fmt.Errorf("only %s can be saved as a test (got %q)", kindNames("a ", func(k *StepKind) bool { return k.Saved }), st.Kind)
 	}
 	if st.Target == "" {
 		return nil, errors.New("the step names no tool, resource or prompt")
@@ -184,8 +184,8 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 		if _, ok := args.(map[string]any); !ok {
 			return nil, errors.New("arguments must be a JSON object")
 		}
-		if st.Kind == StepRead {
-			return nil, errors.New("a read takes no arguments")
+		if !kind.Args {
+			return nil, fmt.Errorf("a %s takes no arguments", kind.Name)
 		}
 	}
 	if hasTemplate(args) || hasTemplate(st.Target) {
@@ -616,7 +616,7 @@ func (e *DuplicateError) Error() string {
 // kept; and d's snapshot, written at once beside it. A test name the
 // suite has, or a snapshot name its snapshots have, is refused.
 func WriteTest(file string, d *Draft, opts WriteOptions) error {
-	old, err := os.ReadFile(file)
+	old, err := safefile.Read(file)
 	exists := err == nil
 	if err != nil && !os.IsNotExist(err) {
 		return err
@@ -805,7 +805,7 @@ func writeSnapshot(file string, d *Draft, suiteRedact []string, secrets *mcpclie
 	if _, taken := sn.stored[d.Snapshot]; taken {
 		return restore, fmt.Errorf("%s already has a snapshot named %q", sn.path, d.Snapshot)
 	}
-	old, readErr := os.ReadFile(sn.path)
+	old, readErr := safefile.ReadNoLink(sn.path)
 	// The secret values written as templates are hidden as the runner
 	// hides the values it reads from the environment for them.
 	sn.updated = map[string]any{d.Snapshot: hideSecrets(SnapshotValue(d.result, paths, secrets), secretSet(d.hidden))}
@@ -814,7 +814,7 @@ func writeSnapshot(file string, d *Draft, suiteRedact []string, secrets *mcpclie
 	}
 	return func() {
 		if readErr == nil {
-			_ = os.WriteFile(sn.path, old, 0o644)
+			_ = sn.store(old)
 		} else {
 			_ = os.Remove(sn.path)
 		}
@@ -836,26 +836,10 @@ func secretSet(values []string) *secret.Values {
 	return s
 }
 
+// writeAtomic writes a suite file by the file policy for a repository's
+// files: never through a link, by a temporary file renamed over it.
 func writeAtomic(file string, data []byte, mode os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(file), ".mcpeek-suite-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp, file)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
-	}
-	return err
+	return safefile.WriteInside(filepath.Dir(file), file, data, mode)
 }
 
 // Difference is a value that differs between two results of the same

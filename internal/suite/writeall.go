@@ -3,6 +3,8 @@ package suite
 import (
 	"fmt"
 	"os"
+
+	"github.com/mcpeek/mcpeek/internal/safefile"
 )
 
 // WriteTests writes the drafts to the suite file in order, all or none:
@@ -44,7 +46,7 @@ func (e *WriteTestsError) Unwrap() error { return e.Err }
 // saved reads a file so that what is returned puts it back as it is now
 // (removes it when it does not exist).
 func saved(path string) (func(), error) {
-	old, err := os.ReadFile(path)
+	old, err := safefile.Read(path)
 	switch {
 	case os.IsNotExist(err):
 		return func() { _ = os.Remove(path) }, nil

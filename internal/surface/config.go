@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -121,7 +121,7 @@ func configError(err error) error {
 
 // LoadConfig reads the diff config at path.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -61,7 +62,7 @@ func (s *LockStatus) Report() *Report {
 // revisions it was not taken on, so none is reported unknown.
 func CheckLock(dir string, live *Surface, now time.Time) (*LockStatus, error) {
 	path := filepath.Join(dir, LockFile)
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path)
 	if absent(err) {
 		return nil, nil
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/internal/lockfile"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"golang.org/x/oauth2"
 )
 
@@ -163,7 +164,7 @@ func (s *Store) update(change func([]*Entry) ([]*Entry, bool)) error {
 			return err
 		}
 	}
-	lock, err := os.OpenFile(s.path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	lock, err := safefile.Lock(s.path + ".lock")
 	if err != nil {
 		return s.openError(err)
 	}
@@ -195,27 +196,7 @@ func (s *Store) save(entries []*Entry) error {
 	if err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".auth-*.json")
-	if err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("token store: %w", err)
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), s.path); err != nil {
+	if err := safefile.Atomic(s.path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}
 	return nil

@@ -236,6 +236,10 @@ type JSONArgs struct {
 	Text     string
 	Skeleton bool
 	AsTask   bool // the call runs as a task
+	// Check validates the arguments against the input schema before the
+	// call; nil when the schema cannot be read (the server is then left
+	// to check them).
+	Check func(args []byte) error
 }
 
 // JSONEditor edits a tool's arguments as JSON, for an input schema a form
@@ -280,11 +284,35 @@ func (l *JSONEditor) resize(width, height int) {
 	notes := 1 + min(len(l.args.Secrets), 1) // why, and the note of secrets
 	if width >= SideBySide {
 		l.ed.SetWidth(max(width/2-2, 20))
+	} else {
+		l.ed.SetWidth(max(width-4, 20))
+	}
+	notes += max(len(l.errorLines())-1, 0) // a refusal longer than a line
+	if width >= SideBySide {
 		l.ed.SetHeight(max(height-5-notes, 4))
 		return
 	}
-	l.ed.SetWidth(max(width-4, 20))
 	l.ed.SetHeight(max((height-5-notes)*2/3, 4)) // the schema under it
+}
+
+// maxErrorLines is the most lines a refusal takes under the editor.
+const maxErrorLines = 4
+
+// errorLines is why the last call was refused, wrapped to the editor's
+// width.
+func (l *JSONEditor) errorLines() []string {
+	if l.err == "" {
+		return nil
+	}
+	w := l.ed.Width() + 2
+	lines := strings.Split(lipgloss.NewStyle().Width(w).Render(widget.Clean(l.err)), "\n")
+	if len(lines) > maxErrorLines {
+		lines = append(lines[:maxErrorLines-1], widget.Line(strings.Join(lines[maxErrorLines-1:], " "), w))
+	}
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return lines
 }
 
 // Update edits the arguments; the call key calls the tool when they are
@@ -321,6 +349,13 @@ func (l *JSONEditor) key(msg tea.KeyMsg) Action {
 			}
 			return nil
 		}
+		if l.args.Check != nil {
+			if err := l.args.Check([]byte(text)); err != nil {
+				l.err = "the arguments do not match the input schema: " + err.Error()
+				l.resize(l.width, l.height)
+				return nil
+			}
+		}
 		return Batch{Close{}, CallTool{l.args.Tool, json.RawMessage(text), l.args.AsTask}}
 	}
 	var cmd tea.Cmd
@@ -340,8 +375,8 @@ func (l *JSONEditor) View(width, height int) string {
 		out += s.Dim.Render(widget.Line(widget.NotRemembered+": "+widget.Clean(strings.Join(l.args.Secrets, ", ")), width-2)) + "\n"
 	}
 	editor := l.ed.View()
-	if l.err != "" {
-		editor += "\n" + s.Err.Render(widget.Line(l.err, l.ed.Width()+2))
+	if lines := l.errorLines(); len(lines) > 0 {
+		editor += "\n" + s.Err.Render(strings.Join(lines, "\n"))
 	}
 	schema := s.Dim.Render("input schema:") + "\n" + s.ColourJSON(widget.Clean(l.args.Schema))
 	if width >= SideBySide {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package session
+package safefile
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ import (
 	"syscall"
 )
 
-// createPrivate opens a log file (--wire-log, --elicit-log) only its owner
+// Log opens a log file (--wire-log, --elicit-log) only its owner
 // can read: logs hold what servers and people sent, which may be secret.
 // A new file is created 0600. An existing file of the person's own is
 // truncated and its mode tightened to 0600; one of another user's, or one
@@ -32,7 +32,7 @@ import (
 // (/dev/stdout, /dev/fd/3, /proc/self/fd/3) is written through a duplicate,
 // sharing the shell's offset, so the log and what mcpeek prints there
 // follow each other rather than overwrite each other.
-func createPrivate(path string) (*os.File, error) {
+func Log(path string) (*os.File, error) {
 	if fd, ok := descriptor(path); ok {
 		return openDescriptor(path, fd)
 	}
@@ -40,7 +40,7 @@ func createPrivate(path string) (*os.File, error) {
 	if err == nil || !errors.Is(err, fs.ErrExist) {
 		return f, err
 	}
-	f, err = openNoWait(path, syscall.O_NOFOLLOW)
+	f, err = openNoWait(path, syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		// O_NOFOLLOW refuses a link with ELOOP on Linux, but with other
 		// errors elsewhere: ask the path itself.
@@ -60,10 +60,10 @@ func createPrivate(path string) (*os.File, error) {
 // a named pipe's reader: a pipe no one reads yet is waited for only when
 // it is the person's own (she will read it), and refused at once when it
 // is another user's, who could keep mcpeek waiting as long as she likes.
-func openNoWait(path string, flag int) (*os.File, error) {
-	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|flag, 0)
+func openNoWait(path string, flag int, perm uint32) (*os.File, error) {
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|flag, perm)
 	for err == syscall.EINTR {
-		fd, err = syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|flag, 0)
+		fd, err = syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|flag, perm)
 	}
 	switch {
 	case err == syscall.ENXIO:
@@ -91,9 +91,9 @@ func openPipeOfYours(path string, flag int, nxio error) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: nxio}
 	}
 	if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Geteuid() {
-		return nil, fmt.Errorf("%s is a named pipe of another user's: mcpeek writes its logs only to a file of yours", path)
+		return nil, fmt.Errorf("%s is a named pipe of another user's: mcpeek writes only to a file of yours", path)
 	}
-	return os.OpenFile(path, os.O_WRONLY|flag, 0)
+	return os.OpenFile(path, os.O_WRONLY|flag&^syscall.O_CREAT, 0)
 }
 
 // logFile is what checkLog found of an opened log file.
@@ -119,7 +119,7 @@ func checkLog(f *os.File, name string) (logFile, error) {
 	case !ok:
 		return logOther, fmt.Errorf("%s: its owner cannot be read", name)
 	case int(st.Uid) != os.Geteuid():
-		return logOther, fmt.Errorf("%s belongs to another user (uid %d): mcpeek writes its logs only to a file of yours", name, st.Uid)
+		return logOther, fmt.Errorf("%s belongs to another user (uid %d): mcpeek writes only to a file of yours", name, st.Uid)
 	case info.Mode()&(fs.ModeNamedPipe|fs.ModeSocket) != 0:
 		return logOther, nil
 	case !info.Mode().IsRegular():
@@ -151,7 +151,7 @@ func ownLog(f *os.File, path string) error {
 }
 
 // openThroughLink opens what the symbolic link at path leads to, through
-// links of the person's or the system's only, as createPrivate says.
+// links of the person's or the system's only, as Log says.
 // Nothing is created, truncated or chmodded, and the file opened is
 // checked to be the one the links led to before it is used.
 func openThroughLink(path string) (*os.File, error) {
@@ -162,7 +162,7 @@ func openThroughLink(path string) (*os.File, error) {
 	if fd >= 0 {
 		return openDescriptor(path, fd)
 	}
-	f, err := openNoWait(target, syscall.O_APPEND|syscall.O_NOFOLLOW)
+	f, err := openNoWait(target, syscall.O_APPEND|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s is a symbolic link, to nothing mcpeek can write: %w", path, err)
 	}
@@ -200,9 +200,9 @@ func followLinks(path string) (target string, fd int, info fs.FileInfo, err erro
 		}
 		if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Geteuid() && st.Uid != 0 {
 			if p == path {
-				return "", -1, nil, fmt.Errorf("%s is a symbolic link of another user's: mcpeek does not write its logs through it", path)
+				return "", -1, nil, fmt.Errorf("%s is a symbolic link of another user's: mcpeek does not write through it", path)
 			}
-			return "", -1, nil, fmt.Errorf("%s leads through %s, a symbolic link of another user's: mcpeek does not write its logs through it", path, p)
+			return "", -1, nil, fmt.Errorf("%s leads through %s, a symbolic link of another user's: mcpeek does not write through it", path, p)
 		}
 		to, err := os.Readlink(p)
 		if err != nil {
@@ -243,6 +243,20 @@ func descriptor(path string) (int, bool) {
 // openDescriptor opens a log on a duplicate of mcpeek's descriptor fd,
 // which path names, if it leads to what a link may (checkLog).
 func openDescriptor(path string, fd int) (*os.File, error) {
+	f, err := dupDescriptor(path, fd)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := checkLog(f, fmt.Sprintf("%s, descriptor %d,", path, fd)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// dupDescriptor is a duplicate of mcpeek's descriptor fd, which path
+// names, closed on exec.
+func dupDescriptor(path string, fd int) (*os.File, error) {
 	syscall.ForkLock.RLock()
 	dup, err := syscall.Dup(fd)
 	if err == nil {
@@ -252,10 +266,5 @@ func openDescriptor(path string, fd int) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: descriptor %d is not open: %w", path, fd, err)
 	}
-	f := os.NewFile(uintptr(dup), path)
-	if _, err := checkLog(f, fmt.Sprintf("%s, descriptor %d,", path, fd)); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return os.NewFile(uintptr(dup), path), nil
 }
