@@ -74,47 +74,52 @@ func (h *handshake) start() {
 	}
 }
 
-// fromRequest is the header as the host's handshake request tells it.
-func (h *handshake) fromRequest(method string, data []byte) record.Header {
+// hello is what a handshake request's params or its answer's result
+// say.
+type hello struct {
+	ProtocolVersion string                     `json:"protocolVersion"`
+	ClientInfo      json.RawMessage            `json:"clientInfo"`
+	ServerInfo      json.RawMessage            `json:"serverInfo"`
+	Capabilities    json.RawMessage            `json:"capabilities"`
+	Meta            map[string]json.RawMessage `json:"_meta"`
+}
+
+// readHello reads a handshake message: a request's params, a response's
+// result.
+func readHello(data []byte) (params, result hello) {
 	var m struct {
-		Params struct {
-			ProtocolVersion string                     `json:"protocolVersion"`
-			ClientInfo      json.RawMessage            `json:"clientInfo"`
-			Capabilities    json.RawMessage            `json:"capabilities"`
-			Meta            map[string]json.RawMessage `json:"_meta"`
-		} `json:"params"`
+		Params hello `json:"params"`
+		Result hello `json:"result"`
 	}
 	_ = json.Unmarshal(data, &m)
-	hd := record.Header{Mcpeek: mcpclient.Version, Transport: h.transport, Protocol: m.Params.ProtocolVersion,
-		ClientInfo: m.Params.ClientInfo, ClientCapabilities: m.Params.Capabilities}
+	return m.Params, m.Result
+}
+
+// fromRequest is the header as the host's handshake request tells it.
+func (h *handshake) fromRequest(method string, data []byte) record.Header {
+	p, _ := readHello(data)
+	hd := record.Header{Mcpeek: mcpclient.Version, Transport: h.transport, Protocol: p.ProtocolVersion,
+		ClientInfo: p.ClientInfo, ClientCapabilities: p.Capabilities}
 	if method == mcpclient.MethodDiscover {
 		hd.Protocol = modernRevision
-		hd.ClientInfo = m.Params.Meta["io.modelcontextprotocol/clientInfo"]
-		hd.ClientCapabilities = m.Params.Meta["io.modelcontextprotocol/clientCapabilities"]
+		hd.ClientInfo = p.Meta["io.modelcontextprotocol/clientInfo"]
+		hd.ClientCapabilities = p.Meta["io.modelcontextprotocol/clientCapabilities"]
 	}
 	return hd
 }
 
 // fromResponse adds what the server's answer to the handshake tells.
 func (h *handshake) fromResponse(data []byte) {
-	var m struct {
-		Result struct {
-			ProtocolVersion string                     `json:"protocolVersion"`
-			ServerInfo      json.RawMessage            `json:"serverInfo"`
-			Capabilities    json.RawMessage            `json:"capabilities"`
-			Meta            map[string]json.RawMessage `json:"_meta"`
-		} `json:"result"`
-	}
-	_ = json.Unmarshal(data, &m)
-	h.header.ServerCapabilities = m.Result.Capabilities
-	h.header.ServerInfo = m.Result.ServerInfo
+	_, r := readHello(data)
+	h.header.ServerCapabilities = r.Capabilities
+	h.header.ServerInfo = r.ServerInfo
 	if h.method == mcpclient.MethodDiscover {
-		if info := m.Result.Meta["io.modelcontextprotocol/serverInfo"]; info != nil {
+		if info := r.Meta["io.modelcontextprotocol/serverInfo"]; info != nil {
 			h.header.ServerInfo = info
 		}
 		return
 	}
-	if m.Result.ProtocolVersion != "" {
-		h.header.Protocol = m.Result.ProtocolVersion
+	if r.ProtocolVersion != "" {
+		h.header.Protocol = r.ProtocolVersion
 	}
 }
