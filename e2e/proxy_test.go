@@ -493,3 +493,40 @@ func TestProxyRedactsSecretsOnlyInWhatItKeeps(t *testing.T) {
 		}
 	}
 }
+
+// When the host stops the proxy (SIGTERM), the server is stopped at once
+// and the proxy exits as interrupted.
+func TestProxyPassesTheHostsSignalOn(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cmd := exec.Command(mcpeekBin, "proxy", "--", "sh", "-c", `echo $$ >"$1"; exec sleep 600`, "sh", pidFile)
+	stdin, err := cmd.StdinPipe() // the host stays connected
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(waitForFile(t, pidFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+		t.Errorf("the proxy ended with %v, want exit %d", err, exitInterrupted)
+	}
+	if took := time.Since(start); took > closeGraceBound {
+		t.Errorf("stopping took %v: the signal waited for a grace period", took)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the server (pid %d) still runs after the proxy was stopped", pid)
+	}
+}
+
+// closeGraceBound is less than the grace a server gets once its stdin
+// closes (2 s), which a signal passed on does not wait for.
+const closeGraceBound = 1500 * time.Millisecond

@@ -56,7 +56,7 @@ func runStdio(ctx context.Context, opts Options) error {
 	go func() {
 		select {
 		case <-ctx.Done():
-			l.leave("the proxy was interrupted")
+			l.leave("the proxy was interrupted", 0)
 		case <-l.exited:
 		}
 	}()
@@ -65,12 +65,12 @@ func runStdio(ctx context.Context, opts Options) error {
 	select {
 	case <-l.exited:
 	case <-time.After(closeGrace):
-		l.stop()
+		l.stop(0)
 		<-l.exited
 	}
 	select {
 	case <-l.hostGone:
-		return nil
+		return context.Cause(ctx) // nil unless interrupted
 	default:
 	}
 	return l.serverGone()
@@ -128,7 +128,7 @@ func (l *stdioLink) fromHost() {
 			if !errors.Is(err, io.EOF) {
 				l.opts.Wire.Note("proxy: reading the host: " + err.Error())
 			}
-			l.leave("the host closed the connection")
+			l.leave("the host closed the connection", closeGrace)
 			return
 		}
 	}
@@ -191,22 +191,25 @@ func (l *stdioLink) write(data []byte) {
 	}
 }
 
-// leave is the host going away: the server is stopped.
-func (l *stdioLink) leave(why string) {
+// leave is the host going away: the server is stopped, given grace to
+// end once its stdin is closed (none when the proxy itself is told to
+// end: the signal is passed on at once).
+func (l *stdioLink) leave(why string, grace time.Duration) {
 	l.hostGoneOnce.Do(func() {
 		l.opts.Wire.Note("proxy: " + why + "; stopping the server")
 		close(l.hostGone)
-		go l.stop()
+		go l.stop(grace)
 	})
 }
 
-// stop ends the server: its stdin closed, then SIGTERM, then SIGKILL.
-func (l *stdioLink) stop() {
+// stop ends the server: its stdin closed, then after grace SIGTERM, then
+// SIGKILL.
+func (l *stdioLink) stop(grace time.Duration) {
 	_ = l.stdin.Close()
 	select {
 	case <-l.exited:
 		return
-	case <-time.After(closeGrace):
+	case <-time.After(grace):
 	}
 	_ = l.cmd.Process.Signal(syscall.SIGTERM)
 	select {
