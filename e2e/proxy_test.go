@@ -530,3 +530,128 @@ func TestProxyPassesTheHostsSignalOn(t *testing.T) {
 // closeGraceBound is less than the grace a server gets once its stdin
 // closes (2 s), which a signal passed on does not wait for.
 const closeGraceBound = 1500 * time.Millisecond
+
+// recvMessages are the messages a wire log says the server sent, in
+// order.
+func recvMessages(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e struct {
+			Dir     string          `json:"dir"`
+			Message json.RawMessage `json:"message"`
+		}
+		if json.Unmarshal([]byte(line), &e) == nil && e.Dir == "recv" {
+			out = append(out, string(e.Message))
+		}
+	}
+	return out
+}
+
+// mcpeek itself as the host, in both eras, over stdio and --listen:
+// through the proxy, a call that asks a question gets the result, and
+// the server's messages, byte for byte, of a direct connection.
+func TestProxyBothEras(t *testing.T) {
+	t.Parallel()
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era+"/stdio", func(t *testing.T) {
+			t.Parallel()
+			direct, through := eraCall(t, era, []string{"--", mcpeekBin, "fixture"}, []string{"--", mcpeekBin, "proxy", "--", mcpeekBin, "fixture"})
+			sameEraCall(t, direct, through)
+		})
+		t.Run(era+"/listen", func(t *testing.T) {
+			t.Parallel()
+			args := []string{"fixture", "--http", "127.0.0.1:0"}
+			if era == "modern" {
+				args = append(args, "--stateless") // go-sdk serves 2026-07-28 over HTTP without sessions only
+			}
+			url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
+			direct, through := eraCall(t, era, []string{url}, []string{startListeningProxy(t, url)})
+			sameEraCall(t, direct, through)
+		})
+	}
+}
+
+// eraCall calls choose_option in era against the server the words name
+// directly, then through the proxy, and returns each run's output and
+// the server's messages.
+func eraCall(t *testing.T, era string, direct, through []string) (d, p [2]string) {
+	t.Helper()
+	run := func(words []string) [2]string {
+		wire := filepath.Join(t.TempDir(), "wire.jsonl")
+		args := append([]string{"call", "choose_option", "--protocol", era, "--answers", "testdata/answers/choose-option-a.json", "--wire-log", wire}, words...)
+		r := mcpeek(t, args...)
+		if r.code != exitOK {
+			t.Fatalf("%v: exit %d: %s", words, r.code, r.stderr)
+		}
+		return [2]string{r.stdout, strings.Join(recvMessages(t, wire), "\n")}
+	}
+	return run(direct), run(through)
+}
+
+// requestState is a 2026-07-28 round's state, which the fixture signs
+// with a key of its own process: two processes' differ.
+var requestState = regexp.MustCompile(`"requestState":"[^"]*"`)
+
+func sameEraCall(t *testing.T, direct, through [2]string) {
+	t.Helper()
+	if direct[0] != through[0] || !strings.Contains(direct[0], "option-a") {
+		t.Errorf("through the proxy the call printed\n%s\nbut directly\n%s", through[0], direct[0])
+	}
+	for _, side := range []*[2]string{&direct, &through} {
+		side[1] = requestState.ReplaceAllString(side[1], `"requestState":"(signed by the process)"`)
+	}
+	if direct[1] != through[1] {
+		t.Errorf("through the proxy the server sent\n%s\nbut directly\n%s", through[1], direct[1])
+	}
+}
+
+// A session recorded through the proxy in the 2026-07-28 era, and one
+// over --listen, become suites mcpeek test passes too.
+func TestProxyRecordingBecomesASuiteInEachEraAndTransport(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, era string }{{"modern/stdio", "modern"}, {"legacy/listen", "legacy"}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			rec, suite := filepath.Join(dir, "host.jsonl"), filepath.Join(dir, "host.mcpeek.yaml")
+			server := []string{"--", mcpeekBin, "proxy", "--record", rec, "--", mcpeekBin, "fixture"}
+			if strings.HasSuffix(c.name, "listen") {
+				url := startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
+				server = []string{startListeningProxy(t, url, "--record", rec)}
+			}
+			args := append([]string{"call", "choose_option", "--protocol", c.era, "--answers", "testdata/answers/choose-option-a.json"}, server...)
+			if r := mcpeek(t, args...); r.code != exitOK {
+				t.Fatalf("the host's call: exit %d: %s", r.code, r.stderr)
+			}
+			waitRecorded(t, rec, "accept: option-a")
+			if r := mcpeek(t, "record", rec, "--to-suite", suite, "--", mcpeekBin, "fixture"); r.code != exitOK {
+				t.Fatalf("record --to-suite: exit %d: %s", r.code, r.stderr)
+			}
+			if r := mcpeek(t, "test", suite); r.code != exitOK {
+				t.Fatalf("mcpeek test: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// waitRecorded waits until the recording holds want: a proxy on --listen
+// writes it as the answers go by, and keeps running after the host's
+// call.
+func waitRecorded(t *testing.T, path, want string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never held %q", path, want)
+		}
+		time.Sleep(20 * time.Millisecond) // polling a file another process writes, with a deadline
+	}
+}
