@@ -9,13 +9,14 @@ import (
 // Raw logs one JSON-RPC message as it went over the wire, its bytes as
 // given, with the method and id its sender read in it (a proxy's, which
 // forwards bytes it never decodes into the SDK's types): dir is DirSend
-// for what the client sent and DirRecv for what the server did.
+// for what the client sent and DirRecv for what the server did. data is
+// not kept: the log copies what it keeps of it.
 func (w *WireLog) Raw(dir Direction, data []byte, method string, id json.RawMessage) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return
 	}
-	e := WireEntry{Time: time.Now(), Dir: dir, Method: method, Message: json.RawMessage(bytes.Clone(data))}
+	e := WireEntry{Time: time.Now(), Dir: dir, Method: method, Message: json.RawMessage(data), borrowed: true}
 	if len(id) > 0 && string(id) != "null" {
 		e.ID = id
 	}

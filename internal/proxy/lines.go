@@ -35,27 +35,36 @@ func newLineReader(r io.Reader, max int64) *lineReader {
 
 // next reads the next message. data is valid until the next call. At the
 // end it returns io.EOF (a last line without newline is returned first).
+//
+// A message longer than the reader's buffer is kept in the chunks it
+// arrives in and joined once whole, so that reading it takes at most
+// about twice its size, not the garbage of a slice grown step by step.
 func (r *lineReader) next() (line, error) {
 	if cap(r.buf) > 1<<20 {
 		r.buf = nil // a big message's buffer is not kept for the small ones
 	}
-	r.buf = r.buf[:0]
 	var l line
+	var chunks [][]byte
+	size := 0
 	for {
 		chunk, err := r.br.ReadSlice('\n')
+		if chunks == nil && !l.tooLong && err != bufio.ErrBufferFull && int64(len(chunk)) <= r.max+1 {
+			// The whole message was in the buffer: one copy.
+			r.buf = append(r.buf[:0], chunk...)
+			l.data = r.buf
+			return l, noEOF(err, len(chunk) > 0)
+		}
 		switch {
 		case l.tooLong:
 			l.size += int64(len(chunk))
-		case int64(len(r.buf)+len(chunk)) > r.max+1: // +1: the newline
+		case int64(size+len(chunk)) > r.max+1: // +1: the newline
 			l.tooLong = true
-			l.start = append([]byte(nil), r.buf[:min(len(r.buf), keptStart)]...)
-			if len(l.start) < keptStart {
-				l.start = append(l.start, chunk[:min(len(chunk), keptStart-len(l.start))]...)
-			}
-			l.size = int64(len(r.buf) + len(chunk))
-			r.buf = r.buf[:0]
+			l.start = keepStart(chunks, chunk)
+			l.size = int64(size + len(chunk))
+			chunks = nil
 		default:
-			r.buf = append(r.buf, chunk...)
+			chunks = append(chunks, bytes.Clone(chunk))
+			size += len(chunk)
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -63,9 +72,33 @@ func (r *lineReader) next() (line, error) {
 		if l.tooLong {
 			return l, noEOF(err, l.size > 0)
 		}
+		r.buf = join(r.buf[:0], chunks, size)
 		l.data = r.buf
-		return l, noEOF(err, len(r.buf) > 0)
+		return l, noEOF(err, size > 0)
 	}
+}
+
+// join appends the chunks to buf, growing it once.
+func join(buf []byte, chunks [][]byte, size int) []byte {
+	if cap(buf) < size {
+		buf = make([]byte, 0, size)
+	}
+	for _, c := range chunks {
+		buf = append(buf, c...)
+	}
+	return buf
+}
+
+// keepStart is the first keptStart bytes of the chunks and then chunk.
+func keepStart(chunks [][]byte, chunk []byte) []byte {
+	var start []byte
+	for _, c := range append(chunks, chunk) {
+		if len(start) >= keptStart {
+			break
+		}
+		start = append(start, c[:min(len(c), keptStart-len(start))]...)
+	}
+	return start
 }
 
 // noEOF holds back io.EOF when a last line was read: it is returned by
