@@ -32,7 +32,7 @@ func runHTTP(ctx context.Context, opts Options) error {
 	}
 	h := &httpLink{opts: opts, up: up, track: newTracker(opts.Wire, opts.Record, "http"), loopbackOnly: loopbackListen(ln)}
 	if !h.loopbackOnly {
-		fmt.Fprintf(opts.ErrOut, "mcpeek proxy: warning: listening on %s: whoever reaches it reaches the server through the proxy\n", ln.Addr())
+		opts.say("warning: listening on %s: whoever reaches it reaches the server through the proxy", ln.Addr())
 	}
 	h.rp = &httputil.ReverseProxy{
 		Rewrite:        h.rewrite,
@@ -44,7 +44,7 @@ func runHTTP(ctx context.Context, opts Options) error {
 	if opts.Listening != nil {
 		opts.Listening(ln.Addr().String())
 	}
-	fmt.Fprintf(opts.ErrOut, "mcpeek proxy: serving streamable HTTP on http://%s/ for %s\n", ln.Addr(), opts.Target)
+	opts.say("serving streamable HTTP on http://%s/ for %s", ln.Addr(), opts.Target)
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -97,9 +97,7 @@ func (h *httpLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if int64(len(body)) > h.opts.MaxMessageSize {
-			msg := fmt.Sprintf("proxy: a message from the host is over --max-message-size (%d): not forwarded", h.opts.MaxMessageSize)
-			h.opts.Wire.Note(msg)
-			fmt.Fprintln(h.opts.ErrOut, "mcpeek "+msg)
+			h.opts.report(fmt.Sprintf("a message from the host is over --max-message-size (%d): not forwarded", h.opts.MaxMessageSize))
 			http.Error(w, "the message is over the proxy's --max-message-size", http.StatusRequestEntityTooLarge)
 			return
 		}
@@ -141,8 +139,7 @@ func (h *httpLink) tapResponse(resp *http.Response) error {
 
 // failed answers a request the server could not be reached for.
 func (h *httpLink) failed(w http.ResponseWriter, r *http.Request, err error) {
-	h.opts.Wire.Note(fmt.Sprintf("proxy: HTTP %s to the server: %v", r.Method, err))
-	fmt.Fprintf(h.opts.ErrOut, "mcpeek proxy: the server cannot be reached: %v\n", err)
+	h.opts.report(fmt.Sprintf("HTTP %s to the server: %v", r.Method, err))
 	w.WriteHeader(http.StatusBadGateway)
 }
 

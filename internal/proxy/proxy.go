@@ -21,6 +21,7 @@ import (
 	"io"
 
 	"github.com/mcpeek/mcpeek/internal/record"
+	"github.com/mcpeek/mcpeek/internal/termtext"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -96,4 +97,19 @@ func Run(ctx context.Context, opts Options) error {
 		return errors.New("a URL server needs --listen: the host reaches the proxy over the same transport as the server")
 	}
 	return fmt.Errorf("the proxy forwards to a command or a streamable-HTTP URL, not %s", opts.Target)
+}
+
+// say writes a line of the proxy's own on ErrOut, naming the proxy.
+func (o Options) say(format string, args ...any) {
+	who := "mcpeek proxy"
+	if o.Name != "" {
+		who += " " + termtext.OneLine(o.Name)
+	}
+	fmt.Fprintf(o.ErrOut, "%s: %s\n", who, fmt.Sprintf(format, args...))
+}
+
+// report notes what happened in the wire log and says it on ErrOut.
+func (o Options) report(msg string) {
+	o.Wire.Note("proxy: " + msg)
+	o.say("%s", msg)
 }

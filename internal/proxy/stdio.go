@@ -88,7 +88,7 @@ func (l *stdioLink) start() (*os.File, error) {
 	cmd := exec.Command(path, t.Command[1:]...)
 	cmd.Env = append(os.Environ(), t.Env...)
 	cmd.Dir = t.Dir
-	cmd.Stderr = io.MultiWriter(l.opts.ErrOut, l.opts.Wire.StderrWriter())
+	cmd.Stderr = serverStderr{wire: l.opts.Wire.StderrWriter(), out: l.opts.ErrOut}
 	cmd.WaitDelay = time.Second // a child of the server holding its stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -138,9 +138,7 @@ func (l *stdioLink) fromHost() {
 // (when it is a request whose id comes early enough to find): the server
 // never sees it.
 func (l *stdioLink) refuseFromHost(ln line) {
-	msg := fmt.Sprintf("proxy: a message of %d bytes from the host is over --max-message-size (%d): not forwarded", ln.size, l.opts.MaxMessageSize)
-	l.opts.Wire.Note(msg)
-	fmt.Fprintln(l.opts.ErrOut, "mcpeek "+msg)
+	l.opts.report(fmt.Sprintf("a message of %d bytes from the host is over --max-message-size (%d): not forwarded", ln.size, l.opts.MaxMessageSize))
 	if id := idOf(ln.start); id != "" && id != "null" {
 		l.write(errorResponse(id, codeTooLarge, fmt.Sprintf("mcpeek proxy: the request is %d bytes, over the proxy's --max-message-size of %d", ln.size, l.opts.MaxMessageSize)))
 	}
@@ -173,9 +171,7 @@ func (l *stdioLink) fromServer(r *os.File) {
 // response to a host's request becomes an error saying so, as a direct
 // connection's client refuses it.
 func (l *stdioLink) refuseFromServer(ln line) {
-	msg := fmt.Sprintf("proxy: a message of %d bytes from the server is over --max-message-size (%d): not forwarded", ln.size, l.opts.MaxMessageSize)
-	l.opts.Wire.Note(msg)
-	fmt.Fprintln(l.opts.ErrOut, "mcpeek "+msg)
+	l.opts.report(fmt.Sprintf("a message of %d bytes from the server is over --max-message-size (%d): not forwarded", ln.size, l.opts.MaxMessageSize))
 	if id := idOf(ln.start); id != "" && id != "null" && l.track.isHostOpen(id) {
 		l.track.answered(id)
 		l.write(errorResponse(id, codeTooLarge, fmt.Sprintf("mcpeek proxy: the server's answer is %d bytes, over the proxy's --max-message-size of %d", ln.size, l.opts.MaxMessageSize)))
@@ -233,4 +229,14 @@ func (l *stdioLink) serverGone() error {
 		l.write(errorResponse(id, codeServerGone, "mcpeek proxy: "+gone.Error()))
 	}
 	return gone
+}
+
+// serverStderr passes the server's stderr on to the proxy's and to the
+// wire log. A failing stderr of the proxy's (a host that closed it) is
+// ignored: the server's writes never block or fail for it.
+type serverStderr struct{ wire, out io.Writer }
+
+func (s serverStderr) Write(p []byte) (int, error) {
+	_, _ = s.out.Write(p)
+	return s.wire.Write(p)
 }
