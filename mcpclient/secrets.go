@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // Secrets are the secrets a run of mcpeek knows: the credentials of -H
@@ -192,7 +194,9 @@ func straddling(text, needle string, at int) int {
 
 // cut is text redacted, then cut to at most n runes: redacted first, so
 // that no part of a secret is left at the cut.
-func (s *Secrets) cut(text string, n int) string { return cutRunes(s.Redact(text), n) }
+func (s *Secrets) cut(text string, n int) string {
+	return textclean.Cut(s.Redact(text), n, textclean.SayRest())
+}
 
 // Writer returns a writer that redacts the secrets from each write before
 // it reaches w. Each write is redacted on its own, so a secret must not be

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // Direction says where a wire log entry came from.
@@ -244,25 +246,14 @@ const maxKept = 16 << 10
 func (e WireEntry) kept() WireEntry {
 	if len(e.Message) > maxKept {
 		e.cut = e.Outcome()
-		start := e.Message[:min(len(e.Message), maxKept+utf8.UTFMax)] // not a copy of all of a huge message
-		e.Text = fmt.Sprintf("%s… (%d bytes; --wire-log keeps whole messages)", cutUTF8(string(start), maxKept), len(e.Message))
+		start := e.Message[:min(len(e.Message), maxKept+utf8.UTFMax)] // a huge message is not copied whole
+		e.Text = fmt.Sprintf("%s (%d bytes; --wire-log keeps whole messages)", textclean.Cut(string(start), maxKept, textclean.InBytes()), len(e.Message))
 		e.Message = nil
 	}
 	if len(e.Text) > maxKept+100 {
-		e.Text = cutUTF8(e.Text, maxKept) + "…"
+		e.Text = textclean.Cut(e.Text, maxKept, textclean.InBytes())
 	}
 	return e.owned()
-}
-
-// cutUTF8 cuts s to at most n bytes, on a rune boundary.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // keepHandshake keeps e whole when it belongs to the handshake: the

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"time"
+
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // Raw logs one JSON-RPC message as it went over the wire, its bytes as
@@ -26,5 +28,5 @@ func (w *WireLog) Raw(dir Direction, data []byte, method string, id json.RawMess
 // NotJSON notes a line that went over the wire and is not JSON, quoting
 // its start.
 func (w *WireLog) NotJSON(dir Direction, data []byte) {
-	w.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "not a JSON message (" + string(dir) + "): " + cutUTF8(string(bytes.TrimSpace(data)), 2048)})
+	w.add(WireEntry{Time: time.Now(), Dir: DirNote, Text: "not a JSON message (" + string(dir) + "): " + textclean.Cut(string(bytes.TrimSpace(data)), 2048, textclean.InBytes())})
 }

@@ -154,7 +154,7 @@ var commands = []command{
 	},
 	{
 		name:    "fixture",
-		usage:   "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation] [--changed-results]",
+		usage:   "mcpeek fixture [--http ADDR] [--stateless] [--no-app-elicitation] [--changed-results] [--era ERA]",
 		summary: "serve the public test fixture (stdio or HTTP)",
 		options: newFixtureOptions,
 	},

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpeek/mcpeek/internal/proxy"
 	"github.com/mcpeek/mcpeek/internal/record"
 	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -102,7 +103,7 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 	defer e.Close()
 	name := "mcpeek proxy"
 	if o.name != "" {
-		name += " " + oneLine(o.name)
+		name += " " + textclean.OneLine(o.name)
 	}
 	err = proxy.Run(ctx, proxy.Options{
 		Target: o.target, Listen: o.listen, Name: o.name, Wire: e.Wire, Record: rec,

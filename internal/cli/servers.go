@@ -16,6 +16,7 @@ import (
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -252,7 +253,7 @@ func writeServers(w io.Writer, listed []serverListing, looked []lookedFor) error
 		} else if l.Scope != "" {
 			source += " (" + l.Scope + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oneLine(l.Name), transport, oneLine(what), oneLine(source), oneLine(notes(l)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", textclean.OneLine(l.Name), transport, textclean.OneLine(what), textclean.OneLine(source), textclean.OneLine(notes(l)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -343,7 +344,7 @@ func (o *inspectOptions) pickerEntry(e *session.Endpoint, srv *mcpconfig.Server,
 	switch {
 	case l.Error != "":
 	case l.NeedsApproval && !o.conn.selection.TrustsProjects():
-		entry.Note = fmt.Sprintf("a project's server, not approved yet: run %s @%s once on a terminal to approve it, or start the inspector with --trust-project", session.SelfName(), oneLine(l.Name))
+		entry.Note = fmt.Sprintf("a project's server, not approved yet: run %s @%s once on a terminal to approve it, or start the inspector with --trust-project", session.SelfName(), textclean.OneLine(l.Name))
 		if len(l.Hides) > 0 {
 			entry.Note += "; it hides yours in " + session.DisplayPath(l.Hides[0])
 		}

@@ -309,6 +309,31 @@ func (o *testOptions) dialer(s streams) suite.Dialer {
 	}
 }
 
+// spokenRevisions are the revisions of the two eras the server speaks,
+// as a starter's protocol: names them: the one conn negotiated, and each
+// other one a session required to speak it connects in (init probes
+// each era rather than trust a list).
+func (o *testOptions) spokenRevisions(ctx context.Context, s streams, conn *mcpclient.Conn) []string {
+	var out []string
+	dial := o.dialer(s)
+	for _, rev := range []string{mcpclient.ProtocolLegacy, mcpclient.ProtocolModern} {
+		if rev == conn.ProtocolVersion() {
+			out = append(out, rev)
+			continue
+		}
+		probe, done, err := dial(ctx, suite.Dial{Suite: &suite.Suite{}, Revision: rev, Asker: &suite.Asker{}, Records: mcpclient.NewRecorder(nil)})
+		if err != nil {
+			continue
+		}
+		_ = probe.Close()
+		if done != nil {
+			done()
+		}
+		out = append(out, rev)
+	}
+	return out
+}
+
 // runInit writes a starter suite from the server's tools.
 func (o *testOptions) runInit(ctx context.Context, s streams) error {
 	if o.out != "-" {
@@ -327,7 +352,7 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 		if len(o.server) > 0 {
 			server, secrets = author.TemplateSecrets(o.server)
 		}
-		text, env, err := author.Starter(server, tools, conn.Secrets())
+		text, env, err := author.Starter(server, tools, conn.Secrets(), o.spokenRevisions(ctx, s, conn))
 		if err != nil {
 			return err
 		}

@@ -21,7 +21,7 @@ import (
 	"io"
 
 	"github.com/mcpeek/mcpeek/internal/record"
-	"github.com/mcpeek/mcpeek/internal/termtext"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -103,7 +103,7 @@ func Run(ctx context.Context, opts Options) error {
 func (o Options) say(format string, args ...any) {
 	who := "mcpeek proxy"
 	if o.Name != "" {
-		who += " " + termtext.OneLine(o.Name)
+		who += " " + textclean.OneLine(o.Name)
 	}
 	fmt.Fprintf(o.ErrOut, "%s: %s\n", who, fmt.Sprintf(format, args...))
 }

@@ -49,6 +49,10 @@ type Suite struct {
 	ServerLine int
 	// Revisions are the protocol revisions each test runs in.
 	Revisions []string
+	// AnyRevision is set when the suite names no protocol: it runs in
+	// those of Revisions the server speaks, and reports one it does not
+	// speak as skipped, once (see eras.go).
+	AnyRevision bool
 	// Env is KEY=VALUE entries for a server command, expanded.
 	Env []string
 	// Roots are offered to the server (paths or file:// URIs, expanded).
@@ -299,7 +303,7 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (_ *Sui
 	}
 	s.Revisions = revs
 	if s.Revisions == nil {
-		s.Revisions = defaultRevisions
+		s.Revisions, s.AnyRevision = defaultRevisions, true
 	}
 	keys := make([]string, 0, len(doc.Env))
 	for k := range doc.Env {

@@ -21,7 +21,7 @@ func TestStarter(t *testing.T) {
 				"kind": map[string]any{"type": "string", "enum": []any{"notes", "tags"}}, "page": map[string]any{"type": "integer"}}}},
 		{Name: "delete_all", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{DestructiveHint: &yes}},
 	}
-	text, _, err := Starter([]string{"node", "server.js"}, tools, nil)
+	text, _, err := Starter([]string{"node", "server.js"}, tools, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestStarterKeepsNoURLSecrets(t *testing.T) {
 	t.Parallel()
 	server := []string{"https://bob:hunter2@api.example.com/mcp?api_key=sk-123&region=eu&api_key=sk-456"}
 	words, vars := TemplateSecrets(server)
-	text, _, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}, nil)
+	text, _, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestStarterKeepsNoSecretArguments(t *testing.T) {
 			"user":    map[string]any{"type": "string", "default": "ada"},
 			"region":  map[string]any{"type": "string", "default": "region-secret-eu"},
 		}}}}
-	text, env, err := Starter(nil, tools, known)
+	text, env, err := Starter(nil, tools, known, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
