@@ -21,6 +21,7 @@ import (
 	"io"
 
 	"github.com/mcpeek/mcpeek/internal/record"
+	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
@@ -64,10 +65,15 @@ type ExitError struct {
 	Status string
 	// LastStderr is the server's last stderr line ("": none).
 	LastStderr string
+	// Name is the server's --name ("": none).
+	Name string
 }
 
 func (e *ExitError) Error() string {
 	msg := "the server ended (" + e.Status + ")"
+	if e.Name != "" {
+		msg = "the server " + textclean.OneLine(e.Name) + " ended (" + e.Status + ")"
+	}
 	if e.LastStderr != "" {
 		msg += "; its last stderr line: " + e.LastStderr
 	}
@@ -86,17 +92,30 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.ErrOut == nil {
 		opts.ErrOut = io.Discard
 	}
-	switch {
-	case opts.Listen == "" && opts.Target.Kind == mcpclient.TargetStdio:
-		return runStdio(ctx, opts)
-	case opts.Listen != "" && opts.Target.Kind == mcpclient.TargetHTTP && !opts.Target.SSE:
-		return runHTTP(ctx, opts)
-	case opts.Target.Kind == mcpclient.TargetStdio:
-		return errors.New("--listen in front of a command is not supported yet: start the server with its own HTTP transport and give its URL, or leave out --listen")
-	case opts.Target.Kind == mcpclient.TargetHTTP && !opts.Target.SSE:
-		return errors.New("a URL server needs --listen: the host reaches the proxy over the same transport as the server")
+	if err := Check(opts.Target, opts.Listen); err != nil {
+		return err
 	}
-	return fmt.Errorf("the proxy forwards to a command or a streamable-HTTP URL, not %s", opts.Target)
+	if opts.Listen != "" {
+		return runHTTP(ctx, opts)
+	}
+	return runStdio(ctx, opts)
+}
+
+// Check says why the proxy cannot forward to target from a host on
+// listen ("": stdio), if it cannot: the host reaches the proxy over the
+// transport it would reach the server over.
+func Check(target mcpclient.Target, listen string) error {
+	switch {
+	case target.Kind == mcpclient.TargetHTTP && target.SSE:
+		return fmt.Errorf("the proxy forwards to a command or a streamable-HTTP URL, not %s over HTTP+SSE", target)
+	case target.Kind == mcpclient.TargetHTTP && listen == "":
+		return errors.New("a URL server needs --listen ADDR: the host reaches the proxy over HTTP as it would the server")
+	case target.Kind == mcpclient.TargetStdio && listen != "":
+		return errors.New("--listen forwards to a URL server; a command's host starts mcpeek proxy as its stdio server")
+	case target.Kind != mcpclient.TargetHTTP && target.Kind != mcpclient.TargetStdio:
+		return errors.New("name the server: a command (after --) or a URL")
+	}
+	return nil
 }
 
 // say writes a line of the proxy's own on ErrOut, naming the proxy.
@@ -112,4 +131,27 @@ func (o Options) say(format string, args ...any) {
 func (o Options) report(msg string) {
 	o.Wire.Note("proxy: " + msg)
 	o.say("%s", msg)
+}
+
+// Record creates the recording file path (--record; "": none) and has the
+// wire log write to it; the writer goes in Options.Record. stop ends it
+// and closes the file, reporting why it holds nothing if it does not.
+func Record(path string, wire *mcpclient.WireLog) (w *record.Writer, stop func() error, err error) {
+	if path == "" {
+		return nil, func() error { return nil }, nil
+	}
+	f, err := safefile.Log(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	w = record.NewWriter(f)
+	untap := wire.Tap(w)
+	return w, func() error {
+		untap()
+		err := w.Close()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}, nil
 }

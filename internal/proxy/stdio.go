@@ -223,7 +223,7 @@ func (l *stdioLink) serverGone() error {
 	if st := l.cmd.ProcessState; st != nil {
 		status = st.String()
 	}
-	gone := &ExitError{Status: status, LastStderr: l.opts.Wire.LastStderr()}
+	gone := &ExitError{Status: status, LastStderr: l.opts.Wire.LastStderr(), Name: l.opts.Name}
 	l.opts.Wire.Note("proxy: " + gone.Error())
 	for _, id := range l.track.hostOpen() {
 		l.write(errorResponse(id, codeServerGone, "mcpeek proxy: "+gone.Error()))

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
+	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
 // Wrap is a host's config entry s routed through mcpeek proxy, self being
@@ -51,4 +54,60 @@ func Wrap(s *mcpconfig.Server, self, listen string) (wrapped *mcpconfig.Server, 
 func isProxy(s *mcpconfig.Server, self string) bool {
 	base := filepath.Base(s.Command)
 	return (s.Command == self || base == "mcpeek" || base == filepath.Base(self)) && len(s.Args) > 0 && s.Args[0] == "proxy"
+}
+
+// Formats are the formats an entry is printed in (servers --wrap
+// --format), by the hosts' names.
+var Formats = map[string]mcpconfig.Format{
+	"claude": mcpconfig.FormatMCPServers, // Claude Code and Claude Desktop
+	"cursor": mcpconfig.FormatMCPServers,
+	"vscode": mcpconfig.FormatVSCode,
+	"codex":  mcpconfig.FormatCodex,
+}
+
+// Printed is a wrapped entry as printed: the config text, the command
+// that starts a URL server's proxy (nil for a command's), and the
+// credentials the entry writes out literally — by where they are
+// ("env API_KEY") — which whoever prints the text redacts.
+type Printed struct {
+	Text        []byte
+	Start       []string
+	Credentials map[string]string
+}
+
+// WrapNamed wraps the first of servers named name (as @NAME finds it),
+// printed in format (one of [Formats]; "": that of its own config).
+func WrapNamed(servers []*mcpconfig.Server, name, format, self, listen string) (Printed, error) {
+	i := slices.IndexFunc(servers, func(s *mcpconfig.Server) bool { return strings.EqualFold(s.Name, name) })
+	if i < 0 {
+		return Printed{}, fmt.Errorf("no server named %q in the configs (see mcpeek servers)", name)
+	}
+	srv := servers[i]
+	wrapped, start, err := Wrap(srv, self, listen)
+	if err != nil {
+		return Printed{}, err
+	}
+	f := srv.Format
+	if format != "" {
+		f = Formats[format]
+	}
+	text, err := mcpconfig.Write(wrapped, f)
+	return Printed{Text: text, Start: start, Credentials: literalCredentials(srv)}, err
+}
+
+// literalCredentials are the credentials an entry writes out: a value
+// without a ${…} reference whose name says it holds one.
+func literalCredentials(srv *mcpconfig.Server) map[string]string {
+	found := map[string]string{}
+	for k, v := range srv.Env {
+		if !strings.Contains(v, "${") && len(mcpclient.TargetSecrets(mcpclient.Target{Env: []string{k + "=" + v}})) > 0 {
+			found["env "+k] = v
+		}
+	}
+	for k, v := range srv.Headers {
+		if !strings.Contains(v, "${") && mcpclient.CredentialHeader(k) {
+			found["header "+k] = v
+		}
+	}
+	return found
 }
