@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpeek/mcpeek/internal/textclean"
 )
@@ -38,6 +39,19 @@ type WireEntry struct {
 	// cut is how a message the log cut (kept) ended, read before it was
 	// cut: a huge input_required result still counts as a round.
 	cut Outcome
+	// borrowed: Message is the caller's buffer, valid only during add,
+	// so what the log keeps of it is a copy (Raw: a huge message is
+	// never copied whole unless the handshake keeps it).
+	borrowed bool
+}
+
+// owned is the entry with a Message of its own, when it was borrowed.
+func (e WireEntry) owned() WireEntry {
+	if e.borrowed {
+		e.Message = bytes.Clone(e.Message)
+		e.borrowed = false
+	}
+	return e
 }
 
 // Line is the entry as the log writes it to its file: one JSON line,
@@ -172,7 +186,7 @@ func (w *WireLog) add(e WireEntry) {
 		e.Text = secrets.Redact(e.Text)
 		if len(e.Message) > 0 {
 			if m := secrets.Redact(string(e.Message)); m != string(e.Message) {
-				e.Message = json.RawMessage(m)
+				e.Message, e.borrowed = json.RawMessage(m), false
 			}
 		}
 	}
@@ -232,13 +246,14 @@ const maxKept = 16 << 10
 func (e WireEntry) kept() WireEntry {
 	if len(e.Message) > maxKept {
 		e.cut = e.Outcome()
-		e.Text = fmt.Sprintf("%s (%d bytes; --wire-log keeps whole messages)", textclean.Cut(string(e.Message), maxKept, textclean.InBytes()), len(e.Message))
+		start := e.Message[:min(len(e.Message), maxKept+utf8.UTFMax)] // a huge message is not copied whole
+		e.Text = fmt.Sprintf("%s (%d bytes; --wire-log keeps whole messages)", textclean.Cut(string(start), maxKept, textclean.InBytes()), len(e.Message))
 		e.Message = nil
 	}
 	if len(e.Text) > maxKept+100 {
 		e.Text = textclean.Cut(e.Text, maxKept, textclean.InBytes())
 	}
-	return e
+	return e.owned()
 }
 
 // keepHandshake keeps e whole when it belongs to the handshake: the
@@ -248,11 +263,11 @@ func (e WireEntry) kept() WireEntry {
 func (w *WireLog) keepHandshake(e WireEntry) {
 	switch {
 	case e.Dir == DirSend && (e.Method == MethodInitialize || e.Method == MethodDiscover) && len(e.ID) > 0:
-		w.handshake = []WireEntry{e}
+		w.handshake = []WireEntry{e.owned()}
 	case len(w.handshake) == 1 && e.Dir == DirRecv && e.Method == "" && string(e.ID) == string(w.handshake[0].ID):
-		w.handshake = append(w.handshake, e)
+		w.handshake = append(w.handshake, e.owned())
 	case len(w.handshake) == 2 && w.handshake[0].Method == MethodInitialize && e.Dir == DirSend && e.Method == "notifications/initialized":
-		w.handshake = append(w.handshake, e)
+		w.handshake = append(w.handshake, e.owned())
 	}
 }
 

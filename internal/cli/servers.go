@@ -27,6 +27,7 @@ type serversOptions struct {
 	configPath string
 	json       bool
 	names      bool
+	wrap       wrapOptions
 }
 
 func newServersOptions(fs *flagSet) options {
@@ -34,6 +35,7 @@ func newServersOptions(fs *flagSet) options {
 	fs.StringVar(&o.configPath, "config", "", "list the servers of this MCP config `FILE` only")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	fs.BoolVar(&o.names, "names", false, "print only the names, one a line, for shell completion (a name with other than letters, digits and . _ + - / is left out)")
+	o.wrap.register(fs)
 	return o
 }
 
@@ -48,7 +50,7 @@ func (o *serversOptions) parse(fs *flagSet, args []string) error {
 	if o.json && o.names {
 		return usagef("servers: --json or --names, not both")
 	}
-	return nil
+	return o.wrap.check(o.json || o.names)
 }
 
 // serverListing is one server of `mcpeek servers --json`. Environment and
@@ -91,6 +93,9 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 	servers, looked, err := o.discover()
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if o.wrap.name != "" {
+		return o.wrap.run(s, servers)
 	}
 	listed, err := listings(servers, looked)
 	if err != nil {

@@ -117,7 +117,7 @@ func newSession() *session {
 }
 
 func (h *httpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.loopbackOnly && !(loopbackHost(r.Host) && loopbackOrigin(r.Header.Get("Origin"))) {
+	if h.loopbackOnly && !FromLoopback(r) {
 		http.Error(w, "mcpeek replay serves loopback names only", http.StatusForbidden)
 		return
 	}
@@ -381,6 +381,13 @@ func writeJSON(w http.ResponseWriter, status int, msg []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(msg)
+}
+
+// FromLoopback reports whether r's Host and Origin (when it has one) name
+// this machine: a loopback server that requires it cannot be reached by a
+// page of another site through DNS rebinding.
+func FromLoopback(r *http.Request) bool {
+	return loopbackHost(r.Host) && loopbackOrigin(r.Header.Get("Origin"))
 }
 
 // loopbackHost reports whether a Host header names this machine.
