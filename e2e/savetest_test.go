@@ -27,11 +27,18 @@ type terminalInspector struct {
 // columns and 40 rows, and ends it when the test ends.
 func startTerminalInspector(t *testing.T, dir string, args ...string) *terminalInspector {
 	t.Helper()
+	return startTerminalInspectorWith(t, dir, nil, args...)
+}
+
+// startTerminalInspectorWith is startTerminalInspector with env
+// ("NAME=value") added to the environment.
+func startTerminalInspectorWith(t *testing.T, dir string, env []string, args ...string) *terminalInspector {
+	t.Helper()
 	cmd := exec.Command(mcpeekBin, args...)
 	cmd.Dir = dir
 	// Every choice marked without colour (● ○), so that the screen says
 	// which is picked in plain text.
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
+	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1"), env...)
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	if err != nil {
 		t.Fatalf("start the inspector on a terminal: %v", err)

@@ -23,6 +23,7 @@ import (
 	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -232,6 +233,8 @@ type Conn struct {
 	// toolsSeen is set once the session has listed the tools, which lets
 	// the SDK mirror x-mcp-header arguments into Mcp-Param headers.
 	toolsSeen sync.Once
+	// listedVersions are the revisions a server/discover answer listed.
+	listedVersions atomic.Pointer[[]string]
 	// tooLarge is the last message larger than the limit an HTTP server
 	// sent, which broke the connection, and tooLargeN counts them: the
 	// errors such a message explains say so (tooLargeFor).
@@ -348,15 +351,36 @@ func (c *Conn) connect(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("no answer within %s (--connect-timeout): %w", c.cfg.ConnectTimeout, context.Cause(ctx))
 		}
+		var rpc *jsonrpc.Error
+		if pinned && errors.As(err, &rpc) && rpc.Code == mcp.CodeUnsupportedProtocolVersion {
+			return &RevisionError{Want: version, Err: err}
+		}
 		return err
 	}
 	c.session = session
 	c.sentWire = c.wire.SentCapabilities()
 	if got := session.InitializeResult().ProtocolVersion; pinned && got != version {
-		return fmt.Errorf("the server does not speak protocol revision %s (it negotiated %s)", version, got)
+		return &RevisionError{Want: version, Got: got}
 	}
 	return nil
 }
+
+// RevisionError is a server that does not speak the protocol revision a
+// connection required: it negotiated another (Got), or refused the
+// handshake of that revision's era (Err).
+type RevisionError struct {
+	Want, Got string
+	Err       error
+}
+
+func (e *RevisionError) Error() string {
+	if e.Got != "" {
+		return fmt.Sprintf("the server does not speak protocol revision %s (it negotiated %s)", e.Want, e.Got)
+	}
+	return fmt.Sprintf("the server does not speak protocol revision %s (it refused it: %v)", e.Want, e.Err)
+}
+
+func (e *RevisionError) Unwrap() error { return e.Err }
 
 // pausableTimer calls f once d has run, not counting the time it was
 // paused.
@@ -672,6 +696,43 @@ func (c *Conn) ProtocolVersion() string {
 		return ""
 	}
 	return c.session.InitializeResult().ProtocolVersion
+}
+
+// Revisions are the protocol revisions of the two eras
+// (ProtocolLegacy, ProtocolModern) the server is known to speak, oldest
+// first, or nil when that is not known. A 2026-07-28 session knows its
+// own and the legacy revision when the server's server/discover answer
+// lists it; a legacy session that let the server choose knows the server
+// refused the modern handshake; one that required a legacy revision
+// never asked.
+func (c *Conn) Revisions() []string {
+	got := c.ProtocolVersion()
+	if got == ProtocolLegacy {
+		if asked, _, _ := protocolRequest(c.cfg.Protocol); asked == "" {
+			return []string{ProtocolLegacy}
+		}
+		return nil
+	}
+	if got != ProtocolModern {
+		return nil
+	}
+	if listed := c.listedVersions.Load(); listed != nil && slices.Contains(*listed, ProtocolLegacy) {
+		return []string{ProtocolLegacy, ProtocolModern}
+	}
+	return []string{ProtocolModern}
+}
+
+// noteDiscover keeps the revisions the first server/discover answer
+// lists.
+func (c *Conn) noteDiscover(data []byte) {
+	var m struct {
+		Result *struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(data, &m) == nil && m.Result != nil && len(m.Result.SupportedVersions) > 0 {
+		c.listedVersions.CompareAndSwap(nil, &m.Result.SupportedVersions)
+	}
 }
 
 // ServerInfo is the server's self-description (never nil).

@@ -303,6 +303,22 @@ func TestSegmentedChoice(t *testing.T) {
 	}
 }
 
+// A required yes/no starts unanswered, but once answered ← stops at
+// "Yes" and backspace keeps the answer: the arrows never take it back to
+// "(no answer)", which the form could not be sent with.
+func TestRequiredYesNoKeepsItsAnswer(t *testing.T) {
+	t.Parallel()
+	s := schemaOf(t, `{"type":"object","properties":{"agree":{"type":"boolean","title":"Agree"}},"required":["agree"]}`)
+	d := openForm(t, request(s, "Agree?"), nativeform.Options{}, 100, 40)
+	d.expect("○ Yes   ○ No").steps(step{"right", "● Yes"})
+	d.tm.Send(keyMsg("left"))
+	d.tm.Send(keyMsg("backspace"))
+	view := d.view()
+	if !strings.Contains(view, "● Yes") || strings.Contains(view, "backspace: no answer") {
+		t.Errorf("← or backspace took a required yes/no back to no answer:\n%s", view)
+	}
+}
+
 // Below 40 columns every control is its text form: the date and the
 // slider a text input whose arrows move the cursor, the segmented choice
 // the list.

@@ -56,6 +56,20 @@ func (s *segmented) lowest() int {
 	return 1
 }
 
+// floor is the lowest choice ← reaches: a required field, once
+// answered, is never taken back to "(no answer)", which it could not be
+// sent with.
+func (s *segmented) floor() int {
+	if s.v.field.Required && s.choice() != noAnswer {
+		return 1
+	}
+	return s.lowest()
+}
+
+// clearable reports whether backspace takes the answer back: only where
+// the field may stay unanswered.
+func (s *segmented) clearable() bool { return s.v.unanswerable() && !s.v.field.Required }
+
 func (s *segmented) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -66,10 +80,10 @@ func (s *segmented) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(km, ControlKeys.PrevOption):
-		s.setChoice(max(s.choice()-1, s.lowest()))
+		s.setChoice(max(s.choice()-1, s.floor()))
 	case key.Matches(km, ControlKeys.NextOption):
 		s.setChoice(min(s.choice()+1, len(s.v.options())))
-	case key.Matches(km, ControlKeys.Clear) && s.v.unanswerable():
+	case key.Matches(km, ControlKeys.Clear) && s.clearable():
 		s.setChoice(noAnswer)
 	case key.Matches(km, ControlKeys.Yes) && s.v.control == controlConfirm:
 		s.setChoice(1)
@@ -112,7 +126,7 @@ func (s *segmented) line() string {
 	line := strings.Join(segs, "   ")
 	if s.focused {
 		keys := "←/→ choose"
-		if s.v.unanswerable() && s.choice() != noAnswer {
+		if s.clearable() && s.choice() != noAnswer {
 			keys += " · backspace: no answer"
 		}
 		line += "   " + styleDim.Render(keys)

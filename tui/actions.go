@@ -125,7 +125,11 @@ func (m *Model) doCalls(o origin, a layer.Action) (tea.Cmd, bool) {
 	case page.Subscribe:
 		return subscribe(m.conn, a), true
 	case page.RunTest:
-		return runTest(m.connected(), m.running, a), true
+		return m.runTest(a), true
+	case layer.ApproveTest:
+		return m.approveTest(a.ID), true
+	case layer.DeclineTest:
+		m.declineTest(a.ID)
 	case layer.AddRoot:
 		if m.conn != nil {
 			return m.roots.edit(m.conn, a.URI, true), true

@@ -34,7 +34,8 @@
 // clipboard.go copies or saves what a pane shows, arguments.go opens the
 // forms for arguments (skeleton.go is the JSON editor's start), roots.go,
 // tasks.go, serverlog.go (the log level), lock.go (the surface lock),
-// quit.go.
+// suite.go (the Suite tab's runs, each project test reviewed and approved
+// before its first), quit.go.
 //
 // What the server tells reaches the program through notify.go's queue, at
 // most 30 batches a second.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/internal/suite"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/nativeform"
@@ -79,6 +80,10 @@ type Options struct {
 	// arguments, a URL, @NAME), written in a suite + makes; nil is the
 	// embedded fixture.
 	SuiteServer []string
+	// Approvals is where the Suite tab remembers the project tests the
+	// person approved (suite.go); nil is the store of approved project
+	// servers (mcpconfig.DefaultTrustPath).
+	Approvals *mcpconfig.TrustStore
 }
 
 type connState int

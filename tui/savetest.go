@@ -135,7 +135,7 @@ func (s *savedSteps) called(msg callDoneMsg, tool *mcp.Tool) {
 	var saved *savedStep
 	if !msg.cancelled {
 		saved = &savedStep{args: msg.args, schema: toolSchema(tool), readOnly: tool != nil && tool.Annotations != nil && tool.Annotations.ReadOnlyHint,
-			step: suite.SessionStep{Kind: suite.StepCall, Target: msg.tool, Args: msg.args, Era: msg.conn.ProtocolVersion(),
+			step: suite.SessionStep{Kind: suite.StepCall, Target: msg.tool, Args: msg.args, Era: msg.conn.ProtocolVersion(), Eras: msg.conn.Revisions(),
 				Questions: msg.asked, Rounds: msg.rounds}}
 		var res any
 		if msg.res != nil {
@@ -157,7 +157,7 @@ func (s *savedSteps) read(msg resourceReadMsg) {
 		s.reads = map[string]*savedStep{}
 	}
 	saved := &savedStep{readOnly: true, step: suite.SessionStep{Kind: suite.StepRead, Target: msg.read.URI,
-		Era: msg.conn.ProtocolVersion(), Questions: msg.asked, Rounds: msg.rounds}}
+		Era: msg.conn.ProtocolVersion(), Eras: msg.conn.Revisions(), Questions: msg.asked, Rounds: msg.rounds}}
 	var res any
 	if msg.read.Result != nil {
 		res = msg.read.Result
@@ -177,7 +177,7 @@ func (s *savedSteps) got(msg promptGotMsg) {
 		s.prompts = map[string]*savedStep{}
 	}
 	saved := &savedStep{readOnly: true, promptArgs: msg.args, step: suite.SessionStep{Kind: suite.StepPrompt, Target: msg.name,
-		Era: msg.conn.ProtocolVersion(), Questions: msg.asked, Rounds: msg.rounds}}
+		Era: msg.conn.ProtocolVersion(), Eras: msg.conn.Revisions(), Questions: msg.asked, Rounds: msg.rounds}}
 	if len(msg.args) > 0 {
 		saved.step.Args = msg.args
 	}

@@ -24,6 +24,9 @@ type serverState struct {
 	call             // the tool call running, if any
 	tasks taskList   // the tasks followed, oldest first
 	saved savedSteps // what + saves of each result shown (savetest.go)
+	// review is the project's test whose review is shown, waiting for
+	// the person's yes (suite.go).
+	review *testReview
 }
 
 // call is the tool call running: one at a time.

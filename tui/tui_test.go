@@ -6,6 +6,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/internal/teasync"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/layer"
@@ -36,6 +38,8 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("XDG_STATE_HOME", state)
+	// Nor are the tests' approvals the person's.
+	os.Setenv("XDG_CONFIG_HOME", state)
 	unknown := failOnUnknownActions()
 	code := m.Run()
 	os.RemoveAll(state)
@@ -152,6 +156,9 @@ func open(t *testing.T, opts Options, w, h int) *inspector {
 	}
 	if opts.StateDir == "" { // no arguments remembered by another test
 		opts.StateDir = t.TempDir()
+	}
+	if opts.Approvals == nil { // no test approved by another test
+		opts.Approvals = mcpconfig.OpenTrustStore(filepath.Join(t.TempDir(), "approved.json"))
 	}
 	m := New(opts)
 	in := &inspector{t: t, m: m, tm: teasync.New(t, m, teatest.WithInitialTermSize(w, h))}

@@ -34,8 +34,8 @@ func (m *Model) View() string {
 
 // header is the screen's first line, made for each frame from what it
 // tells: on the left the server and the connection's state, on the right
-// what else the person should know (pending requests, sign-in, the log
-// level, TLS, the apps and the app host).
+// what else the person should know (a recording under way, pending
+// requests, sign-in, the log level, TLS, the apps and the app host).
 type header struct {
 	c     *widget.Common
 	opts  *Options
@@ -77,6 +77,9 @@ func (h *header) view() string {
 	}
 	if n := h.pending; n > 0 {
 		right = s.Warn.Render(fmt.Sprintf("%d pending", n)) + s.Dim.Render(" · ") + right
+	}
+	if r := h.opts.Recorder; r != nil && r.Recording() != "" { // ctrl+r, or --record
+		right = s.Err.Render("● recording") + s.Dim.Render(" · ") + right
 	}
 	width := h.c.Width - lipgloss.Width(right) - 1
 	var state string

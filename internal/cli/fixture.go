@@ -19,6 +19,7 @@ type fixtureOptions struct {
 	stateless bool
 	noApp     bool
 	changed   bool
+	era       string
 }
 
 func newFixtureOptions(fs *flagSet) options {
@@ -27,6 +28,7 @@ func newFixtureOptions(fs *flagSet) options {
 	fs.BoolVar(&o.stateless, "stateless", false, "with --http: serve without sessions")
 	fs.BoolVar(&o.noApp, "no-app-elicitation", false, "do not advertise app-rendered elicitation")
 	fs.BoolVar(&o.changed, "changed-results", false, "answer multi_round with a changed result (to see mcpeek replay or mcpeek test report it)")
+	fs.StringVar(&o.era, "era", "", "speak one `ERA` only, as a server written for one does: legacy (2025-11-25 and before) or modern (2026-07-28)")
 	return o
 }
 
@@ -38,6 +40,9 @@ func (o *fixtureOptions) parse(fs *flagSet, args []string) error {
 	if len(rest) > 0 {
 		return usagef("fixture: unexpected arguments: %s", strings.Join(rest, " "))
 	}
+	if o.era != "" && o.era != "legacy" && o.era != "modern" {
+		return usagef("fixture: --era must be legacy or modern, not %q", o.era)
+	}
 	if o.stateless && o.httpAddr == "" {
 		return usagef("fixture: --stateless needs --http")
 	}
@@ -45,7 +50,7 @@ func (o *fixtureOptions) parse(fs *flagSet, args []string) error {
 }
 
 func (o *fixtureOptions) run(ctx context.Context, s streams) error {
-	opts := fixture.Options{NoAppElicitation: o.noApp, ChangedResults: o.changed}
+	opts := fixture.Options{NoAppElicitation: o.noApp, ChangedResults: o.changed, Era: o.era}
 	if o.httpAddr == "" {
 		err := fixture.New(opts).Run(ctx, &mcp.StdioTransport{})
 		if err != nil && ctx.Err() == nil {

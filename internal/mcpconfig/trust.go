@@ -63,13 +63,21 @@ const maxTrustBytes = 4 << 20
 
 // Approved reports whether the person approved the entry as it is now.
 func (ts *TrustStore) Approved(s *Server) (bool, error) {
+	file, digest := s.trustKey()
+	return ts.ApprovedDigest(file, s.Name, digest)
+}
+
+// ApprovedDigest reports whether the person approved what the file (an
+// absolute path) names as name, while its digest is digest: how a
+// project's file other than a config (a suite) is approved by its
+// content, as an entry is.
+func (ts *TrustStore) ApprovedDigest(file, name, digest string) (bool, error) {
 	list, err := ts.load()
 	if err != nil {
 		return false, err
 	}
-	file, digest := s.trustKey()
 	return slices.ContainsFunc(list, func(a approval) bool {
-		return a.File == file && a.Server == s.Name && a.Digest == digest
+		return a.File == file && a.Server == name && a.Digest == digest
 	}), nil
 }
 
@@ -78,6 +86,13 @@ func (ts *TrustStore) Approved(s *Server) (bool, error) {
 // writes the store under the store's lock, so that approvals made at once
 // by other runs are all kept.
 func (ts *TrustStore) Approve(s *Server) error {
+	file, digest := s.trustKey()
+	return ts.ApproveDigest(file, s.Name, digest)
+}
+
+// ApproveDigest remembers, as Approve does, that the person approved what
+// the file names as name while its digest is digest.
+func (ts *TrustStore) ApproveDigest(file, name, digest string) error {
 	dir := filepath.Dir(ts.path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("approved servers: %w", err)
@@ -94,9 +109,8 @@ func (ts *TrustStore) Approve(s *Server) error {
 	if err != nil {
 		return err
 	}
-	file, digest := s.trustKey()
-	list = slices.DeleteFunc(list, func(a approval) bool { return a.File == file && a.Server == s.Name })
-	list = append(list, approval{File: file, Server: s.Name, Digest: digest, Approved: time.Now().UTC().Truncate(time.Second)})
+	list = slices.DeleteFunc(list, func(a approval) bool { return a.File == file && a.Server == name })
+	list = append(list, approval{File: file, Server: name, Digest: digest, Approved: time.Now().UTC().Truncate(time.Second)})
 	return ts.save(list)
 }
 

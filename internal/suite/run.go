@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -85,6 +86,10 @@ type TestResult struct {
 	Wire string `json:"-"`
 	// docs are what era parity keeps of each step's result.
 	docs []parityDoc
+	// anyRevision: the test runs in this revision only if the server
+	// speaks it (no protocol: names it); unspoken says it does not.
+	anyRevision bool
+	unspoken    string
 }
 
 // SuiteResult is one suite file in one revision (or its era parity:
@@ -93,6 +98,10 @@ type SuiteResult struct {
 	File     string        `json:"file"`
 	Revision string        `json:"revision"`
 	Tests    []*TestResult `json:"tests"`
+	// Skipped says why the suite did not run in this revision at all
+	// (the server does not speak it, and the suite names no protocol:);
+	// its tests are not listed. It counts as one skipped test.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // ParityRevision names the results of era parity.
@@ -106,6 +115,9 @@ type Report struct {
 // Counts are how many tests passed, failed and were skipped.
 func (r *Report) Counts() (passed, failed, skipped int) {
 	for _, s := range r.Suites {
+		if s.Skipped != "" {
+			skipped++
+		}
 		for _, t := range s.Tests {
 			switch t.Status {
 			case StatusPassed:
@@ -181,6 +193,8 @@ type runner struct {
 	cancel    context.CancelFunc
 	mu        sync.Mutex
 	reachErr  error
+	// unspoken are the revisions a suite's server was found not to speak.
+	unspoken eraSkips
 }
 
 // unit is what one session runs: a test (per-test sessions) or every
@@ -215,6 +229,11 @@ func Run(ctx context.Context, suites []*Suite, opts Options) (*Report, error) {
 		perSuite = append(perSuite, results)
 	}
 	r.runUnits(ctx, units)
+	for _, results := range perSuite {
+		for _, sr := range results {
+			settleUnspoken(sr)
+		}
+	}
 	if r.reachErr != nil {
 		return nil, &UnreachableError{Err: r.reachErr}
 	}
@@ -254,7 +273,8 @@ func (r *runner) plan(s *Suite, rev string, sr *SuiteResult, snaps *snapshots) [
 		if t.Revisions != nil && !slices.Contains(t.Revisions, rev) {
 			continue
 		}
-		res := &TestResult{Name: t.Name, File: s.File, Line: t.Line, Revision: rev}
+		res := &TestResult{Name: t.Name, File: s.File, Line: t.Line, Revision: rev,
+			anyRevision: r.opts.Revisions == nil && s.AnyRevision && t.Revisions == nil}
 		sr.Tests = append(sr.Tests, res)
 		if t.Skip {
 			res.Status = StatusSkipped
@@ -308,10 +328,16 @@ type session struct {
 }
 
 func (r *runner) runUnit(ctx context.Context, u *unit) {
+	if r.unspoken.skip(u) {
+		return
+	}
 	asker := &Asker{}
 	records := mcpclient.NewRecorder(nil)
 	conn, done, err := r.opts.Dial(ctx, Dial{Suite: u.suite, Revision: u.revision, Asker: asker, Records: records})
 	if err != nil {
+		if r.unspoken.found(u, err) {
+			return
+		}
 		if r.completed.Load() == 0 && ctx.Err() == nil {
 			r.mu.Lock()
 			if r.reachErr == nil {
@@ -560,7 +586,7 @@ func wireExcerpt(w *mcpclient.WireLog, since time.Time) string {
 		default:
 			line = string(e.Dir) + ": " + e.Text
 		}
-		lines = append(lines, cut(line, width))
+		lines = append(lines, textclean.Cut(line, width, textclean.InBytes()))
 	}
 	if len(lines) > most {
 		lines = append(lines[:most], fmt.Sprintf("… %d more", len(lines)-most))

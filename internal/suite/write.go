@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -20,6 +22,7 @@ import (
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
 	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/secret"
+	"github.com/mcpeek/mcpeek/internal/yamlout"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/theory/jsonpath"
 	"go.yaml.in/yaml/v3"
@@ -66,6 +69,11 @@ type SessionStep struct {
 	Args any
 	// Era is the protocol revision the session spoke.
 	Era string
+	// Eras are the revisions the server is known to speak
+	// (mcpclient.Conn.Revisions), or those the test is for (a
+	// recording's); nil when not known: the test then names no protocol
+	// and runs in those the server speaks.
+	Eras []string
 	// Questions are those asked during the step, in the order asked.
 	Questions []Question
 	// Rounds are the step's input rounds (as `rounds:` counts them).
@@ -98,9 +106,15 @@ type Draft struct {
 	Name string
 	// Snapshot is the snapshot's name ("" for none).
 	Snapshot string
-	// Protocol is set when the test can only pass in one revision (its
-	// rounds are counted differently in the other).
+	// Protocol is set when the test runs in one revision: the one the
+	// session negotiated, when the server is not known to speak the
+	// other, or when the test can only pass in it (its rounds are counted
+	// differently in the other).
 	Protocol string
+	// Revisions are the test's protocol: as written: Protocol, or both
+	// eras when the server speaks both (nil when the session's is not
+	// known).
+	Revisions []string
 	// Env are the environment variables the test needs, sorted: those
 	// its secret arguments and answers are written as.
 	Env    []string
@@ -206,10 +220,9 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 		}
 		d.Snapshot = name
 	}
-	if st.Era == mcpclient.ProtocolModern && st.Rounds != len(st.Questions) {
-		// Questions asked together in one round: the other era asks
-		// them one at a time, so the rounds hold in this era only.
-		d.Protocol = st.Era
+	d.Revisions = draftRevisions(st)
+	if len(d.Revisions) == 1 {
+		d.Protocol = d.Revisions[0]
 	}
 	step, err := stepNode(st, args, d)
 	if err != nil {
@@ -218,12 +231,34 @@ func BuildTest(name string, st SessionStep) (*Draft, error) {
 	sort.Strings(d.Env)
 	test := mapping()
 	addScalar(test, "name", name)
-	if d.Protocol != "" {
-		addScalar(test, "protocol", d.Protocol)
+	if len(d.Revisions) > 0 {
+		if err := addValue(test, "protocol", d.Revisions); err != nil {
+			return nil, err
+		}
+		test.Content[len(test.Content)-1].Style = yaml.FlowStyle
 	}
 	addKey(test, "steps", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{step}})
 	d.node = test
 	return d, nil
+}
+
+// draftRevisions are the revisions a test saved from st names: the one
+// the session negotiated when the server is known to speak it alone,
+// both eras when it is known to speak both, none when that is not known
+// (the runner then runs those the server speaks). A test whose questions
+// were asked together in one 2026-07-28 round holds in that era only
+// (the other asks them one at a time).
+func draftRevisions(st SessionStep) []string {
+	if st.Era == mcpclient.ProtocolModern && st.Rounds != len(st.Questions) {
+		return []string{st.Era}
+	}
+	var out []string
+	for _, rev := range []string{mcpclient.ProtocolLegacy, mcpclient.ProtocolModern} {
+		if slices.Contains(st.Eras, rev) {
+			out = append(out, rev)
+		}
+	}
+	return out
 }
 
 func stepNode(st SessionStep, args any, d *Draft) (*yaml.Node, error) {
@@ -570,14 +605,13 @@ func addKey(m *yaml.Node, key string, v *yaml.Node) {
 }
 
 func addScalar(m *yaml.Node, key, value string) {
-	v := &yaml.Node{}
-	_ = v.Encode(value) // a string encodes; quoted when it would read as another type
+	v, _ := yamlout.Node(value) // a string; quoted when it would read as another type
 	addKey(m, key, v)
 }
 
 func addValue(m *yaml.Node, key string, value any) error {
-	v := &yaml.Node{}
-	if err := v.Encode(value); err != nil {
+	v, err := yamlout.Node(value)
+	if err != nil {
 		return fmt.Errorf("%s: %w", key, err)
 	}
 	addKey(m, key, v)
@@ -680,17 +714,10 @@ func newSuiteText(d *Draft, ns NewSuite) ([]byte, error) {
 	return encodeYAML(doc)
 }
 
+// encodeYAML is n as a suite's text, two spaces a level, in a style that
+// reads back as n (yamlout.Encode).
 func encodeYAML(n *yaml.Node) ([]byte, error) {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(n); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return yamlout.Encode(n, 2)
 }
 
 // appendTest is the suite's text with d added to its tests, and the
@@ -776,7 +803,13 @@ func appendText(old []byte, top, tests *yaml.Node, d *Draft) ([]byte, bool) {
 	if got == nil || len(got.Content) != len(tests.Content)+1 {
 		return nil, false
 	}
-	if n := mapValue(got.Content[len(got.Content)-1], "name"); n == nil || n.Value != d.Name {
+	added := got.Content[len(got.Content)-1]
+	if n := mapValue(added, "name"); n == nil || n.Value != d.Name {
+		return nil, false
+	}
+	// And the test as written: indenting it kept every value.
+	var want, have any
+	if d.Node().Decode(&want) != nil || added.Decode(&have) != nil || !reflect.DeepEqual(want, have) {
 		return nil, false
 	}
 	return b.Bytes(), true

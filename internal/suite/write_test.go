@@ -114,7 +114,7 @@ tests:
 func promptStep() SessionStep {
 	return SessionStep{Kind: StepPrompt, Target: "greet", Args: map[string]any{"language": "fr", "name": "Ann: {x}"},
 		Result: map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "Bonjour"}}},
-			"_meta": map[string]any{serverInfoMeta: map[string]any{"name": "x"}}, "resultType": "complete"}}
+			"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "x"}}, "resultType": "complete"}}
 }
 
 // Appending keeps the file's text as it was, comments and all, and the

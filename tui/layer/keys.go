@@ -7,6 +7,9 @@ package layer
 
 import (
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/nativeform"
 	"github.com/mcpeek/mcpeek/tui/keys"
 	"github.com/mcpeek/mcpeek/tui/widget"
@@ -39,6 +42,7 @@ var keyGroups = []keyGroup{
 	{"Quit", "", QuitKeys},
 	{"Save", "", SaveKeys},
 	{"SaveTest", "", SaveTestKeys},
+	{"TestReview", "", TestReviewKeys},
 	{"Level", "", LevelKeys},
 	{"Servers", "", ServerKeys},
 	{"Roots", "", RootsKeys},
@@ -49,6 +53,7 @@ var (
 	upKey   = keys.New("↑/k", "up", "up", "k")
 	downKey = keys.New("↓/j", "down", "down", "j")
 	backKey = keys.New("esc", "back", "esc")
+
 	quitKey = keys.New("ctrl+c", "quit", "ctrl+c")
 )
 
@@ -64,4 +69,50 @@ func HelpSections(c *widget.Common) []keys.Section {
 		}
 	}
 	return out
+}
+
+// PaneKeys scroll a layer's pane: by lines, by pages, and to its ends.
+type PaneKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+}
+
+// paneKeys are the bindings of [PaneKeys], alike on every layer.
+var paneKeys = PaneKeys{
+	Up:       upKey,
+	Down:     downKey,
+	PageUp:   keys.New("pgup", "page up", "pgup"),
+	PageDown: keys.New("pgdown", "page down", "pgdown"),
+	Top:      keys.New("home/g", "top", "home", "g"),
+	Bottom:   keys.New("end/G", "end", "end", "G"),
+}
+
+// scroll moves v for one of the keys, reporting whether msg was one.
+func (k PaneKeys) scroll(v *viewport.Model, msg tea.KeyMsg) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		v.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		v.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		v.PageUp()
+	case key.Matches(msg, k.PageDown):
+		v.PageDown()
+	case key.Matches(msg, k.Top):
+		v.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		v.GotoBottom()
+	default:
+		return false
+	}
+	return true
+}
+
+// hint is the keys as one entry of a footer.
+func (k PaneKeys) hint() key.Binding {
+	return keys.Hint("↑↓/pgup/pgdn/g/G", "scroll", k.all()...)
+}
+
+// all are the keys, for a layer's full help.
+func (k PaneKeys) all() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
 }

@@ -58,18 +58,7 @@ func (l *Lock) Update(msg tea.Msg) Action {
 			return AskQuit{}
 		case key.Matches(msg, k.Close):
 			return Close{}
-		case key.Matches(msg, k.Up):
-			v.ScrollUp(1)
-		case key.Matches(msg, k.Down):
-			v.ScrollDown(1)
-		case key.Matches(msg, k.PageUp):
-			v.PageUp()
-		case key.Matches(msg, k.PageDown):
-			v.PageDown()
-		case key.Matches(msg, k.Top):
-			v.GotoTop()
-		case key.Matches(msg, k.Bottom):
-			v.GotoBottom()
+		case k.scroll(v, msg):
 		}
 	}
 	return nil
@@ -108,27 +97,23 @@ func (l *Lock) Help() []key.Binding { return LockKeys.ShortHelp() }
 // LockKeyMap holds the keys that work on the changes since the project's
 // surface lock.
 type LockKeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom, Close, Quit key.Binding
+	PaneKeys
+	Close, Quit key.Binding
 }
 
 // LockKeys are the bindings of [LockKeyMap].
 var LockKeys = LockKeyMap{
-	Up:       upKey,
-	Down:     downKey,
-	PageUp:   keys.New("pgup", "page up", "pgup"),
-	PageDown: keys.New("pgdown", "page down", "pgdown"),
-	Top:      keys.New("home/g", "top", "home", "g"),
-	Bottom:   keys.New("end/G", "end", "end", "G"),
+	PaneKeys: paneKeys,
 	Close:    keys.New("esc/D", "close", "esc", "D"),
 	Quit:     keys.New("q/ctrl+c", "quit", "q", "ctrl+c"),
 }
 
 // ShortHelp is the footer of the changes since the surface lock.
 func (k LockKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{keys.Hint("↑↓/pgup/pgdn/g/G", "scroll", k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom), k.Close, k.Quit}
+	return []key.Binding{k.hint(), k.Close, k.Quit}
 }
 
 // FullHelp lists the keys of the changes since the surface lock.
 func (k LockKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Close, k.Quit}}
+	return [][]key.Binding{append(k.all(), k.Close, k.Quit)}
 }

@@ -323,17 +323,20 @@ var SaveTestKeys = SaveTestKeyMap{
 	Next:    keys.New("tab", "next field", "tab", "shift+tab"),
 	Up:      keys.New("↑", "previous suite file, or redaction", "up"),
 	Down:    keys.New("↓", "next suite file, or redaction", "down"),
-	Toggle:  keys.New("ctrl+t", "keep or drop the redaction selected", "ctrl+t"),
-	Rerun:   keys.New("ctrl+r", "run it again to find values that change", "ctrl+r"),
-	Confirm: keys.New("enter", "write the test and its snapshot", "enter"),
+	Toggle:  keys.New("ctrl+t", "toggle redaction", "ctrl+t"),
+	Rerun:   keys.New("ctrl+r", "run again", "ctrl+r"),
+	Confirm: keys.New("enter", "write test", "enter"),
 	Cancel:  keys.New("esc", "cancel", "esc"),
 	Quit:    quitKey,
 }
 
-// ShortHelp is every key of saving a test, which its footer documents.
+// ShortHelp is every key of saving a test, which its footer documents:
+// the key that writes first, all of it within 120 columns.
 func (k SaveTestKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Next, k.Up, k.Down, k.Toggle, k.Rerun, k.Confirm, k.Cancel, k.Quit}
+	return []key.Binding{k.Confirm, k.Cancel, k.Next, keys.Hint("↑↓", "choose", k.Up, k.Down), k.Toggle, k.Rerun, k.Quit}
 }
 
 // FullHelp lists the keys of saving a test.
-func (k SaveTestKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+func (k SaveTestKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Confirm, k.Cancel, k.Next, k.Up, k.Down, k.Toggle, k.Rerun, k.Quit}}
+}

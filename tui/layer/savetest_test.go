@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpeek/mcpeek/tui/widget"
 )
 
 // saveKey is a key the save layer reads, by name.
@@ -221,5 +223,25 @@ func TestSaveTestCloseStopsTheRerunAndShowsSecrets(t *testing.T) {
 	}
 	if a := press(l, "esc"); !reflect.DeepEqual(a, Batch{StopRerun{From: l}, Close{}}) {
 		t.Errorf("esc: %#v, want the re-run stopped and the layer closed", a)
+	}
+}
+
+// The save layer's footer lists every key it takes, the one that writes
+// the test first, and all of it fits a terminal of 120 columns: none is
+// cut off.
+func TestSaveTestFooterFitsIn120Columns(t *testing.T) {
+	c := common()
+	k := SaveTestKeys
+	footer := ansi.Strip(widget.Fit(c.KeyLine(k.ShortHelp()...), 120))
+	if !strings.HasPrefix(footer, k.Confirm.Help().Key+" "+k.Confirm.Help().Desc) {
+		t.Errorf("the footer does not begin with the key that writes the test: %q", footer)
+	}
+	for _, b := range []key.Binding{k.Confirm, k.Cancel, k.Next, k.Toggle, k.Rerun, k.Quit} {
+		if h := b.Help(); !strings.Contains(footer, h.Key+" "+h.Desc) {
+			t.Errorf("the footer at 120 columns lacks %q: %q", h.Key+" "+h.Desc, footer)
+		}
+	}
+	if !strings.Contains(footer, "↑↓ choose") || strings.Contains(footer, "…") {
+		t.Errorf("the footer at 120 columns is cut: %q", footer)
 	}
 }

@@ -115,7 +115,7 @@ func (r *Recording) draft(x record.Exchange, names map[string]int, known secret.
 	if n := names[tool]; n > 1 {
 		name = fmt.Sprintf("%s (%d)", tool, n)
 	}
-	step := suite.SessionStep{Kind: suite.StepCall, Target: tool, Era: r.header.Protocol, Rounds: x.Rounds}
+	step := suite.SessionStep{Kind: suite.StepCall, Target: tool, Era: r.header.Protocol, Eras: []string{r.header.Protocol}, Rounds: x.Rounds}
 	if r.header.Protocol < mcpclient.ProtocolModern {
 		// Before 2026-07-28 each question the server asks is a round.
 		step.Rounds = len(x.Questions)

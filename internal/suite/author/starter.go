@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/internal/yamlout"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.yaml.in/yaml/v3"
 )
 
 // Starter is a suite with one test per tool: a call with arguments for
@@ -22,8 +22,10 @@ import (
 // words (nil: the fixture). An argument the one secret rule holds secret
 // (secret.Paths, with known: the values the session knows as secrets) is
 // written as an {{env.MCPEEK_SECRET_…}} template, never a value: env are
-// those variables, sorted, to be set when the suite runs.
-func Starter(server []string, tools []*mcp.Tool, known secret.Known) (text []byte, env []string, err error) {
+// those variables, sorted, to be set when the suite runs. revisions are
+// those the server speaks (of the two eras), the suite's protocol:; nil
+// leaves protocol: out, and the suite runs in the eras the server speaks.
+func Starter(server []string, tools []*mcp.Tool, known secret.Known, revisions []string) (text []byte, env []string, err error) {
 	var b strings.Builder
 	b.WriteString("# A starter suite written by mcpeek test init: one test per tool.\n")
 	b.WriteString("# Fill in the arguments, add answers for the questions each tool asks\n")
@@ -36,7 +38,10 @@ func Starter(server []string, tools []*mcp.Tool, known secret.Known) (text []byt
 	if err := writeYAML(&b, map[string]any{"server": srv}); err != nil {
 		return nil, nil, err
 	}
-	b.WriteString("protocol: [2025-11-25, 2026-07-28]\ntests:\n")
+	if len(revisions) > 0 {
+		b.WriteString("protocol: [" + strings.Join(revisions, ", ") + "]\n")
+	}
+	b.WriteString("tests:\n")
 	sorted := append([]*mcp.Tool(nil), tools...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	for _, t := range sorted {
@@ -88,7 +93,7 @@ func templateSecret(args map[string]any, path []string, env []string) []string {
 }
 
 func writeYAML(b *strings.Builder, v any) error {
-	data, err := yaml.Marshal(v)
+	data, err := yamlout.Marshal(v)
 	if err != nil {
 		return err
 	}
@@ -155,13 +160,22 @@ func placeholderValue(p map[string]any) any {
 }
 
 // TemplateSecrets writes the values a server's URL carries in its query
-// or user information (API keys, tokens) as {{env.NAME}} templates, so
-// that a starter suite meant to be committed holds none of them: the
-// words with the templates, and each variable's value, to be set when the
-// suite runs.
+// or user information (API keys, tokens), and those of a command's flags
+// whose names say they hold a secret (--api-key=…, --token …: the one
+// secret rule's [secret.FlagValues], written as MCPEEK_SECRET_<FLAG>), as
+// {{env.NAME}} templates, so that a starter suite meant to be committed
+// holds none of them: the words with the templates, and each variable's
+// value, to be set when the suite runs.
 func TemplateSecrets(words []string) ([]string, map[string]string) {
 	out := append([]string(nil), words...)
 	vars := map[string]string{}
+	if len(out) > 0 && !strings.HasPrefix(out[0], "@") {
+		for _, f := range secret.FlagValues(out) {
+			name := envName(suite.SecretVar(f.Name), vars)
+			vars[name] = strings.TrimPrefix(out[f.Index], f.Prefix)
+			out[f.Index] = f.Prefix + "{{env." + name + "}}"
+		}
+	}
 	for i, w := range out {
 		u, err := url.Parse(w)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
