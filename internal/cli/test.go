@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/session"
@@ -172,7 +173,7 @@ func (o *testOptions) load() error {
 	for _, s := range o.suites {
 		err := o.conn.check()
 		if err == nil {
-			_, _, err = o.conn.configFor(o.serverOf(s), nil, nil)
+			_, _, err = o.conn.configFor(o.serverOf(s), nil, nil, nil)
 		}
 		if err != nil {
 			o.cleanup()
@@ -286,11 +287,14 @@ func (o *testOptions) writeReports(s streams, report *suite.Report) error {
 func (o *testOptions) dialer(s streams) suite.Dialer {
 	return func(ctx context.Context, d suite.Dial) (*mcpclient.Conn, func(), error) {
 		words := o.serverOf(d.Suite)
-		var env []string
-		if len(words) > 0 && !strings.HasPrefix(words[0], "http://") && !strings.HasPrefix(words[0], "https://") && !strings.HasPrefix(words[0], "@") {
+		var env, headers []string
+		switch {
+		case len(words) > 0 && (strings.HasPrefix(words[0], "http://") || strings.HasPrefix(words[0], "https://")):
+			headers = d.Suite.Headers
+		case len(words) > 0 && !strings.HasPrefix(words[0], "@"):
 			env = d.Suite.Env
 		}
-		cfg, sel, err := o.conn.configFor(words, env, d.Suite.Roots)
+		cfg, sel, err := o.conn.configFor(words, env, headers, d.Suite.Roots)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -341,7 +345,7 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 			return usagef("test init: %s exists; give another --out FILE, or remove it", o.out)
 		}
 	}
-	return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
+	return o.conn.headless(ctx, s, author.Learner{}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
 		listed, err := conn.List(ctx, "tools")
 		if err != nil {
 			return fmt.Errorf("list tools: %w", err)
@@ -352,7 +356,9 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 		if len(o.server) > 0 {
 			server, secrets = author.TemplateSecrets(o.server)
 		}
-		text, env, err := author.Starter(server, tools, conn.Secrets(), o.spokenRevisions(ctx, s, conn))
+		text, env, err := author.Starter(author.StarterInput{Server: server, Tools: tools, Known: conn.Secrets(),
+			Revisions: o.spokenRevisions(ctx, s, conn), Env: o.conn.env, Headers: o.conn.headers,
+			Try: author.TryOn(ctx, conn, 10*time.Second)})
 		if err != nil {
 			return err
 		}
@@ -361,7 +367,7 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 			fmt.Fprintf(s.errOut, "mcpeek: the server's URL carries values the suite does not keep (it may be committed): it reads them from %s; set them when you run it\n", strings.Join(names, ", "))
 		}
 		if len(env) > 0 {
-			fmt.Fprintf(s.errOut, "mcpeek: the tools' secret arguments are not written (the suite may be committed): it reads them from %s; set them when you run it\n", strings.Join(env, ", "))
+			fmt.Fprintf(s.errOut, "mcpeek: the secret arguments, env: and headers: values are not written (the suite may be committed): it reads them from %s; set them when you run it\n", strings.Join(env, ", "))
 		}
 		if o.out == "-" {
 			_, err = s.out.Write(text)

@@ -59,7 +59,7 @@ func RunOne(ctx context.Context, on On, s *Suite, t *Test) (*One, error) {
 	res := &TestResult{Name: t.Name, File: s.File, Line: t.Line, Revision: rev}
 	switch {
 	case t.Skip:
-		res.Status = StatusSkipped
+		res.Status, res.Skipped = StatusSkipped, t.SkipReason
 		return &One{Result: res}, nil
 	case t.Revisions != nil && !slices.Contains(t.Revisions, rev):
 		res.Status = StatusSkipped

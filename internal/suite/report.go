@@ -28,6 +28,9 @@ func WriteText(w io.Writer, r *Report) {
 			if t.Status != StatusSkipped && s.Revision != ParityRevision {
 				fmt.Fprintf(w, " (%dms)", t.Millis)
 			}
+			if t.Skipped != "" {
+				fmt.Fprintf(w, ": %s", terminalLine(t.Skipped))
+			}
 			fmt.Fprintln(w)
 			for _, f := range t.Failures {
 				fmt.Fprintf(w, "     %s:%d: %s\n", t.File, f.Line, terminalLine(f.String()))
@@ -103,6 +106,9 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			switch t.Status {
 			case StatusSkipped:
 				tc.Skipped = &junit.Result{Message: "skip: true"}
+				if t.Skipped != "" {
+					tc.Skipped.Message = cut(t.Skipped, 500)
+				}
 				js.Skipped++
 			case StatusFailed:
 				lines := make([]string, len(t.Failures))
@@ -164,11 +170,16 @@ func WriteGitHubSummary(w io.Writer, r *Report) {
 		}
 		for _, t := range s.Tests {
 			mark := map[string]string{StatusPassed: "✅", StatusFailed: "❌", StatusSkipped: "⏭️"}[t.Status]
-			failure := ""
-			if len(t.Failures) > 0 {
-				failure = t.Failures[0].String()
+			// Every failure of the test, one a line: the first is often
+			// not the one that tells why.
+			failures := make([]string, 0, len(t.Failures)+1)
+			for _, f := range t.Failures {
+				failures = append(failures, cell(cut(f.String(), 300)))
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s:%d | %s |\n", mark, cell(t.Name), s.Revision, cell(t.File), t.Line, cell(cut(failure, 300)))
+			if t.Skipped != "" {
+				failures = append(failures, cell(cut(t.Skipped, 300)))
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s:%d | %s |\n", mark, cell(t.Name), s.Revision, cell(t.File), t.Line, strings.Join(failures, "<br>"))
 		}
 	}
 }

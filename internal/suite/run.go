@@ -81,6 +81,8 @@ type TestResult struct {
 	Duration time.Duration `json:"-"`
 	Millis   int64         `json:"durationMs"`
 	Failures []Failure     `json:"failures,omitempty"`
+	// Skipped is why a skipped test is, when its skip: says so.
+	Skipped string `json:"skipped,omitempty"`
 	// Wire is the traffic of the step that failed, for the JUnit report.
 	Wire string `json:"-"`
 	// docs are what era parity keeps of each step's result.
@@ -276,7 +278,7 @@ func (r *runner) plan(s *Suite, rev string, sr *SuiteResult, snaps *snapshots) [
 			anyRevision: r.opts.Revisions == nil && s.AnyRevision && t.Revisions == nil}
 		sr.Tests = append(sr.Tests, res)
 		if t.Skip {
-			res.Status = StatusSkipped
+			res.Status, res.Skipped = StatusSkipped, t.SkipReason
 			continue
 		}
 		if s.Session == SessionShared {
