@@ -32,6 +32,9 @@ func WriteText(w io.Writer, r *Report) {
 				fmt.Fprintf(w, ": %s", terminalLine(t.Skipped))
 			}
 			fmt.Fprintln(w)
+			for _, b := range t.Explored {
+				fmt.Fprintf(w, "     step %d: explore %s: %s\n", b.Step, b.Policy, terminalLine(cut(b.Ended, 200)))
+			}
 			for _, f := range t.Failures {
 				fmt.Fprintf(w, "     %s:%d: %s\n", t.File, f.Line, terminalLine(f.String()))
 			}
