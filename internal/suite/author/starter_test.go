@@ -167,7 +167,7 @@ func TestStarterKeepsEnvAndHeaders(t *testing.T) {
 	known.Add("Bearer tok-123")
 	text, env, err := Starter(StarterInput{Server: []string{"https://api.example.com/mcp"},
 		Tools: []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}},
-		Env: []string{"REGION=eu", "GITHUB_TOKEN=ghp-secret"}, Headers: []string{"X-Trace: on", "Authorization: Bearer tok-123"}, Known: known})
+		Env:   []string{"REGION=eu", "GITHUB_TOKEN=ghp-secret"}, Headers: []string{"X-Trace: on", "Authorization: Bearer tok-123"}, Known: known})
 	if err != nil {
 		t.Fatal(err)
 	}
