@@ -345,7 +345,7 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 			return usagef("test init: %s exists; give another --out FILE, or remove it", o.out)
 		}
 	}
-	return o.conn.headless(ctx, s, author.Learner{}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
+	return o.conn.headless(ctx, s, author.Learner{}, mcpclient.NewRecorder(nil), func(ctx context.Context, conn *mcpclient.Conn) error {
 		listed, err := conn.List(ctx, "tools")
 		if err != nil {
 			return fmt.Errorf("list tools: %w", err)
