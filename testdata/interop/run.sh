@@ -9,6 +9,9 @@
 #   3. @modelcontextprotocol/server-filesystem and server-memory over
 #      stdio, and testdata/mcpgo, a mark3labs/mcp-go server, over stdio and
 #      streamable HTTP in both protocol eras (testdata/interop/servers.mjs);
+#   3b. `mcpeek test init` then `mcpeek test`, untouched, against
+#      server-everything, server-filesystem, mcp-go and the TypeScript SDK's
+#      example server: 0 failed (TestStarterFirstRunIsGreen);
 #   4. the official Inspector's CLI (@modelcontextprotocol/inspector --cli)
 #      listing tools and calling one against a served recording, `mcpeek
 #      replay REC --serve`, over stdio and streamable HTTP
@@ -151,6 +154,13 @@ else
   cat "$work/mcpgo-build.log"; row "mcpgo/build" fail
 fi
 checks servers testdata/interop/servers.mjs
+
+echo "== mcpeek test init, then mcpeek test untouched: server-everything, server-filesystem, mcp-go, the TypeScript SDK"
+if MCPEEK_REQUIRE_BROWSER=1 go test -count=1 -run '^TestStarterFirstRunIsGreen$' ./e2e >"$work/starter.log" 2>&1; then
+  row "starter/first run of test init's suite is green" pass
+else
+  cat "$work/starter.log"; row "starter/first run of test init's suite is green" fail
+fi
 
 echo "== Inspector $inspector_version --cli against mcpeek replay --serve (a recording of the fixture)"
 checks inspector testdata/interop/inspector.mjs
