@@ -134,3 +134,39 @@ func TestStarterFirstRunIsGreen(t *testing.T) {
 		})
 	}
 }
+
+// + saves a call to a server nobody here wrote, answered in its form, and
+// `mcpeek test` passes the saved test at once: server-everything's
+// trigger-elicitation-request, in the one era it speaks.
+func TestInspectorSavedTestOfServerEverythingPasses(t *testing.T) {
+	t.Parallel()
+	everything := needServer(t, "MCPEEK_SERVER_EVERYTHING", "mcp-server-everything")
+	dir := t.TempDir()
+	in := startTerminalInspector(t, dir, "--", everything, "stdio").expect("trigger-elicitation-request")
+	// The server asks the inspector's roots 350ms after it starts, as a
+	// question of its own: the call comes after it (the wire log, tab 5,
+	// shows it), as a person's does.
+	in.keys("5").expect("← roots/list")
+	in.call("trigger-elicitation-request").expect("is asking for input")
+	// The form ignores keys for a moment after it appears: the name's
+	// first letter is typed until it shows.
+	in.keyUntil("Z", "> Z").keys("ctrl+s").expect(`"name": "Z"`)
+	file := in.saveTest(dir, "call trigger-elicitation-request")
+	r := mcpeek(t, "test", file)
+	if saved, _ := os.ReadFile(file); r.code != exitOK || !strings.Contains(r.stdout, "1 passed, 0 failed") {
+		t.Fatalf("mcpeek test: exit %d\n%s%s\nthe suite:\n%s", r.code, r.stdout, r.stderr, saved)
+	}
+}
+
+// + saves a read of an mcp-go resource in the 2026-07-28 era, whose result
+// carries the era's cache hints (ttlMs, cacheScope) and the other era's
+// none, and `mcpeek test` passes it at once in both eras and their parity.
+func TestInspectorSavedReadOfMcpGoPasses(t *testing.T) {
+	t.Parallel()
+	server := mcpGoServer(t)
+	dir := t.TempDir()
+	in := startTerminalInspector(t, dir, "--protocol", "modern", "--", server).expect("register")
+	in.keys("2", "/", "greeting", "enter", "enter").expect("hello from mcp-go")
+	in.keys("+").expect("Save as a test: read mcpgo://greeting", "no value changed").keys("enter").expect("saved the test")
+	testPasses(t, filepath.Join(dir, "mcpeek", "session.yaml"))
+}
