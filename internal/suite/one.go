@@ -10,8 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sort"
+	"strings"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 )

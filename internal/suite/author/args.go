@@ -5,6 +5,7 @@ package author
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"regexp"
 	"strconv"
@@ -87,40 +88,7 @@ func (s *sampler) resolve(p map[string]any) map[string]any {
 		p = merged
 	}
 	if all, ok := p["allOf"].([]any); ok {
-		merged := map[string]any{}
-		for k, v := range p {
-			if k != "allOf" {
-				merged[k] = v
-			}
-		}
-		for _, part := range all {
-			sub, _ := part.(map[string]any)
-			for k, v := range s.resolve(sub) {
-				if k == "required" {
-					r, _ := merged[k].([]any)
-					extra, _ := v.([]any)
-					merged[k] = append(append([]any(nil), r...), extra...)
-					continue
-				}
-				if k == "properties" {
-					props, _ := merged[k].(map[string]any)
-					out := map[string]any{}
-					for pk, pv := range props {
-						out[pk] = pv
-					}
-					extra, _ := v.(map[string]any)
-					for pk, pv := range extra {
-						out[pk] = pv
-					}
-					merged[k] = out
-					continue
-				}
-				if _, ok := merged[k]; !ok {
-					merged[k] = v
-				}
-			}
-		}
-		p = merged
+		p = s.mergeAll(p, all)
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
 		alts, _ := p[k].([]any)
@@ -141,6 +109,40 @@ func (s *sampler) resolve(p map[string]any) map[string]any {
 		}
 	}
 	return p
+}
+
+// mergeAll is p with the parts of its allOf merged in: their required
+// members and properties added, their other keywords where p has none.
+func (s *sampler) mergeAll(p map[string]any, all []any) map[string]any {
+	merged := map[string]any{}
+	for k, v := range p {
+		if k != "allOf" {
+			merged[k] = v
+		}
+	}
+	for _, part := range all {
+		sub, _ := part.(map[string]any)
+		for k, v := range s.resolve(sub) {
+			switch k {
+			case "required":
+				r, _ := merged[k].([]any)
+				extra, _ := v.([]any)
+				merged[k] = append(append([]any(nil), r...), extra...)
+			case "properties":
+				out := map[string]any{}
+				props, _ := merged[k].(map[string]any)
+				extra, _ := v.(map[string]any)
+				maps.Copy(out, props)
+				maps.Copy(out, extra)
+				merged[k] = out
+			default:
+				if _, ok := merged[k]; !ok {
+					merged[k] = v
+				}
+			}
+		}
+	}
+	return merged
 }
 
 // value is a value p accepts.
@@ -217,11 +219,10 @@ func num(v any) (float64, bool) {
 	return f, ok
 }
 
-// number is the value nearest 0 within p's bounds, a multiple of its
-// multipleOf when it has one, whole for an integer.
-func (s *sampler) number(p map[string]any, integer bool) any {
-	lo, hi := math.Inf(-1), math.Inf(1)
-	loEx, hiEx := false, false
+// bounds are p's numeric bounds and whether each is exclusive (either
+// form: a number of its own, or a flag on minimum/maximum).
+func bounds(p map[string]any) (lo, hi float64, loEx, hiEx bool) {
+	lo, hi = math.Inf(-1), math.Inf(1)
 	if v, ok := num(p["minimum"]); ok {
 		lo = v
 	}
@@ -238,6 +239,13 @@ func (s *sampler) number(p map[string]any, integer bool) any {
 	} else if b, _ := p["exclusiveMaximum"].(bool); b {
 		hiEx = true
 	}
+	return lo, hi, loEx, hiEx
+}
+
+// number is the value nearest 0 within p's bounds, a multiple of its
+// multipleOf when it has one, whole for an integer.
+func (s *sampler) number(p map[string]any, integer bool) any {
+	lo, hi, loEx, hiEx := bounds(p)
 	step := 1.0
 	if m, ok := num(p["multipleOf"]); ok && m > 0 {
 		step = m

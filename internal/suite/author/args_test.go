@@ -29,6 +29,7 @@ func TestSampleArgsSatisfyTheSchema(t *testing.T) {
 		"anyOf":             `{"anyOf":[{"type":"null"},{"type":"string","minLength":2}]}`,
 		"zodInt":            `{"type":"integer","minimum":1,"maximum":9007199254740991}`,
 		"minimumAndDefault": `{"type":"integer","minimum":5,"default":6}`,
+		"allOf":             `{"allOf":[{"type":"object","required":["a"],"properties":{"a":{"type":"integer","minimum":3}}},{"required":["b"],"properties":{"b":{"type":"string","format":"uuid"}}}]}`,
 	}
 	props := map[string]any{}
 	var required []string
