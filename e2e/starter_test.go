@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // needServer is the installed server at $env, else at the path the
@@ -55,35 +53,8 @@ func mcpGoServer(t *testing.T) string {
 // server (no authorization) and returns its URL.
 func tsExampleServer(t *testing.T) string {
 	t.Helper()
-	sdk := tsSDK(t)
 	port := freePort(t)
-	server := exec.Command("node", filepath.Join(sdk, "dist", "esm", "examples", "server", "simpleStreamableHttp.js"))
-	server.Env = append(os.Environ(), fmt.Sprintf("MCP_PORT=%d", port))
-	out, err := server.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = server.Process.Kill(); _ = server.Wait() })
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "listening") {
-				close(ready)
-				break
-			}
-		}
-		for sc.Scan() { // keep draining
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the TypeScript SDK's example server did not start")
-	}
+	startTSExample(t, tsSDK(t), []string{fmt.Sprintf("MCP_PORT=%d", port)})
 	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
 }
 
