@@ -19,9 +19,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/loopback"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -210,50 +210,22 @@ func loopbackAddr(addr string) (string, error) {
 	return net.JoinHostPort("127.0.0.1", port), nil
 }
 
-// listenLoopback listens on 127.0.0.1 and, where the machine has an IPv6
-// loopback, on [::1] at the same port. Both are required: browsers may
-// resolve localhost (the sandbox origin) to ::1 first, and a process that
-// held [::1]:PORT would then receive the app and could answer as it. A free
-// port is taken on ::1 first, so the kernel picks one nobody holds there; a
-// fixed port whose ::1 side is taken is an error.
+// listenLoopback listens on 127.0.0.1 and [::1] at addr's port
+// (loopback.Listen): browsers may resolve localhost (the sandbox origin)
+// to ::1 first, and a process that held [::1]:PORT would then receive the
+// app and could answer as it.
 func listenLoopback(addr string) ([]net.Listener, int, error) {
 	_, portText, _ := net.SplitHostPort(addr)
 	port, _ := strconv.Atoi(portText)
-	for attempt := 0; ; attempt++ {
-		var listeners []net.Listener
-		ln6, err := net.Listen("tcp6", net.JoinHostPort("::1", strconv.Itoa(port)))
-		switch {
-		case err == nil:
-			listeners = append(listeners, ln6)
-		case noIPv6Loopback(err):
-			// localhost can only mean 127.0.0.1 here.
-		case port != 0:
-			return nil, 0, fmt.Errorf("app host: [::1]:%d is in use by another process, which would receive what the browser sends to localhost:%d; choose another --app-host-addr", port, port)
-		default:
-			return nil, 0, fmt.Errorf("app host: listen on [::1]: %w", err)
-		}
-		p := port
-		if ln6 != nil {
-			p = ln6.Addr().(*net.TCPAddr).Port
-		}
-		ln4, err := net.Listen("tcp4", net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
-		if err == nil {
-			return append([]net.Listener{ln4}, listeners...), ln4.Addr().(*net.TCPAddr).Port, nil
-		}
-		for _, l := range listeners {
-			_ = l.Close()
-		}
-		if port != 0 || attempt >= 20 {
-			return nil, 0, fmt.Errorf("app host: %w", err)
-		}
-		// The port ::1 offered is taken on 127.0.0.1: try another.
+	listeners, p, err := loopback.Listen(port)
+	var taken *loopback.TakenError
+	switch {
+	case errors.As(err, &taken):
+		return nil, 0, fmt.Errorf("app host: %w; choose another --app-host-addr", err)
+	case err != nil:
+		return nil, 0, fmt.Errorf("app host: %w", err)
 	}
-}
-
-// noIPv6Loopback reports whether a listen on ::1 failed because the machine
-// has no IPv6 loopback at all (rather than because the port is taken).
-func noIPv6Loopback(err error) bool {
-	return errors.Is(err, syscall.EADDRNOTAVAIL) || errors.Is(err, syscall.EAFNOSUPPORT) || errors.Is(err, syscall.EPROTONOSUPPORT)
+	return listeners, p, nil
 }
 
 // Port is the port both origins share.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/mcpeek/mcpeek/internal/loopback"
 )
 
 // A table as a little-endian Linux kernel writes it: a listener on
@@ -124,7 +125,7 @@ func TestPeerUIDOfARealConnection(t *testing.T) {
 		host := map[string]string{"tcp4": "127.0.0.1", "tcp6": "::1"}[network]
 		l, err := net.Listen(network, net.JoinHostPort(host, "0"))
 		if err != nil {
-			if network == "tcp6" && noIPv6Loopback(err) {
+			if network == "tcp6" && loopback.NoIPv6(err) {
 				continue
 			}
 			t.Fatal(err)

@@ -309,7 +309,7 @@ func npmCache() string {
 
 // findServerEverything returns the installed mcp-server-everything, or ""
 // after saying why it is missing.
-func findServerEverything(b *testing.B) string {
+func findServerEverything(b testing.TB) string {
 	b.Helper()
 	path := os.Getenv("MCPEEK_SERVER_EVERYTHING")
 	if path == "" {

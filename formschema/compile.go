@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -82,7 +83,7 @@ func ValidateJSON(sch *jsonschema.Schema, raw []byte) error {
 func problems(err error) string {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return oneLine(err.Error())
+		return textclean.OneLine(err.Error())
 	}
 	var parts []string
 	for i, line := range strings.Split(ve.Error(), "\n") {
@@ -93,10 +94,8 @@ func problems(err error) string {
 			parts = append(parts, line)
 		}
 	}
-	return oneLine(strings.Join(parts, "; "))
+	return textclean.OneLine(strings.Join(parts, "; "))
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // noLoader loads nothing: a schema from a server is checked on its own.
 type noLoader struct{}

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -692,28 +692,9 @@ func isComposite(v any) bool {
 // sequences and other control characters become visible placeholders
 // (newlines and tabs stay), and bytes that are not UTF-8 become U+FFFD, so
 // nothing a server sends can move the cursor, clear the screen or restyle
-// mcpeek's own framing.
-func Clean(s string) string {
-	if strings.IndexFunc(s, isControl) < 0 && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == 0x1b:
-			b.WriteString("␛")
-		case isControl(r):
-			b.WriteRune('�')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool {
-	return r != '\n' && r != '\t' && (unicode.IsControl(r) || r == 0x7f || (r >= 0x80 && r < 0xa0))
-}
+// mcpeek's own framing. Bidirectional controls and zero-width characters
+// show as \uXXXX (textclean.Clean).
+func Clean(s string) string { return textclean.Clean(s) }
 
 // Humanize turns a property key into a label: snake_case, kebab-case and
 // camelCase become words, the first capitalised ("assignee_email" →

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -154,7 +155,7 @@ func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, nre
 	rec.AppInitMs = ans.InitTime.Milliseconds()
 	res, reason := checkAppResult(ans.Result, schema)
 	if reason != FallbackNone {
-		r.conn.wire.Note(fmt.Sprintf("%s: app %s answered %s: %s", pr.key, uri, truncate(ans.Result, 200), reason.Describe()))
+		r.conn.wire.Note(fmt.Sprintf("%s: app %s answered %s: %s", pr.key, uri, textclean.Cut(string(ans.Result), 200, textclean.InBytes()), reason.Describe()))
 	}
 	return res, reason, nil
 }
@@ -248,11 +249,4 @@ func checkAppResult(raw json.RawMessage, schema *formschema.Schema) (*mcp.Elicit
 		return nil, FallbackSchemaMismatch
 	}
 	return &mcp.ElicitResult{Action: "accept", Content: content, Meta: res.Meta}, FallbackNone
-}
-
-func truncate(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	return string(b[:n]) + "…"
 }

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -416,7 +416,7 @@ func (h *HeadlessAsker) Sample(ctx context.Context, req *SampleRequest) (*mcp.Cr
 // is shown, never obeyed by the terminal, and cannot break the line.
 func (h *HeadlessAsker) say(format string, args ...any) {
 	if h.Stderr != nil {
-		line := strings.Join(strings.Fields(formschema.Clean(fmt.Sprintf(format, args...))), " ")
+		line := textclean.OneLine(fmt.Sprintf(format, args...))
 		fmt.Fprintln(h.Stderr, line)
 	}
 }

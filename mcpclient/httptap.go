@@ -43,13 +43,14 @@ type httpTap struct {
 }
 
 func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
+	var sent []jsonrpc.Message
 	if r.Method == http.MethodPost && r.Body != nil {
 		body, err := io.ReadAll(r.Body)
 		_ = r.Body.Close()
 		if err != nil {
 			return nil, err
 		}
-		sent := t.logMessages(DirSend, body)
+		sent = t.logMessages(DirSend, body)
 		defer func() { // written, or failed to be
 			for _, msg := range sent {
 				t.wire.open.answered(msg)
@@ -80,11 +81,15 @@ func (t httpTap) RoundTrip(r *http.Request) (*http.Response, error) {
 			t.tooLarge(err)
 		}
 	}
+	var calls map[string]bool // the SDK's; the side channel checks its own answers
+	if r.Method == http.MethodPost && r.Context().Value(sideRequest{}) == nil {
+		calls = callIDs(sent...)
+	}
 	switch media {
 	case "text/event-stream":
-		resp.Body = &sseTapBody{ReadCloser: resp.Body, tap: t, big: big}
+		resp.Body = &sseTapBody{ReadCloser: resp.Body, tap: t, big: big, calls: calls}
 	default:
-		resp.Body = &jsonTapBody{ReadCloser: resp.Body, tap: t, log: media == "application/json", big: big, length: resp.ContentLength}
+		resp.Body = &jsonTapBody{ReadCloser: resp.Body, tap: t, log: media == "application/json", big: big, length: resp.ContentLength, calls: calls}
 	}
 	return resp, nil
 }
@@ -144,16 +149,19 @@ func (t httpTap) logMessages(dir Direction, data []byte) []jsonrpc.Message {
 // the limit, into one buffer when the length is known and in growing
 // chunks up to it when not, so that a body over the limit fails before the
 // SDK has read a byte of it, and a JSON body (log) is logged before the SDK
-// acts on it, then, where an ask lacks params, filled (see fillWire). The
-// SDK reads the same bytes, or the filled ones.
+// acts on it, then, where an ask lacks params, filled (see fillWire), and
+// where it answers a tools/call of the POST's (calls) with a task's status,
+// made an error (refuseTaskStatus). The SDK reads the same bytes, or the
+// filled or refused ones.
 type jsonTapBody struct {
 	io.ReadCloser
 	tap    httpTap
 	log    bool
 	big    func(*MessageTooLargeError)
-	length int64         // the Content-Length, or -1
-	body   *bytes.Reader // once read
-	err    error         // the body's end: too large, or a failed read
+	calls  map[string]bool // the POST's tools/call requests, by id
+	length int64           // the Content-Length, or -1
+	body   *bytes.Reader   // once read
+	err    error           // the body's end: too large, or a failed read
 }
 
 func (b *jsonTapBody) Read(p []byte) (int, error) {
@@ -181,6 +189,9 @@ func (b *jsonTapBody) fill() {
 		b.tap.logMessages(DirRecv, data)
 		if filled := fillWire(data); filled != nil {
 			data = filled
+		}
+		if checked := refuseTaskStatusData(data, b.calls, b.tap.wire); checked != nil {
+			data = checked
 		}
 	}
 	b.body = bytes.NewReader(data)
@@ -240,10 +251,11 @@ type sseTapBody struct {
 	io.ReadCloser
 	tap     httpTap
 	big     func(*MessageTooLargeError)
-	partial lineBuf // an unfinished line
-	data    []byte  // the data of the current event
-	hasData bool    // a data line of the current event was seen
-	size    int64   // the current event's bytes so far
+	calls   map[string]bool // the POST's tools/call requests, by id
+	partial lineBuf         // an unfinished line
+	data    []byte          // the data of the current event
+	hasData bool            // a data line of the current event was seen
+	size    int64           // the current event's bytes so far
 	// skipping: the current event is too large; lineLen counts the bytes
 	// of its current line, to find the blank line that ends it.
 	skipping bool
@@ -341,7 +353,7 @@ func (b *sseTapBody) feed(chunk []byte) {
 		chunk = chunk[i+1:]
 		line := b.partial.take()
 		if !b.passing {
-			b.pass(filledLine(line))
+			b.pass(filledLine(line, b.calls, b.tap.wire))
 		}
 		b.passing = false
 		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
@@ -350,14 +362,23 @@ func (b *sseTapBody) feed(chunk []byte) {
 }
 
 // filledLine is a whole line as the SDK is to read it: a data line whose
-// message has an ask without params, filled; any other line as it came.
-func filledLine(line []byte) []byte {
+// message has an ask without params, filled, or that answers one of calls
+// with a task's status, made an error (refuseTaskStatus); any other line
+// as it came.
+func filledLine(line []byte, calls map[string]bool, wire *WireLog) []byte {
 	payload, ok := bytes.CutPrefix(line, []byte("data:"))
 	if !ok {
 		return line
 	}
-	payload = bytes.TrimPrefix(payload, []byte(" "))
-	filled := fillWire(bytes.TrimRight(payload, "\r\n"))
+	payload = bytes.TrimRight(bytes.TrimPrefix(payload, []byte(" ")), "\r\n")
+	filled := fillWire(payload)
+	msg := filled
+	if msg == nil {
+		msg = payload
+	}
+	if checked := refuseTaskStatusData(msg, calls, wire); checked != nil {
+		filled = checked
+	}
 	if filled == nil {
 		return line
 	}

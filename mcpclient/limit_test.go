@@ -30,22 +30,11 @@ func bigAnswerServer(t *testing.T, n int, sse bool) *httptest.Server {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "small"}}}, nil
 			})
 	}
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Name string `json:"name"`
-			} `json:"params"`
+	return answered(t, server, "tools/call", func(w http.ResponseWriter, id json.RawMessage, tool string) bool {
+		if tool != "big" {
+			return false
 		}
-		if r.Method != http.MethodPost || json.Unmarshal(body, &msg) != nil || msg.Method != "tools/call" || msg.Params.Name != "big" {
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			handler.ServeHTTP(w, r)
-			return
-		}
-		head, tail := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, msg.ID), `"}]}}`
+		head, tail := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, id), `"}]}}`
 		if sse {
 			w.Header().Set("Content-Type", "text/event-stream")
 			head, tail = "event: message\ndata: "+head, tail+"\n\n"
@@ -56,10 +45,34 @@ func bigAnswerServer(t *testing.T, n int, sse bool) *httptest.Server {
 		chunk := bytes.Repeat([]byte("0123456789abcdef"), 4096)
 		for sent := 0; sent < n; sent += len(chunk) {
 			if _, err := w.Write(chunk); err != nil {
-				return // the client hung up
+				return true // the client hung up
 			}
 		}
 		_, _ = io.WriteString(w, tail)
+		return true
+	})
+}
+
+// answered serves server as streamable HTTP, except the POSTed requests
+// of method that answer writes the response to itself (returning true);
+// name is the params' name (a tool's).
+func answered(t *testing.T, server *mcp.Server, method string, answer func(w http.ResponseWriter, id json.RawMessage, name string) bool) *httptest.Server {
+	t.Helper()
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if r.Method == http.MethodPost && json.Unmarshal(body, &msg) == nil && msg.Method == method && answer(w, msg.ID, msg.Params.Name) {
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
@@ -225,21 +238,10 @@ func TestTooLargeExplainsWhatItBroke(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, &mcp.ServerOptions{
 				Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}}})
-			handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				body, _ := io.ReadAll(r.Body)
-				var msg struct {
-					ID     json.RawMessage `json:"id"`
-					Method string          `json:"method"`
-				}
-				if json.Unmarshal(body, &msg) == nil && msg.Method == "resources/list" {
-					tc.answer(w, msg.ID)
-					return
-				}
-				r.Body = io.NopCloser(bytes.NewReader(body))
-				handler.ServeHTTP(w, r)
-			}))
-			defer srv.Close()
+			srv := answered(t, server, "resources/list", func(w http.ResponseWriter, id json.RawMessage, _ string) bool {
+				tc.answer(w, id)
+				return true
+			})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			conn, err := Connect(ctx, Config{Target: Target{Kind: TargetHTTP, URL: srv.URL}, Protocol: "legacy", MaxMessageSize: 1 << 20})

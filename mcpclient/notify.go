@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -162,7 +163,7 @@ func (n *notifier) log(_ context.Context, r *mcp.LoggingMessageRequest) {
 	}
 	if len(data) > MaxLogData {
 		e.Cut = len(data)
-		data, _ = json.Marshal(cutUTF8(string(data), MaxLogData))
+		data, _ = json.Marshal(textclean.Cut(string(data), MaxLogData, textclean.InBytes(), textclean.Marker("")))
 	}
 	e.Data = data
 	n.emit(e)

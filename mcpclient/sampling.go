@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -183,7 +184,7 @@ func SampleSummary(p *mcp.CreateMessageWithToolsParams, n int) string {
 	for _, c := range last.Content {
 		parts = append(parts, ContentText(c, n))
 	}
-	return cutRunes(strings.Join(strings.Fields(strings.Join(parts, " ")), " "), n)
+	return textclean.Cut(strings.Join(strings.Fields(strings.Join(parts, " ")), " "), n, textclean.SayRest())
 }
 
 // SampleTranscript renders a sampling request for a person: the system
@@ -197,7 +198,7 @@ func SampleTranscript(p *mcp.CreateMessageWithToolsParams, perBlock int) string 
 	}
 	var b strings.Builder
 	if p.SystemPrompt != "" {
-		fmt.Fprintf(&b, "system: %s\n", cutRunes(p.SystemPrompt, perBlock))
+		fmt.Fprintf(&b, "system: %s\n", textclean.Cut(p.SystemPrompt, perBlock, textclean.SayRest()))
 	}
 	if len(p.Messages) == 0 {
 		b.WriteString("(no messages)\n")
@@ -220,7 +221,7 @@ func SampleTranscript(p *mcp.CreateMessageWithToolsParams, perBlock int) string 
 	if len(p.StopSequences) > 0 {
 		q := make([]string, len(p.StopSequences))
 		for i, s := range p.StopSequences {
-			q[i] = fmt.Sprintf("%q", cutRunes(s, 40))
+			q[i] = fmt.Sprintf("%q", textclean.Cut(s, 40, textclean.SayRest()))
 		}
 		asks = append(asks, "stop at "+strings.Join(q, ", "))
 	}
@@ -231,7 +232,7 @@ func SampleTranscript(p *mcp.CreateMessageWithToolsParams, perBlock int) string 
 		var names []string
 		for _, h := range mp.Hints {
 			if h != nil && h.Name != "" {
-				names = append(names, cutRunes(h.Name, 60))
+				names = append(names, textclean.Cut(h.Name, 60, textclean.SayRest()))
 			}
 		}
 		if len(names) > 0 {
@@ -253,7 +254,7 @@ func SampleTranscript(p *mcp.CreateMessageWithToolsParams, perBlock int) string 
 				names = append(names, t.Name)
 			}
 		}
-		asks = append(asks, "tools "+cutRunes(strings.Join(names, ", "), 200))
+		asks = append(asks, "tools "+textclean.Cut(strings.Join(names, ", "), 200, textclean.SayRest()))
 	}
 	if len(asks) > 0 {
 		fmt.Fprintf(&b, "asks: %s\n", strings.Join(asks, " · "))
@@ -265,25 +266,25 @@ func SampleTranscript(p *mcp.CreateMessageWithToolsParams, perBlock int) string 
 func ContentText(c mcp.Content, n int) string {
 	switch c := c.(type) {
 	case *mcp.TextContent:
-		return cutRunes(c.Text, n)
+		return textclean.Cut(c.Text, n, textclean.SayRest())
 	case *mcp.ImageContent:
 		return fmt.Sprintf("[image %s, %s]", c.MIMEType, size(len(c.Data)))
 	case *mcp.AudioContent:
 		return fmt.Sprintf("[audio %s, %s]", c.MIMEType, size(len(c.Data)))
 	case *mcp.ToolUseContent:
 		in, _ := json.Marshal(c.Input)
-		return cutRunes(fmt.Sprintf("[tool use %s %s]", c.Name, in), n)
+		return textclean.Cut(fmt.Sprintf("[tool use %s %s]", c.Name, in), n, textclean.SayRest())
 	case *mcp.ToolResultContent:
 		var parts []string
 		for _, inner := range c.Content {
 			parts = append(parts, ContentText(inner, n))
 		}
-		return cutRunes(fmt.Sprintf("[tool result for %s: %s]", c.ToolUseID, strings.Join(parts, " ")), n)
+		return textclean.Cut(fmt.Sprintf("[tool result for %s: %s]", c.ToolUseID, strings.Join(parts, " ")), n, textclean.SayRest())
 	case *mcp.ResourceLink:
-		return "[resource link " + cutRunes(c.URI, n) + "]"
+		return "[resource link " + textclean.Cut(c.URI, n, textclean.SayRest()) + "]"
 	case *mcp.EmbeddedResource:
 		if c.Resource != nil {
-			return "[resource " + cutRunes(c.Resource.URI, n) + "]"
+			return "[resource " + textclean.Cut(c.Resource.URI, n, textclean.SayRest()) + "]"
 		}
 		return "[resource]"
 	case nil:
@@ -300,20 +301,4 @@ func size(n int) string {
 		return fmt.Sprintf("%d KB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// cutRunes cuts s to at most n runes (n ≤ 0: no limit), saying how much
-// was left out.
-func cutRunes(s string, n int) string {
-	if n <= 0 {
-		return s
-	}
-	count := 0
-	for i := range s {
-		if count == n {
-			return s[:i] + fmt.Sprintf("… (%d more bytes)", len(s)-i)
-		}
-		count++
-	}
-	return s
 }

@@ -3,9 +3,13 @@ package mcpclient
 import (
 	"encoding/json"
 	"io"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mcpeek/mcpeek/internal/secret"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // Secrets are the secrets a run of mcpeek knows: the credentials of -H
@@ -90,10 +94,16 @@ func hasWord(name string, words ...string) bool {
 }
 
 // TargetSecrets are the credentials a target carries: the values of its
-// credential headers, and of the environment entries (env, envFile, -e)
-// whose names say they hold one. [Secrets.AddCredential] takes each.
+// credential headers, of the environment entries (env, envFile, -e)
+// whose names say they hold one, of its URL's query and user information
+// ([URLSecrets]), and of its command's flags whose names say so
+// (--api-key=…, --token …: [secret.FlagValues]). [Secrets.AddCredential]
+// takes each.
 func TargetSecrets(t Target) []string {
-	var out []string
+	out := URLSecrets(t.URL)
+	for _, f := range secret.FlagValues(t.Command) {
+		out = append(out, strings.TrimPrefix(t.Command[f.Index], f.Prefix))
+	}
 	for name, values := range t.Headers {
 		if CredentialHeader(name) {
 			out = append(out, values...)
@@ -103,6 +113,46 @@ func TargetSecrets(t Target) []string {
 		if k, v, ok := strings.Cut(kv, "="); ok && credentialEnv(k) {
 			out = append(out, v)
 		}
+	}
+	return out
+}
+
+// URLSecrets are the credentials a URL may carry: every value of its
+// query (?access_token=…, ?key=…: a URL has no other place for a key, so
+// each value is taken as one), its password, or its user name when it has
+// no password (https://TOKEN@host), each as it is decoded and as it is
+// written, since a server may quote either. A URL that does not parse
+// carries none.
+func URLSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return nil
+	}
+	var out []string
+	add := func(decoded, written string) {
+		out = append(out, decoded)
+		if written != decoded {
+			out = append(out, written)
+		}
+	}
+	if u.User != nil {
+		name, pw, ok := strings.Cut(u.User.String(), ":")
+		if p, set := u.User.Password(); set && ok {
+			add(p, pw)
+		} else {
+			add(u.User.Username(), name)
+		}
+	}
+	for _, pair := range strings.Split(u.RawQuery, "&") {
+		_, written, _ := strings.Cut(pair, "=")
+		if written == "" {
+			continue
+		}
+		decoded, err := url.QueryUnescape(written)
+		if err != nil {
+			decoded = written
+		}
+		add(decoded, written)
 	}
 	return out
 }
@@ -192,7 +242,9 @@ func straddling(text, needle string, at int) int {
 
 // cut is text redacted, then cut to at most n runes: redacted first, so
 // that no part of a secret is left at the cut.
-func (s *Secrets) cut(text string, n int) string { return cutRunes(s.Redact(text), n) }
+func (s *Secrets) cut(text string, n int) string {
+	return textclean.Cut(s.Redact(text), n, textclean.SayRest())
+}
 
 // Writer returns a writer that redacts the secrets from each write before
 // it reaches w. Each write is redacted on its own, so a secret must not be

@@ -83,17 +83,47 @@ func TestShortAndNumericSecretsAreNotTaken(t *testing.T) {
 }
 
 // The credentials a target carries are its credential headers, whatever
-// their name, and the environment entries whose names say so.
+// their name, the environment entries whose names say so, and the values
+// of its command's flags whose names say so.
 func TestTargetSecrets(t *testing.T) {
 	target := Target{
 		Headers: http.Header{"X-Auth-Token": {"a"}, "Private-Token": {"b"}, "X-Goog-Api-Key": {"c"}, "Authorization": {"d"},
 			"Cookie": {"e"}, "Accept": {"no"}, "X-Request-Id": {"no"}},
-		Env: []string{"GITHUB_TOKEN=f", "OPENAI_API_KEY=g", "DB_PASSWORD=h", "CLIENT_SECRET=i", "GOOGLE_CREDENTIALS=j", "PATH=no", "DEBUG=no"},
+		Env:     []string{"GITHUB_TOKEN=f", "OPENAI_API_KEY=g", "DB_PASSWORD=h", "CLIENT_SECRET=i", "GOOGLE_CREDENTIALS=j", "PATH=no", "DEBUG=no"},
+		Command: []string{"node", "--api-key=k", "--token", "l", "--port", "no", "--verbose"},
 	}
 	got := TargetSecrets(target)
 	slices.Sort(got)
-	if want := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}; !slices.Equal(got, want) {
+	if want := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}; !slices.Equal(got, want) {
 		t.Errorf("TargetSecrets = %q, want %q", got, want)
+	}
+}
+
+// A URL's credentials are every value of its query, its password, or its
+// user name when it has none, decoded and as written; its host, path and
+// query names are not.
+func TestURLSecrets(t *testing.T) {
+	for _, tc := range []struct {
+		url  string
+		want []string
+	}{
+		{"https://api.example.com/mcp?access_token=tok%2Fen-123&region=eu-west-1", []string{"tok/en-123", "tok%2Fen-123", "eu-west-1"}},
+		{"https://bob:hunter2%40x@api.example.com/mcp", []string{"hunter2@x", "hunter2%40x"}},
+		{"https://ghp_token0123@github.example.com/mcp", []string{"ghp_token0123"}},
+		{"https://api.example.com/mcp?flag&empty=", nil},
+		{"https://api.example.com/mcp", nil},
+		{"", nil},
+	} {
+		if got := URLSecrets(tc.url); !slices.Equal(got, tc.want) {
+			t.Errorf("URLSecrets(%q) = %q, want %q", tc.url, got, tc.want)
+		}
+	}
+	s := &Secrets{}
+	for _, v := range TargetSecrets(Target{Kind: TargetHTTP, URL: "https://h.example/mcp?access_token=sk-live-0123456789"}) {
+		s.AddCredential(v)
+	}
+	if got := s.Redact(`{"error":"bad token sk-live-0123456789"}`); strings.Contains(got, "sk-live") {
+		t.Errorf("a target's URL query value is not redacted: %s", got)
 	}
 }
 

@@ -440,13 +440,29 @@ func checkExtTask(obj map[string]json.RawMessage) error {
 
 // checkToolResult checks a tool result: its content, when it has one, is
 // an array. A result without content has none, as go-sdk's and the
-// TypeScript SDK's clients take it (structuredContent alone, say).
+// TypeScript SDK's clients take it (structuredContent alone, say), unless
+// it is a task's status instead (checkNotTask).
 func checkToolResult(obj map[string]json.RawMessage) error {
 	if _, ok := obj["content"]; !ok {
-		return nil
+		return checkNotTask(obj)
 	}
 	if err := needArray(obj, "content"); err != nil {
 		return fmt.Errorf("it is not a tool result: %w", err)
+	}
+	return nil
+}
+
+// checkNotTask refuses, as a tool result, a task's status: an answer
+// without content that carries a taskId ({"taskId": …, "status":
+// "completed"}) and no resultType other than "complete" (which the
+// extension's checks judge) is no result of the tool's, and taking it for
+// an empty one would report a call that did nothing as a success.
+func checkNotTask(obj map[string]json.RawMessage) error {
+	_, content := obj["content"]
+	var kind string
+	_ = json.Unmarshal(obj["resultType"], &kind)
+	if _, task := obj["taskId"]; task && !content && (kind == "" || kind == "complete") {
+		return errors.New("it has no content but a taskId: it is a task's status, not a tool result")
 	}
 	return nil
 }

@@ -257,6 +257,9 @@ func TestSideAnswerShapesByEra(t *testing.T) {
 		{"tasks/get", true, `{"taskId":"t","status":"completed"}`, "its completed task's result is missing, not an object"},
 		{"tasks/get", true, `{"taskId":"t","status":"completed","result":{"content":{}}}`, "its content is an object, not an array"},
 		{"tasks/get", false, `{"taskId":"t","status":"completed"}`, ""},
+		{"tools/call", false, `{"taskId":"t","status":"completed"}`, "it has no content but a taskId"},
+		{"tools/call", true, `{"taskId":"t","status":"completed"}`, "it has no content but a taskId"},
+		{"tasks/result", false, `{"taskId":"t","status":"completed"}`, "it has no content but a taskId"},
 		{"tasks/result", false, `{}`, ""},
 		{"tasks/result", false, `null`, "its result is null, not an object"},
 	} {

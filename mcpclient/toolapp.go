@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -250,7 +251,7 @@ func (p *toolPeer) OpenLink(ctx context.Context, url string) error {
 }
 
 func (p *toolPeer) Message(kind string, params json.RawMessage) {
-	p.c.wire.Note(fmt.Sprintf("app %s: %s", kind, truncate(params, 500)))
+	p.c.wire.Note(fmt.Sprintf("app %s: %s", kind, textclean.Cut(string(params), 500, textclean.InBytes())))
 	if p.opts.Message != nil {
 		p.opts.Message(DecodeAppMessage(kind, params))
 	}

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // Direction says where a wire log entry came from.
@@ -37,6 +39,19 @@ type WireEntry struct {
 	// cut is how a message the log cut (kept) ended, read before it was
 	// cut: a huge input_required result still counts as a round.
 	cut Outcome
+	// borrowed: Message is the caller's buffer, valid only during add,
+	// so what the log keeps of it is a copy (Raw: a huge message is
+	// never copied whole unless the handshake keeps it).
+	borrowed bool
+}
+
+// owned is the entry with a Message of its own, when it was borrowed.
+func (e WireEntry) owned() WireEntry {
+	if e.borrowed {
+		e.Message = bytes.Clone(e.Message)
+		e.borrowed = false
+	}
+	return e
 }
 
 // Line is the entry as the log writes it to its file: one JSON line,
@@ -171,7 +186,7 @@ func (w *WireLog) add(e WireEntry) {
 		e.Text = secrets.Redact(e.Text)
 		if len(e.Message) > 0 {
 			if m := secrets.Redact(string(e.Message)); m != string(e.Message) {
-				e.Message = json.RawMessage(m)
+				e.Message, e.borrowed = json.RawMessage(m), false
 			}
 		}
 	}
@@ -231,24 +246,14 @@ const maxKept = 16 << 10
 func (e WireEntry) kept() WireEntry {
 	if len(e.Message) > maxKept {
 		e.cut = e.Outcome()
-		e.Text = fmt.Sprintf("%s… (%d bytes; --wire-log keeps whole messages)", cutUTF8(string(e.Message), maxKept), len(e.Message))
+		start := e.Message[:min(len(e.Message), maxKept+utf8.UTFMax)] // a huge message is not copied whole
+		e.Text = fmt.Sprintf("%s (%d bytes; --wire-log keeps whole messages)", textclean.Cut(string(start), maxKept, textclean.InBytes()), len(e.Message))
 		e.Message = nil
 	}
 	if len(e.Text) > maxKept+100 {
-		e.Text = cutUTF8(e.Text, maxKept) + "…"
+		e.Text = textclean.Cut(e.Text, maxKept, textclean.InBytes())
 	}
-	return e
-}
-
-// cutUTF8 cuts s to at most n bytes, on a rune boundary.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return e.owned()
 }
 
 // keepHandshake keeps e whole when it belongs to the handshake: the
@@ -258,11 +263,11 @@ func cutUTF8(s string, n int) string {
 func (w *WireLog) keepHandshake(e WireEntry) {
 	switch {
 	case e.Dir == DirSend && (e.Method == MethodInitialize || e.Method == MethodDiscover) && len(e.ID) > 0:
-		w.handshake = []WireEntry{e}
+		w.handshake = []WireEntry{e.owned()}
 	case len(w.handshake) == 1 && e.Dir == DirRecv && e.Method == "" && string(e.ID) == string(w.handshake[0].ID):
-		w.handshake = append(w.handshake, e)
+		w.handshake = append(w.handshake, e.owned())
 	case len(w.handshake) == 2 && w.handshake[0].Method == MethodInitialize && e.Dir == DirSend && e.Method == "notifications/initialized":
-		w.handshake = append(w.handshake, e)
+		w.handshake = append(w.handshake, e.owned())
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // SampleRequest is a sampling request as the sample form shows it: the
@@ -119,8 +120,8 @@ func NewSample(req SampleRequest, opts Options) *SampleForm {
 	}
 	f := &SampleForm{req: req, opts: opts, id: nextFormID.Add(1), model: req.Model, stop: StopReasons[0], width: 80, height: 24}
 	f.transcript = strings.TrimRight(formschema.Clean(req.Transcript), "\n")
-	if len(f.transcript) > maxTranscript {
-		f.transcript = cutBytes(f.transcript, maxTranscript) + fmt.Sprintf("\n… (%d more bytes)", len(f.transcript)-len(cutBytes(f.transcript, maxTranscript)))
+	if head := textclean.Cut(f.transcript, maxTranscript, textclean.InBytes(), textclean.Marker("")); len(head) < len(f.transcript) {
+		f.transcript = head + fmt.Sprintf("\n… (%d more bytes)", len(f.transcript)-len(head))
 	}
 	f.openedAt = opts.Now()
 	if opts.Timeout > 0 {
@@ -129,17 +130,6 @@ func NewSample(req SampleRequest, opts Options) *SampleForm {
 	f.build()
 	f.layout()
 	return f
-}
-
-// cutBytes cuts s to at most n bytes on a rune boundary.
-func cutBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }
 
 func (f *SampleForm) build() {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // AskSamplePlain asks for a model's reply with line prompts, for screen
@@ -35,9 +36,7 @@ func AskSamplePlain(ctx context.Context, req SampleRequest, opts Options, in *Li
 func (p *plain) askSample(req SampleRequest) (SampleResult, error) {
 	fmt.Fprintf(p.out, "%s asks for a model's reply\nvia %s\n", formschema.Clean(req.Server), formschema.Clean(req.Connection))
 	transcript := formschema.Clean(req.Transcript)
-	if len(transcript) > maxTranscript {
-		transcript = cutBytes(transcript, maxTranscript) + "\n…"
-	}
+	transcript = textclean.Cut(transcript, maxTranscript, textclean.InBytes(), textclean.Marker("\n…"))
 	fmt.Fprintf(p.out, "The request:\n  %s\n", strings.ReplaceAll(transcript, "\n", "\n  "))
 	choice, err := p.action("Answer, reject or cancel? [a/r/c] (a): ", "answer", "reject", "cancel")
 	switch {

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // Suggestions are values offered under a text field as the person types:
@@ -107,7 +108,7 @@ func (s *suggestField) suggestionsView() string {
 	start := max(min(s.cursor-suggestRows/2, n-suggestRows), 0)
 	var b strings.Builder
 	for i := start; i < n && i < start+suggestRows; i++ {
-		v := ansi.Truncate(strings.Join(strings.Fields(formschema.Clean(s.list.Values[i])), " "), width, "…")
+		v := ansi.Truncate(textclean.OneLine(s.list.Values[i]), width, "…")
 		if i == s.cursor {
 			b.WriteString(styleChosen.Render("› "+v) + "\n")
 		} else {

@@ -35,3 +35,22 @@ func TestEscape(t *testing.T) {
 		t.Errorf("EscapeProperty: %q", got)
 	}
 }
+
+// TestMarkdownCell: a server's HTML, links and images are shown in a
+// step summary's cell as written, not rendered, and cannot end the cell or
+// the row.
+func TestMarkdownCell(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain words", "plain words"},
+		{"<details open>", "&lt;details open&gt;"},
+		{"[click](https://evil.example) ![i](x.png)", `\[click\](https://evil.example) !\[i\](x.png)`},
+		{`a\[b](c)`, `a\\\[b\](c)`},
+		{"a|b & c\nnext row", `a\|b &amp; c next row`},
+		{"a`<b>` c", "a\\`&lt;b&gt;\\` c"},
+		{"\x1b[2J\u202e", `␛\[2J\\u202e`}, // renders as \u202e
+	} {
+		if got := MarkdownCell(tc.in); got != tc.want {
+			t.Errorf("MarkdownCell(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

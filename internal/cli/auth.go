@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mcpeek/mcpeek/internal/termtext"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 )
@@ -130,14 +130,14 @@ func (o *authOptions) run(ctx context.Context, s streams) error {
 	return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(_ context.Context, conn *mcpclient.Conn) error {
 		st := conn.AuthState()
 		if st == nil || !st.SignedIn {
-			fmt.Fprintf(s.out, "%s did not ask for authorization; nothing stored\n", oneLine(conn.Target().String()))
+			fmt.Fprintf(s.out, "%s did not ask for authorization; nothing stored\n", textclean.OneLine(conn.Target().String()))
 			return nil
 		}
 		if st.NotStored != "" {
 			return fmt.Errorf("signed in to %s at %s, but the token was not stored: %s", conn.Target(), st.Issuer, st.NotStored)
 		}
 		fmt.Fprintf(s.out, "signed in to %s at %s (scopes %q, token expires %s); stored in %s\n",
-			oneLine(conn.Target().String()), oneLine(st.Issuer), oneLine(strings.Join(st.Scopes, " ")), untilText(st.Expiry), store.Path())
+			textclean.OneLine(conn.Target().String()), textclean.OneLine(st.Issuer), textclean.OneLine(strings.Join(st.Scopes, " ")), untilText(st.Expiry), store.Path())
 		return nil
 	})
 }
@@ -173,9 +173,9 @@ func (o *authOptions) status(out io.Writer, store *oauth.Store) error {
 
 // cell is a stored string made safe for one cell of the status table:
 // clean, on one line (no tab to shift the columns), at most maxCell runes.
-func cell(s string) string { return cutLine(oneLine(s), maxCell) }
+func cell(s string) string { return textclean.Cut(textclean.OneLine(s), maxCell) }
 
 // maxCell bounds a cell of `auth status`.
 const maxCell = 200
 
-func untilText(t time.Time) string { return termtext.Until(t) }
+func untilText(t time.Time) string { return textclean.Until(t) }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/apphost"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -222,7 +223,7 @@ func (o *callOptions) callTool(ctx context.Context, conn *mcpclient.Conn, s stre
 		}
 		if line != last {
 			last = line
-			fmt.Fprintln(s.errOut, oneLine(line))
+			fmt.Fprintln(s.errOut, textclean.OneLine(line))
 		}
 	})
 }
@@ -239,7 +240,7 @@ func (o *callOptions) openApp(ctx context.Context, conn *mcpclient.Conn, s strea
 		return nil
 	}
 	say := func(format string, args ...any) {
-		fmt.Fprintln(s.errOut, oneLine(fmt.Sprintf("mcpeek: "+format, args...)))
+		fmt.Fprintln(s.errOut, textclean.OneLine(fmt.Sprintf("mcpeek: "+format, args...)))
 	}
 	app, err := conn.OpenToolApp(ctx, o.conn.host, tool, o.toolArgs, mcpclient.ToolAppOptions{
 		OpenLink: func(_ context.Context, link string) error {
@@ -285,7 +286,7 @@ func (o *callOptions) awaitApp(ctx context.Context, app mcpclient.ToolAppSession
 
 // clipJSON is raw JSON on one line, at most n bytes.
 func clipJSON(raw json.RawMessage, n int) string {
-	return cutLine(strings.Join(strings.Fields(string(raw)), " "), n)
+	return textclean.Cut(strings.Join(strings.Fields(string(raw)), " "), n)
 }
 
 // openRecords returns the recorder of a call's elicitations, writing to

@@ -141,18 +141,6 @@ func TestReportIsOneLine(t *testing.T) {
 	}
 }
 
-func TestEscapeC1(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{`"plain"`, `"plain"`},
-		{"\"\u009b31m\"", `"\u009b31m"`},
-		{"\"é \u0085 ü\"", "\"é \\u0085 ü\""},
-	} {
-		if got := string(escapeC1([]byte(tc.in))); got != tc.want {
-			t.Errorf("escapeC1(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // TestFlagsBeforeTheCommand: connection flags may come before the
 // command's name ("mcpeek -e K=V call …"), which then reads them as its
 // own, rather than running a server command named after the command; a --

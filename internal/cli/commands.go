@@ -124,6 +124,13 @@ var commands = []command{
 		options:  newRecordOptions,
 	},
 	{
+		name:     "proxy",
+		usage:    "mcpeek proxy [flags] [--] SERVER",
+		synopsis: "mcpeek proxy [--record FILE] [--listen ADDR] [--name NAME] [flags] [--] SERVER",
+		summary:  "be a host's server: forward its traffic to SERVER as it is, log it and record it",
+		options:  newProxyOptions,
+	},
+	{
 		name:     "doctor",
 		usage:    "mcpeek doctor [flags] [--] [SERVER...]",
 		synopsis: "mcpeek doctor [--json] [flags] [--] [SERVER...]",
@@ -131,10 +138,11 @@ var commands = []command{
 		options:  newDoctorOptions,
 	},
 	{
-		name:    "servers",
-		usage:   "mcpeek servers [--config FILE] [--json|--names]",
-		summary: "list the servers your MCP configs name (for @NAME)",
-		options: newServersOptions,
+		name:     "servers",
+		usage:    "mcpeek servers [--config FILE] [--json|--names]",
+		synopsis: "mcpeek servers [--config FILE] [--json|--names] | servers --wrap @NAME [--format claude|cursor|vscode|codex] [--listen ADDR] [--config FILE]",
+		summary:  "list the servers your MCP configs name (for @NAME); --wrap: one's entry through mcpeek proxy",
+		options:  newServersOptions,
 	},
 	{
 		name:     "auth",

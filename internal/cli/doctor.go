@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/internal/doctor"
 	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // doctorOptions are `mcpeek doctor`'s: check each step of reaching a
@@ -59,7 +60,7 @@ func (o *doctorOptions) run(ctx context.Context, s streams) error {
 	}
 	opts := doctor.Options{Session: o.conn.Config, Source: o.conn.selection.Source(), Secrets: s.secrets}
 	if !o.json {
-		fmt.Fprintf(s.out, "mcpeek doctor: %s", oneLine(o.conn.Target.String()))
+		fmt.Fprintf(s.out, "mcpeek doctor: %s", textclean.OneLine(o.conn.Target.String()))
 		if src := opts.Source; src != nil {
 			fmt.Fprintf(s.out, " (%q from %s)", src.Server, session.DisplayPath(src.File))
 		}

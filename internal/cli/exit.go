@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -58,7 +59,7 @@ func report(ctx context.Context, err error, stderr io.Writer) int {
 	if !say {
 		return code
 	}
-	fmt.Fprintf(stderr, "mcpeek: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "mcpeek: %s\n", textclean.OneLine(err.Error()))
 	if ue := (usageError{}); errors.As(err, &ue) && ue.hint {
 		fmt.Fprintln(stderr, "Run 'mcpeek help' for usage.")
 	}

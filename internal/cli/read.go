@@ -9,6 +9,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 	"github.com/mcpeek/mcpeek/internal/safefile"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -97,7 +98,7 @@ func (o *readOptions) save(res *mcp.ReadResourceResult, s streams) error {
 	if c.MIMEType != "" {
 		kind += ", " + c.MIMEType
 	}
-	fmt.Fprintln(s.errOut, oneLine(fmt.Sprintf("mcpeek: wrote %s (%s) to %s", humanize.IBytes(uint64(len(data))), kind, o.out)))
+	fmt.Fprintln(s.errOut, textclean.OneLine(fmt.Sprintf("mcpeek: wrote %s (%s) to %s", humanize.IBytes(uint64(len(data))), kind, o.out)))
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/mcpeek/mcpeek/internal/loopback"
 	"github.com/mcpeek/mcpeek/internal/record"
 )
 
@@ -19,7 +20,7 @@ var errServedMismatch = errors.New("the client did not do what the recording did
 // server (docs/architecture.md, "Serving a recording").
 func defineServe(fs *flagSet, serve *bool, httpAddr *string) {
 	fs.BoolVar(serve, "serve", false, "play the recording's server instead: answer the recorded requests, ask the recorded questions and check the answers (stdio, or --http)")
-	fs.StringVar(httpAddr, "http", "", "with --serve: serve streamable HTTP on `ADDR` (a port alone, such as 8080 or :0, listens on 127.0.0.1; name a host to listen elsewhere)")
+	fs.StringVar(httpAddr, "http", "", "with --serve: serve streamable HTTP on `ADDR` (a port alone, such as 8080 or :0, listens on 127.0.0.1 and [::1], where localhost leads; name a host to listen elsewhere)")
 }
 
 // checkServe checks the serve flags once parsed; server are the words
@@ -62,35 +63,51 @@ func (o *replayOptions) runServe(ctx context.Context, s streams) error {
 }
 
 func serveHTTP(ctx context.Context, s streams, srv *record.Server, httpAddr, path, protocol string) error {
-	addr, loopback, err := serveAddr(httpAddr)
+	listeners, local, err := serveListen(httpAddr)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
+	if !local {
+		fmt.Fprintf(s.errOut, "mcpeek replay: listening on %s, not loopback: whoever reaches it is served the recording\n", listeners[0].Addr())
 	}
-	if !loopback {
-		fmt.Fprintf(s.errOut, "mcpeek replay: listening on %s, not loopback: whoever reaches it is served the recording\n", ln.Addr())
+	also := ""
+	for _, ln := range listeners[1:] {
+		also += fmt.Sprintf(" and http://%s/", ln.Addr())
 	}
-	fmt.Fprintf(s.errOut, "mcpeek replay: serving %s (%s) as streamable HTTP on http://%s/\n", path, protocol, ln.Addr())
-	return srv.ServeOn(ctx, ln, loopback)
+	fmt.Fprintf(s.errOut, "mcpeek replay: serving %s (%s) as streamable HTTP on http://%s/%s\n", path, protocol, listeners[0].Addr(), also)
+	return srv.ServeOn(ctx, listeners, local)
 }
 
-// serveAddr is where --http listens: a port alone (8080, :8080) on
-// 127.0.0.1; a named host as named. loopback says whether that is this
-// machine only.
-func serveAddr(addr string) (string, bool, error) {
+// serveListen listens where --http says. A port alone (8080, :8080),
+// localhost or 127.0.0.1 is taken on 127.0.0.1 and on [::1]
+// (loopback.Listen): a client dialing localhost may reach [::1] first,
+// where another user's process could otherwise answer as the recording.
+// A host named otherwise is listened on as named. local says whether
+// that is this machine only.
+func serveListen(addr string) ([]net.Listener, bool, error) {
 	if !strings.Contains(addr, ":") {
 		addr = ":" + addr
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", false, fmt.Errorf("--http %s: %v", addr, err)
+		return nil, false, fmt.Errorf("--http %s: %v", addr, err)
 	}
-	if host == "" {
-		host = "127.0.0.1"
+	switch host {
+	case "", "localhost", "127.0.0.1":
+		n, err := net.LookupPort("tcp", port)
+		if err != nil {
+			return nil, false, fmt.Errorf("--http %s: %v", addr, err)
+		}
+		listeners, _, err := loopback.Listen(n)
+		if err != nil {
+			return nil, false, fmt.Errorf("--http %s: %w", addr, err)
+		}
+		return listeners, true, nil
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return nil, false, err
 	}
 	ip := net.ParseIP(host)
-	return net.JoinHostPort(host, port), host == "localhost" || (ip != nil && ip.IsLoopback()), nil
+	return []net.Listener{ln}, ip != nil && ip.IsLoopback(), nil
 }

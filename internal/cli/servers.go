@@ -16,6 +16,7 @@ import (
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,6 +27,7 @@ type serversOptions struct {
 	configPath string
 	json       bool
 	names      bool
+	wrap       wrapOptions
 }
 
 func newServersOptions(fs *flagSet) options {
@@ -33,6 +35,7 @@ func newServersOptions(fs *flagSet) options {
 	fs.StringVar(&o.configPath, "config", "", "list the servers of this MCP config `FILE` only")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	fs.BoolVar(&o.names, "names", false, "print only the names, one a line, for shell completion (a name with other than letters, digits and . _ + - / is left out)")
+	o.wrap.register(fs)
 	return o
 }
 
@@ -47,7 +50,7 @@ func (o *serversOptions) parse(fs *flagSet, args []string) error {
 	if o.json && o.names {
 		return usagef("servers: --json or --names, not both")
 	}
-	return nil
+	return o.wrap.check(o.json || o.names)
 }
 
 // serverListing is one server of `mcpeek servers --json`. Environment and
@@ -90,6 +93,9 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 	servers, looked, err := o.discover()
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if o.wrap.name != "" {
+		return o.wrap.run(s, servers)
 	}
 	listed, err := listings(servers, looked)
 	if err != nil {
@@ -247,7 +253,7 @@ func writeServers(w io.Writer, listed []serverListing, looked []lookedFor) error
 		} else if l.Scope != "" {
 			source += " (" + l.Scope + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oneLine(l.Name), transport, oneLine(what), oneLine(source), oneLine(notes(l)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", textclean.OneLine(l.Name), transport, textclean.OneLine(what), textclean.OneLine(source), textclean.OneLine(notes(l)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -338,7 +344,7 @@ func (o *inspectOptions) pickerEntry(e *session.Endpoint, srv *mcpconfig.Server,
 	switch {
 	case l.Error != "":
 	case l.NeedsApproval && !o.conn.selection.TrustsProjects():
-		entry.Note = fmt.Sprintf("a project's server, not approved yet: run %s @%s once on a terminal to approve it, or start the inspector with --trust-project", session.SelfName(), oneLine(l.Name))
+		entry.Note = fmt.Sprintf("a project's server, not approved yet: run %s @%s once on a terminal to approve it, or start the inspector with --trust-project", session.SelfName(), textclean.OneLine(l.Name))
 		if len(l.Hides) > 0 {
 			entry.Note += "; it hides yours in " + session.DisplayPath(l.Hides[0])
 		}

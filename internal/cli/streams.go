@@ -69,10 +69,7 @@ func (s streams) theme() string {
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
-	if u, ok := w.(interface{ Unwrap() io.Writer }); ok { // the redacting writer of streams
-		w = u.Unwrap()
-	}
-	f, ok := w.(*os.File)
+	f, ok := unwrapped(w).(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
@@ -112,4 +109,12 @@ func (s streams) pasteLine(ctx context.Context) (string, error) {
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
+}
+
+// unwrapped is w without the redaction streams add to out and errOut.
+func unwrapped(w io.Writer) io.Writer {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		return u.Unwrap()
+	}
+	return w
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/surface"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -55,7 +56,7 @@ func (o *surfaceOptions) run(ctx context.Context, s streams) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.out.Write(escapeC1(b))
+	_, err = s.out.Write(textclean.EscapeJSON(b))
 	return err
 }
 
@@ -255,7 +256,7 @@ func (o *diffOptions) run(ctx context.Context, s streams) error {
 		return err
 	}
 	for _, a := range cfg.Unused(r.Findings) {
-		fmt.Fprintf(s.errOut, "mcpeek: diff config: the acceptance of %s (%s) matches no finding; remove it?\n", a.ID, oneLine(a.Reason))
+		fmt.Fprintf(s.errOut, "mcpeek: diff config: the acceptance of %s (%s) matches no finding; remove it?\n", a.ID, textclean.OneLine(a.Reason))
 	}
 	if r.Failed() {
 		return errFindings

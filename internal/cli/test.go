@@ -42,6 +42,11 @@ type testOptions struct {
 	revisions []string
 	filterRE  *regexp.Regexp
 	suites    []*suite.Suite
+	// found are the suites found in folders rather than named, by path:
+	// a project's, which may need the person's approval.
+	found map[string]bool
+	// askSuite asks about a project's suite (nil: on the terminal).
+	askSuite session.SuiteApprover
 }
 
 func newTestOptions(fs *flagSet) options {
@@ -160,6 +165,13 @@ func (o *testOptions) load() error {
 	if len(files) == 0 {
 		return usagef("test: no suite found: name one, or keep *.mcpeek.yaml files here or under mcpeek/ (mcpeek test init writes a starter)")
 	}
+	named := map[string]bool{}
+	for _, p := range o.paths {
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			named[absPath(p)] = true
+		}
+	}
+	o.found = map[string]bool{}
 	for _, f := range files {
 		s, err := suite.Load(relative(wd, f), os.LookupEnv)
 		if err != nil {
@@ -167,6 +179,7 @@ func (o *testOptions) load() error {
 			return usagef("%v", err)
 		}
 		o.suites = append(o.suites, s)
+		o.found[s.File] = !named[absPath(f)]
 	}
 	// The server's words are checked before anything runs; the revision
 	// is each session's own (--protocol may name two).
@@ -210,6 +223,9 @@ func (o *testOptions) run(ctx context.Context, s streams) error {
 		return o.runInit(ctx, s)
 	}
 	defer o.cleanup()
+	if err := o.approveSuites(ctx, s); err != nil {
+		return err
+	}
 	if err := o.conn.openRecording(); err != nil {
 		return err
 	}
@@ -240,6 +256,33 @@ func (o *testOptions) run(ctx context.Context, s streams) error {
 		return errTestsFailed
 	}
 	return nil
+}
+
+// approveSuites asks the person to approve each suite found in the
+// project (not named on the command line) whose server is a URL it would
+// send their environment's values to, before anything runs; a file named
+// is theirs by naming it, and a command's suite is make test's kind
+// (docs/security.md). --trust-project or MCPEEK_TRUST_PROJECT runs them
+// without asking.
+func (o *testOptions) approveSuites(ctx context.Context, s streams) error {
+	if o.server != nil || o.conn.selection.TrustsProjects() {
+		return nil
+	}
+	for _, su := range o.suites {
+		if !o.found[su.File] || len(su.EnvReads) == 0 || len(su.Server) == 0 || !isURL(su.Server[0]) {
+			continue
+		}
+		ps := session.ProjectSuite{File: su.File, Digest: su.Digest, URL: su.Server[0], Reads: su.EnvReads}
+		if err := session.ApproveSuite(ctx, ps, o.askSuite, s.errOut, s.terminal()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isURL reports whether a server's first word is a URL.
+func isURL(word string) bool {
+	return strings.HasPrefix(word, "http://") || strings.HasPrefix(word, "https://")
 }
 
 // writeReports writes --junit, --json and, with --github, the
@@ -289,7 +332,7 @@ func (o *testOptions) dialer(s streams) suite.Dialer {
 		words := o.serverOf(d.Suite)
 		var env, headers []string
 		switch {
-		case len(words) > 0 && (strings.HasPrefix(words[0], "http://") || strings.HasPrefix(words[0], "https://")):
+		case len(words) > 0 && isURL(words[0]):
 			headers = d.Suite.Headers
 		case len(words) > 0 && !strings.HasPrefix(words[0], "@"):
 			env = d.Suite.Env
@@ -299,6 +342,10 @@ func (o *testOptions) dialer(s streams) suite.Dialer {
 			return nil, nil, err
 		}
 		cfg.Protocol = d.Revision
+		// What the suite read from the environment to reach its server
+		// (a URL's key, a command's token) is the run's secret, as a
+		// config's credentials are.
+		cfg.Secrets = append(cfg.Secrets, d.Suite.ServerSecrets...)
 		if err := approveInto(ctx, &cfg, &sel, s.errOut, s.terminal()); err != nil {
 			return nil, nil, err
 		}
@@ -364,7 +411,7 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 		}
 		if len(secrets) > 0 {
 			names := slices.Sorted(maps.Keys(secrets))
-			fmt.Fprintf(s.errOut, "mcpeek: the server's URL carries values the suite does not keep (it may be committed): it reads them from %s; set them when you run it\n", strings.Join(names, ", "))
+			fmt.Fprintf(s.errOut, "mcpeek: the server's URL or arguments carry values the suite does not keep (it may be committed): it reads them from %s; set them when you run it\n", strings.Join(names, ", "))
 		}
 		if len(env) > 0 {
 			fmt.Fprintf(s.errOut, "mcpeek: the secret arguments, env: and headers: values are not written (the suite may be committed): it reads them from %s; set them when you run it\n", strings.Join(env, ", "))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -59,19 +60,19 @@ func (o *callOptions) callRetrying(ctx context.Context, conn *mcpclient.Conn, s 
 		if round > maxURLRounds || !allAccepted(answers) {
 			return nil, urlRequiredError{tool: o.tool, pages: len(u.Elicitations) + u.Dropped, interactive: o.interactive}
 		}
-		fmt.Fprintln(s.errOut, oneLine("mcpeek: calling "+o.tool+" again"))
+		fmt.Fprintln(s.errOut, textclean.OneLine("mcpeek: calling "+o.tool+" again"))
 		res, err = o.callTool(ctx, conn, s)
 	}
 }
 
 // sayURLs names on stderr each page the server wants opened.
 func sayURLs(s streams, tool string, u *mcpclient.URLRequired) {
-	fmt.Fprintln(s.errOut, oneLine(fmt.Sprintf("mcpeek: the server refused tools/call %s until you open:", tool)))
+	fmt.Fprintln(s.errOut, textclean.OneLine(fmt.Sprintf("mcpeek: the server refused tools/call %s until you open:", tool)))
 	for _, p := range u.Elicitations {
 		// The URL whole and alone, so that it can be copied.
-		fmt.Fprintln(s.errOut, "mcpeek:   "+oneLine(p.URL))
-		if msg := oneLine(p.Message); msg != "" {
-			fmt.Fprintln(s.errOut, "mcpeek:     "+cutLine(msg, 300))
+		fmt.Fprintln(s.errOut, "mcpeek:   "+textclean.OneLine(p.URL))
+		if msg := textclean.OneLine(p.Message); msg != "" {
+			fmt.Fprintln(s.errOut, "mcpeek:     "+textclean.Cut(msg, 300))
 		}
 	}
 	if u.Dropped > 0 {

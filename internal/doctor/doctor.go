@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/internal/session"
-	"github.com/mcpeek/mcpeek/internal/termtext"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,7 +99,7 @@ func (d *doctor) step(name string, f func() outcome) bool {
 	}
 	start := time.Now()
 	o := f()
-	s := Step{Step: name, Status: o.status, Ms: time.Since(start).Milliseconds(), Detail: termtext.OneLine(o.detail), Hint: termtext.OneLine(o.hint)}
+	s := Step{Step: name, Status: o.status, Ms: time.Since(start).Milliseconds(), Detail: textclean.OneLine(o.detail), Hint: textclean.OneLine(o.hint)}
 	d.report.Steps = append(d.report.Steps, s)
 	if d.show != nil {
 		d.show(s)

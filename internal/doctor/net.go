@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpeek/mcpeek/internal/termtext"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
@@ -380,7 +380,7 @@ func (d *doctor) snippet(r io.Reader) string { return snippet(r, d.secrets) }
 // of one, or a form the redaction of the output would not know.
 func snippet(r io.Reader, secrets *mcpclient.Secrets) string {
 	b, _ := io.ReadAll(io.LimitReader(r, 1<<10))
-	s := termtext.Cut(strings.Join(strings.Fields(secrets.Redact(string(b))), " "), 120)
+	s := textclean.Cut(strings.Join(strings.Fields(secrets.Redact(string(b))), " "), 120)
 	if s == "" {
 		return "(empty body)"
 	}
@@ -508,7 +508,7 @@ func (d *doctor) storedToken(about string) outcome {
 	}
 	for _, e := range entries {
 		if e.Usable(time.Now()) {
-			return passed("%s; a stored token from %s will be used (expires %s)", about, e.Issuer, termtext.Until(e.Expiry))
+			return passed("%s; a stored token from %s will be used (expires %s)", about, e.Issuer, textclean.Until(e.Expiry))
 		}
 	}
 	return failed(about+"; no usable stored token", login)

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpeek/mcpeek/internal/termtext"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -180,7 +180,7 @@ func (d *doctor) awaitAnswer(ctx context.Context, p *stdioProbe) outcome {
 			}
 			n++
 			if !isJSONRPC(l.text) {
-				return failed(fmt.Sprintf("stdout line %d is not JSON-RPC: %q", n, termtext.Cut(d.secrets.Redact(l.text), 100)),
+				return failed(fmt.Sprintf("stdout line %d is not JSON-RPC: %q", n, textclean.Cut(d.secrets.Redact(l.text), 100)),
 					"a stdio server must write only JSON-RPC messages on stdout: send logs and banners to stderr")
 			}
 			if answersInit(l.text) {

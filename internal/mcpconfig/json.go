@@ -13,18 +13,19 @@ import (
 	"github.com/tailscale/hujson"
 )
 
-// jsonEntry is a server entry of a JSON config, in any of its dialects.
+// jsonEntry is a server entry of a JSON config, in any of its dialects,
+// as read and as written (Write).
 type jsonEntry struct {
-	Type      string            `json:"type"`
-	Command   string            `json:"command"`
-	Args      []string          `json:"args"`
-	Env       map[string]string `json:"env"`
-	EnvFile   string            `json:"envFile"`
-	Cwd       string            `json:"cwd"`
-	URL       string            `json:"url"`
-	ServerURL string            `json:"serverUrl"` // Windsurf's name for url
-	Headers   map[string]string `json:"headers"`
-	Disabled  bool              `json:"disabled"`
+	Type      string            `json:"type,omitempty"`
+	Command   string            `json:"command,omitempty"`
+	Args      []string          `json:"args,omitempty"`
+	Env       map[string]string `json:"env,omitempty"`
+	EnvFile   string            `json:"envFile,omitempty"`
+	Cwd       string            `json:"cwd,omitempty"`
+	URL       string            `json:"url,omitempty"`
+	ServerURL string            `json:"serverUrl,omitempty"` // Windsurf's name for url
+	Headers   map[string]string `json:"headers,omitempty"`
+	Disabled  bool              `json:"disabled,omitempty"`
 }
 
 // jsonInput is a VS Code input; a pickString's options are strings or

@@ -8,17 +8,18 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// codexEntry is a `[mcp_servers.NAME]` table of Codex's config.toml.
+// codexEntry is a `[mcp_servers.NAME]` table of Codex's config.toml, as
+// read and as written (Write).
 type codexEntry struct {
-	Command           string            `toml:"command"`
-	Args              []string          `toml:"args"`
-	Env               map[string]string `toml:"env"`
-	Cwd               string            `toml:"cwd"`
-	URL               string            `toml:"url"`
-	BearerTokenEnvVar string            `toml:"bearer_token_env_var"`
-	HTTPHeaders       map[string]string `toml:"http_headers"`
-	EnvHTTPHeaders    map[string]string `toml:"env_http_headers"`
-	Enabled           *bool             `toml:"enabled"`
+	Command           string            `toml:"command,omitempty"`
+	Args              []string          `toml:"args,omitempty"`
+	Env               map[string]string `toml:"env,omitempty"`
+	Cwd               string            `toml:"cwd,omitempty"`
+	URL               string            `toml:"url,omitempty"`
+	BearerTokenEnvVar string            `toml:"bearer_token_env_var,omitempty"`
+	HTTPHeaders       map[string]string `toml:"http_headers,omitempty"`
+	EnvHTTPHeaders    map[string]string `toml:"env_http_headers,omitempty"`
+	Enabled           *bool             `toml:"enabled,omitempty"`
 }
 
 func loadTOML(path string, data []byte) (*File, error) {

@@ -9,12 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
-	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
 	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/theory/jsonpath"
@@ -86,7 +85,7 @@ func (rp *Replay) Run(ctx context.Context, conn *mcpclient.Conn) error {
 	}
 	for _, q := range rp.Asker.unmatched() {
 		r.differ++
-		fmt.Fprintf(rp.Out, "the server asked what the recording has no answer for: %s %s\n", oneLine(q.method), oneLine(q.params))
+		fmt.Fprintf(rp.Out, "the server asked what the recording has no answer for: %s %s\n", textclean.OneLine(q.method), textclean.OneLine(q.params))
 	}
 	fmt.Fprintf(rp.Out, "replayed %d requests of %s: %d differ\n", r.sent, rp.File, r.differ)
 	switch {
@@ -122,7 +121,7 @@ func (r *replayer) one(ctx context.Context, x Exchange) error {
 		what += " " + p.Name + p.URI
 	}
 	if p.Cursor != nil || p.Task != nil {
-		fmt.Fprintf(r.Out, "%s: skipped (a page after the first, or a task: replay sends the requests a call makes itself)\n", oneLine(what))
+		fmt.Fprintf(r.Out, "%s: skipped (a page after the first, or a task: replay sends the requests a call makes itself)\n", textclean.OneLine(what))
 		return nil
 	}
 	mark := r.live.len()
@@ -140,12 +139,12 @@ func (r *replayer) one(ctx context.Context, x Exchange) error {
 	got := r.live.exchange(mark, x.Method)
 	if got == nil || got.Response == nil {
 		r.differ++
-		fmt.Fprintf(r.Out, "%s: no response (%s)\n", oneLine(what), oneLine(fmt.Sprint(err)))
+		fmt.Fprintf(r.Out, "%s: no response (%s)\n", textclean.OneLine(what), textclean.OneLine(fmt.Sprint(err)))
 		return nil
 	}
 	if d := r.compare(x, *got); d != "" {
 		r.differ++
-		fmt.Fprintf(r.Out, "%s: %s\n", oneLine(what), d)
+		fmt.Fprintf(r.Out, "%s: %s\n", textclean.OneLine(what), d)
 	}
 	return nil
 }
@@ -174,7 +173,7 @@ func (r *replayer) compare(want, got Exchange) string {
 		return ""
 	}
 	d = listItem(d, a, b, r.Redactions)
-	return fmt.Sprintf("differs at %s: recorded %s, got %s", where(d.Path), oneLine(showJSON(d.A)), oneLine(showJSON(d.B)))
+	return fmt.Sprintf("differs at %s: recorded %s, got %s", where(d.Path), textclean.OneLine(showJSON(d.A)), textclean.OneLine(showJSON(d.B)))
 }
 
 // listKeys are the lists of a list result, each by the member its items
@@ -248,11 +247,6 @@ func showJSON(v any) string {
 		return string(b[:most]) + "…"
 	}
 	return string(b)
-}
-
-// oneLine is server text made safe for a terminal, on one line.
-func oneLine(s string) string {
-	return strings.NewReplacer("\n", " ", "\t", " ").Replace(formschema.Clean(s))
 }
 
 // liveLog keeps the live connection's wire traffic, whole, to pair each

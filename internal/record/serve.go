@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/internal/jsondoc"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -549,19 +550,8 @@ func where(p jsondoc.Path) string {
 	return "/"
 }
 
-// cut shortens JSON for a one-line message.
-func cut(s string) string {
-	const max = 160
-	if len(s) <= max {
-		return s
-	}
-	for i := max; i > 0; i-- {
-		if (s[i] & 0xC0) != 0x80 {
-			return s[:i] + "…"
-		}
-	}
-	return s[:max] + "…"
-}
+// cut shortens JSON for a one-line message, to 160 bytes.
+func cut(s string) string { return textclean.Cut(s, 160, textclean.InBytes()) }
 
 // liveRequest is what a recorded notification is rewritten for: the live
 // request's id and progress token.

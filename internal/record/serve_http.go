@@ -26,14 +26,30 @@ const maxSessions = 64
 // sessionHeader carries a 2025-11-25 session's id.
 const sessionHeader = "Mcp-Session-Id"
 
-// ServeOn serves the recording as streamable HTTP on ln until ctx is
-// done. loopbackOnly makes it refuse requests whose Host or Origin is not
-// a loopback name (a web page reaching a local port through a name it
-// controls).
-func (s *Server) ServeOn(ctx context.Context, ln net.Listener, loopbackOnly bool) error {
+// httpTimeouts bound how long a client may hold a connection without
+// sending what it must: its request's headers, the whole request, and
+// the next request on a kept-alive connection. A client that trickles
+// bytes, or connects and waits, is let go instead of holding the server.
+type httpTimeouts struct{ header, read, idle time.Duration }
+
+var serveTimeouts = httpTimeouts{header: 10 * time.Second, read: 30 * time.Second, idle: time.Minute}
+
+// ServeOn serves the recording as streamable HTTP on the listeners until
+// ctx is done. loopbackOnly makes it refuse requests whose Host or Origin
+// is not a loopback name (a web page reaching a local port through a name
+// it controls). A request must arrive whole within the read timeout; the
+// event stream answering it may last as long as it needs (net/http lifts
+// the read deadline once a request is read).
+func (s *Server) ServeOn(ctx context.Context, listeners []net.Listener, loopbackOnly bool) error {
+	return s.serveOn(ctx, listeners, loopbackOnly, serveTimeouts)
+}
+
+func (s *Server) serveOn(ctx context.Context, listeners []net.Listener, loopbackOnly bool, t httpTimeouts) error {
 	srv := &http.Server{
 		Handler:           s.HTTPHandler(loopbackOnly),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: t.header,
+		ReadTimeout:       t.read,
+		IdleTimeout:       t.idle,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	stop := context.AfterFunc(ctx, func() {
@@ -42,10 +58,18 @@ func (s *Server) ServeOn(ctx context.Context, ln net.Listener, loopbackOnly bool
 		_ = srv.Shutdown(shutdown)
 	})
 	defer stop()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	errs := make(chan error, len(listeners))
+	for _, ln := range listeners {
+		go func() { errs <- srv.Serve(ln) }()
 	}
-	return nil
+	var first error
+	for range listeners {
+		if err := <-errs; err != nil && !errors.Is(err, http.ErrServerClosed) && first == nil {
+			first = err
+			_ = srv.Close() // one listener failing ends the others
+		}
+	}
+	return first
 }
 
 // HTTPHandler is the recording served as streamable HTTP, on any path.
@@ -93,7 +117,7 @@ func newSession() *session {
 }
 
 func (h *httpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.loopbackOnly && !(loopbackHost(r.Host) && loopbackOrigin(r.Header.Get("Origin"))) {
+	if h.loopbackOnly && !FromLoopback(r) {
 		http.Error(w, "mcpeek replay serves loopback names only", http.StatusForbidden)
 		return
 	}
@@ -357,6 +381,13 @@ func writeJSON(w http.ResponseWriter, status int, msg []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(msg)
+}
+
+// FromLoopback reports whether r's Host and Origin (when it has one) name
+// this machine: a loopback server that requires it cannot be reached by a
+// page of another site through DNS rebinding.
+func FromLoopback(r *http.Request) bool {
+	return loopbackHost(r.Host) && loopbackOrigin(r.Header.Get("Origin"))
 }
 
 // loopbackHost reports whether a Host header names this machine.

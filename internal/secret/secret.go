@@ -367,3 +367,54 @@ func (d schemaDoc) markFields(fields []formschema.Field, parts []map[string]any,
 	}
 	return own
 }
+
+// Flag reports whether a command-line flag's name (api-key for
+// --api-key) says its value is a secret: a name the rule holds secret
+// (Name), or one holding key, token, secret or password anywhere
+// (--key, --license-key-file, --token-value). A server's command written
+// into a suite (mcpeek test init) holds such a flag's value as an
+// {{env.X}} template.
+func Flag(name string) bool {
+	n := strings.ToLower(name)
+	return Name(name) || slices.ContainsFunc([]string{"key", "token", "secret", "password", "passwd"}, func(w string) bool { return strings.Contains(n, w) })
+}
+
+// FlagValue is the value of a flag a command's words give.
+type FlagValue struct {
+	// Index is the word holding the value; Name is the flag's, without
+	// its dashes; Prefix is what precedes the value in that word
+	// ("--api-key=" for --api-key=VALUE, "" for --api-key VALUE).
+	Index        int
+	Name, Prefix string
+}
+
+// FlagValues are the values of the flags among a command's arguments (its
+// words after the first) whose names say they hold a secret ([Flag]),
+// given as --name=VALUE or as --name VALUE (the next word, when it is
+// not a flag itself).
+func FlagValues(words []string) []FlagValue {
+	var out []FlagValue
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if w == "--" {
+			continue
+		}
+		name, ok := strings.CutPrefix(w, "--")
+		if !ok {
+			if name, ok = strings.CutPrefix(w, "-"); !ok || len(name) < 2 {
+				continue
+			}
+		}
+		if name, value, eq := strings.Cut(name, "="); eq {
+			if Flag(name) && value != "" {
+				out = append(out, FlagValue{Index: i, Name: name, Prefix: w[:len(w)-len(value)]})
+			}
+			continue
+		}
+		if Flag(name) && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-") && words[i+1] != "" {
+			out = append(out, FlagValue{Index: i + 1, Name: name})
+			i++
+		}
+	}
+	return out
+}

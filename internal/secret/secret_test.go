@@ -156,3 +156,18 @@ func TestSecretFieldsOfACountlessSchema(t *testing.T) {
 		t.Errorf("remembered %s (%v)", kept, ok)
 	}
 }
+
+// A flag's name says it holds a secret when it holds key, token, secret
+// or password anywhere, or the rule holds the name secret; not otherwise.
+func TestFlag(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{
+		"api-key": true, "key": true, "license-key-file": true, "token": true, "access_token": true, "client-secret": true,
+		"password": true, "db-passwd": true, "credentials": true, "cookie": true,
+		"port": false, "verbose": false, "host": false, "user": false, "config": false,
+	} {
+		if got := Flag(name); got != want {
+			t.Errorf("Flag(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

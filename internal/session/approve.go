@@ -14,7 +14,7 @@ import (
 
 	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
-	"github.com/mcpeek/mcpeek/internal/termtext"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"golang.org/x/term"
 )
@@ -108,14 +108,14 @@ func (sel *Selection) getApproval(ctx context.Context, errOut io.Writer, tty Ter
 	case err != nil:
 		return NotApproved(sel.entry, err)
 	case !ok:
-		return usagef("you did not approve server %q of %s: nothing was run", termtext.OneLine(sel.entry.Name), DisplayPath(sel.entry.File))
+		return usagef("you did not approve server %q of %s: nothing was run", textclean.OneLine(sel.entry.Name), DisplayPath(sel.entry.File))
 	}
 	store, err := TrustStore()
 	if err == nil {
 		err = store.Approve(sel.entry)
 	}
 	if err != nil {
-		fmt.Fprintf(errOut, "mcpeek: warning: approved for this run only: %v\n", termtext.OneLine(err.Error()))
+		fmt.Fprintf(errOut, "mcpeek: warning: approved for this run only: %v\n", textclean.OneLine(err.Error()))
 	}
 	sel.needsApproval = false
 	return sel.Resolve(nil)
@@ -125,7 +125,7 @@ func (sel *Selection) getApproval(ctx context.Context, errOut io.Writer, tty Ter
 // and could not be asked about: it says how to approve it, and how CI
 // uses a project's servers.
 func NotApproved(s *mcpconfig.Server, why error) error {
-	name := termtext.OneLine(s.Name)
+	name := textclean.OneLine(s.Name)
 	return usagef("server %q comes from a project's config, %s, and you have not approved it (%v): run %s @%s on a terminal to review and approve it, or give --trust-project (%s=1 in CI) to use the project's servers without asking",
 		name, DisplayPath(s.File), why, SelfName(), name, TrustProjectEnv)
 }
@@ -133,7 +133,7 @@ func NotApproved(s *mcpconfig.Server, why error) error {
 // hidesWarning says that the project's entry s hides the person's own
 // entry own of the same name.
 func hidesWarning(s, own *mcpconfig.Server) string {
-	name, yours := termtext.OneLine(s.Name), termtext.OneLine(own.Name)
+	name, yours := textclean.OneLine(s.Name), textclean.OneLine(own.Name)
 	return fmt.Sprintf("mcpeek: warning: @%s is the project's server in %s, which hides your own %q in %s (yours: --config %s --server %s)",
 		name, DisplayPath(s.File), yours, DisplayPath(own.File), DisplayPath(own.File), yours)
 }
@@ -147,7 +147,13 @@ func AskApproval(ctx context.Context, s *mcpconfig.Server, client string, stdin 
 		return false, ErrNoTerminal
 	}
 	DescribeEntry(w, s, client)
-	fmt.Fprintf(w, "Use this server? mcpeek remembers your answer until the entry changes. [y/N] ")
+	return askYes(ctx, stdin, w, "Use this server? mcpeek remembers your answer until the entry changes.")
+}
+
+// askYes asks question on w and reads the answer from stdin: only "y" or
+// "yes" is yes; Ctrl+C stops the wait at once (ErrInterrupted).
+func askYes(ctx context.Context, stdin File, w io.Writer, question string) (bool, error) {
+	fmt.Fprintf(w, "%s [y/N] ", question)
 	line, err := ReadAnswer(ctx, stdin)
 	if err != nil {
 		return false, err
@@ -172,11 +178,11 @@ func DescribeEntry(w io.Writer, s *mcpconfig.Server, client string) {
 	if client != "" {
 		source += " (" + client + ")"
 	}
-	fmt.Fprintf(w, "mcpeek: a project's config, not yours, names server %q:\n", termtext.OneLine(s.Name))
+	fmt.Fprintf(w, "mcpeek: a project's config, not yours, names server %q:\n", textclean.OneLine(s.Name))
 	rows := func(label string, values ...string) {
 		for _, value := range values {
 			if value != "" {
-				fmt.Fprintf(w, "  %-8s %s\n", label, termtext.Cut(termtext.OneLine(value), maxShownValue))
+				fmt.Fprintf(w, "  %-8s %s\n", label, textclean.Cut(textclean.OneLine(value), maxShownValue))
 				label = ""
 			}
 		}

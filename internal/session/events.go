@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpeek/mcpeek/internal/termtext"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -131,7 +131,7 @@ func (e *Events) OnEvent(ev mcpclient.Event) {
 		}
 		line = logLine(ev)
 	case mcpclient.ResourceUpdatedEvent:
-		line = termtext.Cut(termtext.OneLine("mcpeek: resource updated: "+ev.URI), 500)
+		line = textclean.Cut(textclean.OneLine("mcpeek: resource updated: "+ev.URI), 500)
 		select {
 		case e.updated <- struct{}{}:
 		default:
@@ -215,7 +215,7 @@ func logLine(ev mcpclient.LogEvent) string {
 		logger = " [" + ev.Logger + "]"
 	}
 	line := fmt.Sprintf("mcpeek: server log %s%s: %s", ev.Level, logger, data)
-	return termtext.Cut(termtext.OneLine(line), maxDataRunes)
+	return textclean.Cut(textclean.OneLine(line), maxDataRunes)
 }
 
 func progressLine(ev mcpclient.ProgressEvent) string {
@@ -229,7 +229,7 @@ func progressLine(ev mcpclient.ProgressEvent) string {
 	if ev.Message != "" {
 		b.WriteString(" " + ev.Message)
 	}
-	return termtext.Cut(termtext.OneLine(b.String()), 200)
+	return textclean.Cut(textclean.OneLine(b.String()), 200)
 }
 
 // Updated receives one token per resource update the server sends (for

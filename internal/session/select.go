@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
-	"github.com/mcpeek/mcpeek/internal/termtext"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/muesli/cancelreader"
 	"golang.org/x/term"
@@ -243,7 +243,7 @@ func (sel *Selection) Ready() error {
 	case sel.needsApproval:
 		return NotApproved(sel.entry, errors.New("not asked"))
 	case sel.needsInput:
-		return usagef("server %q refers to VS Code inputs, which were not asked", termtext.OneLine(sel.entry.Name))
+		return usagef("server %q refers to VS Code inputs, which were not asked", textclean.OneLine(sel.entry.Name))
 	}
 	return nil
 }
@@ -260,12 +260,12 @@ func AskInput(ctx context.Context, in mcpconfig.Input, stdin File, w io.Writer) 
 		prompt = in.ID
 	}
 	for i, o := range in.Options {
-		fmt.Fprintf(w, "  %d) %s\n", i+1, termtext.OneLine(o))
+		fmt.Fprintf(w, "  %d) %s\n", i+1, textclean.OneLine(o))
 	}
 	if in.Default != "" && !in.Password {
 		prompt += " [" + in.Default + "]"
 	}
-	fmt.Fprintf(w, "%s: ", termtext.OneLine(prompt))
+	fmt.Fprintf(w, "%s: ", textclean.OneLine(prompt))
 	var answer string
 	var err error
 	if in.Password {

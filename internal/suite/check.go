@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -78,7 +79,7 @@ func checkError(e *Expect, st *Step, out *outcome) *Failure {
 		code, msg = int(rpc.Code), rpc.Message
 	}
 	if e.Error.Code != nil && code != *e.Error.Code {
-		return &Failure{Line: e.line("error"), What: "error.code", Expected: fmt.Sprint(*e.Error.Code), Actual: fmt.Sprintf("%d (%s)", code, cut(msg, 200))}
+		return &Failure{Line: e.line("error"), What: "error.code", Expected: fmt.Sprint(*e.Error.Code), Actual: fmt.Sprintf("%d (%s)", code, textclean.Cut(msg, 200, textclean.InBytes()))}
 	}
 	if e.Error.Message != nil {
 		if ok, why, err := e.Error.Message.Check(msg, true, nil); !ok || err != nil {
@@ -92,7 +93,7 @@ func (r *runner) checkResult(ctx context.Context, conn *mcpclient.Conn, st *Step
 	e := st.Expect
 	var fails []Failure
 	if e.IsError != nil {
-		add("isError", "isError", out.isError == *e.IsError, fmt.Sprint(*e.IsError), fmt.Sprintf("%t (%s)", out.isError, cut(strings.Join(texts(out.doc), " "), 200)))
+		add("isError", "isError", out.isError == *e.IsError, fmt.Sprint(*e.IsError), fmt.Sprintf("%t (%s)", out.isError, textclean.Cut(strings.Join(texts(out.doc), " "), 200, textclean.InBytes())))
 	}
 	if e.Text != nil {
 		ok, why := false, ""
@@ -183,12 +184,10 @@ func outputSchema(ctx context.Context, conn *mcpclient.Conn, tool string) (*json
 	}
 	sch, err := formschema.Compile(raw)
 	if err != nil {
-		return nil, "the tool's outputSchema does not compile: " + oneLine(err.Error())
+		return nil, "the tool's outputSchema does not compile: " + textclean.OneLine(err.Error())
 	}
 	return sch, ""
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // checkAsked compares the questions asked with those expected, in order.
 func checkAsked(e *Expect, asked []mcpclient.Record, vs vars) []Failure {

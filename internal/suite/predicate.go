@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // jsonTypes are the values of the type operator.
@@ -228,16 +230,5 @@ func show(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return cut(string(b), 200)
-}
-
-// cut shortens s to at most n bytes, on a rune boundary, marking the cut.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return textclean.Cut(string(b), 200, textclean.InBytes())
 }

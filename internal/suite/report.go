@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
-	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/internal/cireport"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // WriteText writes one line per test and revision, each failure under
@@ -33,7 +33,7 @@ func WriteText(w io.Writer, r *Report) {
 			}
 			fmt.Fprintln(w)
 			for _, b := range t.Explored {
-				fmt.Fprintf(w, "     step %d: explore %s: %s\n", b.Step, b.Policy, terminalLine(cut(b.Ended, 200)))
+				fmt.Fprintf(w, "     step %d: explore %s: %s\n", b.Step, b.Policy, terminalLine(textclean.Cut(b.Ended, 200, textclean.InBytes())))
 			}
 			for _, f := range t.Failures {
 				fmt.Fprintf(w, "     %s:%d: %s\n", t.File, f.Line, terminalLine(f.String()))
@@ -53,16 +53,22 @@ type jsonReport struct {
 	Suites  []*SuiteResult `json:"suites"`
 }
 
-// WriteJSON writes the versioned JSON report.
+// WriteJSON writes the versioned JSON report. DEL and the C1 controls,
+// which encoding/json leaves raw, are written as \u escapes
+// (textclean.EscapeJSON): the text reads back as the server wrote it, and
+// no terminal or CI log showing the file obeys them.
 func WriteJSON(w io.Writer, r *Report) error {
 	passed, failed, skipped := r.Counts()
 	out := jsonReport{Version: 1, Passed: passed, Failed: failed, Skipped: skipped, Suites: r.Suites}
 	if out.Suites == nil {
 		out.Suites = []*SuiteResult{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(textclean.EscapeJSON(b), '\n'))
+	return err
 }
 
 // The JUnit types with the file and line a test case is written at, which
@@ -90,27 +96,30 @@ type junitCase struct {
 // WriteJUnit writes one <testsuite> per file and revision (and one per
 // file for era parity), one <testcase> per test with its file and line, a
 // <failure> with each expectation it missed, and the failing step's
-// traffic in <system-out>.
+// traffic in <system-out>. Every text, attributes included, passes
+// cireport.XMLText: no control character of a server's or a suite's
+// reaches the file, DEL and C1 among them.
 func WriteJUnit(w io.Writer, r *Report) error {
 	out := junitSuites{}
 	for i, s := range r.Suites {
-		js := junitSuite{Testsuite: junit.Testsuite{Name: s.File + " [" + s.Revision + "]", ID: i, File: s.File, Package: s.Revision}}
+		file, class := cireport.XMLText(s.File), cireport.XMLText(s.File+" ["+s.Revision+"]")
+		js := junitSuite{Testsuite: junit.Testsuite{Name: class, ID: i, File: file, Package: cireport.XMLText(s.Revision)}}
 		total := 0.0
 		if s.Skipped != "" {
-			tc := junit.Testcase{Name: "(revision " + s.Revision + ")", Classname: js.Name, Time: seconds(0),
-				Skipped: &junit.Result{Message: cut(s.Skipped, 500)}}
+			tc := junit.Testcase{Name: cireport.XMLText("(revision " + s.Revision + ")"), Classname: js.Name, Time: seconds(0),
+				Skipped: &junit.Result{Message: cireport.XMLText(textclean.Cut(s.Skipped, 500, textclean.InBytes()))}}
 			js.Tests++
 			js.Skipped++
-			js.Testcases = append(js.Testcases, junitCase{Testcase: tc, File: s.File})
+			js.Testcases = append(js.Testcases, junitCase{Testcase: tc, File: file})
 		}
 		for _, t := range s.Tests {
-			tc := junit.Testcase{Name: t.Name, Classname: s.File + " [" + s.Revision + "]", Time: seconds(t.Millis)}
+			tc := junit.Testcase{Name: cireport.XMLText(t.Name), Classname: class, Time: seconds(t.Millis)}
 			total += float64(t.Millis) / 1000
 			switch t.Status {
 			case StatusSkipped:
 				tc.Skipped = &junit.Result{Message: "skip: true"}
 				if t.Skipped != "" {
-					tc.Skipped.Message = cut(t.Skipped, 500)
+					tc.Skipped.Message = cireport.XMLText(textclean.Cut(t.Skipped, 500, textclean.InBytes()))
 				}
 				js.Skipped++
 			case StatusFailed:
@@ -118,14 +127,14 @@ func WriteJUnit(w io.Writer, r *Report) error {
 				for i, f := range t.Failures {
 					lines[i] = fmt.Sprintf("%s:%d: %s", t.File, f.Line, f.String())
 				}
-				tc.Failure = &junit.Result{Message: cut(t.Failures[0].String(), 500), Type: "expectation", Data: cireport.XMLText(strings.Join(lines, "\n"))}
+				tc.Failure = &junit.Result{Message: cireport.XMLText(textclean.Cut(t.Failures[0].String(), 500, textclean.InBytes())), Type: "expectation", Data: cireport.XMLText(strings.Join(lines, "\n"))}
 				if t.Wire != "" {
 					tc.SystemOut = &junit.Output{Data: cireport.XMLText(t.Wire)}
 				}
 				js.Failures++
 			}
 			js.Tests++
-			js.Testcases = append(js.Testcases, junitCase{Testcase: tc, File: t.File, Line: t.Line})
+			js.Testcases = append(js.Testcases, junitCase{Testcase: tc, File: cireport.XMLText(t.File), Line: t.Line})
 		}
 		js.Time = fmt.Sprintf("%.3f", total)
 		out.Tests += js.Tests
@@ -161,7 +170,7 @@ func WriteGitHub(w io.Writer, r *Report) {
 }
 
 // WriteGitHubSummary writes the run as a Markdown table for
-// $GITHUB_STEP_SUMMARY.
+// $GITHUB_STEP_SUMMARY, each cell plain text (cireport.MarkdownCell).
 func WriteGitHubSummary(w io.Writer, r *Report) {
 	passed, failed, skipped := r.Counts()
 	fmt.Fprintf(w, "### mcpeek test: %d passed, %d failed, %d skipped\n\n", passed, failed, skipped)
@@ -169,7 +178,7 @@ func WriteGitHubSummary(w io.Writer, r *Report) {
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
 	for _, s := range r.Suites {
 		if s.Skipped != "" {
-			fmt.Fprintf(w, "| ⏭️ | (every test) | %s | %s | %s |\n", s.Revision, cell(s.File), cell(cut(s.Skipped, 300)))
+			fmt.Fprintf(w, "| ⏭️ | (every test) | %s | %s | %s |\n", cireport.MarkdownCell(s.Revision), cireport.MarkdownCell(s.File), cireport.MarkdownCell(textclean.Cut(s.Skipped, 300, textclean.InBytes())))
 		}
 		for _, t := range s.Tests {
 			mark := map[string]string{StatusPassed: "✅", StatusFailed: "❌", StatusSkipped: "⏭️"}[t.Status]
@@ -177,21 +186,19 @@ func WriteGitHubSummary(w io.Writer, r *Report) {
 			// not the one that tells why.
 			failures := make([]string, 0, len(t.Failures)+1)
 			for _, f := range t.Failures {
-				failures = append(failures, cell(cut(f.String(), 300)))
+				failures = append(failures, cireport.MarkdownCell(textclean.Cut(f.String(), 300, textclean.InBytes())))
 			}
 			if t.Skipped != "" {
-				failures = append(failures, cell(cut(t.Skipped, 300)))
+				failures = append(failures, cireport.MarkdownCell(textclean.Cut(t.Skipped, 300, textclean.InBytes())))
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s:%d | %s |\n", mark, cell(t.Name), s.Revision, cell(t.File), t.Line, strings.Join(failures, "<br>"))
+			fmt.Fprintf(w, "| %s | %s | %s | %s:%d | %s |\n", mark, cireport.MarkdownCell(t.Name), cireport.MarkdownCell(s.Revision), cireport.MarkdownCell(t.File), t.Line, strings.Join(failures, "<br>"))
 		}
 	}
 }
-
-func cell(s string) string { return strings.ReplaceAll(terminalLine(s), "|", `\|`) }
 
 // terminalLine is text that may quote the server (a result's text, a
 // protocol error's message) made one line that is safe to print: no
 // escape sequence of the server's reaches the reader's terminal or the
 // Actions log. The JSON report keeps the text as it came, its encoder
 // escaping it; JUnit keeps it as XML can hold it (cireport.XMLText).
-func terminalLine(s string) string { return oneLine(formschema.Clean(s)) }
+func terminalLine(s string) string { return textclean.OneLine(s) }

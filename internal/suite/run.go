@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -610,7 +611,7 @@ func wireExcerpt(w *mcpclient.WireLog, since time.Time) string {
 		default:
 			line = string(e.Dir) + ": " + e.Text
 		}
-		lines = append(lines, cut(line, width))
+		lines = append(lines, textclean.Cut(line, width, textclean.InBytes()))
 	}
 	if len(lines) > most {
 		lines = append(lines[:most], fmt.Sprintf("… %d more", len(lines)-most))

@@ -719,13 +719,7 @@ tests:
 // sequences, which could clear the screen or restyle the report.
 func TestServerTextIsCleaned(t *testing.T) {
 	t.Parallel()
-	shout := func() *mcp.Server {
-		s := mcp.NewServer(&mcp.Implementation{Name: "shout", Version: "1"}, nil)
-		s.AddTool(&mcp.Tool{Name: "shout", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "\x1b[2J\x1b[31mred\nline"}}}, nil
-		})
-		return s
-	}
+	shout := erringTool("shout", "\x1b[2J\x1b[31mred\nline")
 	rep, _ := runSuite(t, `
 version: 1
 server: fixture
@@ -762,6 +756,81 @@ tests:
 	}
 	if !strings.Contains(text.String(), "␛[2J␛[31mred line") {
 		t.Errorf("the text report does not show the server's text, cleaned, on one line:\n%s", text.String())
+	}
+}
+
+// TestCIReportsKeepServerMarkupAsText: a server's markup and control
+// characters, quoted in a failure, stay text in every CI report: the step
+// summary shows its HTML (an unclosed <details open> would fold away the
+// rows after it) and its links and images as written, the JSON report
+// writes DEL and C1 as \u escapes, and JUnit holds neither raw.
+func TestCIReportsKeepServerMarkupAsText(t *testing.T) {
+	t.Parallel()
+	const hostile = "<details open><summary>ok</summary> <img src=x> [click](https://evil.example) ![i](https://evil.example/p.png) a&b \\[x](y) del\x7f csi\u009b nel\u0085"
+	markup := erringTool("markup", hostile)
+	rep, _ := runSuite(t, `
+version: 1
+server: fixture
+protocol: [2025-11-25]
+tests:
+  - name: "<details open> [named](https://evil.example)"
+    steps:
+      - call: markup
+        expect: {isError: false}
+  - name: the row after it
+    steps:
+      - call: markup
+        expect: {isError: false}
+`, Options{Dial: dialer(markup)})
+	var summary bytes.Buffer
+	WriteGitHubSummary(&summary, rep)
+	md := summary.String()
+	for _, raw := range []string{"<details", "<img", "<summary", "[click]", "![i]", "[named]", "a&b", "\x7f", "\u009b"} {
+		if strings.Contains(md, raw) {
+			t.Errorf("the step summary holds %q as the server wrote it:\n%s", raw, md)
+		}
+	}
+	for _, shown := range []string{"&lt;details open&gt;&lt;summary&gt;ok&lt;/summary&gt; &lt;img src=x&gt;", `\[click\](https://evil.example)`, `!\[i\](https://evil.example/p.png)`, "a&amp;b", `\\\[x\](y)`, `| &lt;details open&gt; \[named\](https://evil.example) |`, "| the row after it |"} {
+		if !strings.Contains(md, shown) {
+			t.Errorf("the step summary lacks %q:\n%s", shown, md)
+		}
+	}
+
+	var js bytes.Buffer
+	if err := WriteJSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(js.String(), "\x7f\u009b\u0085") || !strings.Contains(js.String(), `del\u007f csi\u009b nel\u0085`) {
+		t.Errorf("the JSON report writes DEL or C1 raw:\n%q", js.String())
+	}
+	var back struct {
+		Suites []*SuiteResult `json:"suites"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Suites) != 1 || !strings.Contains(back.Suites[0].Tests[0].Failures[0].String(), "del\x7f csi\u009b") {
+		t.Errorf("the JSON report does not read back as the server's text: %v", err)
+	}
+
+	var junit bytes.Buffer
+	if err := WriteJUnit(&junit, rep); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(junit.String(), "\x7f\u009b\u0085") {
+		t.Errorf("the JUnit report holds DEL or C1:\n%q", junit.String())
+	}
+	if err := xml.Unmarshal(junit.Bytes(), new(struct{})); err != nil {
+		t.Fatalf("the JUnit report is not XML: %v", err)
+	}
+}
+
+// erringTool is a server of one tool, named name, whose every call is an
+// isError result with text.
+func erringTool(name, text string) func() *mcp.Server {
+	return func() *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, nil)
+		s.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+		})
+		return s
 	}
 }
 

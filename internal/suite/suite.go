@@ -6,6 +6,8 @@ package suite
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -67,6 +69,15 @@ type Suite struct {
 	// Redact are replaced by placeholders before snapshots and era parity.
 	Redact []*Redaction
 	Tests  []*Test
+	// EnvReads are the environment variables the suite reads through
+	// {{env.X}} (in server:, env:, roots:, args and answers), sorted;
+	// ServerSecrets the values of those read to reach its server (in
+	// server: and env:), which the run holds secret: a URL's key, a
+	// command's token.
+	EnvReads, ServerSecrets []string
+	// Digest is the SHA-256 of the file as read: what an approval of the
+	// suite is remembered by.
+	Digest string
 	// tmp is {{tmp}}: a folder made for the run when the suite names it.
 	tmp string
 	// secrets are the values of the MCPEEK_SECRET_ variables its steps
@@ -299,8 +310,9 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (_ *Sui
 		return nil, fail(lineOf(top, "version"), "version must be 1 (got %d)", doc.Version)
 	}
 	dir, _ := filepath.Abs(filepath.Dir(path))
-	s = &Suite{File: path, Dir: dir, Session: SessionPerTest, Timeout: 10 * time.Second}
-	x := &expander{suite: s, getenv: getenv, file: path}
+	sum := sha256.Sum256(data)
+	s = &Suite{File: path, Dir: dir, Session: SessionPerTest, Timeout: 10 * time.Second, Digest: hex.EncodeToString(sum[:])}
+	x := &expander{suite: s, getenv: getenv, file: path, connection: true}
 	if err := s.readServer(&doc.Server, x); err != nil {
 		return nil, err
 	}
@@ -318,6 +330,7 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (_ *Sui
 	if s.Headers, err = expandEntries(x, top, "headers", ": ", doc.Headers); err != nil {
 		return nil, err
 	}
+	x.connection = false
 	for i, r := range doc.Roots {
 		v, err := x.expand(r, itemLine(top, "roots", i))
 		if err != nil {

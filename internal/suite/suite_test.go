@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -170,6 +171,33 @@ func TestTemplates(t *testing.T) {
 	s.Cleanup()
 	if _, err := os.Stat(s.tmp); !os.IsNotExist(err) {
 		t.Fatalf("{{tmp}} outlived the suite: %v", err)
+	}
+}
+
+// TestEnvReads: a suite names every environment variable it reads, and
+// the values read to reach its server (server: and env:) are its server's
+// secrets, which the run redacts; a value read for a step's arguments is
+// read, but the step's own to send.
+func TestEnvReads(t *testing.T) {
+	env := map[string]string{"API_KEY": "key-0123456789", "UPSTREAM": "https://up.example/?k=abcdefgh", "QUERY": "weather in paris"}
+	text := `version: 1
+server: [srv, "--api-key={{env.API_KEY}}"]
+env: {UP: "{{env.UPSTREAM}}"}
+tests: [{name: a, steps: [{call: search, args: {q: "{{env.QUERY}}"}}]}]
+`
+	s, err := Parse("t.mcpeek.yaml", []byte(text), func(name string) (string, bool) { v, ok := env[name]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"API_KEY", "QUERY", "UPSTREAM"}; !slices.Equal(s.EnvReads, want) {
+		t.Errorf("EnvReads = %q, want %q", s.EnvReads, want)
+	}
+	if want := []string{env["API_KEY"], env["UPSTREAM"]}; !slices.Equal(s.ServerSecrets, want) {
+		t.Errorf("ServerSecrets = %q, want %q", s.ServerSecrets, want)
+	}
+	other, err := Parse("t.mcpeek.yaml", []byte(text+"# edited\n"), func(name string) (string, bool) { v, ok := env[name]; return v, ok })
+	if err != nil || other.Digest == s.Digest || len(s.Digest) != 64 {
+		t.Errorf("an edited suite's digest %q, the suite's %q (%v)", other.Digest, s.Digest, err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -23,6 +24,9 @@ type expander struct {
 	suite  *Suite
 	getenv func(string) (string, bool)
 	file   string
+	// connection: what is expanded is how the server is reached (server:
+	// and env:), whose values the run holds secret.
+	connection bool
 }
 
 // expand replaces {{env.X}}, {{tmp}} and {{suite_dir}} in s; any other
@@ -51,6 +55,7 @@ func (x *expander) value(name string) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("the environment variable %s is not set ({{%s}})", key, name)
 		}
+		x.suite.read(key, v, x.connection)
 		return v, nil
 	}
 	return "", fmt.Errorf("{{%s}} is not known here (use {{env.X}}, {{tmp}} or {{suite_dir}})", name)
@@ -113,6 +118,18 @@ func (s *Suite) hide(v string) {
 		s.secrets = &secret.Values{}
 	}
 	s.secrets.Add(v)
+}
+
+// read notes that the suite reads the environment variable name, whose
+// value is v: a value read to reach the server (connection) is one of
+// its ServerSecrets.
+func (s *Suite) read(name, v string, connection bool) {
+	if i, found := slices.BinarySearch(s.EnvReads, name); !found {
+		s.EnvReads = slices.Insert(s.EnvReads, i, name)
+	}
+	if connection && v != "" && !slices.Contains(s.ServerSecrets, v) {
+		s.ServerSecrets = append(s.ServerSecrets, v)
+	}
 }
 
 // tmpDir is {{tmp}}: a folder made once per suite, removed by Cleanup.

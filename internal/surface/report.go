@@ -1,6 +1,7 @@
 package surface
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,8 +9,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
-	"github.com/mcpeek/mcpeek/formschema"
 	"github.com/mcpeek/mcpeek/internal/cireport"
+	"github.com/mcpeek/mcpeek/internal/textclean"
 )
 
 // ReportVersion is the version of the JSON report's format.
@@ -118,7 +119,7 @@ func (r *Report) groups() []group {
 }
 
 func (r *Report) text(w io.Writer) error {
-	fmt.Fprintf(w, "%s → %s: %s\n", oneLine(r.Old.Label), oneLine(r.New.Label), Count(r.Findings).Summary())
+	fmt.Fprintf(w, "%s → %s: %s\n", textclean.OneLine(r.Old.Label), textclean.OneLine(r.New.Label), Count(r.Findings).Summary())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, g := range r.groups() {
 		if len(g.findings) == 0 {
@@ -126,9 +127,9 @@ func (r *Report) text(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "\n%s (%d)\n", g.name, len(g.findings))
 		for _, f := range g.findings {
-			text := fmt.Sprintf("  %s\t%s\t%s", f.ID, oneLine(f.Where()), oneLine(f.Message))
+			text := fmt.Sprintf("  %s\t%s\t%s", f.ID, textclean.OneLine(f.Where()), textclean.OneLine(f.Message))
 			if n := f.note(); n != "" {
-				text += " — " + oneLine(n)
+				text += " — " + textclean.OneLine(n)
 			}
 			fmt.Fprintln(tw, text)
 		}
@@ -159,20 +160,27 @@ func (r *Report) json(w io.Writer) error {
 	if fs == nil {
 		fs = []Finding{}
 	}
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(jsonReport{Version: ReportVersion, Old: r.Old.Label, New: r.New.Label, FailOn: r.failOn(),
-		Failed: r.Failed(), Counts: Count(r.Findings), Findings: fs})
+	if err := enc.Encode(jsonReport{Version: ReportVersion, Old: r.Old.Label, New: r.New.Label, FailOn: r.failOn(),
+		Failed: r.Failed(), Counts: Count(r.Findings), Findings: fs}); err != nil {
+		return err
+	}
+	_, err := w.Write(textclean.EscapeJSON(b.Bytes())) // DEL and C1 as \u00XX
+	return err
 }
 
-// mdCell makes text safe in a cell of a Markdown table.
-func mdCell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
-
-// oneLine makes text, which may quote the server (a tool's name, an enum
-// value), safe for one line of a terminal or a CI log: escape sequences
-// are shown, not obeyed, and line breaks cannot forge further lines.
-func oneLine(s string) string { return strings.Join(strings.Fields(formschema.Clean(s)), " ") }
+// mdCode is text in a Markdown code span, where nothing of it is markup;
+// text holding a backtick, which would end the span, is plain text in its
+// place (cireport.MarkdownCell).
+func mdCode(s string) string {
+	if s = textclean.OneLine(s); strings.Contains(s, "`") {
+		return cireport.MarkdownCell(s)
+	}
+	return "`" + s + "`"
+}
 
 func (r *Report) markdown(w io.Writer) error {
 	b := &strings.Builder{}
@@ -180,17 +188,17 @@ func (r *Report) markdown(w io.Writer) error {
 	if r.Failed() {
 		verdict = "fails (findings at or above " + string(r.FailOn) + ")"
 	}
-	fmt.Fprintf(b, "### MCP surface: %s\n\n`%s` → `%s`: the gate %s.\n", Count(r.Findings).Summary(),
-		mdCell(r.Old.Label), mdCell(r.New.Label), verdict)
+	fmt.Fprintf(b, "### MCP surface: %s\n\n%s → %s: the gate %s.\n", Count(r.Findings).Summary(),
+		mdCode(r.Old.Label), mdCode(r.New.Label), verdict)
 	if len(r.Findings) > 0 {
 		b.WriteString("\n| level | rule | where | what a client notices |\n| --- | --- | --- | --- |\n")
 		for _, g := range r.groups() {
 			for _, f := range g.findings {
-				msg := mdCell(f.Message)
+				msg := cireport.MarkdownCell(f.Message)
 				if n := f.note(); n != "" {
-					msg += " *(" + mdCell(n) + ")*"
+					msg += " *(" + cireport.MarkdownCell(n) + ")*"
 				}
-				fmt.Fprintf(b, "| %s | `%s` | %s | %s |\n", g.name, f.ID, mdCell(f.Where()), msg)
+				fmt.Fprintf(b, "| %s | `%s` | %s | %s |\n", g.name, f.ID, cireport.MarkdownCell(f.Where()), msg)
 			}
 		}
 	}
@@ -208,10 +216,10 @@ func (r *Report) junit(w io.Writer) error {
 		if !f.Level.AtLeast(min) {
 			continue
 		}
-		tc := junit.Testcase{Name: f.ID + " " + f.Where(), Classname: "mcpeek.surface"}
+		tc := junit.Testcase{Name: cireport.XMLText(f.ID + " " + f.Where()), Classname: "mcpeek.surface"}
 		switch {
 		case f.Accepted != nil:
-			tc.Skipped = &junit.Result{Message: f.note()}
+			tc.Skipped = &junit.Result{Message: cireport.XMLText(f.note())}
 		case r.FailOn == "":
 			tc.SystemOut = &junit.Output{Data: cireport.XMLText(f.Message)}
 		default:
@@ -219,7 +227,7 @@ func (r *Report) junit(w io.Writer) error {
 			if n := f.note(); n != "" {
 				data += "\n" + n
 			}
-			tc.Failure = &junit.Result{Message: f.Message, Type: string(f.Level), Data: cireport.XMLText(data)}
+			tc.Failure = &junit.Result{Message: cireport.XMLText(f.Message), Type: string(f.Level), Data: cireport.XMLText(data)}
 		}
 		suite.AddTestcase(tc)
 	}
@@ -265,14 +273,14 @@ func (r *Report) githubActions(w io.Writer) error {
 		if file != "" {
 			props = append(props, "file="+cireport.EscapeProperty(file), fmt.Sprintf("line=%d", line))
 		}
-		props = append(props, "title="+cireport.EscapeProperty(f.ID+" ("+oneLine(f.Where())+")"))
+		props = append(props, "title="+cireport.EscapeProperty(f.ID+" ("+textclean.OneLine(f.Where())+")"))
 		msg := f.Message
 		if n := f.note(); n != "" {
 			msg += " — " + n
 		}
-		fmt.Fprintf(b, "::%s %s::%s\n", cmd, strings.Join(props, ","), cireport.Escape(oneLine(msg)))
+		fmt.Fprintf(b, "::%s %s::%s\n", cmd, strings.Join(props, ","), cireport.Escape(textclean.OneLine(msg)))
 	}
-	fmt.Fprintf(b, "%s → %s: %s\n", oneLine(r.Old.Label), oneLine(r.New.Label), Count(r.Findings).Summary())
+	fmt.Fprintf(b, "%s → %s: %s\n", textclean.OneLine(r.Old.Label), textclean.OneLine(r.New.Label), Count(r.Findings).Summary())
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -281,3 +281,35 @@ func TestCheckLock(t *testing.T) {
 		t.Errorf("an unprobed live surface: %q, %v", st.Header(), err)
 	}
 }
+
+// TestReportKeepsServerMarkupAsText: a server's markup stays text in the
+// Markdown report (an unclosed <details open> would fold away the rows
+// after it; a link or image would render), and its DEL and C1 characters
+// reach neither the JSON report raw nor JUnit.
+func TestReportKeepsServerMarkupAsText(t *testing.T) {
+	hostile := "<details open> [x](https://evil.example) ![i](https://evil.example/p.png) <img src=y> del\x7f nel\u0085"
+	r := &Report{Old: Side{Label: "a`<details open>"}, New: Side{Label: "b <img>"}, FailOn: ERR,
+		Findings: []Finding{{ID: "tool-removed", Level: ERR, Tool: hostile, Message: "tool " + hostile + " is gone"}}}
+	out := func(format string) string {
+		var b bytes.Buffer
+		if err := r.Write(&b, format); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	md := out("markdown")
+	for _, raw := range []string{"<details", "<img src", "a`<", "[x]", "![i]", "\x7f", "\u0085"} {
+		if strings.Contains(md, raw) {
+			t.Errorf("markdown holds %q as the server wrote it:\n%s", raw, md)
+		}
+	}
+	if !strings.Contains(md, "&lt;details open&gt; \\[x\\](https://evil.example)") || !strings.Contains(md, "a\\`&lt;details open&gt; → `b <img>`") {
+		t.Errorf("markdown does not show the server's text:\n%s", md)
+	}
+	if js := out("json"); strings.ContainsAny(js, "\x7f\u0085") || !strings.Contains(js, `del\u007f nel\u0085`) {
+		t.Errorf("json writes DEL or C1 raw:\n%q", js)
+	}
+	if junit := out("junit"); strings.ContainsAny(junit, "\x7f\u0085") {
+		t.Errorf("junit holds DEL or C1:\n%q", junit)
+	}
+}

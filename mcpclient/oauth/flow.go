@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
@@ -301,7 +302,7 @@ func (a *Authorizer) Authorize(ctx context.Context, req *http.Request, resp *htt
 		if ctx.Err() != nil {
 			err = fmt.Errorf("authorization: %w", context.Cause(ctx))
 		} else { // the message may quote a server's answer: no secret goes on, nor more than a line
-			err = errors.New("authorization failed: " + cleanLine(a.redact(err.Error()), maxErrorRunes))
+			err = errors.New("authorization failed: " + textclean.Cut(textclean.OneLine(a.redact(err.Error())), maxErrorRunes))
 		}
 		a.fail(err)
 		a.mu.Lock()
@@ -561,7 +562,7 @@ func (a *Authorizer) show(opened bool, authURL string) {
 	if a.opts.Show == nil {
 		return
 	}
-	authURL = cleanLine(authURL, 16<<10) // the authorization server chose its endpoint
+	authURL = textclean.Cut(textclean.OneLine(authURL), 16<<10) // the authorization server chose its endpoint
 	switch {
 	case opened:
 		a.opts.Show(fmt.Sprintf("authorizing in your browser; waiting for it to come back to %s", a.redirect))
@@ -629,7 +630,7 @@ func (a *Authorizer) parse(q url.Values) (*auth.AuthorizationResult, error) {
 		if d := q.Get("error_description"); d != "" {
 			msg += ": " + d
 		}
-		return nil, fmt.Errorf("the authorization server refused: %s", cleanLine(msg, 300))
+		return nil, fmt.Errorf("the authorization server refused: %s", textclean.Cut(textclean.OneLine(msg), 300))
 	}
 	if q.Get("code") == "" {
 		return nil, errors.New("the redirect carried no authorization code")
@@ -673,21 +674,6 @@ func (a *Authorizer) callback(w http.ResponseWriter, r *http.Request) {
 func page(title, text string) string {
 	return "<!doctype html><meta charset=utf-8><title>" + html.EscapeString(title) + "</title>" +
 		"<body style=\"font-family:sans-serif;margin:3em\"><h1>" + html.EscapeString(title) + "</h1><p>" + html.EscapeString(text) + "</p>"
-}
-
-// cleanLine keeps a server's words to one printable line of at most n runes.
-func cleanLine(s string, n int) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
-			return ' '
-		}
-		return r
-	}, s)
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }
 
 // redact replaces the secrets this authorizer knows in s.

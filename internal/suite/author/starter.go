@@ -251,13 +251,22 @@ func IsDestructive(t *mcp.Tool) bool {
 }
 
 // TemplateSecrets writes the values a server's URL carries in its query
-// or user information (API keys, tokens) as {{env.NAME}} templates, so
-// that a starter suite meant to be committed holds none of them: the
-// words with the templates, and each variable's value, to be set when the
-// suite runs.
+// or user information (API keys, tokens), and those of a command's flags
+// whose names say they hold a secret (--api-key=…, --token …: the one
+// secret rule's [secret.FlagValues], written as MCPEEK_SECRET_<FLAG>), as
+// {{env.NAME}} templates, so that a starter suite meant to be committed
+// holds none of them: the words with the templates, and each variable's
+// value, to be set when the suite runs.
 func TemplateSecrets(words []string) ([]string, map[string]string) {
 	out := append([]string(nil), words...)
 	vars := map[string]string{}
+	if len(out) > 0 && !strings.HasPrefix(out[0], "@") {
+		for _, f := range secret.FlagValues(out) {
+			name := envName(suite.SecretVar(f.Name), vars)
+			vars[name] = strings.TrimPrefix(out[f.Index], f.Prefix)
+			out[f.Index] = f.Prefix + "{{env." + name + "}}"
+		}
+	}
 	for i, w := range out {
 		u, err := url.Parse(w)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

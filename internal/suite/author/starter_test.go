@@ -50,22 +50,7 @@ func TestStarterKeepsNoURLSecrets(t *testing.T) {
 	t.Parallel()
 	server := []string{"https://bob:hunter2@api.example.com/mcp?api_key=sk-123&region=eu&api_key=sk-456"}
 	words, vars := TemplateSecrets(server)
-	text, _, err := Starter(StarterInput{Server: words, Tools: []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, secret := range []string{"hunter2", "sk-123", "sk-456"} {
-		if strings.Contains(string(text), secret) {
-			t.Errorf("the starter holds %q:\n%s", secret, text)
-		}
-	}
-	s, err := suite.Parse("starter.mcpeek.yaml", text, func(name string) (string, bool) {
-		v, ok := vars[name]
-		return v, ok
-	})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, text)
-	}
+	s := starterRunsWith(t, words, vars, "hunter2", "sk-123", "sk-456")
 	u, err := url.Parse(s.Server[0])
 	if err != nil {
 		t.Fatal(err)
@@ -73,8 +58,33 @@ func TestStarterKeepsNoURLSecrets(t *testing.T) {
 	if pw, _ := u.User.Password(); pw != "hunter2" || !slices.Equal(u.Query()["api_key"], []string{"sk-123", "sk-456"}) || u.Query().Get("region") != "eu" {
 		t.Errorf("the suite runs against %s, want the URL given", s.Server[0])
 	}
-	if words, vars := TemplateSecrets([]string{"node", "server.js", "--key=sk-1"}); len(vars) != 0 || words[2] != "--key=sk-1" {
-		t.Errorf("a command's words: %v %v (only URLs are templated)", words, vars)
+	if words, vars := TemplateSecrets([]string{"node", "server.js", "--key=sk-1"}); vars["MCPEEK_SECRET_KEY"] != "sk-1" || words[2] != "--key={{env.MCPEEK_SECRET_KEY}}" {
+		t.Errorf("a command's words: %v %v (a flag named as a key is templated)", words, vars)
+	}
+}
+
+// A starter suite is meant to be committed: a command's flag whose name
+// says it holds a secret (--*key*, --*token*, --*secret*, --password), as
+// --name=VALUE or --name VALUE, is written as an {{env.MCPEEK_SECRET_…}}
+// template, which gives the command back when the suite runs; other
+// flags, and a flag followed by another flag, are written as they are.
+func TestStarterKeepsNoArgvSecrets(t *testing.T) {
+	t.Parallel()
+	server := []string{"node", "srv.js", "--api-key=sk-live-1", "--token", "ghp_abc", "--client-secret", "cs-9",
+		"--password=hunter2", "--port", "8080", "--verbose", "--access-token", "--debug", "-db-password=pw-2", "@notes"}
+	words, vars := TemplateSecrets(server)
+	want := []string{"node", "srv.js", "--api-key={{env.MCPEEK_SECRET_API_KEY}}", "--token", "{{env.MCPEEK_SECRET_TOKEN}}",
+		"--client-secret", "{{env.MCPEEK_SECRET_CLIENT_SECRET}}", "--password={{env.MCPEEK_SECRET_PASSWORD}}", "--port", "8080",
+		"--verbose", "--access-token", "--debug", "-db-password={{env.MCPEEK_SECRET_DB_PASSWORD}}", "@notes"}
+	if !slices.Equal(words, want) {
+		t.Errorf("words\n%q, want\n%q", words, want)
+	}
+	s := starterRunsWith(t, words, vars, "sk-live-1", "ghp_abc", "cs-9", "hunter2", "pw-2")
+	if !slices.Equal(s.Server, server) {
+		t.Errorf("the suite runs %q, want %q", s.Server, server)
+	}
+	if words, vars := TemplateSecrets([]string{"@notes", "--token", "x"}); len(vars) != 0 || words[2] != "x" {
+		t.Errorf("a config's server: %q %v", words, vars)
 	}
 }
 
@@ -120,6 +130,29 @@ func TestStarterKeepsNoSecretArguments(t *testing.T) {
 	if args["user"] != "ada" || args["api_key"] != "k" || args["pin"] != "p" {
 		t.Errorf("login's arguments %v:\n%s", args, text)
 	}
+}
+
+// starterRunsWith writes a starter for server words holding none of
+// secrets, and reads it back with vars set, as the suite runs.
+func starterRunsWith(t *testing.T, words []string, vars map[string]string, secrets ...string) *suite.Suite {
+	t.Helper()
+	text, _, err := Starter(StarterInput{Server: words, Tools: []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range secrets {
+		if strings.Contains(string(text), secret) {
+			t.Errorf("the starter holds %q:\n%s", secret, text)
+		}
+	}
+	s, err := suite.Parse("starter.mcpeek.yaml", text, func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	return s
 }
 
 // test init reads a tool's hints as diff does, with the spec's defaults:

@@ -1,0 +1,657 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// proxied is one server the proxy tests put behind mcpeek proxy: its
+// command, a tool call to make, and how to serve it over HTTP.
+type proxied struct {
+	name    string
+	command []string
+	tool    string
+	args    map[string]any
+	// http starts the server on streamable HTTP and returns its URL.
+	http func(t *testing.T) string
+}
+
+// proxiedServers are the fixture and, when installed, server-everything.
+func proxiedServers(t *testing.T) []proxied {
+	servers := []proxied{{
+		name: "fixture", command: []string{mcpeekBin, "fixture"}, tool: "choose_option",
+		http: func(t *testing.T) string {
+			return startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
+		},
+	}}
+	if everything := findServerEverything(t); everything != "" {
+		servers = append(servers, proxied{
+			name: "server-everything", command: []string{everything}, tool: "echo", args: map[string]any{"message": "through the proxy"},
+			http: func(t *testing.T) string {
+				port := freePort(t)
+				cmd := exec.Command(everything, "streamableHttp")
+				cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+				startURLServer(t, cmd, `listening on port \d+`)
+				return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+			},
+		})
+	}
+	return servers
+}
+
+// startURLServer starts cmd, waits for the stderr line ready matches and
+// returns what it matched; the process is stopped when the test ends.
+func startURLServer(t *testing.T, cmd *exec.Cmd, ready string) string {
+	t.Helper()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	re := regexp.MustCompile(ready)
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		if m := re.FindString(lines.Text()); m != "" {
+			go func() { _, _ = io.Copy(io.Discard, stderr) }()
+			return m
+		}
+	}
+	t.Fatalf("%s never said it was ready", cmd.Path)
+	return ""
+}
+
+// startListeningProxy runs mcpeek proxy --listen in front of url and
+// returns the URL the host reaches it at.
+func startListeningProxy(t *testing.T, url string, extra ...string) string {
+	t.Helper()
+	args := append([]string{"proxy", "--listen", "127.0.0.1:0"}, extra...)
+	cmd := exec.Command(mcpeekBin, append(args, "--", url)...)
+	base := startURLServer(t, cmd, `http://127\.0\.0\.1:\d+/`)
+	// The host asks the proxy at the server's own path.
+	return strings.TrimSuffix(base, "/") + pathOf(url)
+}
+
+func pathOf(url string) string {
+	rest := url[strings.Index(url, "//")+2:]
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		return rest[i:]
+	}
+	return "/"
+}
+
+// goHost is a go-sdk client playing the host: it lists the tools and
+// calls one, answering a form elicitation with option-a, and returns both
+// results as JSON.
+func goHost(t *testing.T, transport mcp.Transport, s proxied) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "go-host", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "option-a"}}, nil
+		},
+	})
+	cs, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		t.Fatalf("%s: connecting: %v", s.name, err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatalf("%s: tools/list: %v", s.name, err)
+	}
+	call, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: s.tool, Arguments: s.args})
+	if err != nil {
+		t.Fatalf("%s: tools/call %s: %v", s.name, s.tool, err)
+	}
+	out, err := json.Marshal(map[string]any{"tools": tools, "call": call})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+func stdioTransport(words ...string) mcp.Transport {
+	return &mcp.CommandTransport{Command: exec.Command(words[0], words[1:]...)}
+}
+
+func httpTransport(url string) mcp.Transport {
+	return &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: 1}
+}
+
+// A go-sdk client lists and calls the tools of the fixture and
+// server-everything through mcpeek proxy, over stdio and --listen, and
+// gets what it gets from a direct connection.
+func TestProxyGoSDKHostSeesTheServerAsItIs(t *testing.T) {
+	t.Parallel()
+	for _, s := range proxiedServers(t) {
+		t.Run(s.name+"/stdio", func(t *testing.T) {
+			direct := goHost(t, stdioTransport(s.command...), s)
+			through := goHost(t, stdioTransport(append([]string{mcpeekBin, "proxy", "--"}, s.command...)...), s)
+			sameResults(t, direct, through)
+		})
+		t.Run(s.name+"/listen", func(t *testing.T) {
+			url := s.http(t)
+			direct := goHost(t, httpTransport(url), s)
+			through := goHost(t, httpTransport(startListeningProxy(t, url)), s)
+			sameResults(t, direct, through)
+		})
+	}
+}
+
+// sameResults fails unless the host got the same bytes both ways.
+func sameResults(t *testing.T, direct, through string) {
+	t.Helper()
+	if direct != through {
+		t.Fatalf("through the proxy the host got\n%s\nbut directly\n%s", through, direct)
+	}
+	if !strings.Contains(direct, `"call"`) || strings.Contains(direct, `"isError":true`) {
+		t.Fatalf("the call failed: %s", direct)
+	}
+}
+
+// tsHostScript is the TypeScript SDK's client playing the host: argv is
+// the SDK's folder, the tool and its arguments as JSON, then "http URL"
+// or "stdio COMMAND...".
+const tsHostScript = `
+const [sdk, tool, args, mode, ...rest] = process.argv.slice(2);
+const load = (p) => import("file://" + sdk + "/dist/esm/" + p);
+const { Client } = await load("client/index.js");
+const { StdioClientTransport } = await load("client/stdio.js");
+const { StreamableHTTPClientTransport } = await load("client/streamableHttp.js");
+const { ElicitRequestSchema } = await load("types.js");
+const client = new Client({ name: "ts-host", version: "1" }, { capabilities: { elicitation: { form: {} } } });
+client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { choice: "option-a" } }));
+const transport = mode === "http"
+  ? new StreamableHTTPClientTransport(new URL(rest[0]))
+  : new StdioClientTransport({ command: rest[0], args: rest.slice(1), stderr: "ignore" });
+await client.connect(transport);
+const tools = await client.listTools();
+const call = await client.callTool({ name: tool, arguments: JSON.parse(args) });
+process.stdout.write(JSON.stringify({ tools, call }));
+await client.close();
+`
+
+// tsHost runs the TypeScript SDK's client against the server the words
+// name ("http URL" or "stdio COMMAND...") and returns what it printed.
+func tsHost(t *testing.T, sdk string, s proxied, words ...string) string {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "host.mjs")
+	if err := os.WriteFile(script, []byte(tsHostScript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args, _ := json.Marshal(s.args)
+	if s.args == nil {
+		args = []byte("{}")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", append([]string{script, sdk, s.tool, string(args)}, words...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: the TypeScript host: %v\n%s", s.name, err, stderr.String())
+	}
+	return string(out)
+}
+
+// The TypeScript SDK's client lists and calls the tools of the fixture
+// and server-everything through mcpeek proxy, over stdio and --listen,
+// and gets what it gets from a direct connection.
+func TestProxyTypeScriptHostSeesTheServerAsItIs(t *testing.T) {
+	t.Parallel()
+	sdk := tsSDK(t)
+	for _, s := range proxiedServers(t) {
+		t.Run(s.name+"/stdio", func(t *testing.T) {
+			direct := tsHost(t, sdk, s, append([]string{"stdio"}, s.command...)...)
+			through := tsHost(t, sdk, s, append([]string{"stdio", mcpeekBin, "proxy", "--"}, s.command...)...)
+			sameResults(t, direct, through)
+		})
+		t.Run(s.name+"/listen", func(t *testing.T) {
+			url := s.http(t)
+			direct := tsHost(t, sdk, s, "http", url)
+			through := tsHost(t, sdk, s, "http", startListeningProxy(t, url))
+			sameResults(t, direct, through)
+		})
+	}
+}
+
+// rawHost writes lines to a proxy (or a server) on stdio and returns every
+// byte it wrote back, once it ends after its stdin closes.
+func rawHost(t *testing.T, lines []string, words ...string) (stdout string, code int) {
+	t.Helper()
+	return rawHostEnv(t, nil, lines, words...)
+}
+
+// rawHostEnv is rawHost with env added to the environment.
+func rawHostEnv(t *testing.T, env, lines []string, words ...string) (stdout string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	replies := bufio.NewReader(out)
+	var got strings.Builder
+	for _, l := range lines {
+		if _, err := io.WriteString(stdin, l+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal([]byte(l), &m) == nil && len(m.ID) > 0 && !strings.Contains(l, `"result"`) {
+			// A request: wait for its answer, as a host does.
+			reply, err := replies.ReadString('\n')
+			got.WriteString(reply)
+			if err != nil {
+				break
+			}
+		}
+	}
+	_ = stdin.Close()
+	rest, _ := io.ReadAll(replies)
+	got.Write(rest)
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return got.String(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return got.String(), 0
+}
+
+// handshakeLines are a legacy host's first messages and one call.
+var handshakeLines = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-host","version":"1"}}}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+	`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"mcpeek://fixture/counter"}}`,
+}
+
+// What the host reads through the proxy is, byte for byte, what the
+// server wrote.
+func TestProxyForwardsBytesAsTheyAre(t *testing.T) {
+	t.Parallel()
+	direct, code := rawHost(t, handshakeLines, mcpeekBin, "fixture")
+	if code != 0 {
+		t.Fatalf("the fixture exited %d", code)
+	}
+	through, code := rawHost(t, handshakeLines, mcpeekBin, "proxy", "--", mcpeekBin, "fixture")
+	if code != 0 {
+		t.Fatalf("the proxy exited %d once the host left", code)
+	}
+	if direct != through || strings.Count(direct, "\n") != 3 {
+		t.Fatalf("through the proxy:\n%s\ndirectly:\n%s", through, direct)
+	}
+}
+
+// A fake server: it writes what it reads to the file $1, says a line of
+// not-JSON and answers an id nobody asked, then echoes nothing more.
+const oddServer = `printf 'not json at all\n{"jsonrpc":"2.0","id":42,"result":{}}\n'; exec cat >"$1"`
+
+// A line that is not JSON and a response to an unknown id are forwarded
+// as a direct connection would see them, both ways, and noted in the wire
+// log; a message over --max-message-size is refused with an error to its
+// request.
+func TestProxyForwardsOddMessagesAndNotesThem(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	got, wire := filepath.Join(dir, "server-read"), filepath.Join(dir, "wire.jsonl")
+	big := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"pad":"` + strings.Repeat("p", 3000) + `"}}}`
+	sent := []string{"host garbage", `{"jsonrpc":"2.0","id":99,"result":{}}`, big}
+	out, code := rawHost(t, sent, mcpeekBin, "proxy", "--wire-log", wire, "--max-message-size", "2KiB", "--", "sh", "-c", oddServer, "sh", got)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out, "not json at all\n{\"jsonrpc\":\"2.0\",\"id\":42,\"result\":{}}\n") {
+		t.Errorf("the host read %q", out)
+	}
+	if !strings.Contains(out, `"id":7,"error":{"code":-32600`) {
+		t.Errorf("the request over --max-message-size got no error: %q", out)
+	}
+	read, _ := os.ReadFile(got)
+	if want := "host garbage\n{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}\n"; string(read) != want {
+		t.Errorf("the server read %q, want %q", read, want)
+	}
+	log, _ := os.ReadFile(wire)
+	for _, note := range []string{"not a JSON message (send): host garbage", "not a JSON message (recv): not json at all",
+		"the server answered id 42, which the host did not ask", "the host answered id 99", "over --max-message-size"} {
+		if !bytes.Contains(log, []byte(note)) {
+			t.Errorf("the wire log does not note %q:\n%s", note, log)
+		}
+	}
+}
+
+// A server that says something on stderr and dies on its first message.
+const dyingServer = `read line; echo "out of cheese" >&2; exit 7`
+
+// When the server dies, the request in flight gets a JSON-RPC error
+// naming its exit status and last stderr line, and the proxy exits 3.
+func TestProxyAnswersForADeadServer(t *testing.T) {
+	t.Parallel()
+	out, code := rawHost(t, handshakeLines[:1], mcpeekBin, "proxy", "--", "sh", "-c", dyingServer)
+	if code != exitConnection {
+		t.Errorf("the proxy exited %d, want %d", code, exitConnection)
+	}
+	var reply struct {
+		ID    int `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(out), &reply); err != nil || reply.ID != 1 {
+		t.Fatalf("the host read %q", out)
+	}
+	if !strings.Contains(reply.Error.Message, "exit status 7") || !strings.Contains(reply.Error.Message, "out of cheese") {
+		t.Errorf("the error does not say how the server ended: %q", reply.Error.Message)
+	}
+}
+
+// When the host goes, the server is stopped, even one that ignores its
+// stdin closing.
+func TestProxyStopsTheServerWhenTheHostGoes(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	_, code := rawHost(t, nil, mcpeekBin, "proxy", "--", "sh", "-c", `echo $$ >"$1"; exec sleep 600`, "sh", pidFile)
+	if code != 0 {
+		t.Errorf("the proxy exited %d once the host left", code)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(must(os.ReadFile(pidFile)))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the server (pid %d) still runs after the host left", pid)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// A host's session recorded through the proxy becomes, with record
+// --to-suite, a suite mcpeek test passes against the server.
+func TestProxyRecordingBecomesASuite(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rec, suite := filepath.Join(dir, "host.jsonl"), filepath.Join(dir, "host.mcpeek.yaml")
+	s := proxiedServers(t)[0]
+	goHost(t, stdioTransport(mcpeekBin, "proxy", "--record", rec, "--", mcpeekBin, "fixture"), s)
+	if r := mcpeek(t, "record", rec, "--to-suite", suite, "--", mcpeekBin, "fixture"); r.code != exitOK {
+		t.Fatalf("record --to-suite: exit %d: %s", r.code, r.stderr)
+	}
+	text, _ := os.ReadFile(suite)
+	if !strings.Contains(string(text), "choose_option") {
+		t.Fatalf("the suite has no test of the call:\n%s", text)
+	}
+	if r := mcpeek(t, "test", suite); r.code != exitOK {
+		t.Fatalf("mcpeek test: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The entry mcpeek servers --wrap prints, in each host's format, is one
+// mcpeek connects through: its tools are the server's own.
+func TestProxyWrappedEntryConnects(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "claude.json")
+	entry, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"fix": map[string]any{"command": mcpeekBin, "args": []string{"fixture"}}}})
+	if err := os.WriteFile(cfg, entry, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	direct := mcpeek(t, "list", "tools", "--config", cfg, "@fix")
+	if direct.code != exitOK {
+		t.Fatalf("directly: exit %d: %s", direct.code, direct.stderr)
+	}
+	for _, format := range []string{"claude", "cursor", "vscode", "codex"} {
+		out, err := exec.Command(mcpeekBin, "servers", "--config", cfg, "--wrap", "@fix", "--format", format).Output()
+		if err != nil {
+			t.Fatalf("%s: servers --wrap: %v", format, err)
+		}
+		wrapped := filepath.Join(dir, "wrapped-"+format+".json")
+		if format == "codex" {
+			wrapped = filepath.Join(dir, "config.toml")
+		}
+		if err := os.WriteFile(wrapped, out, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), `"proxy"`) {
+			t.Fatalf("%s: the entry does not run the proxy:\n%s", format, out)
+		}
+		through := mcpeek(t, "list", "tools", "--config", wrapped, "@fix")
+		if through.code != exitOK || through.stdout != direct.stdout {
+			t.Errorf("%s: through the wrapped entry: exit %d\n%s\n%s", format, through.code, through.stdout, through.stderr)
+		}
+	}
+}
+
+// A server that answers its first request with its credentials.
+const leakyServer = `read line; printf '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"leaky","version":"1","title":"%s %s"}}}\n' "$API_KEY" "$SERVICE_TOKEN"; read line; read line; echo "stderr has $API_KEY" >&2`
+
+// The server's credentials (-e, and the environment the host gives the
+// proxy) reach the host as the server wrote them, and are redacted in the
+// wire log and the recording.
+func TestProxyRedactsSecretsOnlyInWhatItKeeps(t *testing.T) {
+	t.Parallel()
+	const apiKey, token = "sk-e2e-proxy-0123456789", "svc-e2e-token-9876543210"
+	dir := t.TempDir()
+	wire, rec := filepath.Join(dir, "wire.jsonl"), filepath.Join(dir, "rec.jsonl")
+	lines := []string{
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"h","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	}
+	env := []string{"SERVICE_TOKEN=" + token} // as a host's config env gives it
+	out, code := rawHostEnv(t, env, lines, mcpeekBin, "proxy", "--wire-log", wire, "--record", rec, "-e", "API_KEY="+apiKey, "--", "sh", "-c", leakyServer)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out, apiKey+" "+token) {
+		t.Errorf("the host did not get the server's bytes: %q", out)
+	}
+	for _, file := range []string{wire, rec} {
+		kept, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(kept, []byte(apiKey)) || bytes.Contains(kept, []byte(token)) || !bytes.Contains(kept, []byte("[redacted] [redacted]")) {
+			t.Errorf("%s is not redacted:\n%s", filepath.Base(file), kept)
+		}
+	}
+}
+
+// When the host stops the proxy (SIGTERM), the server is stopped at once
+// and the proxy exits as interrupted.
+func TestProxyPassesTheHostsSignalOn(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cmd := exec.Command(mcpeekBin, "proxy", "--", "sh", "-c", `echo $$ >"$1"; exec sleep 600`, "sh", pidFile)
+	stdin, err := cmd.StdinPipe() // the host stays connected
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(waitForFile(t, pidFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+		t.Errorf("the proxy ended with %v, want exit %d", err, exitInterrupted)
+	}
+	if took := time.Since(start); took > closeGraceBound {
+		t.Errorf("stopping took %v: the signal waited for a grace period", took)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the server (pid %d) still runs after the proxy was stopped", pid)
+	}
+}
+
+// closeGraceBound is less than the grace a server gets once its stdin
+// closes (2 s), which a signal passed on does not wait for.
+const closeGraceBound = 1500 * time.Millisecond
+
+// recvMessages are the messages a wire log says the server sent, in
+// order.
+func recvMessages(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e struct {
+			Dir     string          `json:"dir"`
+			Message json.RawMessage `json:"message"`
+		}
+		if json.Unmarshal([]byte(line), &e) == nil && e.Dir == "recv" {
+			out = append(out, string(e.Message))
+		}
+	}
+	return out
+}
+
+// mcpeek itself as the host, in both eras, over stdio and --listen:
+// through the proxy, a call that asks a question gets the result, and
+// the server's messages, byte for byte, of a direct connection.
+func TestProxyBothEras(t *testing.T) {
+	t.Parallel()
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era+"/stdio", func(t *testing.T) {
+			t.Parallel()
+			direct, through := eraCall(t, era, []string{"--", mcpeekBin, "fixture"}, []string{"--", mcpeekBin, "proxy", "--", mcpeekBin, "fixture"})
+			sameEraCall(t, direct, through)
+		})
+		t.Run(era+"/listen", func(t *testing.T) {
+			t.Parallel()
+			args := []string{"fixture", "--http", "127.0.0.1:0"}
+			if era == "modern" {
+				args = append(args, "--stateless") // go-sdk serves 2026-07-28 over HTTP without sessions only
+			}
+			url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
+			direct, through := eraCall(t, era, []string{url}, []string{startListeningProxy(t, url)})
+			sameEraCall(t, direct, through)
+		})
+	}
+}
+
+// eraCall calls choose_option in era against the server the words name
+// directly, then through the proxy, and returns each run's output and
+// the server's messages.
+func eraCall(t *testing.T, era string, direct, through []string) (d, p [2]string) {
+	t.Helper()
+	run := func(words []string) [2]string {
+		wire := filepath.Join(t.TempDir(), "wire.jsonl")
+		args := append([]string{"call", "choose_option", "--protocol", era, "--answers", "testdata/answers/choose-option-a.json", "--wire-log", wire}, words...)
+		r := mcpeek(t, args...)
+		if r.code != exitOK {
+			t.Fatalf("%v: exit %d: %s", words, r.code, r.stderr)
+		}
+		return [2]string{r.stdout, strings.Join(recvMessages(t, wire), "\n")}
+	}
+	return run(direct), run(through)
+}
+
+// requestState is a 2026-07-28 round's state, which the fixture signs
+// with a key of its own process: two processes' differ.
+var requestState = regexp.MustCompile(`"requestState":"[^"]*"`)
+
+func sameEraCall(t *testing.T, direct, through [2]string) {
+	t.Helper()
+	if direct[0] != through[0] || !strings.Contains(direct[0], "option-a") {
+		t.Errorf("through the proxy the call printed\n%s\nbut directly\n%s", through[0], direct[0])
+	}
+	for _, side := range []*[2]string{&direct, &through} {
+		side[1] = requestState.ReplaceAllString(side[1], `"requestState":"(signed by the process)"`)
+	}
+	if direct[1] != through[1] {
+		t.Errorf("through the proxy the server sent\n%s\nbut directly\n%s", through[1], direct[1])
+	}
+}
+
+// A session recorded through the proxy in the 2026-07-28 era, and one
+// over --listen, become suites mcpeek test passes too.
+func TestProxyRecordingBecomesASuiteInEachEraAndTransport(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, era string }{{"modern/stdio", "modern"}, {"legacy/listen", "legacy"}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			rec, suite := filepath.Join(dir, "host.jsonl"), filepath.Join(dir, "host.mcpeek.yaml")
+			server := []string{"--", mcpeekBin, "proxy", "--record", rec, "--", mcpeekBin, "fixture"}
+			if strings.HasSuffix(c.name, "listen") {
+				url := startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
+				server = []string{startListeningProxy(t, url, "--record", rec)}
+			}
+			args := append([]string{"call", "choose_option", "--protocol", c.era, "--answers", "testdata/answers/choose-option-a.json"}, server...)
+			if r := mcpeek(t, args...); r.code != exitOK {
+				t.Fatalf("the host's call: exit %d: %s", r.code, r.stderr)
+			}
+			waitRecorded(t, rec, "accept: option-a")
+			if r := mcpeek(t, "record", rec, "--to-suite", suite, "--", mcpeekBin, "fixture"); r.code != exitOK {
+				t.Fatalf("record --to-suite: exit %d: %s", r.code, r.stderr)
+			}
+			if r := mcpeek(t, "test", suite); r.code != exitOK {
+				t.Fatalf("mcpeek test: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// waitRecorded waits until the recording holds want: a proxy on --listen
+// writes it as the answers go by, and keeps running after the host's
+// call.
+func waitRecorded(t *testing.T, path, want string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never held %q", path, want)
+		}
+		time.Sleep(20 * time.Millisecond) // polling a file another process writes, with a deadline
+	}
+}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mcpeek/mcpeek/internal/proxy"
+	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/mcpclient"
+)
+
+// proxyOptions are `mcpeek proxy`'s: the host's server, run behind mcpeek.
+type proxyOptions struct {
+	conn                 connFlags // -H, -e, --wire-log, --max-message-size, TLS
+	record, listen, name string
+	target               mcpclient.Target
+}
+
+func newProxyOptions(fs *flagSet) options {
+	o := &proxyOptions{}
+	fs.StringVar(&o.record, "record", "", "record the host's session to `FILE` (as --record does) for mcpeek replay and mcpeek record --to-suite")
+	fs.StringVar(&o.listen, "listen", "", "serve the host streamable HTTP on `ADDR` (such as 127.0.0.1:8931) instead of stdio; the server is then a URL")
+	fs.StringVar(&o.name, "name", "", "the server's `NAME`, as the host's config calls it (for the proxy's messages)")
+	fs.Var(&o.conn.headers, "H", "add an HTTP header \"Name: Value\" to each request to the server (URL servers; repeatable)")
+	fs.Var(&o.conn.env, "e", "add KEY=VALUE to the server command's environment (repeatable)")
+	fs.StringVar(&o.conn.WireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
+	o.conn.maxMessage = mcpclient.DefaultMaxMessageSize
+	fs.Var(&o.conn.maxMessage, "max-message-size", "the largest message forwarded either way: a `SIZE` such as 64MiB")
+	o.conn.registerTLS(fs)
+	return o
+}
+
+func (o *proxyOptions) parse(fs *flagSet, args []string) error {
+	words, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(words) > 0 && strings.HasPrefix(words[0], "@") {
+		return usagef("proxy: give the server's command or URL (mcpeek servers --wrap %s prints the host's entry that does)", words[0])
+	}
+	if err := o.conn.checkTLS(); err != nil {
+		return err
+	}
+	o.conn.MaxMessageSize = int64(o.conn.maxMessage)
+	o.target, err = mcpclient.ParseTarget(words, o.conn.headers, o.conn.env, nil)
+	if err != nil {
+		return usagef("proxy: %v", err)
+	}
+	if err := proxy.Check(o.target, o.listen); err != nil {
+		return usagef("proxy: %v", err)
+	}
+	return nil
+}
+
+func (o *proxyOptions) run(ctx context.Context, s streams) error {
+	cfg := o.conn.Config
+	cfg.Target = o.target
+	// The host hands the server's environment to the proxy, which the
+	// server inherits: its credentials are redacted as -e's are.
+	cfg.Secrets = mcpclient.TargetSecrets(mcpclient.Target{Env: os.Environ()})
+	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets})
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	rec, stop, err := proxy.Record(o.record, e.Wire)
+	if err != nil {
+		return usagef("--record: %v", err)
+	}
+	err = proxy.Run(ctx, proxy.Options{
+		Target: o.target, Listen: o.listen, Name: o.name, Wire: e.Wire, Record: rec,
+		MaxMessageSize: o.conn.MaxMessageSize, TLS: o.conn.TLSConfig,
+		In: s.in, Out: unwrapped(s.out), ErrOut: s.errOut, // the server's bytes, not redacted
+	})
+	if rerr := stop(); rerr != nil {
+		fmt.Fprintf(s.errOut, "mcpeek proxy: --record %s: %v\n", o.record, rerr)
+	}
+	return err
+}
