@@ -14,6 +14,7 @@ import (
 
 	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/internal/completion"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/textclean"
@@ -119,7 +120,7 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 func writeNames(w io.Writer, listed []serverListing) error {
 	seen := map[string]bool{}
 	for _, l := range listed {
-		if seen[l.Name] || !completableName(l.Name) {
+		if seen[l.Name] || !completion.CompletableName(l.Name) {
 			continue
 		}
 		seen[l.Name] = true

@@ -1,131 +1,50 @@
-package cli
+// Package completion writes mcpeek's shell-completion scripts: bash, zsh
+// and fish templates filled from what the command table says (Data). It
+// knows nothing of the commands themselves; the CLI reads its table into
+// Data and prints the script.
+package completion
 
 import (
-	"context"
-	"flag"
 	"io"
-	"slices"
 	"strings"
 	"text/template"
 	"unicode"
 )
 
-// shells are the shells `mcpeek completion` writes a script for.
-var shells = []string{"bash", "zsh", "fish"}
+// Shells are the shells a script is written for.
+var Shells = []string{"bash", "zsh", "fish"}
 
-// completionOptions are `mcpeek completion SHELL`'s.
-type completionOptions struct {
-	shell string
-}
-
-func (o *completionOptions) parse(_ *flagSet, args []string) error {
-	if len(args) != 1 || !slices.Contains(shells, args[0]) {
-		return usagef("completion: name the shell: bash, zsh or fish")
-	}
-	o.shell = args[0]
-	return nil
-}
-
-func (o *completionOptions) run(_ context.Context, s streams) error {
-	return writeCompletion(s.out, o.shell)
-}
-
-// completion is what a completion script knows, all of it from the
-// command table: the commands, each one's flags and the words its first
-// argument may be, and which flags take a value (whose next word is no
-// command). The names of configured servers (@NAME) the script asks of
+// Data is what a completion script knows, all of it from the command
+// table: the commands, each one's flags and the words its first argument
+// may be, and which flags take a value (whose next word is no command).
+// The names of configured servers (@NAME) the script asks of
 // `mcpeek servers --names` as it completes, so that they are current.
-type completion struct {
-	Commands   []completionCommand // the named ones, aliases too
-	Inspector  completionCommand
+type Data struct {
+	Commands   []Command // the named ones, aliases too
+	Inspector  Command
 	ValueFlags []string // every flag that takes a value, as typed (-H, --protocol)
 }
 
-type completionCommand struct {
+// Command is one command as a script completes it.
+type Command struct {
 	Name, Summary string
-	Flags         []completionFlag
+	Flags         []Flag
 	Words         []string
 }
 
-type completionFlag struct {
+// Flag is one of a command's flags.
+type Flag struct {
 	Name  string // as typed: -H, --protocol
 	Usage string // its help's first line, for the shells that show one
 	Value bool   // it takes a value
 }
 
-// completionData reads the command table.
-func completionData() completion {
-	var d completion
-	valueFlags := map[string]bool{}
-	for i := range commands {
-		c := &commands[i]
-		fs := c.flagSet(io.Discard)
-		c.options(fs)
-		cc := completionCommand{Name: c.name, Summary: c.summary, Words: c.words}
-		if c.name == "help" {
-			cc.Words = commandNames()
-		}
-		fs.VisitAll(func(f *flag.Flag) {
-			cf := completionFlag{Name: "--" + f.Name, Usage: firstLine(f.Usage), Value: !isBoolFlag(f)}
-			if len(f.Name) == 1 {
-				cf.Name = "-" + f.Name
-			}
-			cc.Flags = append(cc.Flags, cf)
-			if cf.Value {
-				valueFlags[cf.Name] = true
-			}
-		})
-		if c.name == "" {
-			d.Inspector = cc
-		}
-		for _, name := range append([]string{c.name}, c.aliases...) {
-			if name != "" {
-				named := cc
-				named.Name = name
-				d.Commands = append(d.Commands, named)
-			}
-		}
-	}
-	for name := range valueFlags {
-		d.ValueFlags = append(d.ValueFlags, name)
-	}
-	slices.Sort(d.ValueFlags)
-	return d
-}
-
-// commandNames are the words that name a command, aliases too.
-func commandNames() []string {
-	var names []string
-	for _, c := range commands {
-		if c.name != "" {
-			names = append(names, c.name)
-		}
-		names = append(names, c.aliases...)
-	}
-	return names
-}
-
-func isBoolFlag(f *flag.Flag) bool {
-	b, ok := f.Value.(interface{ IsBoolFlag() bool })
-	return ok && b.IsBoolFlag()
-}
-
-// firstLine is a flag's usage up to its first clause, for a shell's
-// one-line description: without the backquotes that name its value.
-func firstLine(usage string) string {
-	usage = strings.ReplaceAll(usage, "`", "")
-	if i := strings.IndexAny(usage, ";:("); i > 0 {
-		usage = usage[:i]
-	}
-	return strings.TrimSpace(usage)
-}
-
-// completableName reports whether a configured server's name may be
+// CompletableName reports whether a configured server's name may be
 // offered for completion. The name comes from a config file, perhaps a
 // repository's, and a completion is typed into the person's shell, where
 // bash's compgen -W even expands it: only names of letters, digits and
 // . _ + - / are offered, which no shell reads as anything but text.
-func completableName(name string) bool {
+func CompletableName(name string) bool {
 	if name == "" || name[0] == '-' {
 		return false
 	}
@@ -137,19 +56,20 @@ func completableName(name string) bool {
 	return true
 }
 
-// writeCompletion writes the completion script for shell.
-func writeCompletion(w io.Writer, shell string) error {
+// Write writes the completion script for shell, one of Shells, filled
+// from d.
+func Write(w io.Writer, shell string, d Data) error {
 	t := template.Must(template.New(shell).Funcs(template.FuncMap{
 		"join":  strings.Join,
-		"names": func(flags []completionFlag) string { return strings.Join(flagNames(flags), " ") },
+		"names": func(flags []Flag) string { return strings.Join(flagNames(flags), " ") },
 		"fish":  fishQuote,
 		"short": func(name string) bool { return len(name) == 2 },
 		"bare":  func(name string) string { return strings.TrimLeft(name, "-") },
-	}).Parse(completionScripts[shell]))
-	return t.Execute(w, completionData())
+	}).Parse(scripts[shell]))
+	return t.Execute(w, d)
 }
 
-func flagNames(flags []completionFlag) []string {
+func flagNames(flags []Flag) []string {
 	names := make([]string, len(flags))
 	for i, f := range flags {
 		names[i] = f.Name
@@ -162,13 +82,13 @@ func fishQuote(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }
 
-// completionScripts are the scripts' templates, by shell. Each finds the
+// scripts are the scripts' templates, by shell. Each finds the
 // command among the words typed so far (skipping flags and the values of
 // those that take one), and offers: after @, the configured servers'
 // names (mcpeek servers --names: names only, nothing run or expanded);
 // after -, the command's flags; first, the commands; then the words of
 // the command's first argument; else files, as for a server's command.
-var completionScripts = map[string]string{
+var scripts = map[string]string{
 	"bash": `# bash completion for mcpeek. Load it from ~/.bashrc:
 #   source <(mcpeek completion bash)
 _mcpeek() {
