@@ -168,7 +168,7 @@ func (o *testOptions) load() error {
 	named := map[string]bool{}
 	for _, p := range o.paths {
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			named[absPath(p)] = true
+			named[session.AbsPath(p)] = true
 		}
 	}
 	o.found = map[string]bool{}
@@ -179,7 +179,7 @@ func (o *testOptions) load() error {
 			return usagef("%v", err)
 		}
 		o.suites = append(o.suites, s)
-		o.found[s.File] = !named[absPath(f)]
+		o.found[s.File] = !named[session.AbsPath(f)]
 	}
 	// The server's words are checked before anything runs; the revision
 	// is each session's own (--protocol may name two).
