@@ -128,23 +128,36 @@ func starterTest(t *mcp.Tool, in StarterInput) (string, []string, error) {
 		text, vars, err := askingTest(t, args, *tried, in)
 		return text, vars, err
 	}
-	test := map[string]any{"name": t.Name}
-	call := map[string]any{"call": t.Name, "expect": map[string]any{"isError": false}}
+	test := starterTestDoc{Name: t.Name, Skip: skip}
+	call := starterStep{Call: t.Name, Expect: map[string]any{"isError": false}}
 	if len(args) > 0 {
 		for _, p := range secret.Paths(t.InputSchema, args, in.Known) {
 			env = templateSecret(args, strings.Split(p, "."), env)
 		}
-		call["args"] = args
+		call.Args = args
 	}
 	if skip != "" {
-		test["skip"] = skip
 		item.WriteString(how)
 	}
-	test["steps"] = []any{call}
+	test.Steps = []starterStep{call}
 	if err := writeYAML(&item, []any{test}); err != nil {
 		return "", nil, err
 	}
 	return item.String(), env, nil
+}
+
+// starterTestDoc and starterStep are a starter's test as written, its
+// keys in the order a person reads them.
+type starterTestDoc struct {
+	Name  string        `yaml:"name"`
+	Skip  string        `yaml:"skip,omitempty"`
+	Steps []starterStep `yaml:"steps"`
+}
+
+type starterStep struct {
+	Call   string         `yaml:"call"`
+	Args   map[string]any `yaml:"args,omitempty"`
+	Expect map[string]any `yaml:"expect"`
 }
 
 // askingTest is the test of a tool that asked questions when tried: the
