@@ -153,8 +153,17 @@ func TestOAuthAgainstTheTypeScriptSDK(t *testing.T) {
 func startOAuthExample(t *testing.T, sdk string) int {
 	t.Helper()
 	mcpPort, authPort := freePort(t), freePort(t)
-	server := exec.Command("node", filepath.Join(sdk, "dist", "esm", "examples", "server", "simpleStreamableHttp.js"), "--oauth")
-	server.Env = append(os.Environ(), fmt.Sprintf("MCP_PORT=%d", mcpPort), fmt.Sprintf("MCP_AUTH_PORT=%d", authPort))
+	startTSExample(t, sdk, []string{fmt.Sprintf("MCP_PORT=%d", mcpPort), fmt.Sprintf("MCP_AUTH_PORT=%d", authPort)}, "--oauth")
+	return mcpPort
+}
+
+// startTSExample runs the TypeScript SDK's example streamable HTTP server
+// with env added and args, until the test ends, and returns once it
+// listens.
+func startTSExample(t *testing.T, sdk string, env []string, args ...string) {
+	t.Helper()
+	server := exec.Command("node", append([]string{filepath.Join(sdk, "dist", "esm", "examples", "server", "simpleStreamableHttp.js")}, args...)...)
+	server.Env = append(os.Environ(), env...)
 	out, err := server.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +189,6 @@ func startOAuthExample(t *testing.T, sdk string) int {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the TypeScript SDK's example server did not start")
 	}
-	return mcpPort
 }
 
 func between(s, start, end string) string {

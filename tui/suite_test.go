@@ -94,6 +94,26 @@ func TestSuiteTabRunsTestsOnTheConnection(t *testing.T) {
 	}
 }
 
+// A test of the other era is skipped, saying why, whether its own
+// protocol: or its suite's names the era: it is not run in the
+// connection's, where it would fail for a reason not in the test.
+func TestSuiteTabSkipsAnOtherEraTest(t *testing.T) {
+	const text = `version: 1
+server: fixture
+protocol: [2025-11-25]
+tests:
+  - name: legacy by its suite
+    steps: [{read: "fixture://counter"}]
+  - name: modern by its own
+    protocol: [2026-07-28]
+    steps: [{read: "fixture://counter"}]
+`
+	in := open(t, Options{Dir: projectWith(t, "eras.yaml", text), Connect: inMemory(fixtureServer, "modern")}, 120, 40).expect("choose_option")
+	in.keys(suiteTab()).expectAll("legacy by its suite", "modern by its own")
+	in.keys("enter").approveTest().expect("skipped: the suite runs in 2025-11-25, the connection speaks 2026-07-28")
+	in.keys("down", "enter").approveTest().expect("✓ passed in ")
+}
+
 // After a run the inspector's own questions are the person's again: a
 // tool called from the Tools tab opens its form.
 func TestSuiteRunLeavesTheInspectorsAsker(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpeek/mcpeek/internal/completion"
 	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
@@ -163,7 +164,7 @@ var commands = []command{
 		usage:   "mcpeek completion bash|zsh|fish",
 		summary: "print the shell's completion script (commands, flags, @NAMEs)",
 		options: func(*flagSet) options { return &completionOptions{} },
-		words:   shells,
+		words:   completion.Shells,
 	},
 	{
 		name:    "help",

@@ -6,12 +6,9 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/template"
-	"unicode"
-)
 
-// shells are the shells `mcpeek completion` writes a script for.
-var shells = []string{"bash", "zsh", "fish"}
+	"github.com/mcpeek/mcpeek/internal/completion"
+)
 
 // completionOptions are `mcpeek completion SHELL`'s.
 type completionOptions struct {
@@ -19,7 +16,7 @@ type completionOptions struct {
 }
 
 func (o *completionOptions) parse(_ *flagSet, args []string) error {
-	if len(args) != 1 || !slices.Contains(shells, args[0]) {
+	if len(args) != 1 || !slices.Contains(completion.Shells, args[0]) {
 		return usagef("completion: name the shell: bash, zsh or fish")
 	}
 	o.shell = args[0]
@@ -27,46 +24,23 @@ func (o *completionOptions) parse(_ *flagSet, args []string) error {
 }
 
 func (o *completionOptions) run(_ context.Context, s streams) error {
-	return writeCompletion(s.out, o.shell)
-}
-
-// completion is what a completion script knows, all of it from the
-// command table: the commands, each one's flags and the words its first
-// argument may be, and which flags take a value (whose next word is no
-// command). The names of configured servers (@NAME) the script asks of
-// `mcpeek servers --names` as it completes, so that they are current.
-type completion struct {
-	Commands   []completionCommand // the named ones, aliases too
-	Inspector  completionCommand
-	ValueFlags []string // every flag that takes a value, as typed (-H, --protocol)
-}
-
-type completionCommand struct {
-	Name, Summary string
-	Flags         []completionFlag
-	Words         []string
-}
-
-type completionFlag struct {
-	Name  string // as typed: -H, --protocol
-	Usage string // its help's first line, for the shells that show one
-	Value bool   // it takes a value
+	return completion.Write(s.out, o.shell, completionData())
 }
 
 // completionData reads the command table.
-func completionData() completion {
-	var d completion
+func completionData() completion.Data {
+	var d completion.Data
 	valueFlags := map[string]bool{}
 	for i := range commands {
 		c := &commands[i]
 		fs := c.flagSet(io.Discard)
 		c.options(fs)
-		cc := completionCommand{Name: c.name, Summary: c.summary, Words: c.words}
+		cc := completion.Command{Name: c.name, Summary: c.summary, Words: c.words}
 		if c.name == "help" {
 			cc.Words = commandNames()
 		}
 		fs.VisitAll(func(f *flag.Flag) {
-			cf := completionFlag{Name: "--" + f.Name, Usage: firstLine(f.Usage), Value: !isBoolFlag(f)}
+			cf := completion.Flag{Name: "--" + f.Name, Usage: firstLine(f.Usage), Value: !isBoolFlag(f)}
 			if len(f.Name) == 1 {
 				cf.Name = "-" + f.Name
 			}
@@ -118,227 +92,4 @@ func firstLine(usage string) string {
 		usage = usage[:i]
 	}
 	return strings.TrimSpace(usage)
-}
-
-// completableName reports whether a configured server's name may be
-// offered for completion. The name comes from a config file, perhaps a
-// repository's, and a completion is typed into the person's shell, where
-// bash's compgen -W even expands it: only names of letters, digits and
-// . _ + - / are offered, which no shell reads as anything but text.
-func completableName(name string) bool {
-	if name == "" || name[0] == '-' {
-		return false
-	}
-	for _, r := range name {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._+-/", r) {
-			return false
-		}
-	}
-	return true
-}
-
-// writeCompletion writes the completion script for shell.
-func writeCompletion(w io.Writer, shell string) error {
-	t := template.Must(template.New(shell).Funcs(template.FuncMap{
-		"join":  strings.Join,
-		"names": func(flags []completionFlag) string { return strings.Join(flagNames(flags), " ") },
-		"fish":  fishQuote,
-		"short": func(name string) bool { return len(name) == 2 },
-		"bare":  func(name string) string { return strings.TrimLeft(name, "-") },
-	}).Parse(completionScripts[shell]))
-	return t.Execute(w, completionData())
-}
-
-func flagNames(flags []completionFlag) []string {
-	names := make([]string, len(flags))
-	for i, f := range flags {
-		names[i] = f.Name
-	}
-	return names
-}
-
-// fishQuote quotes s for fish, in single quotes.
-func fishQuote(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
-}
-
-// completionScripts are the scripts' templates, by shell. Each finds the
-// command among the words typed so far (skipping flags and the values of
-// those that take one), and offers: after @, the configured servers'
-// names (mcpeek servers --names: names only, nothing run or expanded);
-// after -, the command's flags; first, the commands; then the words of
-// the command's first argument; else files, as for a server's command.
-var completionScripts = map[string]string{
-	"bash": `# bash completion for mcpeek. Load it from ~/.bashrc:
-#   source <(mcpeek completion bash)
-_mcpeek() {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local cmd= word i args=0 words=
-	for ((i = 1; i < COMP_CWORD; i++)); do
-		word=${COMP_WORDS[i]}
-		case $word in
-		--) return 0 ;;
-		{{join .ValueFlags "|"}}) ((i++)) ;;
-		-*) ;;
-		*) if [[ -z $cmd ]]; then cmd=$word; else ((args++)); fi ;;
-		esac
-	done
-	case $cmd in
-	''{{range .Commands}}|{{.Name}}{{end}}) ;;
-	*) return 0 ;; # a server's command: its own words
-	esac
-	case $prev in
-	{{join .ValueFlags "|"}}) return 0 ;;
-	esac
-	case $cur in
-	@*)
-		words=$("${COMP_WORDS[0]}" servers --names 2>/dev/null)
-		COMPREPLY=($(compgen -P @ -W "$words" -- "${cur#@}"))
-		return 0 ;;
-	-*)
-		case $cmd in
-{{- range .Commands}}
-		{{.Name}}) words="{{names .Flags}}" ;;
-{{- end}}
-		*) words="{{names .Inspector.Flags}}" ;;
-		esac ;;
-	*)
-		if [[ -z $cmd ]]; then
-			words="{{range $i, $c := .Commands}}{{if $i}} {{end}}{{$c.Name}}{{end}}"
-		elif ((args == 0)); then
-			case $cmd in
-{{- range .Commands}}{{if .Words}}
-			{{.Name}}) words="{{join .Words " "}}" ;;
-{{- end}}{{end}}
-			esac
-		fi ;;
-	esac
-	COMPREPLY=($(compgen -W "$words" -- "$cur"))
-}
-complete -o default -F _mcpeek mcpeek
-`,
-	"zsh": `#compdef mcpeek
-# zsh completion for mcpeek. Save it as _mcpeek in a folder of $fpath, or
-# load it from ~/.zshrc (after compinit):
-#   source <(mcpeek completion zsh)
-_mcpeek() {
-	local cmd= word i args=0
-	local -a found
-	for ((i = 2; i < CURRENT; i++)); do
-		word=${words[i]}
-		case $word in
-		--) _files; return ;;
-		{{join .ValueFlags "|"}}) ((i++)) ;;
-		-*) ;;
-		*) if [[ -z $cmd ]]; then cmd=$word; else ((args++)); fi ;;
-		esac
-	done
-	case $cmd in
-	''{{range .Commands}}|{{.Name}}{{end}}) ;;
-	*) _files; return ;; # a server's command: its own words
-	esac
-	case ${words[CURRENT-1]} in
-	{{join .ValueFlags "|"}}) _files; return ;;
-	esac
-	case ${words[CURRENT]} in
-	@*)
-		found=(${(f)"$(${words[1]} servers --names 2>/dev/null)"})
-		compadd -- ${found/#/@}
-		return ;;
-	-*)
-		case $cmd in
-{{- range .Commands}}
-		{{.Name}}) found=({{names .Flags}}) ;;
-{{- end}}
-		*) found=({{names .Inspector.Flags}}) ;;
-		esac
-		compadd -- $found
-		return ;;
-	esac
-	if [[ -z $cmd ]]; then
-		compadd -- {{range $i, $c := .Commands}}{{if $i}} {{end}}{{$c.Name}}{{end}}
-		_files
-		return
-	fi
-	if ((args == 0)); then
-		case $cmd in
-{{- range .Commands}}{{if .Words}}
-		{{.Name}}) compadd -- {{join .Words " "}}; return ;;
-{{- end}}{{end}}
-		esac
-	fi
-	_files
-}
-if [[ $funcstack[1] == _mcpeek ]]; then
-	_mcpeek "$@"
-else
-	compdef _mcpeek mcpeek
-fi
-`,
-	"fish": `# fish completion for mcpeek. Save it where fish finds it:
-#   mcpeek completion fish > ~/.config/fish/completions/mcpeek.fish
-
-# The words typed so far that are neither flags nor their values, the
-# command first; after --, a server's command, a -- in their place.
-function __mcpeek_words
-	set -l words (commandline -opc)
-	set -e words[1]
-	set -l skip 0
-	for word in $words
-		if test $skip = 1
-			set skip 0
-			continue
-		end
-		switch $word
-			case '--'
-				echo -- --
-				return
-			case {{range $i, $f := .ValueFlags}}{{if $i}} {{end}}{{fish $f}}{{end}}
-				set skip 1
-			case '-*'
-			case '*'
-				echo -- $word
-		end
-	end
-end
-
-# The command typed, if any (status 1 before one).
-function __mcpeek_command
-	set -l words (__mcpeek_words)
-	set -q words[1]; or return 1
-	echo -- $words[1]
-end
-
-function __mcpeek_using -a name
-	set -l words (__mcpeek_words)
-	set -q words[1]; and test "$words[1]" = $name
-end
-
-# Whether the command is name and its first argument is next.
-function __mcpeek_first_argument -a name
-	set -l words (__mcpeek_words)
-	test (count $words) -eq 1; and test "$words[1]" = $name
-end
-
-function __mcpeek_servers
-	set -l words (commandline -opc)
-	$words[1] servers --names 2>/dev/null | string replace -r '^' @
-end
-
-complete -c mcpeek -f -n 'string match -q -- "@*" (commandline -ct)' -a '(__mcpeek_servers)'
-{{- range .Commands}}
-complete -c mcpeek -f -n 'not __mcpeek_command' -a {{fish .Name}} -d {{fish .Summary}}
-{{- end}}
-{{- range .Inspector.Flags}}
-complete -c mcpeek -n 'not __mcpeek_command' {{if short .Name}}-s{{else}}-l{{end}} {{bare .Name}}{{if .Value}} -r{{end}} -d {{fish .Usage}}
-{{- end}}
-{{- range $c := .Commands}}
-{{- range .Flags}}
-complete -c mcpeek -n {{fish (printf "__mcpeek_using %s" $c.Name)}} {{if short .Name}}-s{{else}}-l{{end}} {{bare .Name}}{{if .Value}} -r{{end}} -d {{fish .Usage}}
-{{- end}}
-{{- if .Words}}
-complete -c mcpeek -f -n {{fish (printf "__mcpeek_first_argument %s" $c.Name)}} -a {{fish (join .Words " ")}}
-{{- end}}
-{{- end}}
-`,
 }

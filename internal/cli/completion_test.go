@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpeek/mcpeek/internal/completion"
 )
 
 // TestCompletionScripts: each shell's script names every command and is
@@ -13,7 +15,7 @@ import (
 // skipped, saying so).
 func TestCompletionScripts(t *testing.T) {
 	check := map[string][]string{"bash": {"-n"}, "zsh": {"-n"}, "fish": {"--no-execute"}}
-	for _, shell := range shells {
+	for _, shell := range completion.Shells {
 		t.Run(shell, func(t *testing.T) {
 			code, script, stderr := run("completion", shell)
 			if code != exitOK || stderr != "" {

@@ -108,8 +108,8 @@ func TestServers(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
 		var got struct {
-			Servers []serverListing
-			Files   []lookedFor
+			Servers []session.Listing
+			Files   []session.LookedFor
 		}
 		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 			t.Fatal(err)

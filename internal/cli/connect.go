@@ -82,7 +82,7 @@ func (cf *connFlags) parseTarget(words []string) error {
 	if err := cf.checkAll(); err != nil {
 		return err
 	}
-	cfg, sel, err := cf.configFor(words, nil, nil)
+	cfg, sel, err := cf.configFor(words, nil, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (cf *connFlags) check() error {
 // embedded fixture; --config, --server or @NAME: a config's), with -H and
 // -e, and env and roots added to the flags' own: the command line's
 // server, or a suite session's. The flags are left as they are.
-func (cf *connFlags) configFor(words, env, roots []string) (session.Config, session.Selection, error) {
+func (cf *connFlags) configFor(words, env, headers, roots []string) (session.Config, session.Selection, error) {
 	cfg, sel := cf.Config, cf.selection
 	cfg.Roots = nil
 	for _, arg := range append(slices.Clone(cf.rootArgs), roots...) {
@@ -129,15 +129,16 @@ func (cf *connFlags) configFor(words, env, roots []string) (session.Config, sess
 		cfg.Roots = append(cfg.Roots, &mcp.Root{URI: uri})
 	}
 	env = append(slices.Clone(cf.env), env...)
+	headers = append(slices.Clone(cf.headers), headers...)
 	if sel.Selects(words) {
-		sel.Headers, sel.Env = cf.headers, env
+		sel.Headers, sel.Env = headers, env
 		if err := sel.Choose(words); err != nil {
 			return cfg, sel, err
 		}
 		cfg.Target, cfg.Secrets = sel.Target(), sel.Secrets()
 		return cfg, sel, nil
 	}
-	target, err := mcpclient.ParseTarget(words, cf.headers, env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
+	target, err := mcpclient.ParseTarget(words, headers, env, func() *mcp.Server { return fixture.New(fixture.Options{}) })
 	if err != nil {
 		return cfg, sel, usagef("%v", err)
 	}

@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"al.essio.dev/pkg/shellescape"
 	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/internal/completion"
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/textclean"
@@ -53,51 +51,15 @@ func (o *serversOptions) parse(fs *flagSet, args []string) error {
 	return o.wrap.check(o.json || o.names)
 }
 
-// serverListing is one server of `mcpeek servers --json`. Environment and
-// header values may be secret: only their names are listed.
-type serverListing struct {
-	Name      string   `json:"name"`
-	Transport string   `json:"transport,omitempty"`
-	Command   string   `json:"command,omitempty"`
-	Args      []string `json:"args,omitempty"`
-	URL       string   `json:"url,omitempty"`
-	Env       []string `json:"env,omitempty"`
-	Headers   []string `json:"headers,omitempty"`
-	File      string   `json:"file"`
-	Client    string   `json:"client,omitempty"`
-	Format    string   `json:"format"`
-	Scope     string   `json:"scope,omitempty"`
-	// Shadowed: an earlier config names a server the same; that one is
-	// the one @NAME reaches.
-	Shadowed bool `json:"shadowed,omitempty"`
-	// Project: a project's config names it (one found from the working
-	// directory up), so it is used only once approved; NeedsApproval: the
-	// person has not approved it as it is now.
-	Project       bool `json:"project,omitempty"`
-	NeedsApproval bool `json:"needsApproval,omitempty"`
-	// Hides are the person's own configs naming a server the same, which
-	// @NAME does not reach while the project's is there.
-	Hides    []string `json:"hides,omitempty"`
-	Disabled bool     `json:"disabled,omitempty"`
-	Error    string   `json:"error,omitempty"`
-}
-
-// lookedFor is a config file discovery looked for.
-type lookedFor struct {
-	Path    string `json:"path"`
-	Client  string `json:"client,omitempty"`
-	Present bool   `json:"present"`
-}
-
 func (o *serversOptions) run(_ context.Context, s streams) error {
-	servers, looked, err := o.discover()
+	servers, looked, err := session.Discover(o.configPath)
 	if err != nil {
 		return usagef("%v", err)
 	}
 	if o.wrap.name != "" {
 		return o.wrap.run(s, servers)
 	}
-	listed, err := listings(servers, looked)
+	listed, err := session.Listings(servers, looked)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -106,8 +68,8 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 	}
 	if o.json {
 		return writeJSON(s.out, struct {
-			Servers []serverListing `json:"servers"`
-			Files   []lookedFor     `json:"files"`
+			Servers []session.Listing   `json:"servers"`
+			Files   []session.LookedFor `json:"files"`
 		}{listed, looked})
 	}
 	return writeServers(s.out, listed, looked)
@@ -116,10 +78,10 @@ func (o *serversOptions) run(_ context.Context, s streams) error {
 // writeNames writes each name @NAME may take, once, in the order found:
 // a project's unapproved servers too (naming one runs nothing; using it
 // asks first), but only names no shell reads as more than text.
-func writeNames(w io.Writer, listed []serverListing) error {
+func writeNames(w io.Writer, listed []session.Listing) error {
 	seen := map[string]bool{}
 	for _, l := range listed {
-		if seen[l.Name] || !completableName(l.Name) {
+		if seen[l.Name] || !completion.CompletableName(l.Name) {
 			continue
 		}
 		seen[l.Name] = true
@@ -130,107 +92,9 @@ func writeNames(w io.Writer, listed []serverListing) error {
 	return nil
 }
 
-// listings describe the servers found, each with whose config it is in,
-// whether an earlier one has its name, and, for a project's, whether the
-// person approved it and which of their own it hides.
-func listings(servers []*mcpconfig.Server, looked []lookedFor) ([]serverListing, error) {
-	clients := map[string]string{}
-	for _, l := range looked {
-		clients[l.Path] = l.Client
-	}
-	listed := make([]serverListing, 0, len(servers))
-	seen := map[string]bool{}
-	for _, srv := range servers {
-		l := listing(srv, clients[srv.File], seen[srv.Name])
-		seen[srv.Name] = true
-		if srv.FromProject {
-			ok, err := session.Approved(srv)
-			if err != nil {
-				return nil, err
-			}
-			l.Project, l.NeedsApproval = true, !ok
-			for _, other := range servers {
-				if !l.Shadowed && strings.EqualFold(other.Name, srv.Name) && !other.FromProject { // as Found.Shadowed
-					l.Hides = append(l.Hides, absPath(other.File))
-				}
-			}
-		}
-		listed = append(listed, l)
-	}
-	return listed, nil
-}
-
-// commandOrURL is what a listing runs or reaches, as a table shows it.
-func (l serverListing) commandOrURL() string {
-	if l.Transport == mcpconfig.TransportStdio {
-		return commandLine(append([]string{l.Command}, l.Args...))
-	}
-	return l.URL
-}
-
-// discover reads --config, or every config discovery finds.
-func (o *serversOptions) discover() ([]*mcpconfig.Server, []lookedFor, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return nil, nil, err
-	}
-	if o.configPath != "" {
-		f, err := mcpconfig.Load(o.configPath, mcpconfig.Options{Dir: dir})
-		if err != nil {
-			return nil, nil, err
-		}
-		return f.Servers, []lookedFor{{Path: absPath(o.configPath), Present: true}}, nil
-	}
-	places, err := mcpconfig.DefaultPlaces()
-	if err != nil {
-		return nil, nil, err
-	}
-	found, err := mcpconfig.Discover(places)
-	if err != nil {
-		return nil, nil, err
-	}
-	present := map[string]bool{}
-	for _, f := range found.Files {
-		present[f.Path] = true
-	}
-	var looked []lookedFor
-	for _, c := range found.Looked {
-		looked = append(looked, lookedFor{Path: c.Path, Client: c.Client, Present: present[c.Path]})
-	}
-	return found.Servers(), looked, nil
-}
-
-func absPath(p string) string {
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
-}
-
-// listing describes one server as its config writes it: nothing is
-// expanded, so no variable's value is shown.
-func listing(srv *mcpconfig.Server, client string, shadowed bool) serverListing {
-	l := serverListing{
-		Name: srv.Name, File: absPath(srv.File), Client: client, Format: string(srv.Format), Scope: srv.Scope,
-		Env: srv.EnvKeys(), Headers: srv.HeaderNames(), Shadowed: shadowed, Disabled: srv.Disabled,
-	}
-	transport, err := srv.Transport()
-	if err != nil {
-		l.Error = err.Error()
-		return l
-	}
-	l.Transport = transport
-	if transport == mcpconfig.TransportStdio {
-		l.Command, l.Args = srv.Command, srv.Args
-	} else {
-		l.URL = session.RedactURL(srv.URL)
-	}
-	return l
-}
-
 // writeServers writes the table of servers, or where discovery looked
 // when it found none.
-func writeServers(w io.Writer, listed []serverListing, looked []lookedFor) error {
+func writeServers(w io.Writer, listed []session.Listing, looked []session.LookedFor) error {
 	if len(listed) == 0 {
 		fmt.Fprintln(w, "no MCP servers found; looked for:")
 		for _, l := range looked {
@@ -242,7 +106,7 @@ func writeServers(w io.Writer, listed []serverListing, looked []lookedFor) error
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTRANSPORT\tCOMMAND OR URL\tSOURCE\tNOTES")
 	for _, l := range listed {
-		what := l.commandOrURL()
+		what := l.CommandOrURL()
 		transport := l.Transport
 		if l.Error != "" {
 			transport = "invalid"
@@ -253,7 +117,7 @@ func writeServers(w io.Writer, listed []serverListing, looked []lookedFor) error
 		} else if l.Scope != "" {
 			source += " (" + l.Scope + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", textclean.OneLine(l.Name), transport, textclean.OneLine(what), textclean.OneLine(source), textclean.OneLine(notes(l)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", textclean.OneLine(l.Name), transport, textclean.OneLine(what), textclean.OneLine(source), textclean.OneLine(l.Notes()))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -267,38 +131,6 @@ func writeServers(w io.Writer, listed []serverListing, looked []lookedFor) error
 	return nil
 }
 
-// notes are the remarks on one server: why it cannot be used, whether
-// another hides it, and the names of its environment and headers.
-func notes(l serverListing) string {
-	var n []string
-	if l.Error != "" {
-		msg := l.Error
-		if _, after, ok := strings.Cut(msg, "server "+strconv.Quote(l.Name)); ok {
-			msg = strings.TrimLeft(after, ": ")
-		}
-		n = append(n, "invalid: "+msg)
-	}
-	if l.NeedsApproval {
-		n = append(n, "a project's, not approved yet")
-	}
-	for _, own := range l.Hides {
-		n = append(n, "hides yours in "+session.DisplayPath(own))
-	}
-	if l.Shadowed {
-		n = append(n, "shadowed by an earlier one")
-	}
-	if l.Disabled {
-		n = append(n, "disabled")
-	}
-	if len(l.Env) > 0 {
-		n = append(n, "env "+strings.Join(l.Env, ","))
-	}
-	if len(l.Headers) > 0 {
-		n = append(n, "headers "+strings.Join(l.Headers, ","))
-	}
-	return strings.Join(n, "; ")
-}
-
 // commandLine joins a command's words, quoted for a POSIX shell, so that
 // it can be pasted back.
 func commandLine(words []string) string { return shellescape.QuoteCommand(words) }
@@ -308,8 +140,7 @@ func commandLine(words []string) string { return shellescape.QuoteCommand(words)
 // is connected to through e, so the wire log and app host stay.
 func (o *inspectOptions) serverEntries(e *session.Endpoint) func() ([]tui.ServerEntry, error) {
 	return func() ([]tui.ServerEntry, error) {
-		so := serversOptions{configPath: o.conn.selection.ConfigPath}
-		servers, looked, err := so.discover()
+		servers, looked, err := session.Discover(o.conn.selection.ConfigPath)
 		if err != nil {
 			return nil, err
 		}
@@ -318,7 +149,7 @@ func (o *inspectOptions) serverEntries(e *session.Endpoint) func() ([]tui.Server
 			Name: "fixture", Transport: "memory", What: fixtureTarget.String(), Source: "mcpeek (the demo)",
 			Choose: func() (tui.Switch, error) { return o.switchTo(e, fixtureTarget, session.Selection{}), nil },
 		}}
-		listed, err := listings(servers, looked)
+		listed, err := session.Listings(servers, looked)
 		if err != nil {
 			return nil, err
 		}
@@ -332,11 +163,11 @@ func (o *inspectOptions) serverEntries(e *session.Endpoint) func() ([]tui.Server
 // pickerEntry is one config's entry in the picker. A project's entry the
 // person has not approved cannot be chosen there (the inspector holds the
 // terminal): the note says how to approve it.
-func (o *inspectOptions) pickerEntry(e *session.Endpoint, srv *mcpconfig.Server, l serverListing) tui.ServerEntry {
+func (o *inspectOptions) pickerEntry(e *session.Endpoint, srv *mcpconfig.Server, l session.Listing) tui.ServerEntry {
 	sel := session.Chosen(o.conn.selection.ConfigPath, srv, l.Client, o.conn.selection.TrustProject)
 	entry := tui.ServerEntry{
-		Name: l.Name, Transport: l.Transport, What: l.commandOrURL(), Source: session.DisplayPath(l.File),
-		Note: notes(l), Key: sel.SourceText(),
+		Name: l.Name, Transport: l.Transport, What: l.CommandOrURL(), Source: session.DisplayPath(l.File),
+		Note: l.Notes(), Key: sel.SourceText(),
 	}
 	if l.Client != "" {
 		entry.Source += " (" + l.Client + ")"

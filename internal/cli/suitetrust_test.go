@@ -68,17 +68,7 @@ func TestDiscoveredSuiteNeedsApproval(t *testing.T) {
 	file := filepath.Join(project, "mcpeek", "t.mcpeek.yaml")
 	writeFile(t, file, tokenSuite(server.URL))
 
-	code, _, stderr, _ := runTest(t, project, nil)
-	if code != exitUsage || !strings.Contains(stderr, "--trust-project") || !strings.Contains(stderr, session.TrustProjectEnv+"=1") ||
-		!strings.Contains(stderr, "GITHUB_TOKEN") {
-		t.Errorf("unapproved without a terminal: exit %d, stderr %q", code, stderr)
-	}
-	if strings.Contains(stderr, "ghp-secret-123") {
-		t.Errorf("the refusal shows the token: %q", stderr)
-	}
-	if reqs := server.requests(); len(reqs) != 0 {
-		t.Fatalf("the server was reached unapproved: %q", reqs)
-	}
+	refusedUnasked(t, project, server)
 
 	if code, _, stderr, asked := runTest(t, project, func(context.Context, session.ProjectSuite) (bool, error) { return false, nil }); code != exitUsage || asked != 1 || len(server.requests()) != 0 {
 		t.Errorf("declined: exit %d, asked %d, stderr %q, requests %q", code, asked, stderr, server.requests())
@@ -111,6 +101,24 @@ func TestDiscoveredSuiteNeedsApproval(t *testing.T) {
 	t.Setenv(session.TrustProjectEnv, "1")
 	if code, _, stderr, asked := runTest(t, project, approve); code != exitOK || asked != 0 {
 		t.Errorf("%s=1: exit %d, asked %d, stderr %q", session.TrustProjectEnv, code, asked, stderr)
+	}
+}
+
+// refusedUnasked checks that, without a terminal, the unapproved suite in
+// project is refused with exit 2, naming how to approve it and the
+// variable it reads but not its value, and that its server saw nothing.
+func refusedUnasked(t *testing.T, project string, server *recorder) {
+	t.Helper()
+	code, _, stderr, _ := runTest(t, project, nil)
+	if code != exitUsage || !strings.Contains(stderr, "--trust-project") || !strings.Contains(stderr, session.TrustProjectEnv+"=1") ||
+		!strings.Contains(stderr, "GITHUB_TOKEN") {
+		t.Errorf("unapproved without a terminal: exit %d, stderr %q", code, stderr)
+	}
+	if strings.Contains(stderr, "ghp-secret-123") {
+		t.Errorf("the refusal shows the token: %q", stderr)
+	}
+	if reqs := server.requests(); len(reqs) != 0 {
+		t.Fatalf("the server was reached unapproved: %q", reqs)
 	}
 }
 

@@ -196,7 +196,7 @@ func (o *diffOptions) parse(fs *flagSet, args []string) error {
 			checked = true
 		}
 		var err error
-		if side.cfg, side.sel, err = o.conn.configFor(side.words, nil, nil); err != nil {
+		if side.cfg, side.sel, err = o.conn.configFor(side.words, nil, nil, nil); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/session"
@@ -167,7 +168,7 @@ func (o *testOptions) load() error {
 	named := map[string]bool{}
 	for _, p := range o.paths {
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			named[absPath(p)] = true
+			named[session.AbsPath(p)] = true
 		}
 	}
 	o.found = map[string]bool{}
@@ -178,14 +179,14 @@ func (o *testOptions) load() error {
 			return usagef("%v", err)
 		}
 		o.suites = append(o.suites, s)
-		o.found[s.File] = !named[absPath(f)]
+		o.found[s.File] = !named[session.AbsPath(f)]
 	}
 	// The server's words are checked before anything runs; the revision
 	// is each session's own (--protocol may name two).
 	for _, s := range o.suites {
 		err := o.conn.check()
 		if err == nil {
-			_, _, err = o.conn.configFor(o.serverOf(s), nil, nil)
+			_, _, err = o.conn.configFor(o.serverOf(s), nil, nil, nil)
 		}
 		if err != nil {
 			o.cleanup()
@@ -329,11 +330,14 @@ func (o *testOptions) writeReports(s streams, report *suite.Report) error {
 func (o *testOptions) dialer(s streams) suite.Dialer {
 	return func(ctx context.Context, d suite.Dial) (*mcpclient.Conn, func(), error) {
 		words := o.serverOf(d.Suite)
-		var env []string
-		if len(words) > 0 && !isURL(words[0]) && !strings.HasPrefix(words[0], "@") {
+		var env, headers []string
+		switch {
+		case len(words) > 0 && isURL(words[0]):
+			headers = d.Suite.Headers
+		case len(words) > 0 && !strings.HasPrefix(words[0], "@"):
 			env = d.Suite.Env
 		}
-		cfg, sel, err := o.conn.configFor(words, env, d.Suite.Roots)
+		cfg, sel, err := o.conn.configFor(words, env, headers, d.Suite.Roots)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -388,7 +392,7 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 			return usagef("test init: %s exists; give another --out FILE, or remove it", o.out)
 		}
 	}
-	return o.conn.headless(ctx, s, &mcpclient.HeadlessAsker{Stderr: s.errOut}, nil, func(ctx context.Context, conn *mcpclient.Conn) error {
+	return o.conn.headless(ctx, s, author.Learner{}, mcpclient.NewRecorder(nil), func(ctx context.Context, conn *mcpclient.Conn) error {
 		listed, err := conn.List(ctx, "tools")
 		if err != nil {
 			return fmt.Errorf("list tools: %w", err)
@@ -399,7 +403,9 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 		if len(o.server) > 0 {
 			server, secrets = author.TemplateSecrets(o.server)
 		}
-		text, env, err := author.Starter(server, tools, conn.Secrets(), o.spokenRevisions(ctx, s, conn))
+		text, env, err := author.Starter(author.StarterInput{Server: server, Tools: tools, Known: conn.Secrets(),
+			Revisions: o.spokenRevisions(ctx, s, conn), Env: o.conn.env, Headers: o.conn.headers,
+			Try: author.TryOn(ctx, conn, 10*time.Second)})
 		if err != nil {
 			return err
 		}
@@ -408,7 +414,7 @@ func (o *testOptions) runInit(ctx context.Context, s streams) error {
 			fmt.Fprintf(s.errOut, "mcpeek: the server's URL or arguments carry values the suite does not keep (it may be committed): it reads them from %s; set them when you run it\n", strings.Join(names, ", "))
 		}
 		if len(env) > 0 {
-			fmt.Fprintf(s.errOut, "mcpeek: the tools' secret arguments are not written (the suite may be committed): it reads them from %s; set them when you run it\n", strings.Join(env, ", "))
+			fmt.Fprintf(s.errOut, "mcpeek: the secret arguments, env: and headers: values are not written (the suite may be committed): it reads them from %s; set them when you run it\n", strings.Join(env, ", "))
 		}
 		if o.out == "-" {
 			_, err = s.out.Write(text)

@@ -148,7 +148,7 @@ func TestTestInit(t *testing.T) {
 	for _, tt := range s.Tests {
 		names[tt.Name] = true
 	}
-	if len(s.Tests) < 20 || !names["count_down answers"] || !names["choose_option answers"] || s.Server != nil {
+	if len(s.Tests) < 20 || !names["count_down"] || !names["choose_option"] || s.Server != nil {
 		t.Fatalf("starter suite: %d tests, server %v", len(s.Tests), s.Server)
 	}
 	if code, _, stderr := run("test", "init", "--out", out); code != exitUsage || !strings.Contains(stderr, "exists") {

@@ -127,7 +127,7 @@ func (r *runner) checkResult(ctx context.Context, conn *mcpclient.Conn, st *Step
 			why = err.Error()
 		}
 		if !ok {
-			got := show(actual)
+			got := p.Pred.Got(actual, len(nodes) > 0, vs)
 			if len(nodes) == 0 {
 				got = "nothing"
 			}

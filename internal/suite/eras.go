@@ -8,6 +8,7 @@ package suite
 import (
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -85,4 +86,31 @@ func settleUnspoken(sr *SuiteResult) {
 	sr.Tests = slices.DeleteFunc(sr.Tests, func(t *TestResult) bool {
 		return t.unspoken != "" || t.anyRevision && t.Status == StatusSkipped
 	})
+}
+
+// noEraSpoken fails a suite whose every revision was skipped because the
+// server speaks none of them: a run that tested nothing must not pass.
+// The revisions' skips become one failed test that says so.
+func noEraSpoken(s *Suite, results []*SuiteResult) {
+	if len(results) == 0 {
+		return
+	}
+	var revs []string
+	for _, sr := range results {
+		if sr.Skipped == "" || slices.ContainsFunc(sr.Tests, func(t *TestResult) bool { return t.Status == StatusFailed }) {
+			return
+		}
+		revs = append(revs, sr.Revision)
+	}
+	why := results[0].Skipped
+	for _, sr := range results {
+		sr.Skipped = ""
+	}
+	line := s.ServerLine
+	if line == 0 {
+		line = 1
+	}
+	results[0].Tests = append(results[0].Tests, &TestResult{Name: "(every test)", File: s.File, Line: line, Revision: results[0].Revision,
+		Status: StatusFailed, Failures: []Failure{{Line: line, What: "protocol",
+			Message: "the server speaks none of the revisions the suite runs in (" + strings.Join(revs, ", ") + "), so no test ran: " + why}}})
 }

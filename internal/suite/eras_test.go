@@ -2,12 +2,14 @@ package suite
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpeek/mcpeek/fixture"
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -137,5 +139,51 @@ func TestSavedTestRunsInTheSessionsEra(t *testing.T) {
 	}
 	if passed, failed, _ := rep.Counts(); passed != 1 || failed != 0 {
 		t.Errorf("%d passed, %d failed against the server it was saved from: %v", passed, failed, failures(rep))
+	}
+}
+
+// A server that speaks none of mcpeek's eras does not pass a suite that
+// names no protocol: silently: the skips become one failure that says so.
+func TestNoEraSpokenFails(t *testing.T) {
+	t.Parallel()
+	none := func(_ context.Context, d Dial) (*mcpclient.Conn, func(), error) {
+		return nil, nil, &mcpclient.RevisionError{Want: d.Revision, Got: "2024-11-05"}
+	}
+	rep, _ := runSuite(t, "version: 1\nserver: fixture\n"+twoTests, Options{Dial: none})
+	passed, failed, _ := rep.Counts()
+	var text bytes.Buffer
+	WriteText(&text, rep)
+	if passed != 0 || failed != 1 || !strings.Contains(text.String(), "the server speaks none of the revisions the suite runs in (2025-11-25, 2026-07-28), so no test ran") {
+		t.Errorf("%d passed, %d failed; want one failure saying no era is spoken:\n%s", passed, failed, &text)
+	}
+}
+
+// skip: takes the reason a test is skipped, which the report prints; a
+// value that is neither is the suite's mistake.
+func TestSkipReasonIsPrinted(t *testing.T) {
+	t.Parallel()
+	rep, _ := runSuite(t, `version: 1
+server: fixture
+protocol: [2025-11-25]
+tests:
+  - name: wipes
+    skip: "deletes every note: run it against a scratch server"
+    steps: [{call: reset_notes}]
+  - name: kept
+    skip: false
+    steps: [{read: fixture://counter}]
+`, Options{})
+	var text, junit bytes.Buffer
+	WriteText(&text, rep)
+	if err := WriteJUnit(&junit, rep); err != nil {
+		t.Fatal(err)
+	}
+	if p, _, s := rep.Counts(); p != 1 || s != 1 || !strings.Contains(text.String(), "wipes: deletes every note: run it against a scratch server\n") ||
+		!strings.Contains(junit.String(), `message="deletes every note`) {
+		t.Errorf("%d passed, %d skipped:\n%s\n%s", p, s, &text, &junit)
+	}
+	if _, err := Parse("t.mcpeek.yaml", []byte("version: 1\nserver: fixture\ntests:\n  - name: x\n    skip: [1]\n    steps: [{read: fixture://counter}]\n"), os.LookupEnv); err == nil ||
+		!strings.Contains(err.Error(), "skip: is true, false or the reason") {
+		t.Errorf("skip: [1]: %v", err)
 	}
 }

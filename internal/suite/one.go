@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
@@ -57,14 +58,19 @@ type One struct {
 func RunOne(ctx context.Context, on On, s *Suite, t *Test) (*One, error) {
 	rev := on.Conn.ProtocolVersion()
 	res := &TestResult{Name: t.Name, File: s.File, Line: t.Line, Revision: rev}
+	// The test's protocol:, else the suite's when it names one.
+	revs, whose := t.Revisions, "test"
+	if revs == nil && !s.AnyRevision {
+		revs, whose = s.Revisions, "suite"
+	}
 	switch {
 	case t.Skip:
-		res.Status = StatusSkipped
+		res.Status, res.Skipped = StatusSkipped, t.SkipReason
 		return &One{Result: res}, nil
-	case t.Revisions != nil && !slices.Contains(t.Revisions, rev):
+	case revs != nil && !slices.Contains(revs, rev):
 		res.Status = StatusSkipped
-		res.Failures = []Failure{{Line: t.Line, What: "protocol",
-			Message: fmt.Sprintf("the test runs in %v, the connection speaks %s", t.Revisions, rev)}}
+		res.Skipped = fmt.Sprintf("the %s runs in %s, the connection speaks %s", whose, strings.Join(revs, ", "), rev)
+		res.Failures = []Failure{{Line: t.Line, What: "protocol", Message: res.Skipped}}
 		return &One{Result: res}, nil
 	}
 	asker := &Asker{}

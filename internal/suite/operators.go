@@ -32,6 +32,9 @@ type operator struct {
 	// bare: a predicate's summary says the argument alone, as a suite
 	// may write it (a bare value means equals).
 	bare bool
+	// got says what a report shows of a value this operator refused (nil:
+	// the value itself).
+	got func(actual any) string
 }
 
 // operatorList is every operator, in the order the README lists them.
@@ -50,7 +53,7 @@ func init() {
 			eval: whenPresent(func(arg, actual any) bool { return contains(actual, arg) })},
 		{name: "matches", parse: parseMatches, describe: named, eval: evalMatches},
 		{name: "type", parse: valueArg(checkType), describe: named, eval: evalType},
-		{name: "length", parse: parseLength, describe: describeLength, eval: evalLength},
+		{name: "length", parse: parseLength, describe: describeLength, eval: evalLength, got: gotLength},
 		comparison("gte", ">=", func(a, b float64) bool { return a >= b }),
 		comparison("gt", ">", func(a, b float64) bool { return a > b }),
 		comparison("lte", "<=", func(a, b float64) bool { return a <= b }),
@@ -162,6 +165,15 @@ func evalLength(o *op, _, actual any, _ bool, vs vars) (bool, string, error) {
 }
 
 func describeLength(o *op, _ any) string { return "length " + o.sub.String() }
+
+// gotLength is a value a length refused, as its length: the failure says
+// "got length 9", not the whole array.
+func gotLength(actual any) string {
+	if n, ok := length(actual); ok {
+		return fmt.Sprintf("length %d", n)
+	}
+	return show(actual)
+}
 
 // comparison is an operator comparing numbers (durations as
 // milliseconds), said with its symbol.

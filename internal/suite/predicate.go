@@ -93,6 +93,24 @@ func (p *Predicate) Check(actual any, present bool, vs vars) (ok bool, why strin
 	return true, "", nil
 }
 
+// Got is actual as a report shows it beside what p wanted: as the
+// operator that refused it says (a length as "length 9"), else the value.
+func (p *Predicate) Got(actual any, present bool, vs vars) string {
+	for _, o := range p.ops {
+		arg, err := vs.expandValue(o.arg)
+		if err != nil || !present && !o.kind.onAbsent {
+			break
+		}
+		if ok, _, err := o.kind.eval(&o, arg, actual, present, vs); err != nil || !ok {
+			if o.kind.got != nil {
+				return o.kind.got(actual)
+			}
+			break
+		}
+	}
+	return show(actual)
+}
+
 // String says what the predicate wants, for a report: equals as its
 // bare value, as a suite may write it.
 func (p *Predicate) String() string {

@@ -28,7 +28,13 @@ func WriteText(w io.Writer, r *Report) {
 			if t.Status != StatusSkipped && s.Revision != ParityRevision {
 				fmt.Fprintf(w, " (%dms)", t.Millis)
 			}
+			if t.Skipped != "" {
+				fmt.Fprintf(w, ": %s", terminalLine(t.Skipped))
+			}
 			fmt.Fprintln(w)
+			for _, b := range t.Explored {
+				fmt.Fprintf(w, "     step %d: explore %s: %s\n", b.Step, b.Policy, terminalLine(textclean.Cut(b.Ended, 200, textclean.InBytes())))
+			}
 			for _, f := range t.Failures {
 				fmt.Fprintf(w, "     %s:%d: %s\n", t.File, f.Line, terminalLine(f.String()))
 			}
@@ -112,6 +118,9 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			switch t.Status {
 			case StatusSkipped:
 				tc.Skipped = &junit.Result{Message: "skip: true"}
+				if t.Skipped != "" {
+					tc.Skipped.Message = cireport.XMLText(textclean.Cut(t.Skipped, 500, textclean.InBytes()))
+				}
 				js.Skipped++
 			case StatusFailed:
 				lines := make([]string, len(t.Failures))
@@ -173,11 +182,16 @@ func WriteGitHubSummary(w io.Writer, r *Report) {
 		}
 		for _, t := range s.Tests {
 			mark := map[string]string{StatusPassed: "✅", StatusFailed: "❌", StatusSkipped: "⏭️"}[t.Status]
-			failure := ""
-			if len(t.Failures) > 0 {
-				failure = t.Failures[0].String()
+			// Every failure of the test, one a line: the first is often
+			// not the one that tells why.
+			failures := make([]string, 0, len(t.Failures)+1)
+			for _, f := range t.Failures {
+				failures = append(failures, cireport.MarkdownCell(textclean.Cut(f.String(), 300, textclean.InBytes())))
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s:%d | %s |\n", mark, cireport.MarkdownCell(t.Name), cireport.MarkdownCell(s.Revision), cireport.MarkdownCell(t.File), t.Line, cireport.MarkdownCell(textclean.Cut(failure, 300, textclean.InBytes())))
+			if t.Skipped != "" {
+				failures = append(failures, cireport.MarkdownCell(textclean.Cut(t.Skipped, 300, textclean.InBytes())))
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s:%d | %s |\n", mark, cireport.MarkdownCell(t.Name), cireport.MarkdownCell(s.Revision), cireport.MarkdownCell(t.File), t.Line, strings.Join(failures, "<br>"))
 		}
 	}
 }

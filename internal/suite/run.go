@@ -82,6 +82,11 @@ type TestResult struct {
 	Duration time.Duration `json:"-"`
 	Millis   int64         `json:"durationMs"`
 	Failures []Failure     `json:"failures,omitempty"`
+	// Skipped is why a skipped test is, when its skip: says so.
+	Skipped string `json:"skipped,omitempty"`
+	// Explored are the branches explore: ran, each step's in order: a
+	// passing test says so too.
+	Explored []Branch `json:"explored,omitempty"`
 	// Wire is the traffic of the step that failed, for the JUnit report.
 	Wire string `json:"-"`
 	// docs are what era parity keeps of each step's result.
@@ -90,6 +95,15 @@ type TestResult struct {
 	// speaks it (no protocol: names it); unspoken says it does not.
 	anyRevision bool
 	unspoken    string
+}
+
+// Branch is one policy explore: answered every question of a step with,
+// and how the step ended then.
+type Branch struct {
+	Step   int    `json:"step"`
+	Policy string `json:"policy"`
+	// Ended is "a result", or the error the branch ended in.
+	Ended string `json:"ended"`
 }
 
 // SuiteResult is one suite file in one revision (or its era parity:
@@ -229,10 +243,11 @@ func Run(ctx context.Context, suites []*Suite, opts Options) (*Report, error) {
 		perSuite = append(perSuite, results)
 	}
 	r.runUnits(ctx, units)
-	for _, results := range perSuite {
+	for i, results := range perSuite {
 		for _, sr := range results {
 			settleUnspoken(sr)
 		}
+		noEraSpoken(suites[i], results)
 	}
 	if r.reachErr != nil {
 		return nil, &UnreachableError{Err: r.reachErr}
@@ -277,7 +292,7 @@ func (r *runner) plan(s *Suite, rev string, sr *SuiteResult, snaps *snapshots) [
 			anyRevision: r.opts.Revisions == nil && s.AnyRevision && t.Revisions == nil}
 		sr.Tests = append(sr.Tests, res)
 		if t.Skip {
-			res.Status = StatusSkipped
+			res.Status, res.Skipped = StatusSkipped, t.SkipReason
 			continue
 		}
 		if s.Session == SessionShared {
@@ -390,6 +405,10 @@ func (r *runner) runTest(ctx context.Context, u *unit, sess *session, t *Test, r
 	for i, st := range t.Steps {
 		out := r.runStep(ctx, u, sess, st, vs)
 		res.docs = append(res.docs, keepForParity(out.redacted))
+		for _, b := range out.explored {
+			b.Step = i + 1
+			res.Explored = append(res.Explored, b)
+		}
 		for _, f := range out.failures {
 			f.Step = i + 1
 			res.Failures = append(res.Failures, f)
@@ -411,6 +430,7 @@ type outcome struct {
 	asked    []mcpclient.Record
 	rounds   int
 	failures []Failure
+	explored []Branch
 	start    time.Time
 }
 
@@ -460,7 +480,8 @@ func (r *runner) runStep(ctx context.Context, u *unit, sess *session, st *Step, 
 		out.failures = append(out.failures, r.capture(st, out, vs)...)
 	}
 	if len(st.Explore) > 0 && sess.dead == nil {
-		out.failures = append(out.failures, r.explore(ctx, sess, st, args, vs, timeout)...)
+		fails, branches := r.explore(ctx, sess, st, args, vs, timeout)
+		out.failures, out.explored = append(out.failures, fails...), branches
 	}
 	return out
 }
@@ -543,14 +564,18 @@ func (r *runner) capture(st *Step, out *outcome, vs vars) []Failure {
 
 // explore runs the step again for each policy: every branch must end in
 // a result (an isError result is fine), not a protocol error or a hang.
-func (r *runner) explore(ctx context.Context, sess *session, st *Step, args any, vs vars, timeout time.Duration) []Failure {
+// The branches are what it ran, for the report.
+func (r *runner) explore(ctx context.Context, sess *session, st *Step, args any, vs vars, timeout time.Duration) ([]Failure, []Branch) {
 	var fails []Failure
+	var branches []Branch
 	for _, p := range st.Explore {
 		sess.asker.use(&mcpclient.HeadlessAsker{Policy: p})
 		_, _, err := r.do(ctx, sess.conn, st, args, vs, timeout)
 		if err == nil || mcpclient.IsSampleRejected(err) {
+			branches = append(branches, Branch{Policy: string(p), Ended: "a result"})
 			continue
 		}
+		branches = append(branches, Branch{Policy: string(p), Ended: describeErr(err)})
 		fails = append(fails, Failure{Line: st.Line, What: "explore " + string(p),
 			Message: "answering every question " + string(p) + " ended in " + describeErr(err)})
 		if sess.conn.Context().Err() != nil {
@@ -558,7 +583,7 @@ func (r *runner) explore(ctx context.Context, sess *session, st *Step, args any,
 			break
 		}
 	}
-	return fails
+	return fails, branches
 }
 
 func describeErr(err error) string {

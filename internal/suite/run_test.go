@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -340,6 +341,29 @@ tests:
 	if got := failures(rep); len(got) != 0 {
 		t.Fatalf("explore failed on the fixture: %v", got)
 	}
+	// A passing explore: leaves a trace of the branches it ran, in the
+	// text report and --json.
+	var text, js bytes.Buffer
+	WriteText(&text, rep)
+	if err := WriteJSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"step 1: explore decline: a result\n", "step 1: explore accept-defaults: a result\n"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("no %q in the report:\n%s", want, text.String())
+		}
+	}
+	var doc struct {
+		Suites []struct {
+			Tests []struct {
+				Explored []Branch `json:"explored"`
+			} `json:"tests"`
+		} `json:"suites"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || len(doc.Suites) == 0 || len(doc.Suites[0].Tests) == 0 ||
+		!slices.Equal(doc.Suites[0].Tests[0].Explored, []Branch{{1, "decline", "a result"}, {1, "cancel", "a result"}, {1, "accept-defaults", "a result"}}) {
+		t.Errorf("--json says nothing of explore:\n%s", js.String())
+	}
 	rep, _ = runSuite(t, `
 version: 1
 server: fixture
@@ -528,6 +552,7 @@ tests:
           rounds: 1
           jsonpath:
             "$.structuredContent.name": Grace
+            "$.content": {length: 5}
           latency: {lt: 0ms, gte: 1h}
           schema: output
   - name: an error where a result was expected, and the other way round
@@ -552,6 +577,7 @@ tests:
 		"step 1: asked: expected 1 questions, got 2, also elicitation (form) \"Confirm, Ada?\"",
 		"step 1: rounds: expected 1, got 2",
 		`step 1: $.structuredContent.name: expected equals "Grace", got "Ada"`,
+		`step 1: $.content: expected length equals 5, got length 1`,
 		"step 1: latency: expected < \"0ms\"",
 		`step 1: schema output: the tool "multi_round" declares no outputSchema`,
 		"step 1: result: protocol error: ",
@@ -682,7 +708,8 @@ tests:
 	}
 	b.Reset()
 	WriteGitHubSummary(&b, rep)
-	if !regexp.MustCompile(`(?m)^\| ❌ \| fails, twice \| 2025-11-25 \| .*t\.mcpeek\.yaml:6 \| step 1: text: `).MatchString(b.String()) {
+	// Every failure of the test, not only the first.
+	if !regexp.MustCompile(`(?m)^\| ❌ \| fails, twice \| 2025-11-25 \| .*t\.mcpeek\.yaml:6 \| step 1: text: .*<br>step 1: rounds: expected 2, got 1 \|$`).MatchString(b.String()) {
 		t.Fatalf("summary:\n%s", b.String())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,6 +58,8 @@ type Suite struct {
 	AnyRevision bool
 	// Env is KEY=VALUE entries for a server command, expanded.
 	Env []string
+	// Headers are "Name: Value" HTTP headers for a URL server, expanded.
+	Headers []string
 	// Roots are offered to the server (paths or file:// URIs, expanded).
 	Roots []string
 	// Session is per-test or shared.
@@ -93,6 +96,9 @@ type Test struct {
 	Name string
 	Line int
 	Skip bool
+	// SkipReason is why, when skip: gives one instead of true: the report
+	// prints it.
+	SkipReason string
 	// Parity: a test run in two revisions also reports whether its
 	// results are equal after redaction (default true).
 	Parity    bool
@@ -236,6 +242,7 @@ type suiteDoc struct {
 	Server   yaml.Node         `yaml:"server"`
 	Protocol yaml.Node         `yaml:"protocol"`
 	Env      map[string]string `yaml:"env"`
+	Headers  map[string]string `yaml:"headers"`
 	Roots    []string          `yaml:"roots"`
 	Session  string            `yaml:"session"`
 	Defaults struct {
@@ -247,7 +254,7 @@ type suiteDoc struct {
 
 type testDoc struct {
 	Name     string    `yaml:"name"`
-	Skip     bool      `yaml:"skip"`
+	Skip     yaml.Node `yaml:"skip"`
 	Parity   *bool     `yaml:"parity"`
 	Protocol yaml.Node `yaml:"protocol"`
 	Steps    []stepDoc `yaml:"steps"`
@@ -317,17 +324,11 @@ func Parse(path string, data []byte, getenv func(string) (string, bool)) (_ *Sui
 	if s.Revisions == nil {
 		s.Revisions, s.AnyRevision = defaultRevisions, true
 	}
-	keys := make([]string, 0, len(doc.Env))
-	for k := range doc.Env {
-		keys = append(keys, k)
+	if s.Env, err = expandEntries(x, top, "env", "=", doc.Env); err != nil {
+		return nil, err
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v, err := x.expand(doc.Env[k], valueLine(top, "env", k))
-		if err != nil {
-			return nil, err
-		}
-		s.Env = append(s.Env, k+"="+v)
+	if s.Headers, err = expandEntries(x, top, "headers", ": ", doc.Headers); err != nil {
+		return nil, err
 	}
 	x.connection = false
 	for i, r := range doc.Roots {
@@ -428,6 +429,20 @@ func yamlError(path string, err error) error {
 	return &Error{File: path, Msg: msg}
 }
 
+// expandEntries are the entries of the map under key, sorted, each
+// KEY<sep>VALUE with its value expanded.
+func expandEntries(x *expander, top *yaml.Node, key, sep string, m map[string]string) ([]string, error) {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v, err := x.expand(m[k], valueLine(top, key, k))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k+sep+v)
+	}
+	return out, nil
+}
+
 func (s *Suite) readServer(n *yaml.Node, x *expander) error {
 	s.ServerLine = n.Line
 	var words []string
@@ -518,9 +533,18 @@ func readRedactions(path string, exprs []string, n *yaml.Node) ([]*Redaction, er
 }
 
 func readTest(path string, d *testDoc, n *yaml.Node, x *expander) (*Test, error) {
-	t := &Test{Name: d.Name, Line: n.Line, Skip: d.Skip, Parity: d.Parity == nil || *d.Parity}
+	t := &Test{Name: d.Name, Line: n.Line, Parity: d.Parity == nil || *d.Parity}
 	if t.Name == "" {
 		return nil, &Error{File: path, Line: n.Line, Msg: "a test needs a name"}
+	}
+	if d.Skip.Kind != 0 {
+		if d.Skip.Kind != yaml.ScalarNode || d.Skip.Decode(&t.Skip) != nil && d.Skip.Tag != "!!str" {
+			return nil, &Error{File: path, Line: d.Skip.Line, Msg: "skip: is true, false or the reason the test is skipped"}
+		}
+		if d.Skip.Tag == "!!str" {
+			t.SkipReason = strings.TrimSpace(d.Skip.Value)
+			t.Skip = t.SkipReason != ""
+		}
 	}
 	revs, err := readRevisions(path, &d.Protocol)
 	if err != nil {

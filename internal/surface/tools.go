@@ -115,6 +115,12 @@ func taskSupport(t Item) string {
 // destructive means only when the tool is not read-only.
 type hints struct{ readOnly, destructive, idempotent, openWorld bool }
 
+// Destructive reports whether a tool (as listed: its annotations) may
+// change or lose data by its hints and the spec's defaults, read as the
+// annotation rules read them: a tool not marked read-only is destructive
+// unless it says destructiveHint: false. test init skips such a tool.
+func Destructive(tool Item) bool { return toolHints(tool).destructive }
+
 func toolHints(t Item) hints {
 	a, _ := t["annotations"].(map[string]any)
 	flag := func(k string, def bool) bool {

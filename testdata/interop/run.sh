@@ -9,6 +9,11 @@
 #   3. @modelcontextprotocol/server-filesystem and server-memory over
 #      stdio, and testdata/mcpgo, a mark3labs/mcp-go server, over stdio and
 #      streamable HTTP in both protocol eras (testdata/interop/servers.mjs);
+#   3b. `mcpeek test init` then `mcpeek test`, untouched, against
+#      server-everything, server-filesystem, mcp-go and the TypeScript SDK's
+#      example server: 0 failed; and a test saved with + in the inspector
+#      (server-everything's trigger-elicitation-request answered, an mcp-go
+#      resource read in 2026-07-28) passing at once (e2e/starter_test.go);
 #   4. the official Inspector's CLI (@modelcontextprotocol/inspector --cli)
 #      listing tools and calling one against a served recording, `mcpeek
 #      replay REC --serve`, over stdio and streamable HTTP
@@ -151,6 +156,14 @@ else
   cat "$work/mcpgo-build.log"; row "mcpgo/build" fail
 fi
 checks servers testdata/interop/servers.mjs
+
+echo "== first runs: test init's starter and +'s saved tests against server-everything, server-filesystem, mcp-go, the TypeScript SDK"
+first_runs='^(TestStarterFirstRunIsGreen|TestInspectorSavedTestOfServerEverythingPasses|TestInspectorSavedReadOfMcpGoPasses)$'
+if MCPEEK_REQUIRE_BROWSER=1 go test -count=1 -run "$first_runs" ./e2e >"$work/first-runs.log" 2>&1; then
+  row "first-runs/test init's starter and +'s tests pass at once" pass
+else
+  cat "$work/first-runs.log"; row "first-runs/test init's starter and +'s tests pass at once" fail
+fi
 
 echo "== Inspector $inspector_version --cli against mcpeek replay --serve (a recording of the fixture)"
 checks inspector testdata/interop/inspector.mjs

@@ -1,6 +1,8 @@
 // Command mcpgo is an MCP server built with github.com/mark3labs/mcp-go, for
 // testdata/interop/run.sh: a tool that asks its user for a form and a tool
-// that asks the client's model for a completion, each returning what it got.
+// that asks the client's model for a completion, each returning what it got,
+// and a resource (mcp-go adds the 2026-07-28 cache hints to its read in that
+// era, and nothing before).
 // Both are written in mcp-go's multi round-trip style, so one handler serves
 // both protocol eras: in 2026-07-28 the call returns an input_required result
 // and the client retries with the answers; against a 2025-11-25 client mcp-go
@@ -34,6 +36,7 @@ func main() {
 	flag.Parse()
 	s := server.NewMCPServer("mcpeek-interop-mcpgo", "1.0.0",
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
 		server.WithElicitation(),
 	)
 	s.EnableSampling()
@@ -44,6 +47,7 @@ func main() {
 		mcp.WithDescription("asks the client's model a question and returns its reply"),
 		mcp.WithString("question", mcp.Required(), mcp.Description("what to ask")),
 	), askModel)
+	s.AddResource(mcp.NewResource("mcpgo://greeting", "greeting", mcp.WithMIMEType("text/plain")), greeting)
 	var err error
 	if *addr != "" {
 		fmt.Fprintf(os.Stderr, "mcpgo: listening on http://%s/mcp\n", *addr)
@@ -145,4 +149,9 @@ func structured(v map[string]any) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("encode the result: %w", err)
 	}
 	return mcp.NewToolResultStructured(v, string(b)), nil
+}
+
+// greeting is the text of mcpgo://greeting.
+func greeting(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: "hello from mcp-go"}}, nil
 }

@@ -432,7 +432,14 @@ func (p *Suite) outcome(r *TestRan) string {
 	case suite.StatusPassed:
 		b.WriteString(s.OK.Render("✓ passed") + s.Dim.Render(" in "+res.Revision) + "\n")
 	case suite.StatusSkipped:
-		b.WriteString(s.Dim.Render("skipped") + "\n")
+		// Why, when it is known (skip:'s reason, an era the connection
+		// does not speak): the reason is the whole story, not a failure.
+		why := ""
+		if res.Skipped != "" {
+			why = ": " + widget.Clean(res.Skipped)
+		}
+		b.WriteString(s.Dim.Render("skipped"+why) + "\n")
+		return b.String()
 	default:
 		b.WriteString(s.Err.Render("✗ failed") + s.Dim.Render(" in "+res.Revision) + "\n")
 	}

@@ -3,7 +3,6 @@
 package author
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -12,65 +11,210 @@ import (
 
 	"github.com/mcpeek/mcpeek/internal/secret"
 	"github.com/mcpeek/mcpeek/internal/suite"
+	"github.com/mcpeek/mcpeek/internal/surface"
 	"github.com/mcpeek/mcpeek/internal/yamlout"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.yaml.in/yaml/v3"
 )
 
-// Starter is a suite with one test per tool: a call with arguments for
-// the required fields of its input schema, expected not to fail. Tools
-// annotated destructive are written skipped. server is the server's
-// words (nil: the fixture). An argument the one secret rule holds secret
-// (secret.Paths, with known: the values the session knows as secrets) is
+// StarterInput is what a starter suite is written from.
+type StarterInput struct {
+	// Server is the server's words (nil: the fixture).
+	Server []string
+	// Tools are the server's tools, one test each.
+	Tools []*mcp.Tool
+	// Known are the values the session knows as secrets.
+	Known secret.Known
+	// Revisions are those the server speaks (of the two eras), the
+	// suite's protocol:; nil leaves protocol: out, and the suite runs in
+	// the eras the server speaks.
+	Revisions []string
+	// Env are the -e KEY=VALUE entries the server command was given, and
+	// Headers the -H "Name: Value" ones: the suite's env: and headers:.
+	Env, Headers []string
+	// Try calls a tool once with arguments, as its test will, and tells
+	// what it asked (nil: no tool is called, and no answers are written).
+	Try func(tool string, args map[string]any) Tried
+}
+
+// Tried is what one call of a tool did, as test init saw it.
+type Tried struct {
+	// Questions are those the call asked, with the answers given, and
+	// Rounds its input rounds (suite.StepQuestions).
+	Questions []suite.Question
+	Rounds    int
+	// Era is the revision the call was made in.
+	Era string
+	// Failed says, in mcpeek's words (never the server's), why the call
+	// did not succeed: "" when it did.
+	Failed string
+}
+
+// Starter is a suite with one test per tool, named after it: a call with
+// arguments its input schema accepts (SampleArgs), expected not to fail.
+// A tool destructive by its hints and the spec's defaults, as diff reads
+// them (surface.Destructive), is written skipped with a comment saying
+// why and how to run it. Each other tool is tried once (in.Try): one that
+// asked questions is written with the answers given and what it asked
+// (as + writes it), one whose call failed is written skipped saying so.
+// An argument, env: or headers: value the one secret rule holds secret is
 // written as an {{env.MCPEEK_SECRET_…}} template, never a value: env are
-// those variables, sorted, to be set when the suite runs. revisions are
-// those the server speaks (of the two eras), the suite's protocol:; nil
-// leaves protocol: out, and the suite runs in the eras the server speaks.
-func Starter(server []string, tools []*mcp.Tool, known secret.Known, revisions []string) (text []byte, env []string, err error) {
+// those variables, sorted, to be set when the suite runs.
+func Starter(in StarterInput) (text []byte, env []string, err error) {
 	var b strings.Builder
 	b.WriteString("# A starter suite written by mcpeek test init: one test per tool.\n")
 	b.WriteString("# Fill in the arguments, add answers for the questions each tool asks\n")
 	b.WriteString("# (a question without an answer fails its step), then run: mcpeek test\n")
 	b.WriteString("version: 1\n")
 	srv := any(suite.FixtureServer)
-	if server != nil {
-		srv = server
+	if in.Server != nil {
+		srv = in.Server
 	}
 	if err := writeYAML(&b, map[string]any{"server": srv}); err != nil {
 		return nil, nil, err
 	}
-	if len(revisions) > 0 {
-		b.WriteString("protocol: [" + strings.Join(revisions, ", ") + "]\n")
+	if len(in.Revisions) > 0 {
+		b.WriteString("protocol: [" + strings.Join(in.Revisions, ", ") + "]\n")
+	}
+	for _, set := range []struct {
+		key, sep string
+		entries  []string
+	}{{"env", "=", in.Env}, {"headers", ":", in.Headers}} {
+		m, vars := templateEntries(set.entries, set.sep, in.Known)
+		env = append(env, vars...)
+		if len(m) > 0 {
+			if err := writeYAML(&b, map[string]any{set.key: m}); err != nil {
+				return nil, nil, err
+			}
+		}
 	}
 	b.WriteString("tests:\n")
-	sorted := append([]*mcp.Tool(nil), tools...)
+	sorted := append([]*mcp.Tool(nil), in.Tools...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	for _, t := range sorted {
-		test := map[string]any{}
-		call := map[string]any{"call": t.Name, "expect": map[string]any{"isError": false}}
-		if args := requiredArgs(t.InputSchema); len(args) > 0 {
-			for _, p := range secret.Paths(t.InputSchema, args, known) {
-				env = templateSecret(args, strings.Split(p, "."), env)
-			}
-			call["args"] = args
-		}
-		var name strings.Builder
-		fmt.Fprintf(&name, "%s answers", t.Name)
-		test["name"] = name.String()
-		if destructive(t) {
-			test["skip"] = true
-		}
-		test["steps"] = []any{call}
-		var item strings.Builder
-		if destructive(t) {
-			item.WriteString("# destructive (annotations.destructiveHint): skipped until you point it at something safe\n")
-		}
-		if err := writeYAML(&item, []any{test}); err != nil {
+		item, vars, err := starterTest(t, in)
+		if err != nil {
 			return nil, nil, err
 		}
-		b.WriteString(indent(item.String(), "  "))
+		env = append(env, vars...)
+		b.WriteString(indent(item, "  "))
 	}
 	sort.Strings(env)
 	return []byte(b.String()), slices.Compact(env), nil
+}
+
+// starterTest is the test of tool t, as YAML (a one-item sequence), and
+// the variables its secrets are read from.
+func starterTest(t *mcp.Tool, in StarterInput) (string, []string, error) {
+	var env []string
+	args := SampleArgs(t.InputSchema)
+	var tried *Tried
+	var item strings.Builder
+	skip, how := "", ""
+	switch {
+	case IsDestructive(t):
+		skip = "may change or lose data: not annotated readOnlyHint: true or destructiveHint: false (the spec's defaults)"
+		how = "# " + t.Name + " is skipped so that the suite changes nothing. To run it, point the suite\n" +
+			"# at a server whose data you can lose and delete the skip: line.\n"
+	case in.Try != nil:
+		r := in.Try(t.Name, args)
+		tried = &r
+		if r.Failed != "" {
+			skip = "the call with these arguments " + oneLine(r.Failed) + " when test init tried it"
+			how = "# " + t.Name + " is skipped: fill in arguments it accepts and delete the skip: line.\n"
+		}
+	}
+	if tried != nil && skip == "" && len(tried.Questions) > 0 {
+		text, vars, err := askingTest(t, args, *tried, in)
+		return text, vars, err
+	}
+	test := starterTestDoc{Name: t.Name, Skip: skip}
+	call := starterStep{Call: t.Name, Expect: map[string]any{"isError": false}}
+	if len(args) > 0 {
+		for _, p := range secret.Paths(t.InputSchema, args, in.Known) {
+			env = templateSecret(args, strings.Split(p, "."), env)
+		}
+		call.Args = args
+	}
+	if skip != "" {
+		item.WriteString(how)
+	}
+	test.Steps = []starterStep{call}
+	if err := writeYAML(&item, []any{test}); err != nil {
+		return "", nil, err
+	}
+	return item.String(), env, nil
+}
+
+// starterTestDoc and starterStep are a starter's test as written, its
+// keys in the order a person reads them.
+type starterTestDoc struct {
+	Name  string        `yaml:"name"`
+	Skip  string        `yaml:"skip,omitempty"`
+	Steps []starterStep `yaml:"steps"`
+}
+
+type starterStep struct {
+	Call   string         `yaml:"call"`
+	Args   map[string]any `yaml:"args,omitempty"`
+	Expect map[string]any `yaml:"expect"`
+}
+
+// askingTest is the test of a tool that asked questions when tried: the
+// call with the answers it was given and what it asked, as + writes it,
+// expected not to fail.
+func askingTest(t *mcp.Tool, args map[string]any, tried Tried, in StarterInput) (string, []string, error) {
+	step := Secrets(suite.SessionStep{Kind: suite.StepCall, Target: t.Name, Args: args, Era: tried.Era, Eras: in.Revisions,
+		Questions: tried.Questions, Rounds: tried.Rounds, NoSnapshot: true}, t.InputSchema, in.Known)
+	d, err := suite.BuildTest(t.Name, step)
+	if err != nil {
+		return "", nil, err
+	}
+	n := d.Node()
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "steps" || len(n.Content[i+1].Content) == 0 {
+			continue
+		}
+		stepNode := n.Content[i+1].Content[0]
+		for j := 0; j+1 < len(stepNode.Content); j += 2 {
+			if stepNode.Content[j].Value == "expect" {
+				e := stepNode.Content[j+1]
+				e.Content = append([]*yaml.Node{{Kind: yaml.ScalarNode, Value: "isError"}, {Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"}}, e.Content...)
+			}
+		}
+	}
+	data, err := yamlout.Marshal(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{n}})
+	if err != nil {
+		return "", nil, err
+	}
+	return "# " + t.Name + " asks questions: test init called it once and wrote the answers it gave.\n" + string(data), d.Env, nil
+}
+
+// oneLine is text on one line, for a YAML comment.
+func oneLine(text string) string {
+	return strings.Join(strings.Fields(text), " ")
+}
+
+// templateEntries are KEY<sep>VALUE entries (-e, -H) as a map, each value
+// the one secret rule holds secret (by its name or a value known knows)
+// written as an {{env.MCPEEK_SECRET_…}} template, and those variables.
+func templateEntries(entries []string, sep string, known secret.Known) (map[string]any, []string) {
+	var env []string
+	out := map[string]any{}
+	for _, e := range entries {
+		k, v, ok := strings.Cut(e, sep)
+		if !ok {
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		out[k] = v
+		if len(secret.Paths(nil, map[string]any{k: v}, known)) > 0 {
+			name := suite.SecretVar(k)
+			out[k] = "{{env." + name + "}}"
+			env = append(env, name)
+		}
+	}
+	return out, env
 }
 
 // templateSecret writes the value at path in args, if there is one, as
@@ -109,54 +253,14 @@ func indent(text, pad string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func destructive(t *mcp.Tool) bool {
-	a := t.Annotations
-	return a != nil && a.DestructiveHint != nil && *a.DestructiveHint
-}
-
-// requiredArgs are the required properties of an input schema, each with
-// its default, first enum value or example, else an empty value of its
-// type.
-func requiredArgs(schema any) map[string]any {
-	data, err := json.Marshal(schema)
-	if err != nil {
-		return nil
+// IsDestructive reports whether test init leaves t skipped: destructive by
+// its hints and the spec's defaults, as diff reads them.
+func IsDestructive(t *mcp.Tool) bool {
+	var a map[string]any
+	if t.Annotations != nil {
+		a = asObject(t.Annotations)
 	}
-	var s struct {
-		Required   []string                  `json:"required"`
-		Properties map[string]map[string]any `json:"properties"`
-	}
-	if json.Unmarshal(data, &s) != nil {
-		return nil
-	}
-	out := map[string]any{}
-	for _, name := range s.Required {
-		out[name] = placeholderValue(s.Properties[name])
-	}
-	return out
-}
-
-func placeholderValue(p map[string]any) any {
-	if v, ok := p["default"]; ok {
-		return v
-	}
-	if e, ok := p["enum"].([]any); ok && len(e) > 0 {
-		return e[0]
-	}
-	if ex, ok := p["examples"].([]any); ok && len(ex) > 0 {
-		return ex[0]
-	}
-	switch p["type"] {
-	case "integer", "number":
-		return 0
-	case "boolean":
-		return false
-	case "array":
-		return []any{}
-	case "object":
-		return map[string]any{}
-	}
-	return ""
+	return surface.Destructive(surface.Item{"annotations": a})
 }
 
 // TemplateSecrets writes the values a server's URL carries in its query

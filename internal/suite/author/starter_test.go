@@ -1,6 +1,7 @@
 package author
 
 import (
+	"encoding/json"
 	"net/url"
 	"os"
 	"slices"
@@ -16,12 +17,12 @@ func TestStarter(t *testing.T) {
 	t.Parallel()
 	yes := true
 	tools := []*mcp.Tool{
-		{Name: "search", InputSchema: map[string]any{"type": "object", "required": []any{"q", "limit", "kind"},
+		{Name: "search", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}, InputSchema: map[string]any{"type": "object", "required": []any{"q", "limit", "kind"},
 			"properties": map[string]any{"q": map[string]any{"type": "string"}, "limit": map[string]any{"type": "integer", "default": 10},
 				"kind": map[string]any{"type": "string", "enum": []any{"notes", "tags"}}, "page": map[string]any{"type": "integer"}}}},
 		{Name: "delete_all", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{DestructiveHint: &yes}},
 	}
-	text, _, err := Starter([]string{"node", "server.js"}, tools, nil, nil)
+	text, _, err := Starter(StarterInput{Server: []string{"node", "server.js"}, Tools: tools})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestStarterKeepsNoSecretArguments(t *testing.T) {
 			"user":    map[string]any{"type": "string", "default": "ada"},
 			"region":  map[string]any{"type": "string", "default": "region-secret-eu"},
 		}}}}
-	text, env, err := Starter(nil, tools, known, nil)
+	text, env, err := Starter(StarterInput{Tools: tools, Known: known})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestStarterKeepsNoSecretArguments(t *testing.T) {
 // secrets, and reads it back with vars set, as the suite runs.
 func starterRunsWith(t *testing.T, words []string, vars map[string]string, secrets ...string) *suite.Suite {
 	t.Helper()
-	text, _, err := Starter(words, []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}, nil, nil)
+	text, _, err := Starter(StarterInput{Server: words, Tools: []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,4 +153,108 @@ func starterRunsWith(t *testing.T, words []string, vars map[string]string, secre
 		t.Fatalf("%v\n%s", err, text)
 	}
 	return s
+}
+
+// test init reads a tool's hints as diff does, with the spec's defaults:
+// a tool not marked read-only is destructive unless it says it is not;
+// such a tool is written skipped, with the reason the report prints and
+// a comment saying how to run it.
+func TestStarterReadsHintsAsDiffDoes(t *testing.T) {
+	t.Parallel()
+	yes, no := true, false
+	tools := []*mcp.Tool{
+		{Name: "plain", InputSchema: map[string]any{"type": "object"}},
+		{Name: "read_only", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &yes}},
+		{Name: "additive", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{DestructiveHint: &no}},
+		{Name: "destroys", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{DestructiveHint: &yes}},
+	}
+	tried := map[string]bool{}
+	text, _, err := Starter(StarterInput{Tools: tools, Try: func(tool string, _ map[string]any) Tried {
+		tried[tool] = true
+		return Tried{}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Parse("starter.mcpeek.yaml", text, os.LookupEnv)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	for _, tt := range s.Tests {
+		want := tt.Name == "plain" || tt.Name == "destroys"
+		if tt.Skip != want || want && !strings.Contains(tt.SkipReason, "may change or lose data") || tried[tt.Name] == want {
+			t.Errorf("%s: skip %t (%q), tried %t; want skipped %t", tt.Name, tt.Skip, tt.SkipReason, tried[tt.Name], want)
+		}
+	}
+	if !strings.Contains(string(text), "# plain is skipped so that the suite changes nothing. To run it") ||
+		!strings.Contains(string(text), "delete the skip: line") {
+		t.Errorf("no comment says why and how to run a destructive tool:\n%s", text)
+	}
+}
+
+// The -e and -H a starter was made with are its env: and headers:; a
+// value the secret rule holds secret is a template.
+func TestStarterKeepsEnvAndHeaders(t *testing.T) {
+	t.Parallel()
+	known := &mcpclient.Secrets{}
+	known.Add("Bearer tok-123")
+	text, env, err := Starter(StarterInput{Server: []string{"https://api.example.com/mcp"},
+		Tools: []*mcp.Tool{{Name: "ping", InputSchema: map[string]any{"type": "object"}}},
+		Env:   []string{"REGION=eu", "GITHUB_TOKEN=ghp-secret"}, Headers: []string{"X-Trace: on", "Authorization: Bearer tok-123"}, Known: known})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"ghp-secret", "tok-123"} {
+		if strings.Contains(string(text), secret) {
+			t.Errorf("the starter holds %q:\n%s", secret, text)
+		}
+	}
+	if want := []string{"MCPEEK_SECRET_AUTHORIZATION", "MCPEEK_SECRET_GITHUB_TOKEN"}; !slices.Equal(env, want) {
+		t.Errorf("env %v, want %v", env, want)
+	}
+	vars := map[string]string{"MCPEEK_SECRET_AUTHORIZATION": "Bearer x", "MCPEEK_SECRET_GITHUB_TOKEN": "g"}
+	s, err := suite.Parse("starter.mcpeek.yaml", text, func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if !slices.Equal(s.Env, []string{"GITHUB_TOKEN=g", "REGION=eu"}) || !slices.Equal(s.Headers, []string{"Authorization: Bearer x", "X-Trace: on"}) {
+		t.Errorf("env %v, headers %v:\n%s", s.Env, s.Headers, text)
+	}
+}
+
+// A tool that asks questions is written with the answers test init gave
+// and what it asked, so its first run meets no unexpected elicitation;
+// one whose call failed is written skipped, saying so.
+func TestStarterAnswersWhatAToolAsks(t *testing.T) {
+	t.Parallel()
+	tools := []*mcp.Tool{
+		{Name: "confirm", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}, InputSchema: map[string]any{"type": "object"}},
+		{Name: "broken", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}, InputSchema: map[string]any{"type": "object"}},
+	}
+	params := json.RawMessage(`{"mode":"form","message":"Pick a size","requestedSchema":{"type":"object","required":["size"],"properties":{"size":{"type":"integer","minimum":2}}}}`)
+	text, _, err := Starter(StarterInput{Tools: tools, Try: func(tool string, _ map[string]any) Tried {
+		if tool == "broken" {
+			return Tried{Failed: "returned an error (isError: true)"}
+		}
+		return Tried{Era: mcpclient.ProtocolLegacy, Rounds: 1, Questions: []suite.Question{{Kind: mcpclient.KindElicitation, Mode: "form",
+			Message: "Pick a size", Action: "accept", Params: params, Answer: json.RawMessage(`{"action":"accept","content":{"size":2}}`)}}}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Parse("starter.mcpeek.yaml", text, os.LookupEnv)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	broken, confirm := s.Tests[0], s.Tests[1]
+	if !broken.Skip || !strings.Contains(broken.SkipReason, "returned an error") {
+		t.Errorf("a tool whose call failed: skip %t %q", broken.Skip, broken.SkipReason)
+	}
+	st := confirm.Steps[0]
+	if confirm.Skip || len(st.Answers) != 1 || st.Answers[0].Action != "accept" || len(st.Expect.Asked) != 1 || st.Expect.IsError == nil || *st.Expect.IsError {
+		t.Errorf("the asking tool's test:\n%s", text)
+	}
 }
