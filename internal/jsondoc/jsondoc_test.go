@@ -287,3 +287,37 @@ func TestKeyBy(t *testing.T) {
 		t.Error("a member step has a key")
 	}
 }
+
+// Lookup finds what a pointer names, escapes read back, and nothing where
+// the document has nothing: a missing member, an index out of range or
+// not written as a plain decimal, a step into a scalar, a malformed pointer.
+func TestLookup(t *testing.T) {
+	doc := decode(t, `{"$defs":{"a/b":{"type":"string"},"m~n":[10,20]},"s":"x"}`)
+	for _, tc := range []struct {
+		pointer string
+		want    string // the value as JSON; "" for none
+	}{
+		{"", `{"$defs":{"a/b":{"type":"string"},"m~n":[10,20]},"s":"x"}`},
+		{"/$defs/a~1b", `{"type":"string"}`},
+		{"/$defs/m~0n/1", `20`},
+		{"/$defs/m~0n/2", ""},
+		{"/$defs/m~0n/01", ""},
+		{"/$defs/m~0n/-1", ""},
+		{"/$defs/missing", ""},
+		{"/s/0", ""},
+		{"/$defs/a~2b", ""},
+		{"$defs", ""},
+	} {
+		got, ok := Lookup(doc, tc.pointer)
+		if tc.want == "" {
+			if ok {
+				t.Errorf("Lookup(%q) = %v, want nothing", tc.pointer, got)
+			}
+			continue
+		}
+		b, _ := json.Marshal(got)
+		if !ok || string(b) != tc.want {
+			t.Errorf("Lookup(%q) = %s, %v; want %s", tc.pointer, b, ok, tc.want)
+		}
+	}
+}

@@ -180,3 +180,34 @@ func SplitPointer(pointer string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// Lookup is the value a JSON pointer (RFC 6901) names in a decoded JSON
+// document (maps, slices, scalars), and whether the document has one
+// there: a member of an object, or an index of an array written as a
+// decimal number within it.
+func Lookup(doc any, pointer string) (any, bool) {
+	tokens, err := SplitPointer(pointer)
+	if err != nil {
+		return nil, false
+	}
+	cur := doc
+	for _, tok := range tokens {
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[tok]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) || strconv.Itoa(i) != tok {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}

@@ -16,11 +16,11 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/internal/jsondoc"
 )
 
 // A field's name says it holds a secret (Name) by its words, split
@@ -157,30 +157,10 @@ func (d schemaDoc) ref(s map[string]any) (string, map[string]any) {
 	if !ok || pointer != "" && !strings.HasPrefix(pointer, "/") {
 		return "", nil
 	}
-	var cur any = d.root
-	if pointer != "" {
-		for _, tok := range strings.Split(pointer[1:], "/") {
-			tok = pointerEscapes.Replace(tok)
-			switch c := cur.(type) {
-			case map[string]any:
-				cur = c[tok]
-			case []any:
-				i, err := strconv.Atoi(tok)
-				if err != nil || i < 0 || i >= len(c) {
-					return "", nil
-				}
-				cur = c[i]
-			default:
-				return "", nil
-			}
-		}
-	}
+	cur, _ := jsondoc.Lookup(d.root, pointer)
 	target, _ := cur.(map[string]any)
 	return r, target
 }
-
-// pointerEscapes undoes a JSON pointer's escapes (RFC 6901).
-var pointerEscapes = strings.NewReplacer("~1", "/", "~0", "~")
 
 // parts are the schemas a value s describes is described by: s, the
 // schema its reference names and those of its allOf, anyOf and oneOf,

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcpeek/mcpeek/internal/jsondoc"
 )
 
 // sampler makes a value for a schema within one document: its local
@@ -67,11 +69,7 @@ func (s *sampler) resolve(p map[string]any) map[string]any {
 		if !strings.HasPrefix(ref, "#/") {
 			break
 		}
-		target := any(s.root)
-		for _, part := range strings.Split(ref[2:], "/") {
-			m, _ := target.(map[string]any)
-			target = m[strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")]
-		}
+		target, _ := jsondoc.Lookup(s.root, ref[1:])
 		m, ok := target.(map[string]any)
 		if !ok {
 			break
