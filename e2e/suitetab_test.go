@@ -31,18 +31,16 @@ tests:
 // shows what it will do and runs nothing unless the person says y (the
 // wire log holds no call); a yes runs it and is remembered in the
 // person's store of approved project servers (0600), so the next
-// inspector runs it at once.
+// inspector runs it at once. Run as root (as CI does), the clone is
+// made by another user (see clone), as a repository a stranger committed
+// (issue 36, item 2). It guards the Suite tab's approval: before it, Enter
+// ran the test at once, answering the tool's form with the person's
+// environment, and the row said only "✓ passed".
 func TestSuiteTabRunsAProjectTestOnlyOnceApproved(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	suiteFile := filepath.Join(dir, "mcpeek", "smoke.yaml")
-	err := os.MkdirAll(filepath.Dir(suiteFile), 0o755)
-	if err == nil {
-		err = os.WriteFile(suiteFile, []byte(smokeSuite), 0o644)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	// As root, the clone's suite is another user's (see clone): the
+	// approval is the person's whoever committed the suite.
+	dir := clone(t, map[string]string{"mcpeek/smoke.yaml": smokeSuite}, nil)
 	config, logs := t.TempDir(), t.TempDir()
 	env := []string{"XDG_CONFIG_HOME=" + config, "DANGER_CHOICE=option-b"}
 	wire := filepath.Join(logs, "wire.jsonl")
