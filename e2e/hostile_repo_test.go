@@ -160,11 +160,11 @@ func runBounded(t *testing.T, dir string, limit time.Duration, args ...string) b
 const snapshotSuite = `version: 1
 server: fixture
 tests:
-  - name: choose
+  - name: count
     steps:
-      - call: choose_option
-        answers: [{match: {message: "Choose"}, action: accept, content: {choice: option-a}}]
-        expect: {snapshot: chosen}
+      - call: count_down
+        args: {steps: 1, delayMs: 0}
+        expect: {snapshot: counted}
 `
 
 // A clone made by another user holds mcpeek/t.mcpeek.yaml and its
@@ -245,7 +245,7 @@ func TestReportLinkOfAnotherUserRefused(t *testing.T) {
 	testuser.NeedsRoot(t)
 	mine := t.TempDir()
 	suitePath := filepath.Join(mine, "t.mcpeek.yaml")
-	writeOwn(t, suitePath, strings.Replace(snapshotSuite, "expect: {snapshot: chosen}", `expect: {jsonpath: {"$.structuredContent.choice": option-a}}`, 1))
+	writeOwn(t, suitePath, strings.Replace(snapshotSuite, "{snapshot: counted}", `{jsonpath: {"$.structuredContent.steps": 1}}`, 1))
 	precious := filepath.Join(mine, "precious")
 	writeOwn(t, precious, "precious\n")
 	absent := filepath.Join(mine, "created-through")
