@@ -45,14 +45,13 @@ func readHeads(data []byte) (heads []head, batch []json.RawMessage, ok bool) {
 			return nil, nil, false
 		}
 		for _, m := range batch {
-			var h head
-			_ = json.Unmarshal(m, &h)
+			h, _ := readHead(m)
 			heads = append(heads, h)
 		}
 		return heads, batch, true
 	}
-	var h head
-	if json.Unmarshal(data, &h) != nil && !json.Valid(data) {
+	h, ok := readHead(data)
+	if !ok {
 		return nil, nil, false
 	}
 	return []head{h}, nil, true
