@@ -128,6 +128,10 @@ func testServer(mode string) int {
 		return forgedServer()
 	case "bare-asks":
 		return bareAsksServer()
+	case "relay":
+		return relayRun(os.Args[1:])
+	case "profiled":
+		return profiledRun(os.Args[1:])
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "crash", InputSchema: json.RawMessage(`{"type":"object"}`)},

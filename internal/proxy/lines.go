@@ -49,9 +49,9 @@ func (r *lineReader) next() (line, error) {
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		if chunks == nil && !l.tooLong && err != bufio.ErrBufferFull && int64(len(chunk)) <= r.max+1 {
-			// The whole message was in the buffer: one copy.
-			r.buf = append(r.buf[:0], chunk...)
-			l.data = r.buf
+			// The whole message was in the buffer: lent from it, not
+			// copied.
+			l.data = chunk
 			return l, noEOF(err, len(chunk) > 0)
 		}
 		switch {

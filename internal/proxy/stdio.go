@@ -52,6 +52,8 @@ func runStdio(ctx context.Context, opts Options) error {
 		_ = l.cmd.Wait()
 		close(l.exited)
 	}()
+	stopAside := l.track.logAside()
+	defer stopAside()
 	go l.fromHost()
 	go func() {
 		select {
@@ -61,6 +63,7 @@ func runStdio(ctx context.Context, opts Options) error {
 		}
 	}()
 	l.fromServer(serverOut)
+	l.track.aside.drain()
 	// The server's stdout ended: it exited, or closed it and will.
 	select {
 	case <-l.exited:
@@ -123,6 +126,7 @@ func (l *stdioLink) fromHost() {
 			if _, werr := l.stdin.Write(ln.data); werr != nil {
 				l.opts.Wire.Note("proxy: writing to the server: " + werr.Error())
 			}
+			l.track.forwarded()
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -157,6 +161,7 @@ func (l *stdioLink) fromServer(r *os.File) {
 		case len(ln.data) > 0:
 			l.track.fromServer(ln.data)
 			l.write(ln.data)
+			l.track.forwarded()
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -192,6 +197,7 @@ func (l *stdioLink) write(data []byte) {
 // end: the signal is passed on at once).
 func (l *stdioLink) leave(why string, grace time.Duration) {
 	l.hostGoneOnce.Do(func() {
+		l.track.aside.drain()
 		l.opts.Wire.Note("proxy: " + why + "; stopping the server")
 		close(l.hostGone)
 		go l.stop(grace)

@@ -72,6 +72,9 @@ type tracker struct {
 	// server's, in the order asked.
 	host, server openIDs
 	hs           *handshake
+	// aside, while set, has messages logged and tracked aside
+	// (logAside).
+	aside *logQueue
 }
 
 // openIDs are the ids of one side's requests in flight, in the order
@@ -109,15 +112,39 @@ func newTracker(wire *mcpclient.WireLog, rec *record.Writer, transport string) *
 	return t
 }
 
-// fromHost logs and tracks what the host sent (one message or a batch).
+// fromHost logs and tracks what the host sent (one message or a batch),
+// before it is forwarded.
 func (t *tracker) fromHost(data []byte) {
-	t.pass(mcpclient.DirSend, data)
+	t.see(mcpclient.DirSend, data)
 }
 
-// fromServer logs and tracks what the server sent.
+// fromServer logs and tracks what the server sent, before it is
+// forwarded.
 func (t *tracker) fromServer(data []byte) {
-	t.pass(mcpclient.DirRecv, data)
+	t.see(mcpclient.DirRecv, data)
 }
+
+// see logs and tracks a message: aside when the tracker logs aside and
+// has room (then once forwarded() says the message went), else now, once
+// what is aside is done.
+func (t *tracker) see(dir mcpclient.Direction, data []byte) {
+	if t.aside.push(dir, data) {
+		return
+	}
+	t.aside.drain()
+	t.pass(dir, data)
+}
+
+// logAside has the messages logged and tracked aside (see logQueue) until
+// stop is called, which waits until all are.
+func (t *tracker) logAside() (stop func()) {
+	t.aside = newLogQueue(t.pass)
+	return t.aside.close
+}
+
+// forwarded says that the message last seen was forwarded: what is aside
+// may be done now.
+func (t *tracker) forwarded() { t.aside.kick() }
 
 func (t *tracker) pass(dir mcpclient.Direction, data []byte) {
 	heads, batch, ok := readHeads(data)
@@ -155,6 +182,7 @@ func (t *tracker) pass(dir mcpclient.Direction, data []byte) {
 // hostOpen takes the ids of the host's requests still in flight: the
 // server will not answer them now.
 func (t *tracker) hostOpen() []string {
+	t.aside.drain()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	ids := t.host.ids
@@ -164,6 +192,7 @@ func (t *tracker) hostOpen() []string {
 
 // answered forgets a host request the proxy answered itself.
 func (t *tracker) answered(id string) {
+	t.aside.drain()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.host.remove(id)
@@ -186,6 +215,7 @@ const (
 
 // isHostOpen reports whether the host waits for an answer to id.
 func (t *tracker) isHostOpen(id string) bool {
+	t.aside.drain()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return slices.Contains(t.host.ids, id)
