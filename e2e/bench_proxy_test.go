@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -191,13 +192,17 @@ func medianDuration(ds []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// BenchmarkProxyStreamedCalls streams 20,000 small calls (touch_counter
+// streamedCheckpoints are the counts of calls after which
+// BenchmarkProxyStreamedCalls reads the proxy's resident set.
+var streamedCheckpoints = []int64{1000, 10000, 20000, 40000}
+
+// BenchmarkProxyStreamedCalls streams 40,000 small calls (touch_counter
 // of the fixture, four at a time) through mcpeek proxy and reads the
-// proxy's resident set (VmRSS) after 1,000, 10,000 and 20,000 of them,
-// and its peak (VmHWM) at the end: the wire log's ring (10,000 entries,
-// full after 5,000 calls) is the only thing that may grow, so the set
-// grows from 1,000 to 10,000 calls by the ring's filling at most, and not
-// at all from 10,000 to 20,000. Linux only (/proc).
+// proxy's resident set (VmRSS) after 1,000, 10,000, 20,000 and 40,000 of
+// them, and its peak (VmHWM) at the end: the wire log's ring (10,000
+// entries, full after 5,000 calls) is the only thing that may grow, so
+// the set grows from 1,000 to 10,000 calls by the ring's filling at most,
+// and no further after. Linux only (/proc).
 //
 //	go test -run '^$' -bench ProxyStreamedCalls -benchtime 1x -count 3 ./e2e
 func BenchmarkProxyStreamedCalls(b *testing.B) {
@@ -231,18 +236,17 @@ func BenchmarkProxyStreamedCalls(b *testing.B) {
 			wg.Wait()
 			done.Store(n)
 		}
-		calls(1000)
-		at1k := rss()
-		calls(10000)
-		at10k := rss()
-		calls(20000)
-		at20k := rss()
+		var at []int64
+		for _, n := range streamedCheckpoints {
+			calls(n)
+			at = append(at, rss())
+		}
 		hwm, _ := procKB(status, "VmHWM:")
-		b.ReportMetric(mb(at1k), "rss-1k-MB")
-		b.ReportMetric(mb(at10k), "rss-10k-MB")
-		b.ReportMetric(mb(at20k), "rss-20k-MB")
-		b.ReportMetric(mb(at10k-at1k), "growth-1k-10k-MB")
-		b.ReportMetric(mb(at20k-at10k), "growth-10k-20k-MB")
+		for i, n := range streamedCheckpoints {
+			b.ReportMetric(mb(at[i]), fmt.Sprintf("rss-%dk-MB", n/1000))
+		}
+		b.ReportMetric(mb(at[1]-at[0]), "growth-1k-10k-MB")
+		b.ReportMetric(mb(at[len(at)-1]-at[1]), fmt.Sprintf("growth-10k-%dk-MB", streamedCheckpoints[len(at)-1]/1000))
 		b.ReportMetric(mb(hwm), "peak-MB")
 		_ = cs.Close()
 	}
@@ -272,25 +276,35 @@ func BenchmarkProxyBigResult(b *testing.B) {
 			b.Fatal(err)
 		}
 		out := bufio.NewReaderSize(stdout, 1<<20)
-		call := func(line string) int {
+		// call sends a request and reads up to its answer (the hostile
+		// server logs on the way), whose size it returns.
+		call := func(id int, line string) int {
 			if _, err := io.WriteString(in, line+"\n"); err != nil {
 				b.Fatal(err)
 			}
-			got, err := out.ReadBytes('\n')
-			if err != nil {
-				b.Fatal(err)
+			for {
+				got, err := out.ReadBytes('\n')
+				if err != nil {
+					b.Fatal(err)
+				}
+				var m struct {
+					ID     json.RawMessage
+					Method string
+				}
+				if json.Unmarshal(got, &m) == nil && m.Method == "" && string(m.ID) == strconv.Itoa(id) {
+					return len(got)
+				}
 			}
-			return len(got)
 		}
-		call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench-host","version":"1"}}}`)
+		call(1, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench-host","version":"1"}}}`)
 		_, _ = io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-		call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)
+		call(2, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)
 		status := "/proc/" + strconv.Itoa(cmd.Process.Pid) + "/status"
 		before, ok := procKB(status, "VmRSS:")
 		if !ok {
 			b.Fatal("no VmRSS in " + status)
 		}
-		size := call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"big","arguments":{}}}`)
+		size := call(3, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"big","arguments":{}}}`)
 		peak, _ := procKB(status, "VmHWM:")
 		_ = in.Close()
 		_ = cmd.Wait()

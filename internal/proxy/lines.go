@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 )
 
 // lineReader reads newline-delimited messages, each at most max bytes:
@@ -36,19 +37,19 @@ func newLineReader(r io.Reader, max int64) *lineReader {
 // next reads the next message. data is valid until the next call. At the
 // end it returns io.EOF (a last line without newline is returned first).
 //
-// A message longer than the reader's buffer is kept in the chunks it
-// arrives in and joined once whole, so that reading it takes at most
-// about twice its size, not the garbage of a slice grown step by step.
+// A message longer than the reader's buffer is staged in blocks as it
+// arrives and joined once whole, each block given back as soon as it is
+// copied (see stage): reading it takes little more than its size.
 func (r *lineReader) next() (line, error) {
 	if cap(r.buf) > 1<<20 {
 		r.buf = nil // a big message's buffer is not kept for the small ones
 	}
 	var l line
-	var chunks [][]byte
-	size := 0
+	var st stage
+	defer st.release()
 	for {
 		chunk, err := r.br.ReadSlice('\n')
-		if chunks == nil && !l.tooLong && err != bufio.ErrBufferFull && int64(len(chunk)) <= r.max+1 {
+		if st.size == 0 && !l.tooLong && err != bufio.ErrBufferFull && int64(len(chunk)) <= r.max+1 {
 			// The whole message was in the buffer: lent from it, not
 			// copied.
 			l.data = chunk
@@ -57,14 +58,13 @@ func (r *lineReader) next() (line, error) {
 		switch {
 		case l.tooLong:
 			l.size += int64(len(chunk))
-		case int64(size+len(chunk)) > r.max+1: // +1: the newline
+		case int64(st.size+len(chunk)) > r.max+1: // +1: the newline
 			l.tooLong = true
-			l.start = keepStart(chunks, chunk)
-			l.size = int64(size + len(chunk))
-			chunks = nil
+			l.start = st.keepStart(chunk)
+			l.size = int64(st.size + len(chunk))
+			st.release()
 		default:
-			chunks = append(chunks, bytes.Clone(chunk))
-			size += len(chunk)
+			st.add(chunk)
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -72,33 +72,72 @@ func (r *lineReader) next() (line, error) {
 		if l.tooLong {
 			return l, noEOF(err, l.size > 0)
 		}
-		r.buf = join(r.buf[:0], chunks, size)
+		size := st.size
+		r.buf = st.join(r.buf[:0])
 		l.data = r.buf
 		return l, noEOF(err, size > 0)
 	}
 }
 
-// join appends the chunks to buf, growing it once.
-func join(buf []byte, chunks [][]byte, size int) []byte {
-	if cap(buf) < size {
-		buf = make([]byte, 0, size)
+// stage holds a message longer than the reader's buffer while it is
+// read: in blocks of memory outside Go's heap where the system allows
+// (stageBlock), each given back to the system as soon as it is copied
+// into the message's buffer, so that the message is not held twice.
+type stage struct {
+	blocks [][]byte
+	size   int
+}
+
+// stageBlockSize is the size of one block of a stage.
+const stageBlockSize = 1 << 20
+
+// add appends p.
+func (s *stage) add(p []byte) {
+	for len(p) > 0 {
+		if len(s.blocks) == 0 || len(s.blocks[len(s.blocks)-1]) == stageBlockSize {
+			s.blocks = append(s.blocks, newStageBlock(stageBlockSize)[:0])
+		}
+		last := &s.blocks[len(s.blocks)-1]
+		n := min(len(p), stageBlockSize-len(*last))
+		*last = append(*last, p[:n]...)
+		p = p[n:]
+		s.size += n
 	}
-	for _, c := range chunks {
-		buf = append(buf, c...)
+}
+
+// join appends what the stage holds to buf, growing it once, and gives
+// each block back once copied.
+func (s *stage) join(buf []byte) []byte {
+	if cap(buf) < s.size {
+		buf = make([]byte, 0, s.size)
 	}
+	for i, b := range s.blocks {
+		buf = append(buf, b...)
+		freeStageBlock(b)
+		s.blocks[i] = nil
+	}
+	s.blocks, s.size = nil, 0
 	return buf
 }
 
-// keepStart is the first keptStart bytes of the chunks and then chunk.
-func keepStart(chunks [][]byte, chunk []byte) []byte {
+// keepStart is the first keptStart bytes of the stage and then chunk.
+func (s *stage) keepStart(chunk []byte) []byte {
 	var start []byte
-	for _, c := range append(chunks, chunk) {
+	for _, c := range append(slices.Clone(s.blocks), chunk) {
 		if len(start) >= keptStart {
 			break
 		}
 		start = append(start, c[:min(len(c), keptStart-len(start))]...)
 	}
 	return start
+}
+
+// release gives back the blocks.
+func (s *stage) release() {
+	for _, b := range s.blocks {
+		freeStageBlock(b)
+	}
+	s.blocks, s.size = nil, 0
 }
 
 // noEOF holds back io.EOF when a last line was read: it is returned by

@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -181,5 +182,31 @@ func TestProxyErrorResponse(t *testing.T) {
 	var m map[string]any
 	if !bytes.HasSuffix(line, []byte("}\n")) || bytes.Count(line, []byte("\n")) != 1 || json.Unmarshal(line, &m) != nil {
 		t.Errorf("%q", line)
+	}
+}
+
+// A message longer than the reader's buffer is read whole through its
+// stage, however many blocks it takes; one that grows over the limit while
+// staged keeps its start.
+func TestProxyLineReaderStagesLongMessages(t *testing.T) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 3*stageBlockSize+12345; i++ {
+		fmt.Fprintf(&sb, "%08d", i)
+	}
+	long := `{"id":9,"pad":"` + sb.String() + `"}` + "\n"
+	lr := newLineReader(strings.NewReader(long+long+"{}\n"), int64(len(long)))
+	for i := range 2 {
+		l, err := lr.next()
+		if err != nil || l.tooLong || string(l.data) != long {
+			t.Fatalf("message %d: %d bytes (too long: %v), %v; want it whole", i, len(l.data), l.tooLong, err)
+		}
+	}
+	lr = newLineReader(strings.NewReader(long+"{}\n"), int64(len(long))-10)
+	l, err := lr.next()
+	if err != nil || !l.tooLong || l.size != int64(len(long)) || string(l.start) != long[:keptStart] {
+		t.Fatalf("a message over the limit: too long %v, size %d, start %q…, %v", l.tooLong, l.size, l.start[:min(len(l.start), 20)], err)
+	}
+	if l, err := lr.next(); err != nil || string(l.data) != "{}\n" {
+		t.Errorf("the next message: %q, %v", l.data, err)
 	}
 }
