@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/url"
@@ -202,6 +203,16 @@ func (s *Secrets) Redact(text string) string {
 		}
 	}
 	return text
+}
+
+// occursIn reports whether a secret occurs in b.
+func (s *Secrets) occursIn(b []byte) bool {
+	if s == nil || len(b) == 0 {
+		return false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.ContainsFunc(s.needles, func(n string) bool { return bytes.Contains(b, []byte(n)) })
 }
 
 // SafeCut is where to cut text to keep at most its first n bytes without

@@ -184,10 +184,8 @@ func (w *WireLog) add(e WireEntry) {
 	}
 	if secrets := w.Secrets(); secrets.known() {
 		e.Text = secrets.Redact(e.Text)
-		if len(e.Message) > 0 {
-			if m := secrets.Redact(string(e.Message)); m != string(e.Message) {
-				e.Message, e.borrowed = json.RawMessage(m), false
-			}
+		if secrets.occursIn(e.Message) { // not copied to be searched: it may be megabytes
+			e.Message, e.borrowed = json.RawMessage(secrets.Redact(string(e.Message))), false
 		}
 	}
 	w.mu.Lock()

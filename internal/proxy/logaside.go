@@ -8,19 +8,19 @@ import (
 
 // A stdio proxy logs aside: what the tracker does with a message (read
 // its head, log it in the wire log and the recording, pair it with its
-// request) is done on a goroutine of its own, after the message is
-// forwarded, instead of on the forwarding path, where it was most of
-// what the proxy added to a round trip. Each message is queued (a copy
-// of its bytes) before it is forwarded, so the queue holds them in the
-// order they went by, and one that answers another is always queued
-// after it: the log and the pairing see what they saw before, in the
-// same order. The queue is bounded; a message it has no room for, or
-// one too big to copy cheaply, is done on the forwarding path as before,
-// once the queue is empty.
+// request) is done after the message is forwarded instead of before,
+// where it was most of what the proxy added to a round trip. Each
+// message is queued (a copy of its bytes) before it is forwarded, so the
+// queue holds them in the order they went by, and one that answers
+// another is always queued after it: the log and the pairing see what
+// they saw before, in the same order. Whoever forwarded a message then
+// does what is queued, one goroutine at a time, in order (no goroutine of
+// the queue's own: waking one cost more than the work). The queue is
+// bounded; a message it has no room for, or one too big to copy cheaply,
+// is done before it is forwarded as before, once the queue is empty.
 type logQueue struct {
 	mu sync.Mutex
-	// idle is broadcast when the queue is empty and nothing taken from it
-	// is being done.
+	// idle is broadcast when what was taken from the queue is done.
 	idle  sync.Cond
 	items []queued
 	// spare is the slice items were last taken in, reused.
@@ -32,9 +32,6 @@ type logQueue struct {
 	// free are copies' buffers to reuse, freeBytes their size.
 	free      [][]byte
 	freeBytes int
-	wake      chan struct{}
-	stop      chan struct{}
-	done      chan struct{}
 	do        func(dir mcpclient.Direction, data []byte)
 }
 
@@ -52,17 +49,16 @@ const (
 	maxAsideItems   = 4096
 )
 
-// newLogQueue starts a queue that does do with each message queued.
+// newLogQueue is a queue that does do with each message queued.
 func newLogQueue(do func(dir mcpclient.Direction, data []byte)) *logQueue {
-	q := &logQueue{wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), do: do}
+	q := &logQueue{do: do}
 	q.idle.L = &q.mu
-	go q.run()
 	return q
 }
 
 // push queues a copy of a message to be done aside, and reports whether
 // it did; data is the caller's to reuse once push returns. The message is
-// done only after kick (or drain).
+// done by the next work or drain.
 func (q *logQueue) push(dir mcpclient.Direction, data []byte) bool {
 	if q == nil || len(data) > maxAsideMessage {
 		return false
@@ -87,66 +83,48 @@ func (q *logQueue) push(dir mcpclient.Direction, data []byte) bool {
 	return true
 }
 
-// kick has what is queued done: called once a message queued is
-// forwarded, so that waking the goroutine that does it is not on the
-// forwarding path.
-func (q *logQueue) kick() {
+// work does what is queued, unless another goroutine is doing it (then
+// that one does it all): called once a message queued is forwarded.
+func (q *logQueue) work() {
 	if q == nil {
 		return
 	}
-	select {
-	case q.wake <- struct{}{}:
-	default:
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.busy {
+		q.doQueued()
 	}
 }
 
-// drain waits until everything queued is done.
+// drain does what is queued, or waits until whoever does it is done.
 func (q *logQueue) drain() {
 	if q == nil {
 		return
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for len(q.items) > 0 || q.busy {
-		q.kick()
+	for q.busy {
 		q.idle.Wait()
 	}
+	q.doQueued()
 }
 
 // close does what is queued and ends the queue: whatever comes later is
-// done on the forwarding path.
+// done before it is forwarded.
 func (q *logQueue) close() {
+	q.drain()
 	q.mu.Lock()
 	q.closed = true
 	q.mu.Unlock()
-	close(q.stop)
-	<-q.done
+	q.drain()
 }
 
-func (q *logQueue) run() {
-	defer close(q.done)
-	for {
-		select {
-		case <-q.wake:
-			q.work()
-		case <-q.stop:
-			q.work()
-			return
-		}
-	}
-}
-
-// work does what is queued until the queue is empty.
-func (q *logQueue) work() {
-	for {
-		q.mu.Lock()
+// doQueued does what is queued until the queue is empty, without q.mu
+// while it does (the forwarding goroutines queue meanwhile). q.mu must
+// be held and q.busy false.
+func (q *logQueue) doQueued() {
+	for len(q.items) > 0 {
 		items := q.items
-		if len(items) == 0 {
-			q.busy = false
-			q.idle.Broadcast()
-			q.mu.Unlock()
-			return
-		}
 		q.items, q.spare, q.size, q.busy = q.spare[:0], nil, 0, true
 		q.mu.Unlock()
 		for _, it := range items {
@@ -161,6 +139,7 @@ func (q *logQueue) work() {
 			items[i] = queued{}
 		}
 		q.spare = items[:0]
-		q.mu.Unlock()
 	}
+	q.busy = false
+	q.idle.Broadcast()
 }

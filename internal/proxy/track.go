@@ -143,8 +143,8 @@ func (t *tracker) logAside() (stop func()) {
 }
 
 // forwarded says that the message last seen was forwarded: what is aside
-// may be done now.
-func (t *tracker) forwarded() { t.aside.kick() }
+// is done now, unless another goroutine is doing it.
+func (t *tracker) forwarded() { t.aside.work() }
 
 func (t *tracker) pass(dir mcpclient.Direction, data []byte) {
 	heads, batch, ok := readHeads(data)
