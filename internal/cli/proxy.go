@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/proxy"
 	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/watch"
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
@@ -65,6 +67,8 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 		return err
 	}
 	defer e.Close()
+	hub := o.publish(e.Wire, s.errOut)
+	defer hub.Close()
 	rec, stop, err := proxy.Record(o.record, e.Wire)
 	if err != nil {
 		return usagef("--record: %v", err)
@@ -78,4 +82,22 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 		fmt.Fprintf(s.errOut, "mcpeek proxy: --record %s: %v\n", o.record, rerr)
 	}
 	return err
+}
+
+// publish opens the proxy's socket for mcpeek watch (internal/watch): its
+// wire log, as redacted, to the watchers of the same user. A proxy that
+// cannot open one forwards all the same, and says why on stderr; the
+// host's stdout never hears of it. The hub is nil then, which Close and
+// Ask take as no watcher.
+func (o *proxyOptions) publish(wire *mcpclient.WireLog, errOut io.Writer) *watch.Hub {
+	hub, err := watch.Start(watch.Options{
+		Info:    watch.Info{Name: o.name, Server: wire.Secrets().Redact(o.target.String())},
+		Wire:    wire,
+		Refused: func(err error) { fmt.Fprintf(errOut, "mcpeek proxy: mcpeek watch: %v\n", err) },
+	})
+	if err != nil {
+		fmt.Fprintf(errOut, "mcpeek proxy: mcpeek watch cannot attach: %v\n", err)
+		return nil
+	}
+	return hub
 }

@@ -104,8 +104,12 @@ func Start(opts Options) (*Hub, error) {
 func (h *Hub) Info() Info { return h.opts.Info }
 
 // Close stops listening, removes the socket and its info, and detaches
-// every watcher: a question asked ends with an error.
+// every watcher: a question asked ends with an error. A nil hub (none
+// could start) has nothing to close.
 func (h *Hub) Close() error {
+	if h == nil {
+		return nil
+	}
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -187,8 +191,12 @@ func (h *Hub) Watchers() int {
 // elicitation/create's) and returns its ElicitResult. It returns
 // [ErrNoWatcher] at once when none is attached, an error as soon as the
 // watcher detaches before answering, and ctx's error when ctx ends first
-// (the watcher is told the question is withdrawn).
+// (the watcher is told the question is withdrawn). A nil hub has no
+// watcher.
 func (h *Hub) Ask(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
+	if h == nil {
+		return nil, ErrNoWatcher
+	}
 	h.mu.Lock()
 	var w *peer
 	if n := len(h.watchers); n > 0 && !h.closed {
