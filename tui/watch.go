@@ -1,0 +1,213 @@
+// The inspector as a watcher of running proxies (mcpeek watch): no
+// connection of its own; the Requests and Log tabs show the traffic of
+// the proxy chosen (S steps to the next), and the questions a proxy asks
+// open the native form.
+
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcpeek/mcpeek/formschema"
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Watch makes the inspector a watcher of proxies instead of a client.
+type Watch struct {
+	// Proxies are the proxies watched, each with the wire log its
+	// traffic is copied into as it comes; read at every poll, as proxies
+	// come and go.
+	Proxies func() []Watched
+	// Start attaches to the proxies, in a command when the program starts;
+	// their questions go to ask, which shows the native form and returns
+	// the ElicitResult (a proxy's label names it on the form).
+	Start func(ask func(ctx context.Context, label string, params json.RawMessage) (json.RawMessage, error))
+}
+
+// Watched is one proxy watched.
+type Watched struct {
+	// Label names it: its --name, else its server.
+	Label string
+	// Wire is its wire log as the watcher received it.
+	Wire *mcpclient.WireLog
+	// Ended: the proxy has ended (or detached the watcher).
+	Ended bool
+}
+
+// watching is the watch mode's state: the proxy shown.
+type watching struct {
+	shown int
+	now   []Watched // as of the last poll
+	asked atomic.Int64
+}
+
+// watchStart starts the watchers, in a command.
+func (m *Model) watchStart() tea.Cmd {
+	w := m.opts.Watch
+	m.state = stateWatching
+	return func() tea.Msg {
+		if w.Start != nil {
+			w.Start(m.watchAsk)
+		}
+		return nil
+	}
+}
+
+// watchAsk asks a proxy's question with the native form, as the
+// connection's router does a server's.
+func (m *Model) watchAsk(ctx context.Context, label string, params json.RawMessage) (json.RawMessage, error) {
+	req, err := watchRequest(label, params, m.watch.asked.Add(1))
+	if err != nil {
+		return nil, err
+	}
+	res, err := m.asker.Ask(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(res)
+}
+
+// watchRequest is a proxy's question as the native form takes it.
+func watchRequest(label string, params json.RawMessage, n int64) (*mcpclient.NativeRequest, error) {
+	var p mcp.ElicitParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, fmt.Errorf("elicitation params: %w", err)
+	}
+	req := &mcpclient.NativeRequest{Key: fmt.Sprintf("w-%d", n), Server: &mcp.Implementation{Name: label}, Connection: "mcpeek proxy " + label, Params: &p, RawParams: params}
+	if p.Mode == "url" {
+		return req, nil
+	}
+	var raw struct {
+		RequestedSchema json.RawMessage `json:"requestedSchema"`
+	}
+	_ = json.Unmarshal(params, &raw)
+	if len(raw.RequestedSchema) == 0 {
+		return nil, fmt.Errorf("requested schema: missing")
+	}
+	schema, err := formschema.Parse(raw.RequestedSchema)
+	if err != nil {
+		return nil, err
+	}
+	req.Schema = schema
+	return req, nil
+}
+
+// watchPoll reads the proxy shown's traffic.
+func (m *Model) watchPoll() {
+	m.watch.now = m.opts.Watch.Proxies()
+	if m.watch.shown >= len(m.watch.now) {
+		m.watch.shown = 0
+	}
+	m.wire, m.records = nil, nil
+	if w := m.watched(); w != nil {
+		m.wire = w.Wire.Entries()
+		m.records = wireRecords(w.Label, m.wire)
+	}
+}
+
+// watched is the proxy shown, or nil.
+func (m *Model) watched() *Watched {
+	if m.watch.shown < len(m.watch.now) {
+		return &m.watch.now[m.watch.shown]
+	}
+	return nil
+}
+
+// watchNext shows the next proxy's traffic (S).
+func (m *Model) watchNext() {
+	if n := len(m.watch.now); n > 1 {
+		m.watch.shown = (m.watch.shown + 1) % n
+		m.watchPoll()
+		m.status = statusMsg{"watching " + m.watchLabel(), false}
+	}
+}
+
+// watchLabel says which proxy is shown, and of how many.
+func (m *Model) watchLabel() string {
+	w := m.watched()
+	if w == nil {
+		return "no proxy (none running: start one with mcpeek proxy)"
+	}
+	s := w.Label
+	if w.Ended {
+		s += " (ended)"
+	}
+	if n := len(m.watch.now); n > 1 {
+		s += fmt.Sprintf(" · %d of %d: %s shows the next", m.watch.shown+1, n, m.c.Keys.Tabs.Servers.Help().Key)
+	}
+	return s
+}
+
+// wireRecords are the server's requests to the host seen in a proxy's
+// traffic (elicitation/create, sampling/createMessage, roots/list), each
+// with the host's answer once it went by: what the Requests tab lists.
+func wireRecords(label string, wire []mcpclient.WireEntry) []mcpclient.Record {
+	kinds := map[string]string{"elicitation/create": mcpclient.KindElicitation, "sampling/createMessage": mcpclient.KindSampling, "roots/list": mcpclient.KindRoots}
+	var out []mcpclient.Record
+	open := map[string]int{} // a request's id → its record
+	for _, e := range wire {
+		switch {
+		case e.Dir == mcpclient.DirRecv && kinds[e.Method] != "" && len(e.ID) > 0:
+			var m struct {
+				Params json.RawMessage `json:"params"`
+			}
+			_ = json.Unmarshal(e.Message, &m)
+			var p struct {
+				Message string `json:"message"`
+				Mode    string `json:"mode"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			if p.Mode == "" && e.Method == "elicitation/create" {
+				p.Mode = "form"
+			}
+			open[string(e.ID)] = len(out)
+			out = append(out, mcpclient.Record{Key: string(e.ID), Kind: kinds[e.Method], Server: label, Mode: p.Mode, Path: mcpclient.Path("host"),
+				ReceivedAt: e.Time, Message: p.Message, Request: m.Params})
+		case e.Dir == mcpclient.DirSend && e.Method == "" && len(e.ID) > 0:
+			i, ok := open[string(e.ID)]
+			if !ok {
+				continue
+			}
+			delete(open, string(e.ID))
+			settle(&out[i], e)
+		}
+	}
+	return out
+}
+
+// settle fills in a record from the host's response e.
+func settle(r *mcpclient.Record, e mcpclient.WireEntry) {
+	var m struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(e.Message, &m)
+	r.AnsweredMs = e.Time.Sub(r.ReceivedAt).Milliseconds()
+	switch {
+	case m.Error != nil:
+		r.Error = m.Error.Message
+	case r.Kind == mcpclient.KindRoots:
+		r.Action, r.Response = "answered", m.Result
+	default:
+		var res struct {
+			Action string `json:"action"`
+		}
+		_ = json.Unmarshal(m.Result, &res)
+		r.Action, r.Response = res.Action, m.Result
+		if r.Action == "" && r.Kind == mcpclient.KindSampling {
+			r.Action = "accept"
+		}
+	}
+}
+
+// watchOnly says a key does nothing while watching.
+func (m *Model) watchOnly() {
+	m.status = statusMsg{"mcpeek watch shows proxies' traffic: " + m.c.Keys.Tabs.Servers.Help().Key + " steps to the next proxy; connect with mcpeek itself to call the server", true}
+}
