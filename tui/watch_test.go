@@ -1,0 +1,61 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/layer"
+)
+
+// The watcher shows a proxy's traffic as it comes, steps between proxies,
+// and answers a proxy's question in the native form.
+func TestWatchShowsTrafficLiveAndAnswers(t *testing.T) {
+	t.Parallel()
+	host := mcpclient.NewWireLog(0, nil)
+	other := mcpclient.NewWireLog(0, nil)
+	other.Note("the other proxy's note")
+	asks := make(chan func(context.Context, string, json.RawMessage) (json.RawMessage, error), 1)
+	in := open(t, Options{Watch: &Watch{
+		Proxies: func() []Watched { return []Watched{{Label: "weather", Wire: host}, {Label: "files", Wire: other, Ended: true}} },
+		Start:   func(ask func(context.Context, string, json.RawMessage) (json.RawMessage, error)) { asks <- ask },
+	}}, 120, 30)
+	in.expect("watching weather · 1 of 2")
+
+	// Live: an entry logged now shows on the Log tab.
+	in.keys("5")
+	host.Raw(mcpclient.DirSend, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Oslo"}}}`), "tools/call", json.RawMessage(`7`))
+	in.expect("forecast")
+
+	// A server's question to the host, and the host's answer, on the Requests tab.
+	host.Raw(mcpclient.DirRecv, []byte(`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Units?","requestedSchema":{"type":"object","properties":{"metric":{"type":"boolean"}}}}}`), "elicitation/create", json.RawMessage(`1`))
+	host.Raw(mcpclient.DirSend, []byte(`{"jsonrpc":"2.0","id":1,"result":{"action":"decline"}}`), "", json.RawMessage(`1`))
+	in.keys("4").expect("Units?")
+
+	// S steps to the next proxy.
+	in.keys("S").expect("watching files (ended) · 2 of 2")
+	in.keys("5").expect("the other proxy's note")
+
+	// A proxy's question opens the form; its answer goes back.
+	ask := <-asks
+	got := make(chan string, 1)
+	go func() {
+		res, err := ask(context.Background(), "weather", json.RawMessage(`{"message":"Units?","requestedSchema":{"type":"object","properties":{"metric":{"type":"boolean","default":true}}}}`))
+		if err != nil {
+			got <- "error: " + err.Error()
+			return
+		}
+		got <- string(res)
+	}()
+	in.formOpen().press(layer.FormKeys.Submit)
+	select {
+	case res := <-got:
+		if res != `{"action":"accept","content":{"metric":true}}` {
+			t.Fatalf("the proxy got %s", res)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no answer")
+	}
+}
