@@ -19,8 +19,10 @@ func TestWatchShowsTrafficLiveAndAnswers(t *testing.T) {
 	other.Note("the other proxy's note")
 	asks := make(chan func(context.Context, string, json.RawMessage) (json.RawMessage, error), 1)
 	in := open(t, Options{Watch: &Watch{
-		Proxies: func() []Watched { return []Watched{{Label: "weather", Wire: host}, {Label: "files", Wire: other, Ended: true}} },
-		Start:   func(ask func(context.Context, string, json.RawMessage) (json.RawMessage, error)) { asks <- ask },
+		Proxies: func() []Watched {
+			return []Watched{{Label: "weather", Wire: host}, {Label: "files", Wire: other, Ended: true}}
+		},
+		Start: func(ask func(context.Context, string, json.RawMessage) (json.RawMessage, error)) { asks <- ask },
 	}}, 120, 30)
 	in.expect("watching weather · 1 of 2")
 
