@@ -45,7 +45,7 @@ func mcpeekIn(t *testing.T, env []string, args ...string) (string, string, int) 
 // A host's session through mcpeek proxy shows in mcpeek watch: --list
 // names the proxy, and the watcher on a terminal shows the tools/call and
 // the server's question to the host (a legacy elicitation/create) as they
-// go by.
+// go by, and + saves the call as a test that passes.
 func TestWatchAProxyAHostUses(t *testing.T) {
 	t.Parallel()
 	env := watchEnv(t)
@@ -73,11 +73,21 @@ func TestWatchAProxyAHostUses(t *testing.T) {
 		t.Fatalf("watch --list: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 
-	w := startTerminalInspectorWith(t, t.TempDir(), env[len(env)-1:], "watch", "fx")
+	dir := t.TempDir()
+	w := startTerminalInspectorWith(t, dir, env[len(env)-1:], "watch", "fx")
 	w.expect("watching", "fx")
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "choose_option"}); err != nil {
 		t.Fatal(err)
 	}
 	w.keys("5").expect("tools/call #3", "choose_option")
 	w.keys("4").expect("elicitation", "accept")
+
+	// + on the question saves the call it was asked during, with the
+	// host's answer, as a test the proxied server passes.
+	file := w.saveTest(dir, "call choose_option")
+	r := mcpeek(t, "test", file)
+	if r.code != exitOK || !strings.Contains(r.stdout, "1 passed, 0 failed") {
+		suite, _ := os.ReadFile(file)
+		t.Fatalf("mcpeek test: exit %d\nstdout:\n%s\nstderr:\n%s\nthe suite:\n%s", r.code, r.stdout, r.stderr, suite)
+	}
 }

@@ -9,11 +9,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
+	recording "github.com/mcpeek/mcpeek/internal/record"
+	"github.com/mcpeek/mcpeek/internal/suite/author"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"github.com/mcpeek/mcpeek/tui/page"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -37,6 +41,9 @@ type Watched struct {
 	Wire *mcpclient.WireLog
 	// Ended: the proxy has ended (or detached the watcher).
 	Ended bool
+	// Suite is its server as a suite + makes names it (nil: the embedded
+	// fixture).
+	Suite []string
 }
 
 // watching is the watch mode's state: the proxy shown.
@@ -210,4 +217,74 @@ func settle(r *mcpclient.Record, e mcpclient.WireEntry) {
 // watchOnly says a key does nothing while watching.
 func (m *Model) watchOnly() {
 	m.status = statusMsg{"mcpeek watch shows proxies' traffic: " + m.c.Keys.Tabs.Servers.Help().Key + " steps to the next proxy; connect with mcpeek itself to call the server", true}
+}
+
+// watchSaved is the step + saves in watch mode: the tools/call the
+// entry shown on the Log tab belongs to (its request, a retry, its
+// response), or the one the question shown on the Requests tab was asked
+// during, as the proxy's traffic has it.
+func (m *Model) watchSaved(current page.Page) (*savedStep, string) {
+	const why = "+ saves a tools/call the proxy forwarded as a test: pick its request, its response or a question asked during it (Log or Requests tab)"
+	var match func(x recording.Exchange) bool
+	switch p := current.(type) {
+	case *page.Log:
+		e, ok := p.Selected()
+		if !ok || len(e.ID) == 0 {
+			return nil, why
+		}
+		match = func(x recording.Exchange) bool {
+			return slices.ContainsFunc(x.Requests, func(r recording.Entry) bool { return string(r.ID) == string(e.ID) })
+		}
+	case *page.Requests:
+		r, ok := p.Selected()
+		if !ok {
+			return nil, why
+		}
+		match = func(x recording.Exchange) bool {
+			return slices.ContainsFunc(x.Questions, func(q recording.Question) bool { return string(q.ID) == r.Key })
+		}
+	default:
+		return nil, why
+	}
+	entries := make([]recording.Entry, len(m.wire))
+	for i, e := range m.wire {
+		entries[i] = recording.Entry{WireEntry: e}
+	}
+	for _, x := range slices.Backward(recording.Exchanges(entries)) {
+		if x.Method != "tools/call" || !match(x) {
+			continue
+		}
+		if x.Response == nil {
+			return nil, "this tools/call has not been answered yet: + saves it once it has"
+		}
+		step, err := author.CallStep(x, wireEra(m.wire))
+		if err != nil {
+			return nil, "cannot save this call: " + err.Error()
+		}
+		args, _ := step.Args.(json.RawMessage)
+		return &savedStep{step: step, args: args}, ""
+	}
+	return nil, why
+}
+
+// wireEra is the protocol revision a proxy's traffic speaks: the one
+// initialize's answer agreed on, or 2026-07-28 for server/discover.
+func wireEra(wire []mcpclient.WireEntry) string {
+	era := ""
+	for _, e := range wire {
+		switch {
+		case e.Method == mcpclient.MethodDiscover:
+			era = mcpclient.ProtocolModern
+		case e.Dir == mcpclient.DirRecv && e.Method == "" && len(e.Message) > 0:
+			var r struct {
+				Result struct {
+					ProtocolVersion string `json:"protocolVersion"`
+				} `json:"result"`
+			}
+			if json.Unmarshal(e.Message, &r) == nil && r.Result.ProtocolVersion != "" {
+				era = r.Result.ProtocolVersion
+			}
+		}
+	}
+	return era
 }

@@ -31,6 +31,11 @@ func TestWatchShowsTrafficLiveAndAnswers(t *testing.T) {
 	host.Raw(mcpclient.DirSend, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Oslo"}}}`), "tools/call", json.RawMessage(`7`))
 	in.expect("forecast")
 
+	// + on the call saves it once it is answered.
+	in.keys("+").expect("has not been answered yet")
+	host.Raw(mcpclient.DirRecv, []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"rain"}]}}`), "", json.RawMessage(`7`))
+	in.expect("tools/call #7 result").keys("+").expect("Save as a test: call forecast").keys("esc")
+
 	// A server's question to the host, and the host's answer, on the Requests tab.
 	host.Raw(mcpclient.DirRecv, []byte(`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Units?","requestedSchema":{"type":"object","properties":{"metric":{"type":"boolean"}}}}}`), "elicitation/create", json.RawMessage(`1`))
 	host.Raw(mcpclient.DirSend, []byte(`{"jsonrpc":"2.0","id":1,"result":{"action":"decline"}}`), "", json.RawMessage(`1`))

@@ -91,7 +91,7 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 // Ask take as no watcher.
 func (o *proxyOptions) publish(wire *mcpclient.WireLog, errOut io.Writer) *watch.Hub {
 	hub, err := watch.Start(watch.Options{
-		Info:    watch.Info{Name: o.name, Server: wire.Secrets().Redact(o.target.String())},
+		Info:    watch.Info{Name: o.name, Server: wire.Secrets().Redact(o.target.String()), Command: redactWords(wire.Secrets(), targetWords(o.target))},
 		Wire:    wire,
 		Refused: func(err error) { fmt.Fprintf(errOut, "mcpeek proxy: mcpeek watch: %v\n", err) },
 	})
@@ -100,4 +100,13 @@ func (o *proxyOptions) publish(wire *mcpclient.WireLog, errOut io.Writer) *watch
 		return nil
 	}
 	return hub
+}
+
+// redactWords are words with the secrets of s redacted from each.
+func redactWords(s *mcpclient.Secrets, words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = s.Redact(w)
+	}
+	return out
 }

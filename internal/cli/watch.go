@@ -126,7 +126,7 @@ func (w *watchers) proxies() []tui.Watched {
 	defer w.mu.Unlock()
 	out := make([]tui.Watched, len(w.list))
 	for i, x := range w.list {
-		out[i] = tui.Watched{Label: x.info.Label(), Wire: x.wire, Ended: x.ended}
+		out[i] = tui.Watched{Label: x.info.Label(), Wire: x.wire, Ended: x.ended, Suite: x.info.Command}
 	}
 	return out
 }

@@ -62,7 +62,10 @@ type Info struct {
 	// or "".
 	Name string `json:"name,omitempty"`
 	// Server is the server's command or URL, secrets redacted.
-	Server  string    `json:"server"`
+	Server string `json:"server"`
+	// Command is the server as a suite names it: its command and
+	// arguments, or its URL, secrets redacted.
+	Command []string  `json:"command,omitempty"`
 	Started time.Time `json:"started"`
 	// Socket is the proxy's socket, in [Dir].
 	Socket string `json:"socket"`
