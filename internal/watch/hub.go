@@ -338,22 +338,28 @@ func (w *peer) read() {
 func (w *peer) tapped(stop func()) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	select {
-	case <-w.gone:
+	if w.goneLocked() {
 		return false
-	default:
 	}
 	w.stop = stop
 	return true
 }
 
+// goneLocked reports whether the watcher is gone; w.mu must be held.
+func (w *peer) goneLocked() bool {
+	select {
+	case <-w.gone:
+		return true
+	default:
+		return false
+	}
+}
+
 func (w *peer) pend(id int64, ch chan message) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	select {
-	case <-w.gone:
+	if w.goneLocked() {
 		return false
-	default:
 	}
 	w.asks[id] = ch
 	return true

@@ -1,27 +1,13 @@
 package watch
 
-import (
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// peerUID is the user id of the process at the other end of c
-// (LOCAL_PEERCRED, what getpeereid reads).
-func peerUID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
+// credUID is the peer's user id of the socket fd (LOCAL_PEERCRED, what
+// getpeereid reads).
+func credUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	if err != nil {
 		return 0, err
-	}
-	var cred *unix.Xucred
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, serr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
-	}); err != nil {
-		return 0, err
-	}
-	if serr != nil {
-		return 0, serr
 	}
 	return int(cred.Uid), nil
 }

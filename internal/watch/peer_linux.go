@@ -1,27 +1,12 @@
 package watch
 
-import (
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// peerUID is the user id of the process at the other end of c
-// (SO_PEERCRED).
-func peerUID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
+// credUID is the peer's user id of the socket fd (SO_PEERCRED).
+func credUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
 		return 0, err
-	}
-	var cred *unix.Ucred
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, serr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return 0, err
-	}
-	if serr != nil {
-		return 0, serr
 	}
 	return int(cred.Uid), nil
 }
