@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcpeek/mcpeek/formschema"
@@ -150,68 +151,113 @@ func (m *Model) watchLabel() string {
 	return s
 }
 
-// wireRecords are the server's requests to the host seen in a proxy's
-// traffic (elicitation/create, sampling/createMessage, roots/list), each
-// with the host's answer once it went by: what the Requests tab lists.
+// wireRecords are the server's questions to the host seen in a proxy's
+// traffic, each with the host's answer once it went by: what the
+// Requests tab lists. They are read as a recording's are
+// (record.Pair): a legacy elicitation/create, sampling/createMessage or
+// roots/list, or a 2026-07-28 input_required result's inputRequests,
+// answered by the retry's inputResponses.
 func wireRecords(label string, wire []mcpclient.WireEntry) []mcpclient.Record {
-	kinds := map[string]string{"elicitation/create": mcpclient.KindElicitation, "sampling/createMessage": mcpclient.KindSampling, "roots/list": mcpclient.KindRoots}
-	var out []mcpclient.Record
-	open := map[string]int{} // a request's id → its record
+	entries := recordingEntries(wire)
+	// A legacy question's time ("q" and its id: the server's request) and
+	// its answer's ("a": the host's response); the host's own requests
+	// and the server's responses have ids of another sequence.
+	at := map[string]time.Time{}
 	for _, e := range wire {
 		switch {
-		case e.Dir == mcpclient.DirRecv && kinds[e.Method] != "" && len(e.ID) > 0:
-			var m struct {
-				Params json.RawMessage `json:"params"`
-			}
-			_ = json.Unmarshal(e.Message, &m)
-			var p struct {
-				Message string `json:"message"`
-				Mode    string `json:"mode"`
-			}
-			_ = json.Unmarshal(m.Params, &p)
-			if p.Mode == "" && e.Method == "elicitation/create" {
-				p.Mode = "form"
-			}
-			open[string(e.ID)] = len(out)
-			out = append(out, mcpclient.Record{Key: string(e.ID), Kind: kinds[e.Method], Server: label, Mode: p.Mode, Path: mcpclient.Path("host"),
-				ReceivedAt: e.Time, Message: p.Message, Request: m.Params})
-		case e.Dir == mcpclient.DirSend && e.Method == "" && len(e.ID) > 0:
-			i, ok := open[string(e.ID)]
-			if !ok {
-				continue
-			}
-			delete(open, string(e.ID))
-			settle(&out[i], e)
+		case len(e.ID) == 0:
+		case e.Dir == mcpclient.DirRecv && e.Method != "":
+			at["q"+string(e.ID)] = e.Time
+		case e.Dir == mcpclient.DirSend && e.Method == "":
+			at["a"+string(e.ID)] = e.Time
 		}
+	}
+	s := recording.Pair(entries)
+	var out []mcpclient.Record
+	add := func(x *recording.Exchange, q recording.Question) {
+		r := questionRecord(label, x, q)
+		if len(q.ID) > 0 { // legacy: the question and its answer are messages of their own
+			r.ReceivedAt = at["q"+string(q.ID)]
+			if t, ok := at["a"+string(q.ID)]; ok && (q.Answer != nil || q.AnswerError != nil) {
+				r.AnsweredMs = t.Sub(r.ReceivedAt).Milliseconds()
+			}
+		}
+		out = append(out, r)
+	}
+	for i := range s.Exchanges {
+		for _, q := range s.Exchanges[i].Questions {
+			add(&s.Exchanges[i], q)
+		}
+	}
+	for _, q := range s.Stray {
+		add(nil, q)
+	}
+	slices.SortStableFunc(out, func(a, b mcpclient.Record) int { return a.ReceivedAt.Compare(b.ReceivedAt) })
+	return out
+}
+
+// recordingEntries are a wire log's entries as a recording holds them.
+func recordingEntries(wire []mcpclient.WireEntry) []recording.Entry {
+	out := make([]recording.Entry, len(wire))
+	for i, e := range wire {
+		out[i] = recording.Entry{WireEntry: e}
 	}
 	return out
 }
 
-// settle fills in a record from the host's response e.
-func settle(r *mcpclient.Record, e mcpclient.WireEntry) {
-	var m struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Message string `json:"message"`
-		} `json:"error"`
+// questionKey names a question on the Requests tab: a legacy request's
+// id, or a 2026-07-28 question's inputRequests key after its call's id.
+func questionKey(x *recording.Exchange, q recording.Question) string {
+	if len(q.ID) > 0 || x == nil {
+		return string(q.ID)
 	}
-	_ = json.Unmarshal(e.Message, &m)
-	r.AnsweredMs = e.Time.Sub(r.ReceivedAt).Milliseconds()
+	return string(x.Request.ID) + "/" + q.Key
+}
+
+// questionRecord is a question as the Requests tab shows it; x is the
+// exchange it was asked during (nil: none).
+func questionRecord(label string, x *recording.Exchange, q recording.Question) mcpclient.Record {
+	kinds := map[string]string{"elicitation/create": mcpclient.KindElicitation, "sampling/createMessage": mcpclient.KindSampling, "roots/list": mcpclient.KindRoots}
+	var p struct {
+		Message string `json:"message"`
+		Mode    string `json:"mode"`
+	}
+	_ = json.Unmarshal(q.Params, &p)
+	kind := kinds[q.Method]
+	if kind == "" {
+		kind = q.Method
+	}
+	if p.Mode == "" && kind == mcpclient.KindElicitation {
+		p.Mode = "form"
+	}
+	r := mcpclient.Record{Key: questionKey(x, q), Kind: kind, Server: label, Mode: p.Mode, Path: mcpclient.Path("host"),
+		Message: p.Message, Request: q.Params, Response: q.Answer}
+	if x != nil && q.Round < len(x.Requests) {
+		r.ReceivedAt = x.Requests[q.Round].Time
+		if q.Round+1 < len(x.Requests) && q.Answer != nil {
+			r.AnsweredMs = x.Requests[q.Round+1].Time.Sub(r.ReceivedAt).Milliseconds()
+		}
+	}
+	var a struct {
+		Action string `json:"action"`
+	}
+	_ = json.Unmarshal(q.Answer, &a)
 	switch {
-	case m.Error != nil:
-		r.Error = m.Error.Message
-	case r.Kind == mcpclient.KindRoots:
-		r.Action, r.Response = "answered", m.Result
+	case q.AnswerError != nil:
+		var e struct {
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(q.AnswerError, &e)
+		r.Error = e.Message
+	case q.Answer == nil:
+	case kind == mcpclient.KindRoots:
+		r.Action = "answered"
+	case kind == mcpclient.KindSampling:
+		r.Action = "accept"
 	default:
-		var res struct {
-			Action string `json:"action"`
-		}
-		_ = json.Unmarshal(m.Result, &res)
-		r.Action, r.Response = res.Action, m.Result
-		if r.Action == "" && r.Kind == mcpclient.KindSampling {
-			r.Action = "accept"
-		}
+		r.Action = a.Action
 	}
+	return r
 }
 
 // watchOnly says a key does nothing while watching.
@@ -241,16 +287,12 @@ func (m *Model) watchSaved(current page.Page) (*savedStep, string) {
 			return nil, why
 		}
 		match = func(x recording.Exchange) bool {
-			return slices.ContainsFunc(x.Questions, func(q recording.Question) bool { return string(q.ID) == r.Key })
+			return slices.ContainsFunc(x.Questions, func(q recording.Question) bool { return questionKey(&x, q) == r.Key })
 		}
 	default:
 		return nil, why
 	}
-	entries := make([]recording.Entry, len(m.wire))
-	for i, e := range m.wire {
-		entries[i] = recording.Entry{WireEntry: e}
-	}
-	for _, x := range slices.Backward(recording.Exchanges(entries)) {
+	for _, x := range slices.Backward(recording.Exchanges(recordingEntries(m.wire))) {
 		if x.Method != "tools/call" || !match(x) {
 			continue
 		}

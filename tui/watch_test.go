@@ -66,3 +66,50 @@ func TestWatchShowsTrafficLiveAndAnswers(t *testing.T) {
 		t.Fatal("no answer")
 	}
 }
+
+// The Requests tab of a watcher lists the server's questions to the host
+// in either era, with the host's answers.
+func TestWatchedQuestionsInBothEras(t *testing.T) {
+	t.Parallel()
+	type msg struct {
+		dir        mcpclient.Direction
+		method, id string
+		text       string
+	}
+	for _, tc := range []struct {
+		name        string
+		traffic     []msg
+		wantKey     string
+		wantAction  string
+		wantMessage string
+	}{
+		{"legacy: elicitation/create, ids of both sides alike", []msg{
+			{mcpclient.DirSend, "tools/call", "1", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`},
+			{mcpclient.DirRecv, "elicitation/create", "1", `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object"}}}`},
+			{mcpclient.DirSend, "", "1", `{"jsonrpc":"2.0","id":1,"result":{"action":"decline"}}`},
+			{mcpclient.DirRecv, "", "1", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`},
+		}, "1", "decline", "Name?"},
+		{"2026-07-28: input_required, then the retry's inputResponses", []msg{
+			{mcpclient.DirSend, "tools/call", "2", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask"}}`},
+			{mcpclient.DirRecv, "", "2", `{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","requestState":"s1","inputRequests":{"q1":{"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object"}}}}}}`},
+			{mcpclient.DirSend, "tools/call", "3", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ask","requestState":"s1","inputResponses":{"q1":{"action":"accept","content":{"name":"Ada"}}}}}`},
+			{mcpclient.DirRecv, "", "3", `{"jsonrpc":"2.0","id":3,"result":{"content":[]}}`},
+		}, "2/q1", "accept", "Name?"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			wire := mcpclient.NewWireLog(0, nil)
+			for _, m := range tc.traffic {
+				wire.Raw(m.dir, []byte(m.text), m.method, json.RawMessage(m.id))
+			}
+			recs := wireRecords("p", wire.Entries())
+			if len(recs) != 1 {
+				t.Fatalf("records = %+v, want one", recs)
+			}
+			r := recs[0]
+			if r.Key != tc.wantKey || r.Action != tc.wantAction || r.Message != tc.wantMessage || r.Kind != mcpclient.KindElicitation || r.ReceivedAt.IsZero() {
+				t.Errorf("record = %+v, want key %s, action %s, message %q", r, tc.wantKey, tc.wantAction, tc.wantMessage)
+			}
+		})
+	}
+}
