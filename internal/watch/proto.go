@@ -2,6 +2,7 @@ package watch
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,11 +84,7 @@ func (i Info) Label() string {
 // JSON line (what a tap writes), cut when it is longer than maxEntry.
 func entryLine(logLine []byte) []byte {
 	if len(logLine) > maxEntry {
-		var e mcpclient.WireEntry
-		if err := json.Unmarshal(logLine, &e); err != nil {
-			return message{Type: typeEntry, Entry: &mcpclient.WireEntry{Time: time.Now(), Dir: mcpclient.DirNote, Text: "an entry too long to show"}}.line()
-		}
-		return message{Type: typeEntry, Entry: cutEntry(e)}.line()
+		return message{Type: typeEntry, Entry: cutLine(logLine)}.line()
 	}
 	out := make([]byte, 0, len(logLine)+32)
 	out = append(out, `{"type":"entry","entry":`...)
@@ -95,18 +92,41 @@ func entryLine(logLine []byte) []byte {
 	return append(out, "}\n"...)
 }
 
-// cutEntry is e with a message too long to send as text: its start and
-// its length.
-func cutEntry(e mcpclient.WireEntry) *mcpclient.WireEntry {
-	if len(e.Message) > maxEntry/2 {
-		n := len(e.Message)
-		e.Text = fmt.Sprintf("%s… (%d bytes; --wire-log keeps whole messages)", printable(e.Message[:maxEntry/4]), n)
-		e.Message = nil
+// cutLine is the entry of a log line too long to send whole: its time,
+// direction, method and id, and the start of its message or text as
+// text, with its length. Only the line's head is decoded (this runs
+// under the log's lock, for a message that may be megabytes long).
+func cutLine(line []byte) *mcpclient.WireEntry {
+	e := &mcpclient.WireEntry{Time: time.Now(), Dir: mcpclient.DirNote, Text: fmt.Sprintf("an entry of %d bytes", len(line))}
+	dec := json.NewDecoder(bytes.NewReader(line[:min(len(line), 64<<10)]))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return e
 	}
-	if len(e.Text) > maxEntry/2 {
-		e.Text = e.Text[:maxEntry/2]
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return e
+		}
+		var into any
+		switch key, _ := t.(string); key {
+		case "time":
+			into = &e.Time
+		case "dir":
+			into = &e.Dir
+		case "method":
+			into = &e.Method
+		case "id":
+			into = &e.ID
+		default: // the message or the text: its start, as text
+			rest := bytes.TrimLeft(line[dec.InputOffset():], ": ")
+			e.Text = fmt.Sprintf("%s… (%d bytes; --wire-log keeps whole messages)", printable(rest[:min(len(rest), maxEntry/4)]), len(line))
+			return e
+		}
+		if dec.Decode(into) != nil {
+			return e
+		}
 	}
-	return &e
+	return e
 }
 
 // printable is b with bytes that would not make valid UTF-8 text dropped

@@ -321,3 +321,30 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A message longer than a watcher is sent whole arrives as its head and
+// the start of its text, saying its length.
+func TestLongEntryIsCut(t *testing.T) {
+	t.Parallel()
+	wire := mcpclient.NewWireLog(0, nil)
+	h := start(t, wire, Options{})
+	w, err := Attach(context.Background(), h.Info())
+	must(t, err)
+	defer w.Close()
+	got := make(chan mcpclient.WireEntry, 1)
+	go func() {
+		_ = w.Run(context.Background(), Handler{
+			Live:  func() { wire.Raw(mcpclient.DirRecv, []byte(`{"jsonrpc":"2.0","id":9,"result":{"text":"`+strings.Repeat("x", 2*MaxLine)+`"}}`), "", json.RawMessage(`9`)) },
+			Entry: func(e mcpclient.WireEntry) { got <- e },
+		})
+	}()
+	select {
+	case e := <-got:
+		if e.Dir != mcpclient.DirRecv || string(e.ID) != "9" || e.Message != nil ||
+			!strings.HasPrefix(e.Text, `{"jsonrpc":"2.0","id":9,"result":{"text":"xxx`) || !strings.Contains(e.Text, "bytes; --wire-log keeps whole messages") {
+			t.Fatalf("entry = %+v (text %d bytes)", e, len(e.Text))
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no entry")
+	}
+}
