@@ -66,6 +66,10 @@ func (o *watchOptions) run(ctx context.Context, s streams) error {
 	if !s.interactive() {
 		return usagef("watch: the watcher is the inspector, on a terminal (mcpeek watch --list prints the proxies)")
 	}
+	// The attachments end with the inspector: a question open in it is
+	// withdrawn, and each proxy hears its watcher go.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	w := &watchers{name: o.name}
 	for _, info := range chosen {
 		w.add(info)
