@@ -54,10 +54,11 @@ type watching struct {
 	asked atomic.Int64
 }
 
-// watchStart starts the watchers, in a command.
+// watchStart starts the watchers, in a command, and shows the Log tab.
 func (m *Model) watchStart() tea.Cmd {
 	w := m.opts.Watch
 	m.state = stateWatching
+	m.show(placeOf[*page.Log](m.pages)) // the traffic first
 	return func() tea.Msg {
 		if w.Start != nil {
 			w.Start(m.watchAsk)
