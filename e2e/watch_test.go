@@ -2,13 +2,17 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/watch"
+	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -89,5 +93,68 @@ func TestWatchAProxyAHostUses(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, "1 passed, 0 failed") {
 		suite, _ := os.ReadFile(file)
 		t.Fatalf("mcpeek test: exit %d\nstdout:\n%s\nstderr:\n%s\nthe suite:\n%s", r.code, r.stdout, r.stderr, suite)
+	}
+}
+
+// A proxy's question (Hub.Ask, what --answer asks first) opens the form
+// of the real mcpeek watch on a terminal, and the keys typed there are
+// its answer; a watcher that goes while asked ends the question at once.
+func TestWatchAnswersAProxysQuestion(t *testing.T) {
+	t.Parallel()
+	env := watchEnv(t)
+	dir := filepath.Join(strings.TrimPrefix(env[len(env)-1], "XDG_RUNTIME_DIR="), "mcpeek")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	hub, err := watch.Start(watch.Options{Dir: dir, Info: watch.Info{Name: "asker", Server: "a server"}, Wire: mcpclient.NewWireLog(0, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	params := json.RawMessage(`{"message":"Pick one.","requestedSchema":{"type":"object","properties":{"choice":{"type":"string","enum":["a","b"]}},"required":["choice"]}}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := hub.Ask(ctx, params); !errors.Is(err, watch.ErrNoWatcher) {
+		t.Fatalf("Ask with no watcher: %v", err)
+	}
+
+	w := startTerminalInspectorWith(t, t.TempDir(), env[len(env)-1:], "watch", "asker")
+	w.expect("watching", "asker")
+	type answer struct {
+		res json.RawMessage
+		err error
+	}
+	ask := func(params json.RawMessage) chan answer {
+		got := make(chan answer, 1)
+		go func() {
+			for hub.Watchers() == 0 { // attached once its hello is read; asked right after
+				select {
+				case <-ctx.Done():
+					got <- answer{err: ctx.Err()}
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			res, err := hub.Ask(ctx, params)
+			got <- answer{res, err}
+		}()
+		return got
+	}
+	got := ask(params)
+	w.expect("is asking for input", "Pick one.")
+	w.keyUntil("down", "● b").keys("ctrl+s")
+	a := <-got
+	if a.err != nil || string(a.res) != `{"action":"accept","content":{"choice":"b"}}` {
+		t.Fatalf("Ask = %s, %v; want choice b", a.res, a.err)
+	}
+
+	// The watcher goes while asked: the question ends at once.
+	got = ask(json.RawMessage(`{"message":"And now?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}`))
+	w.expect("And now?")
+	if err := w.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if a := <-got; a.err == nil || ctx.Err() != nil {
+		t.Fatalf("Ask after the watcher went = %s, %v; want an error at once", a.res, a.err)
 	}
 }
