@@ -22,9 +22,13 @@ import (
 // there is nobody to ask.
 var ErrNoWatcher = errors.New("no mcpeek watch is attached")
 
-// queueLen is how many lines a watcher may be behind before new entries
-// are dropped for it (and it is told how many).
-const queueLen = 4096
+// queueLen and queueBytes bound how far behind a watcher may be, in
+// lines and in bytes, before new entries are dropped for it (and it is
+// told how many).
+const (
+	queueLen   = 4096
+	queueBytes = 16 << 20
+)
 
 // Options configure a [Hub].
 type Options struct {
@@ -209,6 +213,9 @@ func (h *Hub) Ask(ctx context.Context, params json.RawMessage) (json.RawMessage,
 	if !json.Valid(params) {
 		return nil, errors.New("ask: the params are not JSON")
 	}
+	if len(params) > MaxLine-1024 {
+		return nil, fmt.Errorf("ask: a question of %d bytes is longer than a watcher takes (%d)", len(params), MaxLine-1024)
+	}
 	id := h.nextID.Add(1)
 	answer := make(chan message, 1)
 	if !w.pend(id, answer) {
@@ -248,6 +255,7 @@ type peer struct {
 	queue   chan []byte // entries, dropped when full
 	ctl     chan []byte // hello, asks and cancels, never dropped
 	dropped atomic.Int64
+	queued  atomic.Int64 // the bytes in queue
 	stop    func() // stops the log's tap
 	gone    chan struct{}
 	once    sync.Once
@@ -260,8 +268,14 @@ type peer struct {
 // lock: it never blocks, and drops the entry when the watcher is too far
 // behind.
 func (w *peer) Write(b []byte) (int, error) {
+	if w.queued.Load()+int64(min(len(b), maxEntry)) > queueBytes {
+		w.dropped.Add(1)
+		return len(b), nil
+	}
+	line := entryLine(b)
 	select {
-	case w.queue <- entryLine(b):
+	case w.queue <- line:
+		w.queued.Add(int64(len(line)))
 	default:
 		w.dropped.Add(1)
 	}
@@ -297,6 +311,7 @@ func (w *peer) write(ring []mcpclient.WireEntry) {
 			select {
 			case b = <-w.ctl:
 			case b = <-w.queue:
+				w.queued.Add(-int64(len(b)))
 			case <-w.gone:
 				return
 			}

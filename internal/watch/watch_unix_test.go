@@ -281,6 +281,18 @@ func TestAsk(t *testing.T) {
 			t.Fatalf("Ask = %s, %v", res, err)
 		}
 	})
+	t.Run("a question longer than a watcher takes", func(t *testing.T) {
+		t.Parallel()
+		h := start(t, mcpclient.NewWireLog(0, nil), Options{})
+		follow(t, h, nil)
+		huge := json.RawMessage(`{"message":"` + strings.Repeat("x", MaxLine) + `"}`)
+		if _, err := h.Ask(context.Background(), huge); err == nil || !strings.Contains(err.Error(), "longer than a watcher takes") {
+			t.Fatalf("Ask = %v, want it refused", err)
+		}
+		if h.Watchers() != 1 { // still attached
+			t.Fatalf("%d watchers, want the one still attached", h.Watchers())
+		}
+	})
 	t.Run("the watcher detaches mid-question", func(t *testing.T) {
 		t.Parallel()
 		h := start(t, mcpclient.NewWireLog(0, nil), Options{})
