@@ -55,6 +55,16 @@ type Options struct {
 	ErrOut io.Writer
 	// Listening, when set, hears the address --listen serves on.
 	Listening func(addr string)
+	// Answer is --answer: when the proxy answers the server's questions
+	// itself instead of the host (docs/architecture.md, "Answering for
+	// the host").
+	Answer AnswerMode
+	// Askers are asked in turn for each question the proxy answers: the
+	// first that does not return ErrNobody answers.
+	Askers []Asker
+	// OnElicit answers a question no asker answered (--on-elicit; ""
+	// is cancel).
+	OnElicit mcpclient.Policy
 }
 
 // ExitError is the server ending while the host was still connected: the
@@ -96,6 +106,9 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	if opts.Listen != "" {
+		if opts.Answer != AnswerNever {
+			return errors.New("--answer answers for a stdio host; over --listen the host is asked as it is")
+		}
 		return runHTTP(ctx, opts)
 	}
 	return runStdio(ctx, opts)
