@@ -106,10 +106,10 @@ func (o *proxyOptions) parseAnswering(fs *flagSet) error {
 // askers are the proxy's askers, in the order asked: an attached watcher
 // first (when there is one, it goes here), then the answers file; after
 // them the --on-elicit policy answers.
-func (o *proxyOptions) askers(s streams) []proxy.Asker {
-	var askers []proxy.Asker
+func (o *proxyOptions) askers(s streams) []proxy.NamedAsker {
+	var askers []proxy.NamedAsker
 	if o.answers != nil {
-		askers = append(askers, proxy.AnswersAsker(o.answers, s.errOut))
+		askers = append(askers, proxy.NamedAsker{Name: "--answers " + o.answersPath, Ask: proxy.AnswersAsker(o.answers, s.errOut)})
 	}
 	return askers
 }

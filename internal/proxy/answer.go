@@ -22,6 +22,13 @@ import (
 // returns an error that is [ErrNobody] (errors.Is): the next is asked.
 type Asker func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
 
+// NamedAsker is an asker with the name the proxy says it by ("--answers
+// FILE", "mcpeek watch").
+type NamedAsker struct {
+	Name string
+	Ask  Asker
+}
+
 // ErrNobody is an asker's answer when it has nobody to ask (no answers-file
 // entry matches, no watcher is attached): the next asker is asked, and
 // after the last the --on-elicit policy answers.
@@ -92,24 +99,29 @@ func (a *asking) ask(ctx context.Context, what string, params json.RawMessage) (
 	if len(question) > 120 {
 		question = question[:117] + "..."
 	}
-	for i, asker := range a.opts.Askers {
-		res, err := asker(ctx, params)
+	var asked []string
+	for _, asker := range a.opts.Askers {
+		res, err := asker.Ask(ctx, params)
 		switch {
 		case err == nil:
-			a.opts.report(fmt.Sprintf("answered %s %q itself (asker %d): %s", what, question, i+1, action(res)))
+			a.opts.report(fmt.Sprintf("answered %s %q itself (by %s): %s", what, question, asker.Name, action(res)))
 			return res, nil
 		case ctx.Err() != nil:
 			return nil, context.Cause(ctx)
 		case !errors.Is(err, ErrNobody):
-			a.opts.report(fmt.Sprintf("asking %s %q: %v; asking the next", what, question, err))
+			a.opts.report(fmt.Sprintf("%s could not answer %s %q: %v", asker.Name, what, question, err))
 		}
+		asked = append(asked, asker.Name)
 	}
 	res, err := a.policy(ctx, params)
 	if err != nil {
 		return nil, err
 	}
-	a.opts.report(fmt.Sprintf("nobody answered %s %q (no --answers entry matched it, and nobody else was there to ask): --on-elicit %s: %s",
-		what, question, a.policyName(), action(res)))
+	why := "nothing to answer it with: give --answers FILE"
+	if len(asked) > 0 {
+		why = "asked " + strings.Join(asked, ", then ")
+	}
+	a.opts.report(fmt.Sprintf("nobody answered %s %q (%s): --on-elicit %s: %s", what, question, why, a.policyName(), action(res)))
 	return res, nil
 }
 

@@ -74,6 +74,9 @@ func runScript(script string, in io.Reader, out io.Writer) {
 			reply(m.ID, `{"content":[{"type":"text","text":`+string(text)+`}]}`)
 		case m.Method == "tools/call":
 			modernRound(m, ask, reply)
+			// A message right behind the result: the proxy must have
+			// kept the result, not the reader's buffer.
+			send(map[string]any{"jsonrpc": "2.0", "method": "notifications/message", "params": map[string]any{"level": "info", "data": strings.Repeat("z", 2000)}})
 		}
 	}
 }
@@ -145,6 +148,7 @@ func startProxy(t *testing.T, script string, opts Options) *host {
 		_ = outW.Close()
 	}()
 	t.Cleanup(func() {
+		go func() { _, _ = io.Copy(io.Discard, h.out) }() // what the host did not read
 		_ = inW.Close()
 		select {
 		case <-h.done:
@@ -163,18 +167,22 @@ func (h *host) send(msg string) {
 	}
 }
 
-// next reads the next message the host gets.
+// next reads the next message the host gets, notifications aside.
 func (h *host) next() rpc {
 	h.t.Helper()
-	line, err := h.out.ReadString('\n')
-	if err != nil {
-		h.t.Fatalf("reading the proxy's stdout: %v (stderr: %s)", err, h.errOut.String())
+	for {
+		line, err := h.out.ReadString('\n')
+		if err != nil {
+			h.t.Fatalf("reading the proxy's stdout: %v (stderr: %s)", err, h.errOut.String())
+		}
+		var m rpc
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			h.t.Fatalf("the host got %q: %v", line, err)
+		}
+		if m.ID != nil {
+			return m
+		}
 	}
-	var m rpc
-	if err := json.Unmarshal([]byte(line), &m); err != nil {
-		h.t.Fatalf("the host got %q: %v", line, err)
-	}
-	return m
 }
 
 // initialize is a 2025-11-25 host's handshake, advertising caps.
@@ -203,7 +211,7 @@ func nobody(context.Context, json.RawMessage) (json.RawMessage, error) {
 // the host gets the call's result.
 func TestAnswerLegacyQuestionForAHostWithoutElicitation(t *testing.T) {
 	t.Parallel()
-	h := startProxy(t, "legacy", Options{Answer: AnswerMissing, Askers: []Asker{nobody, choiceAsker("b")}})
+	h := startProxy(t, "legacy", Options{Answer: AnswerMissing, Askers: []NamedAsker{{"the watcher", nobody}, {"the test", choiceAsker("b")}}})
 	init := h.initialize(`{"roots":{}}`)
 	if got := string(getPath(init.Result, "instructions")); got != `"{\"elicitation\":{\"form\":{},\"url\":{}},\"roots\":{}}"` {
 		t.Errorf("the server was told the host advertises %s", got)
@@ -213,7 +221,7 @@ func TestAnswerLegacyQuestionForAHostWithoutElicitation(t *testing.T) {
 	if string(res.ID) != "1" || !strings.Contains(string(res.Result), `\"choice\":\"b\"`) {
 		t.Errorf("the host got %s %s, want the call's result with the proxy's answer", res.ID, res.Result)
 	}
-	if !strings.Contains(h.errOut.String(), "answered the server's elicitation/create \"q1\" \"Pick one\" itself (asker 2): accept") {
+	if !strings.Contains(h.errOut.String(), "answered the server's elicitation/create \"q1\" \"Pick one\" itself (by the test): accept") {
 		t.Errorf("stderr does not say who answered:\n%s", h.errOut.String())
 	}
 	if w := h.wire.String(); !strings.Contains(w, "its initialize now advertises form and URL elicitation") || strings.Contains(w, "which the host did not ask") {
@@ -225,7 +233,7 @@ func TestAnswerLegacyQuestionForAHostWithoutElicitation(t *testing.T) {
 // --answer=always the proxy answers all the same.
 func TestAnswerLegacyHostThatElicitsIsAsked(t *testing.T) {
 	t.Parallel()
-	h := startProxy(t, "legacy", Options{Answer: AnswerMissing, Askers: []Asker{choiceAsker("b")}})
+	h := startProxy(t, "legacy", Options{Answer: AnswerMissing, Askers: []NamedAsker{{"the test", choiceAsker("b")}}})
 	h.initialize(`{"elicitation":{}}`)
 	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pick","arguments":{}}}`)
 	if q := h.next(); q.Method != "elicitation/create" || string(q.ID) != `"q1"` {
@@ -236,7 +244,7 @@ func TestAnswerLegacyHostThatElicitsIsAsked(t *testing.T) {
 		t.Errorf("the host's answer did not reach the server: %s", res.Result)
 	}
 
-	always := startProxy(t, "legacy", Options{Answer: AnswerAlways, Askers: []Asker{choiceAsker("a")}})
+	always := startProxy(t, "legacy", Options{Answer: AnswerAlways, Askers: []NamedAsker{{"the test", choiceAsker("a")}}})
 	if init := always.initialize(`{"elicitation":{}}`); string(getPath(init.Result, "instructions")) != `"{\"elicitation\":{}}"` {
 		t.Errorf("the host's own capabilities were changed: %s", init.Result)
 	}
@@ -249,13 +257,13 @@ func TestAnswerLegacyHostThatElicitsIsAsked(t *testing.T) {
 // With nobody to ask, the --on-elicit policy answers, and stderr says so.
 func TestAnswerPolicyWhenNobodyAnswers(t *testing.T) {
 	t.Parallel()
-	h := startProxy(t, "legacy", Options{Answer: AnswerMissing, Askers: []Asker{nobody}, OnElicit: mcpclient.PolicyDecline})
+	h := startProxy(t, "legacy", Options{Answer: AnswerMissing, Askers: []NamedAsker{{"the watcher", nobody}}, OnElicit: mcpclient.PolicyDecline})
 	h.initialize(`{}`)
 	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pick","arguments":{}}}`)
 	if res := h.next(); !strings.Contains(string(res.Result), `\"action\":\"decline\"`) {
 		t.Errorf("the host got %s", res.Result)
 	}
-	if !strings.Contains(h.errOut.String(), "nobody answered the server's elicitation/create \"q1\" \"Pick one\"") ||
+	if !strings.Contains(h.errOut.String(), "nobody answered the server's elicitation/create \"q1\" \"Pick one\" (asked the watcher)") ||
 		!strings.Contains(h.errOut.String(), "--on-elicit decline: decline") {
 		t.Errorf("stderr:\n%s", h.errOut.String())
 	}
@@ -280,7 +288,7 @@ func TestAnswerModernRoundsForAHostWithoutElicitation(t *testing.T) {
 		choices = choices[1:]
 		return json.RawMessage(`{"action":"accept","content":{"choice":"` + c + `"}}`), nil
 	}
-	h := startProxy(t, "modern", Options{Answer: AnswerMissing, Askers: []Asker{turns}})
+	h := startProxy(t, "modern", Options{Answer: AnswerMissing, Askers: []NamedAsker{{"the test", turns}}})
 	h.send(modernCall(`"h-1"`, "pick", `{}`))
 	res := h.next()
 	if string(res.ID) != `"h-1"` || res.Error != nil {
@@ -303,13 +311,13 @@ func TestAnswerModernRoundsForAHostWithoutElicitation(t *testing.T) {
 // is, and fails clearly for one that did not.
 func TestAnswerModernInputTheProxyCannotGive(t *testing.T) {
 	t.Parallel()
-	h := startProxy(t, "modern", Options{Answer: AnswerMissing, Askers: []Asker{choiceAsker("a")}})
+	h := startProxy(t, "modern", Options{Answer: AnswerMissing, Askers: []NamedAsker{{"the test", choiceAsker("a")}}})
 	h.send(modernCall("7", "sample", `{}`))
 	res := h.next()
 	if string(res.ID) != "7" || !strings.Contains(string(res.Error), "the server asks for sampling/createMessage, which the proxy cannot give and the host did not advertise") {
 		t.Errorf("the host got %s %s", res.Result, res.Error)
 	}
-	always := startProxy(t, "modern", Options{Answer: AnswerAlways, Askers: []Asker{choiceAsker("a")}})
+	always := startProxy(t, "modern", Options{Answer: AnswerAlways, Askers: []NamedAsker{{"the test", choiceAsker("a")}}})
 	always.send(modernCall("8", "sample", `{"elicitation":{},"sampling":{}}`))
 	if res := always.next(); string(res.ID) != "8" || !strings.Contains(string(res.Result), "sampling/createMessage") {
 		t.Errorf("the host that samples got %s %s", res.Result, res.Error)

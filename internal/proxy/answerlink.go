@@ -277,6 +277,7 @@ func (a *answerer) response(h head, data []byte) bool {
 	a.rounds[id] = cancel
 	a.mu.Unlock()
 	a.track.fromServerHeld(data)
+	result := bytes.Clone(data) // data is the reader's, until its next line
 	go func() {
 		defer func() {
 			a.mu.Lock()
@@ -284,7 +285,7 @@ func (a *answerer) response(h head, data []byte) bool {
 			a.mu.Unlock()
 			cancel()
 		}()
-		a.runRounds(ctx, id, w, bytes.Clone(data))
+		a.runRounds(ctx, id, w, result)
 	}()
 	return true
 }

@@ -61,7 +61,7 @@ type Options struct {
 	Answer AnswerMode
 	// Askers are asked in turn for each question the proxy answers: the
 	// first that does not return ErrNobody answers.
-	Askers []Asker
+	Askers []NamedAsker
 	// OnElicit answers a question no asker answered (--on-elicit; ""
 	// is cancel).
 	OnElicit mcpclient.Policy
