@@ -3,9 +3,11 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,14 +16,18 @@ import (
 // tsBareHostScript is the TypeScript SDK's client as a host that
 // advertises no elicitation (as many real hosts do): argv is the SDK's
 // folder, the tool, its arguments as JSON, then its stdio server's
-// command. The server's stderr, the proxy's words among it, is its own.
+// command ("http URL" for a URL). The server's stderr, the proxy's words
+// among it, is its own.
 const tsBareHostScript = `
 const [sdk, tool, args, ...server] = process.argv.slice(2);
 const load = (p) => import("file://" + sdk + "/dist/esm/" + p);
 const { Client } = await load("client/index.js");
 const { StdioClientTransport } = await load("client/stdio.js");
+const { StreamableHTTPClientTransport } = await load("client/streamableHttp.js");
 const client = new Client({ name: "ts-host-without-elicitation", version: "1" }, { capabilities: {} });
-await client.connect(new StdioClientTransport({ command: server[0], args: server.slice(1), stderr: "inherit" }));
+await client.connect(server[0] === "http"
+  ? new StreamableHTTPClientTransport(new URL(server[1]))
+  : new StdioClientTransport({ command: server[0], args: server.slice(1), stderr: "inherit" }));
 const call = await client.callTool({ name: tool, arguments: JSON.parse(args) });
 process.stdout.write(JSON.stringify(call));
 await client.close();
@@ -136,6 +142,46 @@ func TestProxyAnswersForAHostWithoutElicitation(t *testing.T) {
 				t.Fatalf("the host got\n%s", out)
 			}
 			recordingPasses(t, rec, server...)
+		})
+	}
+}
+
+// --answer over --listen: a legacy question taken out of the server's
+// stream and answered by a POST of the proxy's, and 2026-07-28 rounds
+// posted by the proxy; the host that advertises elicitation is not asked
+// with --answer=always.
+func TestProxyAnswersOverListen(t *testing.T) {
+	t.Parallel()
+	t.Run("server-everything/legacy", func(t *testing.T) {
+		t.Parallel()
+		everything := needServer(t, "MCPEEK_SERVER_EVERYTHING", "mcp-server-everything")
+		cmd := exec.Command(everything, "streamableHttp")
+		port := freePort(t)
+		cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+		startURLServer(t, cmd, `listening on port \d+`)
+		rec := filepath.Join(t.TempDir(), "host.jsonl")
+		proxy := startListeningProxy(t, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), "--answer", "--answers", "testdata/interop/everything-answers.json", "--record", rec)
+		out, errOut := tsBareHost(t, "trigger-elicitation-request", "{}", "http", proxy)
+		if !strings.Contains(out, "Ada Lovelace") || strings.Contains(out, `"isError":true`) {
+			t.Fatalf("the host got %s\nstderr: %s", out, errOut)
+		}
+		waitRecorded(t, rec, "Ada Lovelace")
+		recordingPasses(t, rec, everything)
+	})
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run("fixture/"+era, func(t *testing.T) {
+			t.Parallel()
+			args := []string{"fixture", "--http", "127.0.0.1:0"}
+			if era == "modern" {
+				args = append(args, "--stateless")
+			}
+			url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
+			proxy := startListeningProxy(t, url, "--answer=always", "--answers", "testdata/answers/multi-round.json")
+			// The host would decline: the answer it gets is the proxy's.
+			r := mcpeek(t, "call", "multi_round", "--protocol", era, "--on-elicit", "decline", proxy)
+			if r.code != exitOK || !strings.Contains(r.stdout, "name: Grace, confirm: true") {
+				t.Fatalf("exit %d: %s\n%s", r.code, r.stdout, r.stderr)
+			}
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -378,5 +379,30 @@ func TestParseAnswerMode(t *testing.T) {
 	}
 	if _, err := ParseAnswerMode("sometimes"); err == nil {
 		t.Error("sometimes is accepted")
+	}
+}
+
+// The filter hands on each event as it came but those the proxy takes,
+// whatever the chunks the stream arrives in; an event over the limit
+// goes on unread.
+func TestSSEFilterTakesEventsOut(t *testing.T) {
+	t.Parallel()
+	keep1 := "event: message\ndata: {\"id\":1}\n\n"
+	taken := "id: 7\r\ndata: {\"id\":\"q\",\r\ndata: \"method\":\"elicitation/create\"}\r\n\r\n"
+	big := "data: " + strings.Repeat("z", 100) + "\n\n"
+	keep2 := ": comment\ndata: {\"id\":3}\n\n"
+	var tracked, took []string
+	f := &sseFilter{ReadCloser: io.NopCloser(iotest.OneByteReader(strings.NewReader(keep1 + taken + big + keep2))), max: 64,
+		take: func(d []byte) bool {
+			took = append(took, string(d))
+			return strings.Contains(string(d), "elicitation/create")
+		},
+		track: func(d []byte) { tracked = append(tracked, string(d)) }, note: func(string) {}}
+	got, err := io.ReadAll(f)
+	if err != nil || string(got) != keep1+big+keep2 {
+		t.Errorf("the host got %q (%v)", got, err)
+	}
+	if strings.Join(tracked, "|") != `{"id":1}|{"id":3}` || len(took) != 3 {
+		t.Errorf("tracked %q, offered %q", tracked, took)
 	}
 }

@@ -168,6 +168,12 @@ func (a *answerer) answersQuestions() bool {
 // or to hold back, and reports whether it did (then it is logged, and
 // never reaches the host).
 func (a *answerer) fromServer(data []byte) bool {
+	return a.fromServerVia(data, a.toServer)
+}
+
+// fromServerVia is fromServer with the proxy's answer to a question sent
+// by reply.
+func (a *answerer) fromServerVia(data []byte, reply func([]byte)) bool {
 	a.mu.Lock()
 	busy := len(a.watched) > 0 || len(a.own) > 0 || len(a.questions) > 0
 	a.mu.Unlock()
@@ -182,7 +188,7 @@ func (a *answerer) fromServer(data []byte) bool {
 	h := heads[0]
 	switch {
 	case h.request() && h.Method == mcpclient.MethodElicit && question:
-		a.question(h, data)
+		a.question(h, data, reply)
 		return true
 	case h.Method == "notifications/cancelled":
 		return a.serverCancelled(data)
@@ -192,8 +198,9 @@ func (a *answerer) fromServer(data []byte) bool {
 	return false
 }
 
-// question answers a server's 2025-11-25 elicitation/create itself.
-func (a *answerer) question(h head, data []byte) {
+// question answers a server's 2025-11-25 elicitation/create itself, the
+// answer sent by reply.
+func (a *answerer) question(h head, data []byte, reply func([]byte)) {
 	a.track.fromServer(data)
 	id := string(h.ID)
 	params := bytes.Clone(getPath(data, "params"))
@@ -220,7 +227,7 @@ func (a *answerer) question(h head, data []byte) {
 			msg = []byte(`{"jsonrpc":"2.0","id":` + id + `,"result":` + string(res) + "}\n")
 		}
 		a.track.fromProxy(msg)
-		a.toServer(msg)
+		reply(msg)
 	}()
 }
 
@@ -285,7 +292,7 @@ func (a *answerer) response(h head, data []byte) bool {
 			a.mu.Unlock()
 			cancel()
 		}()
-		a.runRounds(ctx, id, w, result)
+		a.runRounds(ctx, id, w, result, roundLink{send: a.send, toHost: a.toHost})
 	}()
 	return true
 }
@@ -303,27 +310,35 @@ type inputRequest struct {
 	Params json.RawMessage `json:"params"`
 }
 
+// roundLink is how rounds reach the two sides: send sends the server a
+// request of the proxy's and returns its answer (false: the rounds
+// end), toHost sends the host a message.
+type roundLink struct {
+	send   func(ctx context.Context, request []byte) ([]byte, bool)
+	toHost func([]byte)
+}
+
 // runRounds gives the input the server asks of the host's request id,
 // retries it under an id of the proxy's, round after round, and sends
 // the host the final answer under its own id.
-func (a *answerer) runRounds(ctx context.Context, hostID string, w watchedRequest, result []byte) {
+func (a *answerer) runRounds(ctx context.Context, hostID string, w watchedRequest, result []byte, link roundLink) {
 	for round := 1; ; round++ {
 		if round > maxInputRounds {
-			a.failHost(hostID, fmt.Sprintf("the server asked for input %d times without a result", maxInputRounds))
+			a.failHost(link, hostID, fmt.Sprintf("the server asked for input %d times without a result", maxInputRounds))
 			return
 		}
 		var requests map[string]inputRequest
 		if err := json.Unmarshal(getPath(result, "result", "inputRequests"), &requests); err != nil || len(requests) == 0 {
-			a.failHost(hostID, "the server asked for input without inputRequests")
+			a.failHost(link, hostID, "the server asked for input without inputRequests")
 			return
 		}
 		if forward, why := a.cannotAnswer(requests, w.caps); why != "" {
 			if forward {
 				a.opts.report(fmt.Sprintf("the server asks the host's request %s for %s: passed on to the host, which advertises it", textclean.OneLine(hostID), why))
-				a.toHostAs(hostID, result)
+				a.toHostAs(link, hostID, result)
 				return
 			}
-			a.failHost(hostID, "the server asks for "+why+", which the proxy cannot give and the host did not advertise")
+			a.failHost(link, hostID, "the server asks for "+why+", which the proxy cannot give and the host did not advertise")
 			return
 		}
 		responses := map[string]json.RawMessage{}
@@ -334,22 +349,22 @@ func (a *answerer) runRounds(ctx context.Context, hostID string, w watchedReques
 				return
 			}
 			if err != nil {
-				a.failHost(hostID, fmt.Sprintf("cannot answer %s: %v", what, err))
+				a.failHost(link, hostID, fmt.Sprintf("cannot answer %s: %v", what, err))
 				return
 			}
 			responses[key] = res
 		}
 		retry, err := a.retry(w.data, responses, getPath(result, "result", "requestState"))
 		if err != nil {
-			a.failHost(hostID, "cannot retry the request: "+err.Error())
+			a.failHost(link, hostID, "cannot retry the request: "+err.Error())
 			return
 		}
-		answer, ok := a.send(ctx, retry)
+		answer, ok := link.send(ctx, retry)
 		if !ok {
 			return
 		}
 		if !inputRequired(answer) {
-			a.toHostAs(hostID, answer)
+			a.toHostAs(link, hostID, answer)
 			return
 		}
 		result = answer
@@ -462,20 +477,35 @@ func (a *answerer) send(ctx context.Context, request []byte) ([]byte, bool) {
 
 // toHostAs sends the host an answer of the server's under the id of the
 // host's request it answers.
-func (a *answerer) toHostAs(hostID string, answer []byte) {
+func (a *answerer) toHostAs(link roundLink, hostID string, answer []byte) {
 	out, err := setMember(answer, "id", []byte(hostID))
 	if err != nil {
-		a.failHost(hostID, "the server's answer: "+err.Error())
+		a.failHost(link, hostID, "the server's answer: "+err.Error())
 		return
 	}
 	a.track.answered(hostID)
 	a.opts.Wire.Note("proxy: sent the host the server's answer to its request " + textclean.OneLine(hostID))
-	a.toHost(out)
+	link.toHost(out)
 }
 
 // failHost answers a host's request with an error, said on stderr too.
-func (a *answerer) failHost(hostID, why string) {
+func (a *answerer) failHost(link roundLink, hostID, why string) {
 	a.opts.report(fmt.Sprintf("the host's request %s: %s", textclean.OneLine(hostID), why))
 	a.track.answered(hostID)
-	a.toHost(errorResponse(hostID, codeCannotAnswer, "mcpeek proxy: "+why))
+	link.toHost(errorResponse(hostID, codeCannotAnswer, "mcpeek proxy: "+why))
+}
+
+// takeWatched is the host's request in body when the proxy gives its
+// input: it is no longer watched, the caller runs its rounds.
+func (a *answerer) takeWatched(body []byte) (hostID string, w watchedRequest, ok bool) {
+	heads, batch, parsed := readHeads(body)
+	if !parsed || batch != nil || !heads[0].request() {
+		return "", watchedRequest{}, false
+	}
+	hostID = string(heads[0].ID)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	w, ok = a.watched[hostID]
+	delete(a.watched, hostID)
+	return hostID, w, ok
 }

@@ -106,9 +106,6 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	if opts.Listen != "" {
-		if opts.Answer != AnswerNever {
-			return errors.New("--answer answers for a stdio host; over --listen the host is asked as it is")
-		}
 		return runHTTP(ctx, opts)
 	}
 	return runStdio(ctx, opts)
