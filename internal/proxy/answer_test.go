@@ -111,27 +111,11 @@ type host struct {
 	t      *testing.T
 	in     *io.PipeWriter
 	out    *bufio.Reader
-	errOut *lockedBuffer
-	wire   *lockedBuffer
-	done   chan error
-}
-
-// lockedBuffer is a buffer written by the proxy while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	// errOut and wire are what the proxy said and logged: read them
+	// once it ended (end).
+	errOut, wire *bytes.Buffer
+	done         chan error
+	ended        bool
 }
 
 // startProxy runs a stdio proxy in front of the script, answering as
@@ -140,7 +124,7 @@ func startProxy(t *testing.T, script string, opts Options) *host {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	h := &host{t: t, in: inW, out: bufio.NewReader(outR), errOut: &lockedBuffer{}, wire: &lockedBuffer{}, done: make(chan error, 1)}
+	h := &host{t: t, in: inW, out: bufio.NewReader(outR), errOut: &bytes.Buffer{}, wire: &bytes.Buffer{}, done: make(chan error, 1)}
 	opts.Target = mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{os.Args[0]}, Env: []string{scriptEnv + "=" + script}}
 	opts.In, opts.Out, opts.ErrOut = inR, outW, h.errOut
 	opts.Wire = mcpclient.NewWireLog(0, h.wire)
@@ -148,16 +132,23 @@ func startProxy(t *testing.T, script string, opts Options) *host {
 		h.done <- Run(context.Background(), opts)
 		_ = outW.Close()
 	}()
-	t.Cleanup(func() {
-		go func() { _, _ = io.Copy(io.Discard, h.out) }() // what the host did not read
-		_ = inW.Close()
-		select {
-		case <-h.done:
-		case <-time.After(10 * time.Second):
-			t.Error("the proxy did not end after the host left")
-		}
-	})
+	t.Cleanup(h.end)
 	return h
+}
+
+// end closes the host's side and waits for the proxy to end.
+func (h *host) end() {
+	if h.ended {
+		return
+	}
+	h.ended = true
+	go func() { _, _ = io.Copy(io.Discard, h.out) }() // what the host did not read
+	_ = h.in.Close()
+	select {
+	case <-h.done:
+	case <-time.After(10 * time.Second):
+		h.t.Error("the proxy did not end after the host left")
+	}
 }
 
 // send writes a message as the host.
@@ -174,7 +165,7 @@ func (h *host) next() rpc {
 	for {
 		line, err := h.out.ReadString('\n')
 		if err != nil {
-			h.t.Fatalf("reading the proxy's stdout: %v (stderr: %s)", err, h.errOut.String())
+			h.t.Fatalf("reading the proxy's stdout: %v", err)
 		}
 		var m rpc
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
@@ -222,6 +213,7 @@ func TestAnswerLegacyQuestionForAHostWithoutElicitation(t *testing.T) {
 	if string(res.ID) != "1" || !strings.Contains(string(res.Result), `\"choice\":\"b\"`) {
 		t.Errorf("the host got %s %s, want the call's result with the proxy's answer", res.ID, res.Result)
 	}
+	h.end()
 	if !strings.Contains(h.errOut.String(), "answered the server's elicitation/create \"q1\" \"Pick one\" itself (by the test): accept") {
 		t.Errorf("stderr does not say who answered:\n%s", h.errOut.String())
 	}
@@ -264,6 +256,7 @@ func TestAnswerPolicyWhenNobodyAnswers(t *testing.T) {
 	if res := h.next(); !strings.Contains(string(res.Result), `\"action\":\"decline\"`) {
 		t.Errorf("the host got %s", res.Result)
 	}
+	h.end()
 	if !strings.Contains(h.errOut.String(), "nobody answered the server's elicitation/create \"q1\" \"Pick one\" (asked the watcher)") ||
 		!strings.Contains(h.errOut.String(), "--on-elicit decline: decline") {
 		t.Errorf("stderr:\n%s", h.errOut.String())
@@ -302,6 +295,7 @@ func TestAnswerModernRoundsForAHostWithoutElicitation(t *testing.T) {
 	if len(text.Content) != 1 || text.Content[0].Text != `first {"action":"accept","content":{"choice":"a"}} then {"action":"accept","content":{"choice":"b"}}` {
 		t.Errorf("the final result: %s", res.Result)
 	}
+	h.end()
 	w := h.wire.String()
 	if strings.Count(w, `mcpeek-proxy-`) < 4 || strings.Contains(w, "which the host did not ask") || strings.Contains(w, "which the proxy did not ask") {
 		t.Errorf("the wire log does not pair the proxy's retries:\n%s", w)

@@ -135,16 +135,13 @@ func (h *httpLink) serveWatched(w http.ResponseWriter, r *http.Request, body []b
 		return h.postOwn(ctx, r.Header, retry, link, hostID)
 	}
 	h.eachMessage(resp, func(msg []byte) {
-		m, _, _ := readHeads(msg)
-		if len(m) == 1 && m[0].response() && string(m[0].ID) == hostID && inputRequired(msg) {
+		m, _ := oneHead(msg)
+		if m.answers(hostID) && inputRequired(msg) {
 			h.track.fromServerHeld(msg)
 			h.ans.runRounds(ctx, hostID, req, bytes.Clone(msg), link)
 			return
 		}
 		h.track.fromServer(msg)
-		if len(m) == 1 && m[0].response() && string(m[0].ID) == hostID {
-			h.track.answered(hostID)
-		}
 		out.send(msg)
 	})
 }
@@ -164,7 +161,7 @@ func (h *httpLink) postOwn(ctx context.Context, header http.Header, retry []byte
 	var answer []byte
 	h.eachMessage(resp, func(msg []byte) {
 		h.track.fromServer(msg)
-		if m, _, _ := readHeads(msg); len(m) == 1 && m[0].response() && string(m[0].ID) == ownID {
+		if m, _ := oneHead(msg); m.answers(ownID) {
 			answer = bytes.Clone(msg)
 			return
 		}

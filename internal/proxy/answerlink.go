@@ -82,11 +82,10 @@ func (a *answerer) fromHost(data []byte) []byte {
 		!bytes.Contains(data, []byte(`"notifications/cancelled"`)) {
 		return data
 	}
-	heads, batch, ok := readHeads(data)
-	if !ok || batch != nil {
+	h, ok := oneHead(data)
+	if !ok {
 		return data
 	}
-	h := heads[0]
 	switch {
 	case h.request() && h.Method == mcpclient.MethodInitialize:
 		return a.initialize(data)
@@ -181,11 +180,10 @@ func (a *answerer) fromServerVia(data []byte, reply func([]byte)) bool {
 	if !busy && !question {
 		return false
 	}
-	heads, batch, ok := readHeads(data)
-	if !ok || batch != nil {
+	h, ok := oneHead(data)
+	if !ok {
 		return false
 	}
-	h := heads[0]
 	switch {
 	case h.request() && h.Method == mcpclient.MethodElicit && question:
 		a.question(h, data, reply)
@@ -498,14 +496,27 @@ func (a *answerer) failHost(link roundLink, hostID, why string) {
 // takeWatched is the host's request in body when the proxy gives its
 // input: it is no longer watched, the caller runs its rounds.
 func (a *answerer) takeWatched(body []byte) (hostID string, w watchedRequest, ok bool) {
-	heads, batch, parsed := readHeads(body)
-	if !parsed || batch != nil || !heads[0].request() {
+	h, parsed := oneHead(body)
+	if !parsed || !h.request() {
 		return "", watchedRequest{}, false
 	}
-	hostID = string(heads[0].ID)
+	hostID = string(h.ID)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	w, ok = a.watched[hostID]
 	delete(a.watched, hostID)
 	return hostID, w, ok
 }
+
+// oneHead is the head of a message that is one JSON-RPC message, not a
+// batch (false: a batch, or not JSON).
+func oneHead(data []byte) (head, bool) {
+	heads, batch, ok := readHeads(data)
+	if !ok || batch != nil {
+		return head{}, false
+	}
+	return heads[0], true
+}
+
+// answers reports whether the message is a response to id.
+func (h head) answers(id string) bool { return h.response() && string(h.ID) == id }
