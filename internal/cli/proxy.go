@@ -104,10 +104,12 @@ func (o *proxyOptions) parseAnswering(fs *flagSet) error {
 }
 
 // askers are the proxy's askers, in the order asked: an attached watcher
-// first (when there is one, it goes here), then the answers file; after
-// them the --on-elicit policy answers.
+// first, then the answers file; after them the --on-elicit policy
+// answers.
 func (o *proxyOptions) askers(s streams) []proxy.NamedAsker {
 	var askers []proxy.NamedAsker
+	// mcpeek watch's hub goes first, here: its Ask has the proxy.Asker
+	// signature, its "no watcher attached" error mapped to proxy.ErrNobody.
 	if o.answers != nil {
 		askers = append(askers, proxy.NamedAsker{Name: "--answers " + o.answersPath, Ask: proxy.AnswersAsker(o.answers, s.errOut)})
 	}

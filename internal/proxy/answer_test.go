@@ -63,6 +63,10 @@ func runScript(script string, in io.Reader, out io.Writer) {
 		case m.Method == "initialize":
 			caps, _ := json.Marshal(string(getPath(m.Params, "capabilities")))
 			reply(m.ID, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"script","version":"1"},"instructions":`+string(caps)+`}`)
+		case m.Method == "tools/call" && script == "cancelling":
+			send(map[string]any{"jsonrpc": "2.0", "id": "q1", "method": "elicitation/create", "params": json.RawMessage(ask)})
+			send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": "q1"}})
+			reply(m.ID, `{"content":[{"type":"text","text":"gave up asking"}]}`)
 		case m.Method == "tools/call" && script == "legacy":
 			send(map[string]any{"jsonrpc": "2.0", "id": "q1", "method": "elicitation/create", "params": json.RawMessage(ask)})
 			var answer rpc
@@ -108,14 +112,15 @@ func modernRound(m rpc, ask string, reply func(json.RawMessage, string)) {
 
 // host is the host's side of a proxy run in the test.
 type host struct {
-	t      *testing.T
-	in     *io.PipeWriter
-	out    *bufio.Reader
+	t   *testing.T
+	in  *io.PipeWriter
+	out *bufio.Reader
 	// errOut and wire are what the proxy said and logged: read them
 	// once it ended (end).
 	errOut, wire *bytes.Buffer
 	done         chan error
 	ended        bool
+	rest         string
 }
 
 // startProxy runs a stdio proxy in front of the script, answering as
@@ -132,23 +137,31 @@ func startProxy(t *testing.T, script string, opts Options) *host {
 		h.done <- Run(context.Background(), opts)
 		_ = outW.Close()
 	}()
-	t.Cleanup(h.end)
+	t.Cleanup(func() { h.end() })
 	return h
 }
 
-// end closes the host's side and waits for the proxy to end.
-func (h *host) end() {
+// end closes the host's side, waits for the proxy to end and returns
+// what the host got that it did not read.
+func (h *host) end() string {
 	if h.ended {
-		return
+		return h.rest
 	}
 	h.ended = true
-	go func() { _, _ = io.Copy(io.Discard, h.out) }() // what the host did not read
 	_ = h.in.Close()
+	read := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(h.out) // until the proxy ends: it closes the host's stdout then
+		read <- b
+	}()
 	select {
-	case <-h.done:
+	case b := <-read:
+		h.rest = string(b)
+		<-h.done
 	case <-time.After(10 * time.Second):
 		h.t.Error("the proxy did not end after the host left")
 	}
+	return h.rest
 }
 
 // send writes a message as the host.
@@ -260,6 +273,34 @@ func TestAnswerPolicyWhenNobodyAnswers(t *testing.T) {
 	if !strings.Contains(h.errOut.String(), "nobody answered the server's elicitation/create \"q1\" \"Pick one\" (asked the watcher)") ||
 		!strings.Contains(h.errOut.String(), "--on-elicit decline: decline") {
 		t.Errorf("stderr:\n%s", h.errOut.String())
+	}
+}
+
+// A question the server cancels stops being asked, is never answered,
+// and its cancellation does not reach the host, which never saw it.
+func TestAnswerQuestionTheServerCancels(t *testing.T) {
+	t.Parallel()
+	stopped := make(chan struct{})
+	waits := func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+		<-ctx.Done()
+		close(stopped)
+		return nil, ctx.Err()
+	}
+	h := startProxy(t, "cancelling", Options{Answer: AnswerMissing, Askers: []NamedAsker{{"the watcher", waits}}})
+	h.initialize(`{}`)
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pick","arguments":{}}}`)
+	if res := h.next(); !strings.Contains(string(res.Result), "gave up asking") {
+		t.Errorf("the host got %s", res.Result)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the asker was not stopped")
+	}
+	rest := h.end()
+	if strings.Contains(rest, "notifications/cancelled") || !strings.Contains(h.wire.String(), "the server cancelled its elicitation/create") ||
+		strings.Contains(h.wire.String(), `"dir":"send","id":"q1"`) {
+		t.Errorf("the host got %q after the result; the wire log:\n%s", rest, h.wire.String())
 	}
 }
 
