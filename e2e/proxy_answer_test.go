@@ -176,12 +176,15 @@ func TestProxyAnswersOverListen(t *testing.T) {
 				args = append(args, "--stateless")
 			}
 			url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
-			proxy := startListeningProxy(t, url, "--answer=always", "--answers", "testdata/answers/multi-round.json")
+			rec := filepath.Join(t.TempDir(), "host.jsonl")
+			proxy := startListeningProxy(t, url, "--answer=always", "--answers", "testdata/answers/multi-round.json", "--record", rec)
 			// The host would decline: the answer it gets is the proxy's.
 			r := mcpeek(t, "call", "multi_round", "--protocol", era, "--on-elicit", "decline", proxy)
 			if r.code != exitOK || !strings.Contains(r.stdout, "name: Grace, confirm: true") {
 				t.Fatalf("exit %d: %s\n%s", r.code, r.stdout, r.stderr)
 			}
+			waitRecorded(t, rec, "name: Grace, confirm: true")
+			recordingPasses(t, rec, mcpeekBin, "fixture")
 		})
 	}
 }
