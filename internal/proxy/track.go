@@ -166,14 +166,7 @@ func (t *tracker) pass(by origin, data []byte) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	asker, answerer, side, other := &t.host, &t.server, "host", "server"
-	switch by {
-	case byServer, byServerHeld:
-		asker, answerer, side, other = &t.server, &t.host, "server", "host"
-	case byProxy:
-		asker, side = &t.own, "proxy"
-	case byHost:
-	}
+	asker, answerer, side, other := t.sides(by)
 	for _, h := range heads {
 		switch {
 		case h.request():
@@ -188,6 +181,21 @@ func (t *tracker) pass(by origin, data []byte) {
 	if t.hs != nil && batch == nil && by != byProxy {
 		t.hs.see(dir, heads[0], data)
 	}
+}
+
+// sides are, for a message by one side, the ids of its requests, those
+// of the requests it answers, and the names of the two sides. The
+// proxy's own requests are kept apart from the host's: the server's
+// answers to them are never the host's.
+func (t *tracker) sides(by origin) (asker, answerer *openIDs, side, other string) {
+	switch by {
+	case byServer, byServerHeld:
+		return &t.server, &t.host, "server", "host"
+	case byProxy:
+		return &t.own, &t.server, "proxy", "server"
+	case byHost:
+	}
+	return &t.host, &t.server, "host", "server"
 }
 
 // hostOpen takes the ids of the host's requests still in flight: the
