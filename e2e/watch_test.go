@@ -158,3 +158,53 @@ func TestWatchAnswersAProxysQuestion(t *testing.T) {
 		t.Fatalf("Ask after the watcher went = %s, %v; want an error at once", a.res, a.err)
 	}
 }
+
+// A host that advertises no elicitation, through mcpeek proxy --answer:
+// the fixture's question opens the form of the mcpeek watch attached, on
+// a terminal, and the host gets the call completed with the choice typed
+// there, in either era.
+func TestProxyAnswersInTheWatchersForm(t *testing.T) {
+	t.Parallel()
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			env := watchEnv(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			proxy := exec.Command(mcpeekBin, "proxy", "--answer", "--name", "fx-"+era, "--", mcpeekBin, "fixture", "--era", era)
+			proxy.Env = env
+			var stderr strings.Builder
+			proxy.Stderr = &stderr
+			client := mcp.NewClient(&mcp.Implementation{Name: "go-host", Version: "1"}, nil) // no elicitation
+			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: proxy}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+
+			w := startTerminalInspectorWith(t, t.TempDir(), env[len(env)-1:], "watch", "fx-"+era)
+			w.expect("watching", "fx-"+era)
+			// Attached once the watcher's Log shows the proxy's traffic so far.
+			w.expect("server/discover #1")
+			type called struct {
+				res *mcp.CallToolResult
+				err error
+			}
+			got := make(chan called, 1)
+			go func() {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "choose_option"})
+				got <- called{res, err}
+			}()
+			w.expect("is asking for input", "Choose option A or B.")
+			w.keyUntil("down", "● option-b").keys("ctrl+s")
+			c := <-got
+			if c.err != nil {
+				t.Fatalf("tools/call: %v; the proxy said:\n%s", c.err, stderr.String())
+			}
+			text, _ := json.Marshal(c.res)
+			if !strings.Contains(string(text), "option-b") {
+				t.Fatalf("the host got %s, want option-b chosen; the proxy said:\n%s", text, stderr.String())
+			}
+		})
+	}
+}
