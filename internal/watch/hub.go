@@ -256,7 +256,7 @@ type peer struct {
 	ctl     chan []byte // hello, asks and cancels, never dropped
 	dropped atomic.Int64
 	queued  atomic.Int64 // the bytes in queue
-	stop    func() // stops the log's tap
+	stop    func()       // stops the log's tap
 	gone    chan struct{}
 	once    sync.Once
 

@@ -346,7 +346,9 @@ func TestLongEntryIsCut(t *testing.T) {
 	got := make(chan mcpclient.WireEntry, 1)
 	go func() {
 		_ = w.Run(context.Background(), Handler{
-			Live:  func() { wire.Raw(mcpclient.DirRecv, []byte(`{"jsonrpc":"2.0","id":9,"result":{"text":"`+strings.Repeat("x", 2*MaxLine)+`"}}`), "", json.RawMessage(`9`)) },
+			Live: func() {
+				wire.Raw(mcpclient.DirRecv, []byte(`{"jsonrpc":"2.0","id":9,"result":{"text":"`+strings.Repeat("x", 2*MaxLine)+`"}}`), "", json.RawMessage(`9`))
+			},
 			Entry: func(e mcpclient.WireEntry) { got <- e },
 		})
 	}()
