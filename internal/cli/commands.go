@@ -127,9 +127,16 @@ var commands = []command{
 	{
 		name:     "proxy",
 		usage:    "mcpeek proxy [flags] [--] SERVER",
-		synopsis: "mcpeek proxy [--record FILE] [--listen ADDR] [--name NAME] [flags] [--] SERVER",
+		synopsis: "mcpeek proxy [--record FILE] [--answer] [--answers FILE] [--listen ADDR] [--name NAME] [flags] [--] SERVER",
 		summary:  "be a host's server: forward its traffic to SERVER as it is, log it and record it",
 		options:  newProxyOptions,
+	},
+	{
+		name:     "watch",
+		usage:    "mcpeek watch [NAME] [--list]",
+		synopsis: "mcpeek watch [NAME] | watch --list\n       NAME: a proxy's --name, pid or a part of its server (none: every proxy of yours)",
+		summary:  "attach to your running proxies: their live traffic in the inspector, their questions in its form",
+		options:  newWatchOptions,
 	},
 	{
 		name:     "doctor",

@@ -30,7 +30,7 @@ type headScan struct {
 	object bool
 	// member is the top-level member whose key was just read or whose
 	// value is being read.
-	member member
+	member headMember
 	// spanning: the bytes of a top-level key, or of an id or method
 	// value, are being kept: span holds those of earlier pieces, and
 	// spanFrom is where they start in the current one.
@@ -65,11 +65,11 @@ const (
 	stError
 )
 
-// member is which of the head's members a top-level key names.
-type member uint8
+// headMember is which of the head's members a top-level key names.
+type headMember uint8
 
 const (
-	memberOther member = iota
+	memberOther headMember = iota
 	memberMethod
 	memberID
 	memberResult
@@ -450,7 +450,7 @@ func (s *headScan) endSpan(p []byte, end int) []byte {
 // memberNamed is the member a top-level key (raw, quotes included)
 // names: encoding/json matches a key to a field's name exactly or else
 // case folded.
-func memberNamed(key []byte) member {
+func memberNamed(key []byte) headMember {
 	if len(key) > maxKeySpan {
 		return memberOther
 	}
@@ -480,12 +480,12 @@ func memberNamed(key []byte) member {
 // them.
 var memberNames = [...]struct {
 	name string
-	m    member
+	m    headMember
 }{{"method", memberMethod}, {"id", memberID}, {"result", memberResult}, {"error", memberError}}
 
 // asciiMember is the member a key of plain ASCII (no escapes) names, where
 // folding is ASCII's; ok is false for any other key.
-func asciiMember(name []byte) (m member, ok bool) {
+func asciiMember(name []byte) (m headMember, ok bool) {
 	for _, c := range name {
 		if c == '\\' || c >= utf8.RuneSelf {
 			return memberOther, false

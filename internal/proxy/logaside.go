@@ -1,10 +1,6 @@
 package proxy
 
-import (
-	"sync"
-
-	"github.com/mcpeek/mcpeek/mcpclient"
-)
+import "sync"
 
 // A stdio proxy logs aside: what the tracker does with a message (read
 // its head, log it in the wire log and the recording, pair it with its
@@ -32,11 +28,11 @@ type logQueue struct {
 	// free are copies' buffers to reuse, freeBytes their size.
 	free      [][]byte
 	freeBytes int
-	do        func(dir mcpclient.Direction, data []byte)
+	do        func(by origin, data []byte)
 }
 
 type queued struct {
-	dir  mcpclient.Direction
+	by   origin
 	data []byte
 }
 
@@ -50,7 +46,7 @@ const (
 )
 
 // newLogQueue is a queue that does do with each message queued.
-func newLogQueue(do func(dir mcpclient.Direction, data []byte)) *logQueue {
+func newLogQueue(do func(by origin, data []byte)) *logQueue {
 	q := &logQueue{do: do}
 	q.idle.L = &q.mu
 	return q
@@ -59,7 +55,7 @@ func newLogQueue(do func(dir mcpclient.Direction, data []byte)) *logQueue {
 // push queues a copy of a message to be done aside, and reports whether
 // it did; data is the caller's to reuse once push returns. The message is
 // done by the next work or drain.
-func (q *logQueue) push(dir mcpclient.Direction, data []byte) bool {
+func (q *logQueue) push(by origin, data []byte) bool {
 	if q == nil || len(data) > maxAsideMessage {
 		return false
 	}
@@ -78,7 +74,7 @@ func (q *logQueue) push(dir mcpclient.Direction, data []byte) bool {
 			break
 		}
 	}
-	q.items = append(q.items, queued{dir: dir, data: append(buf[:0], data...)})
+	q.items = append(q.items, queued{by: by, data: append(buf[:0], data...)})
 	q.size += len(data)
 	return true
 }
@@ -128,7 +124,7 @@ func (q *logQueue) doQueued() {
 		q.items, q.spare, q.size, q.busy = q.spare[:0], nil, 0, true
 		q.mu.Unlock()
 		for _, it := range items {
-			q.do(it.dir, it.data)
+			q.do(it.by, it.data)
 		}
 		q.mu.Lock()
 		for i, it := range items {

@@ -55,6 +55,16 @@ type Options struct {
 	ErrOut io.Writer
 	// Listening, when set, hears the address --listen serves on.
 	Listening func(addr string)
+	// Answer is --answer: when the proxy answers the server's questions
+	// itself instead of the host (docs/architecture.md, "Answering for
+	// the host").
+	Answer AnswerMode
+	// Askers are asked in turn for each question the proxy answers: the
+	// first that does not return ErrNobody answers.
+	Askers []NamedAsker
+	// OnElicit answers a question no asker answered (--on-elicit; ""
+	// is cancel).
+	OnElicit mcpclient.Policy
 }
 
 // ExitError is the server ending while the host was still connected: the
