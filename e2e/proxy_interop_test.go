@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,7 +71,9 @@ func interopServers(t *testing.T) []interopServer {
 			name: "mcp-go", command: []string{mcpgo},
 			http: func(t *testing.T) string {
 				addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-				return startURLServer(t, exec.Command(mcpgo, "-http", addr), `http://127\.0\.0\.1:\d+/mcp`)
+				url := startURLServer(t, exec.Command(mcpgo, "-http", addr), `http://127\.0\.0\.1:\d+/mcp`)
+				waitListening(t, addr) // it says so before it listens
+				return url
 			},
 			tool: "register",
 			answer: map[string]any{"name": "Ada", "email": "ada@example.com", "age": 36, "height": 1.7,
@@ -80,6 +83,20 @@ func interopServers(t *testing.T) []interopServer {
 		})
 	}
 	return servers
+}
+
+// waitListening waits until addr takes connections.
+func waitListening(t *testing.T, addr string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) { // polling a port, with a deadline
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing listens on %s", addr)
+		}
+	}
 }
 
 // mcpGoServerIfBuilt is testdata/mcpgo built, or "" (said in the log)
@@ -119,47 +136,77 @@ func (h hostTarget) String() string {
 }
 
 // proxyMode is how the proxy stands between the host and the server: the
-// host reaches the server through it one way and directly the other, and
-// the results must be the same bytes.
+// host reaches the server through it, and directly over the server's own
+// transport, and the results must be the same bytes.
 type proxyMode struct {
 	name string
-	// sides returns the direct target and the one through the proxy.
-	sides func(t *testing.T, s interopServer) (direct, through hostTarget)
+	// url: the server is reached at a URL (else as a command).
+	url bool
+	// through is the target through the proxy, in front of a server of
+	// its own.
+	through func(t *testing.T, s interopServer) hostTarget
 }
 
 var proxyModes = []proxyMode{
-	{"stdio", func(t *testing.T, s interopServer) (hostTarget, hostTarget) {
-		return hostTarget{command: s.command}, hostTarget{command: append([]string{mcpeekBin, "proxy", "--"}, s.command...)}
+	{"stdio", false, func(t *testing.T, s interopServer) hostTarget {
+		return hostTarget{command: append([]string{mcpeekBin, "proxy", "--"}, s.command...)}
 	}},
-	{"listen", func(t *testing.T, s interopServer) (hostTarget, hostTarget) {
-		return hostTarget{url: s.http(t)}, hostTarget{url: startListeningProxy(t, s.http(t))}
+	{"listen", true, func(t *testing.T, s interopServer) hostTarget {
+		return hostTarget{url: startListeningProxy(t, s.http(t))}
 	}},
+	// Crossing transports: a stdio host in front of the server's URL,
+	// and a host on --listen in front of its command.
+	{"stdio-to-url", true, func(t *testing.T, s interopServer) hostTarget {
+		return hostTarget{command: []string{mcpeekBin, "proxy", s.http(t)}}
+	}},
+	{"listen-to-command", false, func(t *testing.T, s interopServer) hostTarget {
+		return hostTarget{url: startListeningCommandProxy(t, s.command)}
+	}},
+}
+
+// startListeningCommandProxy runs mcpeek proxy --listen in front of a
+// server command and returns the URL the host reaches it at.
+func startListeningCommandProxy(t *testing.T, command []string, extra ...string) string {
+	t.Helper()
+	args := append(append([]string{"proxy", "--listen", "127.0.0.1:0"}, extra...), "--")
+	return startURLServer(t, exec.Command(mcpeekBin, append(args, command...)...), `http://127\.0\.0\.1:\d+/`)
 }
 
 // The done-when of mcpeek proxy: the official Inspector CLI, the
 // TypeScript SDK's client and a go-sdk client (in each era the server
 // speaks) list and call the tools of the fixture, server-everything and
-// an mcp-go server through mcpeek proxy, as its stdio server and on
-// --listen, and get the bytes a direct connection gets. Nothing is
-// stripped from either side: none of these results differs run to run.
+// an mcp-go server through mcpeek proxy — as its stdio server and on
+// --listen, in front of the server's command and of its URL — and get
+// the bytes a direct connection gets. Nothing is stripped from either
+// side: none of these results differs run to run. Each host reaches the
+// server directly once over each transport; each way through the proxy
+// runs in parallel.
 func TestProxyInteropHostsGetWhatADirectConnectionGets(t *testing.T) {
 	t.Parallel()
 	hosts := interopHosts(t)
 	for _, s := range interopServers(t) {
 		for _, h := range hosts {
-			for _, m := range proxyModes {
-				t.Run(s.name+"/"+h.name+"/"+m.name, func(t *testing.T) {
-					t.Parallel()
-					direct, through := m.sides(t, s)
-					d, p := h.run(t, s, direct), h.run(t, s, through)
-					if d != p {
-						t.Fatalf("through the proxy (%s) the host got\n%s\nbut directly (%s)\n%s", through, p, direct, d)
-					}
+			t.Run(s.name+"/"+h.name, func(t *testing.T) {
+				t.Parallel()
+				direct := map[bool]string{
+					false: h.run(t, s, hostTarget{command: s.command}),
+					true:  h.run(t, s, hostTarget{url: s.http(t)}),
+				}
+				for _, d := range direct {
 					if !strings.Contains(d, `"content"`) || !strings.Contains(d, `"tools"`) {
 						t.Fatalf("the host listed or called nothing: %s", d)
 					}
-				})
-			}
+				}
+				for _, m := range proxyModes {
+					t.Run(m.name, func(t *testing.T) {
+						t.Parallel()
+						through := m.through(t, s)
+						if got := h.run(t, s, through); got != direct[m.url] {
+							t.Fatalf("through the proxy (%s) the host got\n%s\nbut directly\n%s", through, got, direct[m.url])
+						}
+					})
+				}
+			})
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpeek/mcpeek/internal/proxy"
 	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"golang.org/x/oauth2"
 )
 
 // proxyOptions are `mcpeek proxy`'s: the host's server, run behind mcpeek.
@@ -69,13 +70,37 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 	if err != nil {
 		return usagef("--record: %v", err)
 	}
+	token, closeAuth, err := storedToken(ctx, cfg, e.Wire)
+	if err != nil {
+		_ = stop()
+		return err
+	}
+	defer closeAuth()
 	err = proxy.Run(ctx, proxy.Options{
 		Target: o.target, Listen: o.listen, Name: o.name, Wire: e.Wire, Record: rec,
-		MaxMessageSize: o.conn.MaxMessageSize, TLS: o.conn.TLSConfig,
+		MaxMessageSize: o.conn.MaxMessageSize, TLS: o.conn.TLSConfig, Token: token,
 		In: s.in, Out: unwrapped(s.out), ErrOut: s.errOut, // the server's bytes, not redacted
 	})
 	if rerr := stop(); rerr != nil {
 		fmt.Fprintf(s.errOut, "mcpeek proxy: --record %s: %v\n", o.record, rerr)
 	}
 	return err
+}
+
+// storedToken is the token mcpeek's store holds for a URL server (nil:
+// none, or the server is a command), which the proxy adds to what it
+// forwards. The proxy never logs in: its stdout is the host's.
+func storedToken(ctx context.Context, cfg session.Config, wire *mcpclient.WireLog) (ts oauth2.TokenSource, close func(), err error) {
+	if cfg.Target.Kind != mcpclient.TargetHTTP {
+		return nil, func() {}, nil
+	}
+	a, err := cfg.StoredAuth(ctx, wire)
+	if err != nil {
+		return nil, nil, err
+	}
+	close = func() { _ = a.Close() }
+	if ts, err = a.TokenSource(ctx); err != nil {
+		return nil, close, nil
+	}
+	return ts, close, nil
 }

@@ -119,6 +119,7 @@ func (h *httpLink) rewrite(pr *httputil.ProxyRequest) {
 			pr.Out.Header.Add(k, v)
 		}
 	}
+	h.opts.authorize(pr.Out)
 }
 
 // tapResponse has the wire log read the server's answer as it goes by: a
@@ -127,6 +128,7 @@ func (h *httpLink) tapResponse(resp *http.Response) error {
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.Request.Method != http.MethodPost || resp.StatusCode >= 300 {
 		h.opts.Wire.Note(fmt.Sprintf("proxy: HTTP %s → %s %s", resp.Request.Method, resp.Status, media))
+		h.opts.unauthorized(resp)
 	}
 	switch media {
 	case "text/event-stream":
