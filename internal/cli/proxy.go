@@ -22,7 +22,7 @@ type proxyOptions struct {
 func newProxyOptions(fs *flagSet) options {
 	o := &proxyOptions{}
 	fs.StringVar(&o.record, "record", "", "record the host's session to `FILE` (as --record does) for mcpeek replay and mcpeek record --to-suite")
-	fs.StringVar(&o.listen, "listen", "", "serve the host streamable HTTP on `ADDR` (such as 127.0.0.1:8931) instead of stdio; the server is then a URL")
+	fs.StringVar(&o.listen, "listen", "", "serve the host streamable HTTP on `ADDR` (such as 127.0.0.1:8931) instead of stdio, in front of a URL or a command")
 	fs.StringVar(&o.name, "name", "", "the server's `NAME`, as the host's config calls it (for the proxy's messages)")
 	fs.Var(&o.conn.headers, "H", "add an HTTP header \"Name: Value\" to each request to the server (URL servers; repeatable)")
 	fs.Var(&o.conn.env, "e", "add KEY=VALUE to the server command's environment (repeatable)")

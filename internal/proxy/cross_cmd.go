@@ -393,6 +393,7 @@ type cmdSession struct {
 	streams []*reply          // POST streams open, oldest first
 	getting *reply            // the GET stream, when open
 	pending [][]byte          // the server's own messages with no stream to go on
+	kept    int64             // their bytes, at most --max-message-size
 	gone    error             // the server ended
 }
 
@@ -436,7 +437,7 @@ func (s *cmdSession) listen() (*reply, bool) {
 	rep := &reply{ch: make(chan []byte, 16), stream: true, done: make(chan struct{})}
 	s.getting = rep
 	pending := s.pending
-	s.pending = nil
+	s.pending, s.kept = nil, 0
 	go func() {
 		for _, m := range pending {
 			if !rep.deliver(m) {
@@ -562,11 +563,7 @@ func (s *cmdSession) route(msg []byte) {
 		to = s.ownStream()
 	}
 	if to == nil {
-		if len(s.pending) >= maxPending {
-			s.pending = s.pending[1:]
-			s.opts.Wire.Note(fmt.Sprintf("proxy: more than %d of the server's messages wait for the host's stream; the oldest is dropped", maxPending))
-		}
-		s.pending = append(s.pending, msg)
+		s.keep(msg)
 		s.mu.Unlock()
 		return
 	}
@@ -574,6 +571,20 @@ func (s *cmdSession) route(msg []byte) {
 	to.deliver(msg)
 	if last {
 		to.finish()
+	}
+}
+
+// keep keeps a message of the server's own until the host opens a stream
+// for it: at most maxPending of them and --max-message-size of bytes, the
+// oldest dropped (noted) beyond. s.mu is held.
+func (s *cmdSession) keep(msg []byte) {
+	s.pending = append(s.pending, msg)
+	s.kept += int64(len(msg))
+	for len(s.pending) > maxPending || (s.kept > s.opts.MaxMessageSize && len(s.pending) > 1) {
+		s.kept -= int64(len(s.pending[0]))
+		s.pending[0] = nil
+		s.pending = s.pending[1:]
+		s.opts.Wire.Note("proxy: a message of the server's own waited for the host's stream beyond the proxy's bound; dropped")
 	}
 }
 

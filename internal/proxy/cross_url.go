@@ -186,7 +186,7 @@ func (l *urlLink) exchange(msg []byte, started chan struct{}) {
 	for _, id := range s.ids {
 		if l.track.isHostOpen(id) {
 			l.track.answered(id)
-			l.write(errorResponse(id, codeServerGone, "mcpeek proxy: the server's answer ended before it answered the request"))
+			l.write(errorResponse(id, codeServerGone, "mcpeek proxy: the server at "+l.opts.Target.String()+" ended its answer before it answered the request"))
 		}
 	}
 }
