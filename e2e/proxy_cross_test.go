@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpeek/mcpeek/internal/oauthtest"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -260,44 +258,17 @@ func TestProxyAuthorizesFromTheStore(t *testing.T) {
 	}
 }
 
-// proxyRun runs mcpeek with env added, writes lines to it as a host does
-// and returns its stdout and stderr once it ends.
+// proxyRun runs mcpeek with env added as rawHostEnv does, and returns
+// its stdout and stderr once it ends.
 func proxyRun(t *testing.T, env, lines []string, args ...string) (stdout, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, mcpeekBin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	stdin, err := cmd.StdinPipe()
+	errFile := filepath.Join(t.TempDir(), "stderr")
+	stdout, _ = rawHostEnv(t, env, lines, append([]string{"sh", "-c", `exec "$@" 2>"$0"`, errFile, mcpeekBin}, args...)...)
+	b, err := os.ReadFile(errFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	outPipe, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	replies := bufio.NewReader(outPipe)
-	var got strings.Builder
-	for _, l := range lines {
-		_, _ = io.WriteString(stdin, l+"\n")
-		if strings.Contains(l, `"id"`) { // a request: wait for its answer
-			reply, err := replies.ReadString('\n')
-			got.WriteString(reply)
-			if err != nil {
-				break
-			}
-		}
-	}
-	_ = stdin.Close()
-	rest, _ := io.ReadAll(replies)
-	got.Write(rest)
-	_ = cmd.Wait()
-	return got.String(), errb.String()
+	return stdout, string(b)
 }
 
 // loginInto logs in to as once, as `mcpeek auth login` would, keeping the

@@ -388,18 +388,8 @@ func inspectorCLI(t *testing.T) (node, launcher string) {
 		t.Log(msg)
 		return "", ""
 	}
-	var meta struct {
-		Version string `json:"version"`
-	}
-	data, err := os.ReadFile(filepath.Join(pkg, "package.json"))
-	if err == nil {
-		err = json.Unmarshal(data, &meta)
-	}
-	switch {
-	case err != nil:
-		return missing(err.Error())
-	case meta.Version != inspectorVersion:
-		return missing(fmt.Sprintf("%s is version %s, not the pinned %s", pkg, meta.Version, inspectorVersion))
+	if why := inspectorProblem(pkg); why != "" {
+		return missing(why)
 	}
 	node = filepath.Join(npmCache(), "node_modules", ".bin", "node")
 	if _, err := os.Stat(node); err != nil {

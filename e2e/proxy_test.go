@@ -168,50 +168,16 @@ func sameResults(t *testing.T, direct, through string) {
 	}
 }
 
-// tsHostScript is the TypeScript SDK's client playing the host: argv is
-// the SDK's folder, the tool and its arguments as JSON, then "http URL"
-// or "stdio COMMAND...".
-const tsHostScript = `
-const [sdk, tool, args, mode, ...rest] = process.argv.slice(2);
-const load = (p) => import("file://" + sdk + "/dist/esm/" + p);
-const { Client } = await load("client/index.js");
-const { StdioClientTransport } = await load("client/stdio.js");
-const { StreamableHTTPClientTransport } = await load("client/streamableHttp.js");
-const { ElicitRequestSchema } = await load("types.js");
-const client = new Client({ name: "ts-host", version: "1" }, { capabilities: { elicitation: { form: {} } } });
-client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { choice: "option-a" } }));
-const transport = mode === "http"
-  ? new StreamableHTTPClientTransport(new URL(rest[0]))
-  : new StdioClientTransport({ command: rest[0], args: rest.slice(1), stderr: "ignore" });
-await client.connect(transport);
-const tools = await client.listTools();
-const call = await client.callTool({ name: tool, arguments: JSON.parse(args) });
-process.stdout.write(JSON.stringify({ tools, call }));
-await client.close();
-`
-
 // tsHost runs the TypeScript SDK's client against the server the words
 // name ("http URL" or "stdio COMMAND...") and returns what it printed.
 func tsHost(t *testing.T, sdk string, s proxied, words ...string) string {
 	t.Helper()
 	script := filepath.Join(t.TempDir(), "host.mjs")
-	if err := os.WriteFile(script, []byte(tsHostScript), 0o600); err != nil {
+	if err := os.WriteFile(script, []byte(tsInteropScript), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	args, _ := json.Marshal(s.args)
-	if s.args == nil {
-		args = []byte("{}")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", append([]string{script, sdk, s.tool, string(args)}, words...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: the TypeScript host: %v\n%s", s.name, err, stderr.String())
-	}
-	return string(out)
+	answer := `{"choice":"option-a"}`
+	return runNode(t, "node", append([]string{script, sdk, s.tool, jsonOr(s.args), answer}, words...)...)
 }
 
 // The TypeScript SDK's client lists and calls the tools of the fixture

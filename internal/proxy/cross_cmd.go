@@ -54,11 +54,21 @@ func runHTTPToCommand(ctx context.Context, opts Options) error {
 	if !c.loopbackOnly {
 		opts.say("warning: listening on %s: whoever reaches it reaches the server through the proxy", ln.Addr())
 	}
-	srv := &http.Server{Handler: c, ReadHeaderTimeout: 10 * time.Second}
-	if opts.Listening != nil {
-		opts.Listening(ln.Addr().String())
+	err = opts.serve(ctx, ln, c, func() { c.stopAll(0) })
+	if err != nil {
+		c.stopAll(closeGrace)
 	}
-	opts.say("serving streamable HTTP on http://%s/ for %s", ln.Addr(), opts.Target)
+	return err
+}
+
+// serve serves the host h on ln until ctx is done, when stop runs and
+// the server shuts down (what is open given 2 s), or serving fails.
+func (o Options) serve(ctx context.Context, ln net.Listener, h http.Handler, stop func()) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	if o.Listening != nil {
+		o.Listening(ln.Addr().String())
+	}
+	o.say("serving streamable HTTP on http://%s/ for %s", ln.Addr(), o.Target)
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -67,13 +77,12 @@ func runHTTPToCommand(ctx context.Context, opts Options) error {
 		case <-done:
 			return
 		}
-		c.stopAll(0)
+		stop()
 		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(shutdown)
 	}()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		c.stopAll(closeGrace)
 		return err
 	}
 	return nil

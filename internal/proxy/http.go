@@ -3,7 +3,6 @@ package proxy
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -11,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
-	"time"
 
 	"github.com/mcpeek/mcpeek/internal/record"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -40,27 +38,7 @@ func runHTTP(ctx context.Context, opts Options) error {
 		ModifyResponse: h.tapResponse,
 		ErrorHandler:   h.failed,
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	if opts.Listening != nil {
-		opts.Listening(ln.Addr().String())
-	}
-	opts.say("serving streamable HTTP on http://%s/ for %s", ln.Addr(), opts.Target)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-done:
-			return
-		}
-		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return opts.serve(ctx, ln, h, func() {})
 }
 
 // httpLink is a streamable-HTTP proxy.
