@@ -68,12 +68,31 @@ func runStdioToURL(ctx context.Context, opts Options) error {
 	var err error
 	select {
 	case err = <-done:
-		l.wg.Wait() // the host's last requests are answered before the session ends
+		l.finish(cancel)
 	case <-ctx.Done():
 		err = context.Cause(ctx)
 	}
 	l.end()
 	return err
+}
+
+// finish gives the host's requests still in flight the grace a stdio
+// server gets once its stdin closes to be answered, then cancels them.
+func (l *urlLink) finish(cancel context.CancelFunc) {
+	answered := make(chan struct{})
+	go func() {
+		l.wg.Wait()
+		close(answered)
+	}()
+	t := time.NewTimer(closeGrace)
+	defer t.Stop()
+	select {
+	case <-answered:
+	case <-t.C:
+		l.opts.Wire.Note("proxy: the host left with requests in flight; cancelling them")
+		cancel()
+		<-answered
+	}
 }
 
 // fromHost POSTs the host's messages until its stdin ends.
