@@ -191,7 +191,7 @@ func (c *cmdLink) start(initialize bool) (*cmdSession, error) {
 		rec = nil
 	}
 	c.recorded = true
-	sess := &cmdSession{opts: c.opts, track: newTracker(c.opts.Wire, rec, "http"), waiting: map[string]*reply{}}
+	sess := &cmdSession{opts: c.opts, track: newTracker(c.opts.Wire, rec, "stdio"), waiting: map[string]*reply{}}
 	sess.proc = &stdioLink{opts: c.opts, exited: make(chan struct{}), hostGone: make(chan struct{})}
 	out, err := sess.proc.start()
 	if err != nil {
