@@ -21,10 +21,11 @@ import (
 
 // Bounds of a --listen proxy in front of a command: the sessions (each a
 // server process) at once, and the server's own messages kept for a GET
-// stream not open yet.
+// stream not open yet (their count, and their bytes but the newest's).
 const (
-	maxSessions = 64
-	maxPending  = 1024
+	maxSessions  = 64
+	maxPending   = 1024
+	pendingBytes = 1 << 20
 )
 
 // cmdLink is a streamable-HTTP host in front of a server command. Each
@@ -138,7 +139,7 @@ func (c *cmdLink) post(w http.ResponseWriter, r *http.Request) {
 		defer sess.drop(rep)
 	}
 	if !sess.send(body) {
-		c.answerGone(w, sess, rep)
+		c.answerGone(w, r, sess, rep, stream)
 		return
 	}
 	if rep == nil {
@@ -164,8 +165,8 @@ func (c *cmdLink) session(r *http.Request, initialize bool) (*cmdSession, int) {
 	}
 	switch {
 	case initialize || (id == "" && c.shared == nil):
-		if len(c.sessions) >= maxSessions {
-			c.opts.report(fmt.Sprintf("more than %d sessions at once: refused another", maxSessions))
+		if len(c.sessions) >= maxSessions && !c.evictIdle() {
+			c.opts.report(fmt.Sprintf("%d sessions at once, none idle: refused another", maxSessions))
 			return nil, http.StatusServiceUnavailable
 		}
 		sess, err := c.start(initialize)
@@ -175,12 +176,35 @@ func (c *cmdLink) session(r *http.Request, initialize bool) (*cmdSession, int) {
 		}
 		return sess, 0
 	case id == "":
+		c.shared.touch()
 		return c.shared, 0
 	}
 	if sess := c.sessions[id]; sess != nil {
+		sess.touch()
 		return sess, 0
 	}
 	return nil, http.StatusNotFound
+}
+
+// evictIdle ends the session used longest ago that waits for nothing and
+// has no stream open (hosts often leave without DELETE), to make room for
+// another; false when none is idle. c.mu is held.
+func (c *cmdLink) evictIdle() bool {
+	var oldest *cmdSession
+	for _, s := range c.sessions {
+		if s.idle() && (oldest == nil || s.used().Before(oldest.used())) {
+			oldest = s
+		}
+	}
+	if oldest == nil {
+		return false
+	}
+	delete(c.sessions, oldest.id)
+	if c.shared == oldest {
+		c.shared = nil
+	}
+	oldest.proc.leave(fmt.Sprintf("%d sessions at once: the one idle longest is ended", maxSessions), closeGrace)
+	return true
 }
 
 // start starts a server process for a session (with an id of its own
@@ -191,7 +215,7 @@ func (c *cmdLink) start(initialize bool) (*cmdSession, error) {
 		rec = nil
 	}
 	c.recorded = true
-	sess := &cmdSession{opts: c.opts, track: newTracker(c.opts.Wire, rec, "stdio"), waiting: map[string]*reply{}}
+	sess := &cmdSession{opts: c.opts, track: newTracker(c.opts.Wire, rec, "stdio"), waiting: map[string]*reply{}, lastUse: time.Now()}
 	sess.proc = &stdioLink{opts: c.opts, exited: make(chan struct{}), hostGone: make(chan struct{})}
 	out, err := sess.proc.start()
 	if err != nil {
@@ -248,14 +272,25 @@ func (c *cmdLink) ended(sess *cmdSession) {
 	sess.end(gone)
 }
 
-// answerGone answers a POST whose session's server has ended.
-func (c *cmdLink) answerGone(w http.ResponseWriter, sess *cmdSession, rep *reply) {
+// answerGone answers a POST whose session's server has ended: a 404
+// (the session is gone) when it asked nothing, else an error to each
+// request, on the reply it asked for.
+func (c *cmdLink) answerGone(w http.ResponseWriter, r *http.Request, sess *cmdSession, rep *reply, stream bool) {
 	if rep == nil {
 		http.Error(w, "the server has ended", http.StatusNotFound)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(bytes.Join(sess.goneErrors(rep), nil))
+	go func() {
+		for _, e := range sess.goneErrors(rep) {
+			rep.deliver(bytes.TrimSuffix(e, []byte("\n")))
+		}
+		rep.finish()
+	}()
+	if stream {
+		c.streamReply(w, r, sess, rep)
+		return
+	}
+	c.jsonReply(w, r, sess, rep)
 }
 
 // streamReply writes the messages due to a POST as an event stream until
@@ -401,8 +436,9 @@ type cmdSession struct {
 	waiting map[string]*reply // a request's id → the POST waiting for its answer
 	streams []*reply          // POST streams open, oldest first
 	getting *reply            // the GET stream, when open
+	lastUse time.Time         // the host's last request of the session
 	pending [][]byte          // the server's own messages with no stream to go on
-	kept    int64             // their bytes, at most --max-message-size
+	kept    int64             // their bytes
 	gone    error             // the server ended
 }
 
@@ -420,6 +456,27 @@ type reply struct {
 
 // finish closes ch: nothing more is due.
 func (r *reply) finish() { r.closed.Do(func() { close(r.ch) }) }
+
+// touch notes that the host used the session now.
+func (s *cmdSession) touch() {
+	s.mu.Lock()
+	s.lastUse = time.Now()
+	s.mu.Unlock()
+}
+
+func (s *cmdSession) used() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastUse
+}
+
+// idle reports whether the session waits for no answer and has no
+// stream open.
+func (s *cmdSession) idle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.waiting) == 0 && len(s.streams) == 0 && s.getting == nil
+}
 
 // await registers a POST's requests before they reach the server.
 func (s *cmdSession) await(ids []string, stream bool) *reply {
@@ -584,12 +641,13 @@ func (s *cmdSession) route(msg []byte) {
 }
 
 // keep keeps a message of the server's own until the host opens a stream
-// for it: at most maxPending of them and --max-message-size of bytes, the
-// oldest dropped (noted) beyond. s.mu is held.
+// for it: at most maxPending of them and pendingBytes of bytes (the
+// newest whatever its size), the oldest dropped (noted) beyond. s.mu is
+// held.
 func (s *cmdSession) keep(msg []byte) {
 	s.pending = append(s.pending, msg)
 	s.kept += int64(len(msg))
-	for len(s.pending) > maxPending || (s.kept > s.opts.MaxMessageSize && len(s.pending) > 1) {
+	for len(s.pending) > maxPending || (s.kept > pendingBytes && len(s.pending) > 1) {
 		s.kept -= int64(len(s.pending[0]))
 		s.pending[0] = nil
 		s.pending = s.pending[1:]
