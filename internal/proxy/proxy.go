@@ -118,11 +118,9 @@ func Run(ctx context.Context, opts Options) error {
 }
 
 // Check says why the proxy cannot forward to target from a host on
-// listen ("": stdio), if it cannot. The host may reach the proxy over
-// either transport whichever the server's is (crossing them is
-// cross_url.go's and cross_cmd.go's).
+// listen ("": stdio), if it cannot. A host on either transport reaches a
+// server on either (crossing them is cross_url.go's and cross_cmd.go's).
 func Check(target mcpclient.Target, listen string) error {
-	_ = listen
 	switch {
 	case target.Kind == mcpclient.TargetHTTP && target.SSE:
 		return fmt.Errorf("the proxy forwards to a command or a streamable-HTTP URL, not %s over HTTP+SSE", target)
