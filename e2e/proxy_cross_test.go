@@ -107,6 +107,40 @@ func TestProxyCrossedRecordingBecomesASuite(t *testing.T) {
 	}
 }
 
+// --answer across transports, in both eras: the proxy answers the
+// fixture's two rounds from an answers file for a host that would
+// decline, whether it stands between a stdio host and the fixture's URL
+// or between a host on --listen and its command.
+func TestProxyCrossingAnswers(t *testing.T) {
+	t.Parallel()
+	answering := []string{"--answer=always", "--answers", "testdata/answers/multi-round.json"}
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era+"/stdio-to-url", func(t *testing.T) {
+			t.Parallel()
+			args := []string{"fixture", "--http", "127.0.0.1:0"}
+			if era == "modern" {
+				args = append(args, "--stateless")
+			}
+			url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
+			crossedAnswer(t, era, append(append([]string{"--", mcpeekBin, "proxy"}, answering...), url)...)
+		})
+		t.Run(era+"/listen-to-command", func(t *testing.T) {
+			t.Parallel()
+			crossedAnswer(t, era, startListeningCommandProxy(t, []string{mcpeekBin, "fixture"}, answering...))
+		})
+	}
+}
+
+// crossedAnswer calls multi_round in era through the proxy the words
+// name, as a host that would decline: the answer it gets is the proxy's.
+func crossedAnswer(t *testing.T, era string, server ...string) {
+	t.Helper()
+	r := mcpeek(t, append([]string{"call", "multi_round", "--protocol", era, "--on-elicit", "decline"}, server...)...)
+	if r.code != exitOK || !strings.Contains(r.stdout, "name: Grace, confirm: true") {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 // A stdio host in front of a URL nothing answers at gets an error to its
 // request naming the server, and the proxy keeps its stdout the host's.
 func TestProxyCrossingToAnUnreachableURL(t *testing.T) {

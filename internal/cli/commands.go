@@ -127,7 +127,7 @@ var commands = []command{
 	{
 		name:     "proxy",
 		usage:    "mcpeek proxy [flags] [--] SERVER",
-		synopsis: "mcpeek proxy [--record FILE] [--listen ADDR] [--name NAME] [flags] [--] SERVER",
+		synopsis: "mcpeek proxy [--record FILE] [--answer] [--answers FILE] [--listen ADDR] [--name NAME] [flags] [--] SERVER",
 		summary:  "be a host's server: forward its traffic to SERVER as it is, log it and record it",
 		options:  newProxyOptions,
 	},

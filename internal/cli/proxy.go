@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -17,13 +18,38 @@ type proxyOptions struct {
 	conn                 connFlags // -H, -e, --wire-log, --max-message-size, TLS
 	record, listen, name string
 	target               mcpclient.Target
+	// answer, answersPath and onElicit are --answer, --answers and
+	// --on-elicit: the proxy answering the server's questions itself.
+	answer      answerFlag
+	answersPath string
+	onElicit    string
+	policy      mcpclient.Policy
+	answers     []mcpclient.Answer
 }
+
+// answerFlag is --answer: a flag that reads as a boolean (--answer,
+// --answer=false) and takes one more value, --answer=always.
+type answerFlag struct{ mode proxy.AnswerMode }
+
+func (f *answerFlag) String() string { return f.mode.String() }
+
+func (f *answerFlag) Set(v string) (err error) {
+	f.mode, err = proxy.ParseAnswerMode(v)
+	return err
+}
+
+// IsBoolFlag lets --answer stand alone.
+func (f *answerFlag) IsBoolFlag() bool { return true }
 
 func newProxyOptions(fs *flagSet) options {
 	o := &proxyOptions{}
 	fs.StringVar(&o.record, "record", "", "record the host's session to `FILE` (as --record does) for mcpeek replay and mcpeek record --to-suite")
 	fs.StringVar(&o.listen, "listen", "", "serve the host streamable HTTP on `ADDR` (such as 127.0.0.1:8931) instead of stdio, in front of a URL or a command")
 	fs.StringVar(&o.name, "name", "", "the server's `NAME`, as the host's config calls it (for the proxy's messages)")
+	fs.Var(&o.answer, "answer", "answer the server's questions (elicitation, both eras) for a host that advertises none: the proxy advertises form and URL elicitation, "+
+		"answers from --answers, else by --on-elicit; --answer=always answers them even when the host could")
+	fs.StringVar(&o.answersPath, "answers", "", "with --answer: answer the server's questions from this JSON `FILE` (the format of mcpeek call --answers)")
+	fs.StringVar(&o.onElicit, "on-elicit", "cancel", "with --answer: answer questions nothing else answered: cancel, decline or accept-defaults")
 	fs.Var(&o.conn.headers, "H", "add an HTTP header \"Name: Value\" to each request to the server (URL servers; repeatable)")
 	fs.Var(&o.conn.env, "e", "add KEY=VALUE to the server command's environment (repeatable)")
 	fs.StringVar(&o.conn.WireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
@@ -44,6 +70,9 @@ func (o *proxyOptions) parse(fs *flagSet, args []string) error {
 	if err := o.conn.checkTLS(); err != nil {
 		return err
 	}
+	if err := o.parseAnswering(fs); err != nil {
+		return err
+	}
 	o.conn.MaxMessageSize = int64(o.conn.maxMessage)
 	o.target, err = mcpclient.ParseTarget(words, o.conn.headers, o.conn.env, nil)
 	if err != nil {
@@ -53,6 +82,39 @@ func (o *proxyOptions) parse(fs *flagSet, args []string) error {
 		return usagef("proxy: %v", err)
 	}
 	return nil
+}
+
+// parseAnswering checks --answer, --answers and --on-elicit: the last
+// two say how the proxy answers, so they need the first.
+func (o *proxyOptions) parseAnswering(fs *flagSet) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if o.answer.mode == proxy.AnswerNever && (given["answers"] || given["on-elicit"]) {
+		return usagef("proxy: --answers and --on-elicit say how the proxy answers the server's questions: give --answer too")
+	}
+	var err error
+	if o.policy, err = mcpclient.ParsePolicy(o.onElicit); err != nil {
+		return usagef("proxy: %v", err)
+	}
+	if o.answersPath != "" {
+		if o.answers, err = mcpclient.LoadAnswers(o.answersPath); err != nil {
+			return usagef("proxy: %v", err)
+		}
+	}
+	return nil
+}
+
+// askers are the proxy's askers, in the order asked: an attached watcher
+// first, then the answers file; after them the --on-elicit policy
+// answers.
+func (o *proxyOptions) askers(s streams) []proxy.NamedAsker {
+	var askers []proxy.NamedAsker
+	// mcpeek watch's hub goes first, here: its Ask has the proxy.Asker
+	// signature, its "no watcher attached" error mapped to proxy.ErrNobody.
+	if o.answers != nil {
+		askers = append(askers, proxy.NamedAsker{Name: "--answers " + o.answersPath, Ask: proxy.AnswersAsker(o.answers, s.errOut)})
+	}
+	return askers
 }
 
 func (o *proxyOptions) run(ctx context.Context, s streams) error {
@@ -80,6 +142,7 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 		Target: o.target, Listen: o.listen, Name: o.name, Wire: e.Wire, Record: rec,
 		MaxMessageSize: o.conn.MaxMessageSize, TLS: o.conn.TLSConfig, Token: token,
 		In: s.in, Out: unwrapped(s.out), ErrOut: s.errOut, // the server's bytes, not redacted
+		Answer: o.answer.mode, Askers: o.askers(s), OnElicit: o.policy,
 	})
 	if rerr := stop(); rerr != nil {
 		fmt.Fprintf(s.errOut, "mcpeek proxy: --record %s: %v\n", o.record, rerr)

@@ -221,6 +221,12 @@ func (c *cmdLink) start(initialize bool) (*cmdSession, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.opts.Answer != AnswerNever {
+		ctx, stop := context.WithCancel(context.Background())
+		go func() { <-sess.proc.exited; stop() }()
+		sess.ans = newAnswerer(ctx, c.opts, sess.track, sess.proc.toServer,
+			func(msg []byte) { sess.route(bytes.TrimRight(msg, "\r\n")) })
+	}
 	if initialize {
 		sess.id = newSessionID()
 	}
@@ -429,8 +435,8 @@ type cmdSession struct {
 	opts  Options
 	proc  *stdioLink
 	track *tracker
-
-	inMu sync.Mutex // one message at a time on the server's stdin
+	// ans answers for the host (--answer; nil: off).
+	ans *answerer
 
 	mu      sync.Mutex
 	waiting map[string]*reply // a request's id → the POST waiting for its answer
@@ -451,11 +457,22 @@ type reply struct {
 	stream bool          // it takes the server's own messages too
 	done   chan struct{} // closed once the handler is gone
 	once   sync.Once
-	closed sync.Once
+	// mu keeps a message from being handed over as ch closes (the
+	// server's messages and the proxy's own answers come from two
+	// goroutines).
+	mu     sync.Mutex
+	closed bool
 }
 
 // finish closes ch: nothing more is due.
-func (r *reply) finish() { r.closed.Do(func() { close(r.ch) }) }
+func (r *reply) finish() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed {
+		r.closed = true
+		close(r.ch)
+	}
+}
 
 // touch notes that the host used the session now.
 func (s *cmdSession) touch() {
@@ -543,6 +560,11 @@ func indexOf(reps []*reply, rep *reply) int {
 
 // deliver hands a message to the handler, unless it is gone.
 func (r *reply) deliver(msg []byte) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return false
+	}
 	select {
 	case r.ch <- msg:
 		return true
@@ -567,14 +589,12 @@ func (s *cmdSession) send(body []byte) bool {
 	if gone != nil {
 		return false
 	}
-	s.track.fromHost(body)
 	line := append(append(make([]byte, 0, len(body)+1), body...), '\n')
-	s.inMu.Lock()
-	defer s.inMu.Unlock()
-	if _, err := s.proc.stdin.Write(line); err != nil {
-		s.opts.Wire.Note("proxy: writing to the server: " + err.Error())
-		return false
+	if s.ans != nil {
+		line = s.ans.fromHost(line)
 	}
+	s.track.fromHost(line)
+	s.proc.toServer(line)
 	return true
 }
 
@@ -592,6 +612,8 @@ func (s *cmdSession) fromServer(r *os.File) {
 			if id := idOf(ln.start); id != "" && id != "null" {
 				s.route([]byte(strings.TrimSuffix(string(errorResponse(id, codeTooLarge, fmt.Sprintf("mcpeek proxy: the server's answer is %d bytes, over the proxy's --max-message-size of %d", ln.size, s.opts.MaxMessageSize))), "\n")))
 			}
+		case len(bytes.TrimSpace(ln.data)) > 0 && s.ans != nil && s.ans.fromServer(ln.data):
+			// a question the proxy answers, or the answer to its own request
 		case len(bytes.TrimSpace(ln.data)) > 0:
 			msg := bytes.Clone(bytes.TrimRight(ln.data, "\r\n"))
 			s.track.fromServer(msg)

@@ -48,6 +48,8 @@ type urlLink struct {
 	wg    sync.WaitGroup
 	// ctx ends the GET stream and the POSTs when the proxy ends.
 	ctx context.Context
+	// ans answers for the host (--answer; nil: off).
+	ans *answerer
 
 	mu      sync.Mutex
 	session string // the server's Mcp-Session-Id ("": none yet, or none)
@@ -62,6 +64,9 @@ func runStdioToURL(ctx context.Context, opts Options) error {
 	defer cancel()
 	l := &urlLink{opts: opts, track: newTracker(opts.Wire, opts.Record, "http"),
 		client: &http.Client{Transport: mcpclient.HTTPTransport(opts.TLS)}, posts: make(chan struct{}, maxPosts), ctx: ctx}
+	if opts.Answer != AnswerNever {
+		l.ans = newAnswerer(ctx, opts, l.track, l.toServer, l.write)
+	}
 	opts.say("forwarding stdio to %s", opts.Target)
 	done := make(chan error, 1)
 	go func() { done <- l.fromHost() }()
@@ -107,8 +112,12 @@ func (l *urlLink) fromHost() error {
 				l.write(errorResponse(id, codeTooLarge, fmt.Sprintf("mcpeek proxy: the request is %d bytes, over the proxy's --max-message-size of %d", ln.size, l.opts.MaxMessageSize)))
 			}
 		case len(bytes.TrimSpace(ln.data)) > 0:
-			l.track.fromHost(ln.data)
-			l.post(bytes.Clone(bytes.TrimRight(ln.data, "\r\n")))
+			data := ln.data
+			if l.ans != nil {
+				data = l.ans.fromHost(data)
+			}
+			l.track.fromHost(data)
+			l.toServer(data)
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -118,6 +127,11 @@ func (l *urlLink) fromHost() error {
 			return nil
 		}
 	}
+}
+
+// toServer POSTs one message (its newline, if any, left out).
+func (l *urlLink) toServer(data []byte) {
+	l.post(bytes.Clone(bytes.TrimRight(data, "\r\n")))
 }
 
 // post sends one message in a POST of its own, and waits (at most
@@ -203,7 +217,7 @@ func (l *urlLink) exchange(msg []byte, started chan struct{}) {
 	}
 	// A request the answer did not answer would wait for ever.
 	for _, id := range s.ids {
-		if l.track.isHostOpen(id) {
+		if l.track.isHostOpen(id) && (l.ans == nil || !l.ans.answering(id)) {
 			l.track.answered(id)
 			l.write(errorResponse(id, codeServerGone, "mcpeek proxy: the server at "+l.opts.Target.String()+" ended its answer before it answered the request"))
 		}
@@ -318,7 +332,6 @@ func sseEvents(body io.Reader, max int64, note func(string)) func(yield func([]b
 // host's initialize names the revision the requests after it say.
 func (l *urlLink) fromServer(data []byte, s sent) {
 	data = bytes.TrimSpace(data)
-	l.track.fromServer(data)
 	if s.initialize {
 		l.noteVersion(data)
 	}
@@ -328,8 +341,12 @@ func (l *urlLink) fromServer(data []byte, s sent) {
 			data = compact.Bytes()
 		}
 	}
-	line := make([]byte, 0, len(data)+1)
-	l.write(append(append(line, data...), '\n'))
+	line := append(append(make([]byte, 0, len(data)+1), data...), '\n')
+	if l.ans != nil && l.ans.fromServer(line) {
+		return // a question the proxy answers, or the answer to its own request
+	}
+	l.track.fromServer(data)
+	l.write(line)
 }
 
 // setHeaders sets what a client of the server's sends with each POST: the
@@ -479,4 +496,13 @@ func (l *urlLink) write(data []byte) {
 	if _, err := l.opts.Out.Write(data); err != nil {
 		l.opts.Wire.Note("proxy: writing to the host: " + err.Error())
 	}
+}
+
+// answering reports whether the proxy runs rounds of input for the
+// host's request id: its answer comes later, from the proxy.
+func (a *answerer) answering(id string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, ok := a.rounds[id]
+	return ok
 }

@@ -29,6 +29,11 @@ func runHTTP(ctx context.Context, opts Options) error {
 		return fmt.Errorf("--listen: %w", err)
 	}
 	h := &httpLink{opts: opts, up: up, track: newTracker(opts.Wire, opts.Record, "http"), loopbackOnly: loopbackListen(ln)}
+	if opts.Answer != AnswerNever {
+		actx, stop := context.WithCancel(ctx)
+		defer stop()
+		h.ans = newAnswerer(actx, opts, h.track, nil, nil) // answers go by HTTP (answerhttp.go)
+	}
 	if !h.loopbackOnly {
 		opts.say("warning: listening on %s: whoever reaches it reaches the server through the proxy", ln.Addr())
 	}
@@ -50,6 +55,8 @@ type httpLink struct {
 	// loopbackOnly: it listens on a loopback address, and refuses
 	// requests whose Host or Origin is not a loopback name.
 	loopbackOnly bool
+	// ans answers for the host (--answer; nil: off).
+	ans *answerer
 }
 
 // loopbackListen reports whether ln listens on a loopback address only.
@@ -78,6 +85,14 @@ func (h *httpLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.opts.report(fmt.Sprintf("a message from the host is over --max-message-size (%d): not forwarded", h.opts.MaxMessageSize))
 			http.Error(w, "the message is over the proxy's --max-message-size", http.StatusRequestEntityTooLarge)
 			return
+		}
+		if h.ans != nil {
+			body = h.ans.fromHost(body)
+			if id, req, ok := h.ans.takeWatched(body); ok {
+				h.track.fromHost(body)
+				h.serveWatched(w, r, body, id, req)
+				return
+			}
 		}
 		h.track.fromHost(body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -108,10 +123,14 @@ func (h *httpLink) tapResponse(resp *http.Response) error {
 		h.opts.Wire.Note(fmt.Sprintf("proxy: HTTP %s → %s %s", resp.Request.Method, resp.Status, media))
 		h.opts.unauthorized(resp)
 	}
-	switch media {
-	case "text/event-stream":
+	switch {
+	case media == "text/event-stream" && h.ans != nil:
+		reply := h.replier(resp)
+		resp.Body = &sseFilter{ReadCloser: resp.Body, max: h.opts.MaxMessageSize, track: h.track.fromServer, note: h.opts.Wire.Note,
+			take: func(data []byte) bool { return h.ans.fromServerVia(data, reply) }}
+	case media == "text/event-stream":
 		resp.Body = &sseTap{ReadCloser: resp.Body, max: h.opts.MaxMessageSize, event: h.track.fromServer, note: h.opts.Wire.Note}
-	case "application/json":
+	case media == "application/json":
 		resp.Body = &jsonTap{ReadCloser: resp.Body, max: h.opts.MaxMessageSize, message: h.track.fromServer, note: h.opts.Wire.Note}
 	}
 	return nil

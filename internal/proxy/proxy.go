@@ -57,6 +57,16 @@ type Options struct {
 	ErrOut io.Writer
 	// Listening, when set, hears the address --listen serves on.
 	Listening func(addr string)
+	// Answer is --answer: when the proxy answers the server's questions
+	// itself instead of the host (docs/architecture.md, "Answering for
+	// the host").
+	Answer AnswerMode
+	// Askers are asked in turn for each question the proxy answers: the
+	// first that does not return ErrNobody answers.
+	Askers []NamedAsker
+	// OnElicit answers a question no asker answered (--on-elicit; ""
+	// is cancel).
+	OnElicit mcpclient.Policy
 	// Token, when set, is the bearer token mcpeek's store holds for a URL
 	// server, added to each request the host sent without authorization
 	// of its own (and refreshed as the store allows).

@@ -31,7 +31,11 @@ type stdioLink struct {
 	outMu sync.Mutex
 	out   io.Writer
 	cmd   *exec.Cmd
+	// stdin is the server's, one message at a time.
+	inMu  sync.Mutex
 	stdin io.WriteCloser
+	// ans answers for the host (--answer; nil: off).
+	ans *answerer
 	// exited is closed once the server process has ended.
 	exited chan struct{}
 	// hostGone is closed once the host has gone (its stdin ended, or the
@@ -47,6 +51,19 @@ func runStdio(ctx context.Context, opts Options) error {
 	serverOut, err := l.start()
 	if err != nil {
 		return err
+	}
+	if opts.Answer != AnswerNever {
+		actx, stopAnswering := context.WithCancel(ctx)
+		defer stopAnswering()
+		l.ans = newAnswerer(actx, opts, l.track, l.toServer, l.write)
+		go func() {
+			select {
+			case <-l.hostGone:
+			case <-l.exited:
+			case <-actx.Done():
+			}
+			stopAnswering()
+		}()
 	}
 	go func() {
 		_ = l.cmd.Wait()
@@ -119,10 +136,12 @@ func (l *stdioLink) fromHost() {
 		case ln.tooLong:
 			l.refuseFromHost(ln)
 		case len(ln.data) > 0:
-			l.track.fromHost(ln.data)
-			if _, werr := l.stdin.Write(ln.data); werr != nil {
-				l.opts.Wire.Note("proxy: writing to the server: " + werr.Error())
+			data := ln.data
+			if l.ans != nil {
+				data = l.ans.fromHost(data)
 			}
+			l.track.fromHost(data)
+			l.toServer(data)
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -154,6 +173,7 @@ func (l *stdioLink) fromServer(r *os.File) {
 		switch {
 		case ln.tooLong:
 			l.refuseFromServer(ln)
+		case len(ln.data) > 0 && l.ans != nil && l.ans.fromServer(ln.data):
 		case len(ln.data) > 0:
 			l.track.fromServer(ln.data)
 			l.write(ln.data)
@@ -175,6 +195,15 @@ func (l *stdioLink) refuseFromServer(ln line) {
 	if id := idOf(ln.start); id != "" && id != "null" && l.track.isHostOpen(id) {
 		l.track.answered(id)
 		l.write(errorResponse(id, codeTooLarge, fmt.Sprintf("mcpeek proxy: the server's answer is %d bytes, over the proxy's --max-message-size of %d", ln.size, l.opts.MaxMessageSize)))
+	}
+}
+
+// toServer writes one message to the server.
+func (l *stdioLink) toServer(data []byte) {
+	l.inMu.Lock()
+	defer l.inMu.Unlock()
+	if _, err := l.stdin.Write(data); err != nil {
+		l.opts.Wire.Note("proxy: writing to the server: " + err.Error())
 	}
 }
 

@@ -70,9 +70,9 @@ type tracker struct {
 	mu   sync.Mutex
 	wire *mcpclient.WireLog
 	// host are the ids of the host's requests in flight, server the
-	// server's, in the order asked.
-	host, server openIDs
-	hs           *handshake
+	// server's, in the order asked; own the proxy's own (--answer).
+	host, server, own openIDs
+	hs                *handshake
 }
 
 // openIDs are the ids of one side's requests in flight, in the order
@@ -110,17 +110,49 @@ func newTracker(wire *mcpclient.WireLog, rec *record.Writer, transport string) *
 	return t
 }
 
+// origin is who sent a message the tracker sees.
+type origin int
+
+const (
+	byHost origin = iota
+	byServer
+	// byProxy: the proxy itself, to the server (--answer): its answer
+	// to a server's question, or its retry of a host's request.
+	byProxy
+	// byServerHeld: the server's answer to a host's request that the
+	// proxy holds back and answers for (an input_required result): the
+	// host still waits for it.
+	byServerHeld
+)
+
 // fromHost logs and tracks what the host sent (one message or a batch).
 func (t *tracker) fromHost(data []byte) {
-	t.pass(mcpclient.DirSend, data)
+	t.pass(byHost, data)
 }
 
 // fromServer logs and tracks what the server sent.
 func (t *tracker) fromServer(data []byte) {
-	t.pass(mcpclient.DirRecv, data)
+	t.pass(byServer, data)
 }
 
-func (t *tracker) pass(dir mcpclient.Direction, data []byte) {
+// fromProxy logs and tracks what the proxy itself sends the server: its
+// requests are its own, never the host's, and its answers pair with the
+// server's requests as the host's would.
+func (t *tracker) fromProxy(data []byte) {
+	t.pass(byProxy, data)
+}
+
+// fromServerHeld logs what the server answered a host's request that the
+// proxy answers for: the request stays in flight.
+func (t *tracker) fromServerHeld(data []byte) {
+	t.pass(byServerHeld, data)
+}
+
+func (t *tracker) pass(by origin, data []byte) {
+	dir := mcpclient.DirSend
+	if by == byServer || by == byServerHeld {
+		dir = mcpclient.DirRecv
+	}
 	heads, batch, ok := readHeads(data)
 	if !ok {
 		t.wire.NotJSON(dir, data)
@@ -134,23 +166,36 @@ func (t *tracker) pass(dir mcpclient.Direction, data []byte) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	asker, answerer, side, other := &t.host, &t.server, "host", "server"
-	if dir == mcpclient.DirRecv {
-		asker, answerer, side, other = &t.server, &t.host, "server", "host"
-	}
+	asker, answerer, side, other := t.sides(by)
 	for _, h := range heads {
 		switch {
 		case h.request():
 			asker.add(string(h.ID), t.wire, side)
+		case by == byServerHeld:
 		case h.response() && h.hasID():
-			if !answerer.remove(string(h.ID)) {
+			if !answerer.remove(string(h.ID)) && (by != byServer || !t.own.remove(string(h.ID))) {
 				t.wire.Note(fmt.Sprintf("proxy: the %s answered id %s, which the %s did not ask (or no longer waits for); forwarded as it is", side, h.ID, other))
 			}
 		}
 	}
-	if t.hs != nil && batch == nil {
+	if t.hs != nil && batch == nil && by != byProxy {
 		t.hs.see(dir, heads[0], data)
 	}
+}
+
+// sides are, for a message by one side, the ids of its requests, those
+// of the requests it answers, and the names of the two sides. The
+// proxy's own requests are kept apart from the host's: the server's
+// answers to them are never the host's.
+func (t *tracker) sides(by origin) (asker, answerer *openIDs, side, other string) {
+	switch by {
+	case byServer, byServerHeld:
+		return &t.server, &t.host, "server", "host"
+	case byProxy:
+		return &t.own, &t.server, "proxy", "server"
+	case byHost:
+	}
+	return &t.host, &t.server, "host", "server"
 }
 
 // hostOpen takes the ids of the host's requests still in flight: the

@@ -1,0 +1,279 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/mcpeek/mcpeek/internal/textclean"
+)
+
+// --answer over --listen: the same answerer as over stdio, reached the
+// way streamable HTTP carries each side's messages. A 2025-11-25
+// question arrives as an event of a stream (a POST's answer or the GET
+// stream) and is taken out of it (sseFilter), its answer POSTed to the
+// server in the stream's session; a 2026-07-28 request the proxy gives
+// input for is POSTed by the proxy itself (serveWatched), each retry a
+// POST of its own, and the host's POST answered with the final result.
+
+// post POSTs one message of the proxy's to the server, with the headers
+// of the host's request it belongs to (its session, its credentials)
+// and the -H headers.
+func (h *httpLink) post(ctx context.Context, header http.Header, body []byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.up.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header = header.Clone()
+	for _, k := range []string{"Content-Length", "Connection", "Keep-Alive", "Te", "Transfer-Encoding", "Upgrade", "Accept-Encoding", "Last-Event-Id"} {
+		req.Header.Del(k)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, vs := range h.opts.Target.Headers {
+		req.Header.Del(k)
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	return h.rp.Transport.RoundTrip(req)
+}
+
+// eachMessage calls each with every message of a server's answer: a
+// JSON body's one, an event stream's each, as they come.
+func (h *httpLink) eachMessage(resp *http.Response, each func([]byte)) {
+	defer resp.Body.Close()
+	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	var r io.Reader
+	switch media {
+	case "text/event-stream":
+		r = &sseTap{ReadCloser: resp.Body, max: h.opts.MaxMessageSize, event: each, note: h.opts.Wire.Note}
+	case "application/json":
+		r = &jsonTap{ReadCloser: resp.Body, max: h.opts.MaxMessageSize, message: each, note: h.opts.Wire.Note}
+	default:
+		r = resp.Body
+	}
+	_, _ = io.Copy(io.Discard, r)
+}
+
+// replier is how the proxy answers a question that came on the stream
+// resp is: a POST in that stream's session.
+func (h *httpLink) replier(resp *http.Response) func([]byte) {
+	header := resp.Request.Header.Clone()
+	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+		header.Set("Mcp-Session-Id", sid)
+	}
+	return func(msg []byte) {
+		ans, err := h.post(h.ans.ctx, header, msg)
+		if err != nil {
+			h.opts.report("POSTing the proxy's answer to the server: " + err.Error())
+			return
+		}
+		if ans.StatusCode >= 300 {
+			h.opts.report(fmt.Sprintf("the server refused the proxy's answer: %s", ans.Status))
+		}
+		h.eachMessage(ans, h.track.fromServer)
+	}
+}
+
+// hostAnswer is the answer to one host POST the proxy makes itself: an
+// event stream when the server's was one, else one JSON message.
+type hostAnswer struct {
+	w     http.ResponseWriter
+	sse   bool
+	wrote bool
+}
+
+// start answers with the server's status and headers.
+func (o *hostAnswer) start(resp *http.Response) {
+	for k, vs := range resp.Header {
+		if k != "Content-Length" {
+			o.w.Header()[k] = vs
+		}
+	}
+	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	o.sse = media == "text/event-stream"
+	o.w.WriteHeader(resp.StatusCode)
+}
+
+// send sends the host one message: an event, or the JSON body (only
+// one: a JSON answer holds one message).
+func (o *hostAnswer) send(msg []byte) {
+	msg = bytes.TrimRight(msg, "\r\n")
+	switch {
+	case o.sse:
+		_, _ = fmt.Fprintf(o.w, "event: message\ndata: %s\n\n", msg)
+	case o.wrote:
+		return
+	default:
+		_, _ = o.w.Write(msg)
+	}
+	o.wrote = true
+	if f, ok := o.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// serveWatched answers a host's POST of a request whose input the proxy
+// gives: the server's answer goes to the host unless it asks for input;
+// then the proxy runs the rounds, each retry a POST of its own, and the
+// host gets the final answer.
+func (h *httpLink) serveWatched(w http.ResponseWriter, r *http.Request, body []byte, hostID string, req watchedRequest) {
+	ctx := r.Context()
+	resp, err := h.post(ctx, r.Header, body)
+	if err != nil {
+		h.failed(w, r, err)
+		return
+	}
+	out := &hostAnswer{w: w}
+	out.start(resp)
+	link := roundLink{toHost: out.send}
+	link.send = func(ctx context.Context, retry []byte) ([]byte, bool) {
+		return h.postOwn(ctx, r.Header, retry, link, hostID)
+	}
+	h.eachMessage(resp, func(msg []byte) {
+		m, _ := oneHead(msg)
+		if m.answers(hostID) && inputRequired(msg) {
+			h.track.fromServerHeld(msg)
+			h.ans.runRounds(ctx, hostID, req, bytes.Clone(msg), link)
+			return
+		}
+		h.track.fromServer(msg)
+		out.send(msg)
+	})
+}
+
+// postOwn POSTs a retry of the proxy's and returns the server's answer
+// to it; what else its stream holds goes to the host.
+func (h *httpLink) postOwn(ctx context.Context, header http.Header, retry []byte, link roundLink, hostID string) ([]byte, bool) {
+	ownID := string(getPath(retry, "id"))
+	h.track.fromProxy(retry)
+	resp, err := h.post(ctx, header, retry)
+	if err != nil {
+		if ctx.Err() == nil {
+			h.ans.failHost(link, hostID, "retrying the request: "+err.Error())
+		}
+		return nil, false
+	}
+	var answer []byte
+	h.eachMessage(resp, func(msg []byte) {
+		h.track.fromServer(msg)
+		if m, _ := oneHead(msg); m.answers(ownID) {
+			answer = bytes.Clone(msg)
+			return
+		}
+		link.toHost(msg)
+	})
+	if answer == nil && ctx.Err() == nil {
+		h.ans.failHost(link, hostID, fmt.Sprintf("the server answered the retry with HTTP %s and no message", textclean.OneLine(resp.Status)))
+	}
+	return answer, answer != nil
+}
+
+// sseFilter is a server's event stream as the host gets it when the
+// proxy answers for the host: event by event, without those whose
+// message the proxy took (take reports it did, and logged it); the
+// others are logged (track) and go on as they came. An event over the
+// limit goes on unread.
+type sseFilter struct {
+	io.ReadCloser
+	max   int64
+	take  func([]byte) bool
+	track func([]byte)
+	note  func(string)
+	buf   []byte
+	in    []byte // read, not yet a whole event
+	out   []byte // to hand on
+	skip  bool   // in an event over the limit: handed on as it comes
+	tail  []byte // the last bytes handed on of that event
+	err   error
+}
+
+func (f *sseFilter) Read(p []byte) (int, error) {
+	for len(f.out) == 0 && f.err == nil {
+		if f.buf == nil {
+			f.buf = make([]byte, 32<<10)
+		}
+		n, err := f.ReadCloser.Read(f.buf)
+		f.in = append(f.in, f.buf[:n]...)
+		f.cut()
+		f.err = err
+		if err != nil { // what is left is no whole event: on as it is
+			f.out, f.in = append(f.out, f.in...), nil
+		}
+	}
+	if len(f.out) == 0 {
+		return 0, f.err
+	}
+	n := copy(p, f.out)
+	f.out = f.out[n:]
+	return n, nil
+}
+
+// cut moves each whole event read to out, or drops it.
+func (f *sseFilter) cut() {
+	for {
+		if f.skip && !f.skipped() {
+			return
+		}
+		end := eventEnd(f.in)
+		if end < 0 {
+			if int64(len(f.in)) > f.max {
+				f.skip = true
+				f.note(fmt.Sprintf("proxy: an event of the server's stream is over --max-message-size (%d): forwarded, not logged", f.max))
+				continue
+			}
+			return
+		}
+		event := f.in[:end]
+		if data := eventData(event, f.max); data == nil || !f.take(data) {
+			if data != nil {
+				f.track(data)
+			}
+			f.out = append(f.out, event...)
+		}
+		f.in = f.in[end:]
+	}
+}
+
+// skipped hands on what was read of an event over the limit, and
+// reports whether it ended (its blank line may come split across reads:
+// the last bytes handed on are kept to find it).
+func (f *sseFilter) skipped() bool {
+	joined := append(append([]byte(nil), f.tail...), f.in...)
+	end := eventEnd(joined)
+	if end < 0 {
+		f.out = append(f.out, f.in...)
+		f.tail = joined[max(0, len(joined)-2):]
+		f.in = f.in[:0]
+		return false
+	}
+	n := end - len(f.tail)
+	f.out = append(f.out, f.in[:n]...)
+	f.in = f.in[n:]
+	f.skip, f.tail = false, nil
+	return true
+}
+
+// eventEnd is the index just past the blank line that ends the first
+// event of b (-1: none yet).
+func eventEnd(b []byte) int {
+	end := -1
+	for _, sep := range []string{"\n\n", "\n\r\n"} {
+		if i := bytes.Index(b, []byte(sep)); i >= 0 && (end < 0 || i+len(sep) < end) {
+			end = i + len(sep)
+		}
+	}
+	return end
+}
+
+// eventData is one whole event's data (nil: none).
+func eventData(event []byte, limit int64) []byte {
+	var data []byte
+	t := &sseTap{max: limit, event: func(d []byte) { data = d }, note: func(string) {}}
+	t.feed(event)
+	return data
+}
