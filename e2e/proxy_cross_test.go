@@ -76,37 +76,6 @@ func sameCrossedCall(t *testing.T, direct, through [2]string) {
 	}
 }
 
-// A session recorded through a crossing proxy becomes, with record
-// --to-suite, a suite mcpeek test passes against the server.
-func TestProxyCrossedRecordingBecomesASuite(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct{ name, era string }{{"legacy/stdio-to-url", "legacy"}, {"modern/listen-to-command", "modern"}} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			dir := t.TempDir()
-			rec, suite := filepath.Join(dir, "host.jsonl"), filepath.Join(dir, "host.mcpeek.yaml")
-			var server []string
-			if c.era == "legacy" {
-				url := startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
-				server = []string{"--", mcpeekBin, "proxy", "--record", rec, url}
-			} else {
-				server = []string{startListeningCommandProxy(t, []string{mcpeekBin, "fixture"}, "--record", rec)}
-			}
-			args := append([]string{"call", "choose_option", "--protocol", c.era, "--answers", "testdata/answers/choose-option-a.json"}, server...)
-			if r := mcpeek(t, args...); r.code != exitOK {
-				t.Fatalf("the host's call: exit %d: %s", r.code, r.stderr)
-			}
-			waitRecorded(t, rec, "accept: option-a")
-			if r := mcpeek(t, "record", rec, "--to-suite", suite, "--", mcpeekBin, "fixture"); r.code != exitOK {
-				t.Fatalf("record --to-suite: exit %d: %s", r.code, r.stderr)
-			}
-			if r := mcpeek(t, "test", suite); r.code != exitOK {
-				t.Fatalf("mcpeek test: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
-			}
-		})
-	}
-}
-
 // --answer across transports, in both eras: the proxy answers the
 // fixture's two rounds from an answers file for a host that would
 // decline, whether it stands between a stdio host and the fixture's URL

@@ -577,30 +577,40 @@ func sameEraCall(t *testing.T, direct, through [2]string) {
 }
 
 // A session recorded through the proxy in the 2026-07-28 era, and one
-// over --listen, become suites mcpeek test passes too.
+// over --listen, and ones across transports (a stdio host in front of a
+// URL, a host on --listen in front of a command), become suites mcpeek
+// test passes too.
 func TestProxyRecordingBecomesASuiteInEachEraAndTransport(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ name, era string }{{"modern/stdio", "modern"}, {"legacy/listen", "legacy"}} {
+	fixtureURL := func(t *testing.T) string {
+		return startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
+	}
+	for _, c := range []struct {
+		name, era string
+		server    func(t *testing.T, rec string) []string // the host's server: through the proxy, recording to rec
+	}{
+		{"modern/stdio", "modern", func(t *testing.T, rec string) []string {
+			return []string{"--", mcpeekBin, "proxy", "--record", rec, "--", mcpeekBin, "fixture"}
+		}},
+		{"legacy/listen", "legacy", func(t *testing.T, rec string) []string {
+			return []string{startListeningProxy(t, fixtureURL(t), "--record", rec)}
+		}},
+		{"legacy/stdio-to-url", "legacy", func(t *testing.T, rec string) []string {
+			return []string{"--", mcpeekBin, "proxy", "--record", rec, fixtureURL(t)}
+		}},
+		{"modern/listen-to-command", "modern", func(t *testing.T, rec string) []string {
+			return []string{startListeningCommandProxy(t, []string{mcpeekBin, "fixture"}, "--record", rec)}
+		}},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
-			rec, suite := filepath.Join(dir, "host.jsonl"), filepath.Join(dir, "host.mcpeek.yaml")
-			server := []string{"--", mcpeekBin, "proxy", "--record", rec, "--", mcpeekBin, "fixture"}
-			if strings.HasSuffix(c.name, "listen") {
-				url := startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
-				server = []string{startListeningProxy(t, url, "--record", rec)}
-			}
-			args := append([]string{"call", "choose_option", "--protocol", c.era, "--answers", "testdata/answers/choose-option-a.json"}, server...)
+			rec := filepath.Join(t.TempDir(), "host.jsonl")
+			args := append([]string{"call", "choose_option", "--protocol", c.era, "--answers", "testdata/answers/choose-option-a.json"}, c.server(t, rec)...)
 			if r := mcpeek(t, args...); r.code != exitOK {
 				t.Fatalf("the host's call: exit %d: %s", r.code, r.stderr)
 			}
 			waitRecorded(t, rec, "accept: option-a")
-			if r := mcpeek(t, "record", rec, "--to-suite", suite, "--", mcpeekBin, "fixture"); r.code != exitOK {
-				t.Fatalf("record --to-suite: exit %d: %s", r.code, r.stderr)
-			}
-			if r := mcpeek(t, "test", suite); r.code != exitOK {
-				t.Fatalf("mcpeek test: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
-			}
+			recordingPasses(t, rec, mcpeekBin, "fixture")
 		})
 	}
 }
