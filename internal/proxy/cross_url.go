@@ -144,11 +144,11 @@ func (l *urlLink) post(msg []byte) {
 	}
 	started := make(chan struct{})
 	l.wg.Add(1)
-	go func() {
+	go func(msg []byte) { // an argument, not a capture: exchange lets go of it
 		defer l.wg.Done()
 		defer func() { <-l.posts }()
 		l.exchange(msg, started)
-	}()
+	}(msg)
 	t := time.NewTimer(orderWait)
 	defer t.Stop()
 	select {
@@ -156,6 +156,19 @@ func (l *urlLink) post(msg []byte) {
 	case <-t.C:
 	case <-l.ctx.Done():
 	}
+}
+
+// sentBody is a POST's body that lets go of its bytes once read, so that
+// a message's memory is not held while its answer streams.
+type sentBody struct{ b []byte }
+
+func (r *sentBody) Read(p []byte) (int, error) {
+	n := copy(p, r.b)
+	if r.b = r.b[n:]; len(r.b) == 0 {
+		r.b = nil
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // sent is what the proxy knows of a message it POSTs.
@@ -188,14 +201,16 @@ func (l *urlLink) exchange(msg []byte, started chan struct{}) {
 		}
 	}()
 	s := readSent(msg)
-	req, err := http.NewRequestWithContext(l.ctx, http.MethodPost, l.opts.Target.URL, bytes.NewReader(msg))
+	req, err := http.NewRequestWithContext(l.ctx, http.MethodPost, l.opts.Target.URL, &sentBody{b: msg})
 	if err != nil {
 		l.failRequests(s.ids, err.Error())
 		return
 	}
+	req.ContentLength = int64(len(msg))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	l.setHeaders(req, msg)
+	msg = nil // the body lets go of it once sent, while the answer may stream on
 	resp, err := l.client.Do(req)
 	if err != nil {
 		if l.ctx.Err() == nil {
