@@ -189,3 +189,40 @@ func TestProxyListenHostToCommandServer(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// At the bound of sessions, the one used longest ago that waits for
+// nothing is ended to make room; a session waiting for an answer is not.
+func TestProxyListenEndsTheIdleSessionForANewOne(t *testing.T) {
+	opts := Options{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{"cat"}},
+		Wire: mcpclient.NewWireLog(0, nil), MaxMessageSize: 1 << 20, ErrOut: io.Discard}
+	c := &cmdLink{opts: opts, sessions: map[string]*cmdSession{}}
+	defer c.stopAll(0)
+	c.mu.Lock()
+	idle, err := c.start(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy, err := c.start(true)
+	c.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy.touch()
+	idle.touch() // used last, but waits for nothing
+	busy.await([]string{"1"}, true)
+	c.mu.Lock()
+	evicted := c.evictIdle()
+	_, idleKept := c.sessions[idle.id]
+	_, busyKept := c.sessions[busy.id]
+	c.mu.Unlock()
+	if !evicted || idleKept || !busyKept {
+		t.Fatalf("evicted %v; the idle session kept %v, the busy one %v", evicted, idleKept, busyKept)
+	}
+	<-idle.proc.exited // its server is stopped
+	c.mu.Lock()
+	again := c.evictIdle()
+	c.mu.Unlock()
+	if again {
+		t.Error("a session waiting for an answer was ended")
+	}
+}
