@@ -17,6 +17,7 @@ import (
 // typed on the terminal, the screen drawn on it.
 type terminalInspector struct {
 	t      *testing.T
+	cmd    *exec.Cmd
 	ptmx   *os.File
 	out    *screenBuffer
 	exited chan struct{}
@@ -43,7 +44,7 @@ func startTerminalInspectorWith(t *testing.T, dir string, env []string, args ...
 	if err != nil {
 		t.Fatalf("start the inspector on a terminal: %v", err)
 	}
-	in := &terminalInspector{t: t, ptmx: ptmx, out: &screenBuffer{}, exited: make(chan struct{}), read: make(chan struct{})}
+	in := &terminalInspector{t: t, cmd: cmd, ptmx: ptmx, out: &screenBuffer{}, exited: make(chan struct{}), read: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		close(in.exited)

@@ -224,10 +224,16 @@ type tap struct{ w io.Writer }
 // (as to the log's own sink), until stop is called. Entries are written in
 // the order they are logged; sink must not call back into the log.
 func (w *WireLog) Tap(sink io.Writer) (stop func()) {
-	t := &tap{w: sink}
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.tapLocked(sink)
+}
+
+// tapLocked adds sink to the taps and returns what removes it. w.mu must
+// be held.
+func (w *WireLog) tapLocked(sink io.Writer) (stop func()) {
+	t := &tap{w: sink}
 	w.taps = append(w.taps, t)
-	w.mu.Unlock()
 	return func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()

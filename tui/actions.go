@@ -201,7 +201,11 @@ func (m *Model) doPanels(o origin, a layer.Action) (tea.Cmd, bool) {
 	case layer.Save:
 		return saveFile(a.Name, a.Data), true
 	case layer.WriteTest:
-		return m.saved.write(a, m.opts.Dir, m.opts.SuiteServer, m.conn), true
+		server := m.opts.SuiteServer
+		if w := m.watched(); m.state == stateWatching && w != nil {
+			server = w.Suite
+		}
+		return m.saved.write(a, m.opts.Dir, server, m.conn), true
 	case layer.Rerun:
 		return m.saved.rerun(a.From, m.connected(), m.running), true
 	case layer.StopRerun:

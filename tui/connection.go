@@ -96,6 +96,9 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		pageOf[*page.Resources](m).Update(page.ResourceList{Resources: msg.resources, Templates: msg.templates, Err: msg.resourcesErr})
 		pageOf[*page.Prompts](m).Update(page.PromptList{Prompts: msg.prompts, Err: msg.promptsErr})
 	case pollMsg:
+		if m.opts.Watch != nil {
+			m.watchPoll()
+		}
 		if m.conn != nil {
 			m.pending = m.conn.Pending()
 			m.records = m.conn.Records()
@@ -123,7 +126,7 @@ func (l *link) dial(connect func(context.Context, mcpclient.NativeAsker) (*mcpcl
 // reconnect disconnects (pending elicitations end with the connection)
 // and connects anew, without restarting.
 func (m *Model) reconnect() tea.Cmd {
-	if m.state == stateConnecting {
+	if m.state == stateConnecting || m.state == stateWatching {
 		return nil
 	}
 	if old := m.conn; old != nil {

@@ -84,6 +84,9 @@ type Options struct {
 	// person approved (suite.go); nil is the store of approved project
 	// servers (mcpconfig.DefaultTrustPath).
 	Approvals *mcpconfig.TrustStore
+	// Watch, when set, makes the inspector a watcher of running proxies
+	// (mcpeek watch, watch.go): Connect is not used.
+	Watch *Watch
 }
 
 type connState int
@@ -92,6 +95,7 @@ const (
 	stateConnecting connState = iota
 	stateConnected
 	stateDisconnected
+	stateWatching // watching proxies (watch.go): no connection of its own
 )
 
 // Model is the inspector's root: it routes each message to the part it is
@@ -126,6 +130,8 @@ type Model struct {
 	apps    appsState     // the tool apps the calls opened (apps.go)
 	servers []ServerEntry // what the server picker lists
 	lock    lockCheck     // the server against the project's surface lock (lock.go)
+
+	watch watching // the proxies watched, in watch mode (watch.go)
 
 	stack    // the overlay stack (overlay.go)
 	quitting bool
@@ -166,7 +172,11 @@ type (
 
 // Init connects and starts listening for elicitations.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.dial(m.opts.Connect, m.asker), m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.asker.auth.wait(m.asker.ended), m.spinner.Tick, poll())
+	start := m.dial(m.opts.Connect, m.asker)
+	if m.opts.Watch != nil {
+		start = m.watchStart()
+	}
+	return tea.Batch(start, m.asker.wait(), m.asker.queue.wait(m.asker.ended), m.asker.auth.wait(m.asker.ended), m.spinner.Tick, poll())
 }
 
 // Update changes the model's state for a message: keys go to the top of

@@ -231,6 +231,9 @@ func (s *savedSteps) shown(current page.Page) (*savedStep, string) {
 // openSaveTest opens the save layer for the result shown (+).
 func (m *Model) openSaveTest() tea.Cmd {
 	st, why := m.saved.shown(m.current())
+	if m.state == stateWatching {
+		st, why = m.watchSaved(m.current())
+	}
 	switch {
 	case st == nil:
 		m.status = statusMsg{why, true}

@@ -151,6 +151,14 @@ func (m *Model) tabsKey(msg tea.KeyMsg) tea.Cmd {
 // the changes since the project's surface lock.
 func (m *Model) connectionKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.Keys.Tabs
+	if m.state == stateWatching {
+		if key.Matches(msg, k.Servers) {
+			m.watchNext()
+		} else {
+			m.watchOnly()
+		}
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Reconnect):
 		return m.reconnect()

@@ -20,6 +20,9 @@ func (m *Model) View() string {
 	body := top.view(m.bodyHeight())
 	hd := header{c: &m.c, opts: &m.opts, link: &m.link, spinner: m.spinner.View(), appsOpen: m.apps.opened(),
 		pending: len(m.queue) + len(inApp(m.pending)), loginShown: m.holds(m.login), lock: m.lock.brief(m.conn, &m.c)}
+	if m.state == stateWatching {
+		hd.watching = m.watchLabel()
+	}
 	out := hd.view() + "\n" + m.bar(&m.c) + "\n" + body
 	lines := strings.Split(out, "\n")
 	h := m.c.Height - 1
@@ -48,6 +51,8 @@ type header struct {
 	lock string
 	// loginShown: the login card is on the stack, not hidden.
 	loginShown bool
+	// watching says which proxy is watched, in watch mode.
+	watching string
 }
 
 func (h *header) view() string {
@@ -98,6 +103,8 @@ func (h *header) view() string {
 		}
 		state = fmt.Sprintf("%s %s · %s (%s) · %s", s.Accent.Render(widget.Line(name, 30)), widget.Line(info.Version, 12),
 			h.conn.ProtocolVersion(), era, h.opts.targetText(30))
+	case stateWatching:
+		state = s.Accent.Render("watching") + " " + widget.Line(h.watching, max(width-10, 10))
 	case stateDisconnected:
 		// One line: what happened and why; the Info tab has the rest.
 		what := s.Err.Render(h.failureWhat() + ":")

@@ -132,6 +132,13 @@ var commands = []command{
 		options:  newProxyOptions,
 	},
 	{
+		name:     "watch",
+		usage:    "mcpeek watch [NAME] [--list]",
+		synopsis: "mcpeek watch [NAME] | watch --list\n       NAME: a proxy's --name, pid or a part of its server (none: every proxy of yours)",
+		summary:  "attach to your running proxies: their live traffic in the inspector, their questions in its form",
+		options:  newWatchOptions,
+	},
+	{
 		name:     "doctor",
 		usage:    "mcpeek doctor [flags] [--] [SERVER...]",
 		synopsis: "mcpeek doctor [--json] [flags] [--] [SERVER...]",

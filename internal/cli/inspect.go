@@ -205,11 +205,17 @@ func suiteServer(cf *connFlags) []string {
 	if cf.selection.ServerName != "" {
 		return []string{"@" + cf.selection.ServerName}
 	}
-	switch cf.Target.Kind {
+	return targetWords(cf.Target)
+}
+
+// targetWords are a target as a suite names its server: the command and
+// its arguments, or the URL without its credentials, query or fragment.
+func targetWords(t mcpclient.Target) []string {
+	switch t.Kind {
 	case mcpclient.TargetStdio:
-		return append([]string(nil), cf.Target.Command...)
+		return append([]string(nil), t.Command...)
 	case mcpclient.TargetHTTP:
-		u, err := url.Parse(cf.Target.URL)
+		u, err := url.Parse(t.URL)
 		if err != nil {
 			return nil
 		}

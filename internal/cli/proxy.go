@@ -2,13 +2,17 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/proxy"
 	"github.com/mcpeek/mcpeek/internal/session"
+	"github.com/mcpeek/mcpeek/internal/watch"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"golang.org/x/oauth2"
 )
@@ -47,7 +51,7 @@ func newProxyOptions(fs *flagSet) options {
 	fs.StringVar(&o.listen, "listen", "", "serve the host streamable HTTP on `ADDR` (such as 127.0.0.1:8931) instead of stdio, in front of a URL or a command")
 	fs.StringVar(&o.name, "name", "", "the server's `NAME`, as the host's config calls it (for the proxy's messages)")
 	fs.Var(&o.answer, "answer", "answer the server's questions (elicitation, both eras) for a host that advertises none: the proxy advertises form and URL elicitation, "+
-		"answers from --answers, else by --on-elicit; --answer=always answers them even when the host could")
+		"answers in an attached mcpeek watch, else from --answers, else by --on-elicit; --answer=always answers them even when the host could")
 	fs.StringVar(&o.answersPath, "answers", "", "with --answer: answer the server's questions from this JSON `FILE` (the format of mcpeek call --answers)")
 	fs.StringVar(&o.onElicit, "on-elicit", "cancel", "with --answer: answer questions nothing else answered: cancel, decline or accept-defaults")
 	fs.Var(&o.conn.headers, "H", "add an HTTP header \"Name: Value\" to each request to the server (URL servers; repeatable)")
@@ -107,10 +111,8 @@ func (o *proxyOptions) parseAnswering(fs *flagSet) error {
 // askers are the proxy's askers, in the order asked: an attached watcher
 // first, then the answers file; after them the --on-elicit policy
 // answers.
-func (o *proxyOptions) askers(s streams) []proxy.NamedAsker {
-	var askers []proxy.NamedAsker
-	// mcpeek watch's hub goes first, here: its Ask has the proxy.Asker
-	// signature, its "no watcher attached" error mapped to proxy.ErrNobody.
+func (o *proxyOptions) askers(s streams, hub *watch.Hub) []proxy.NamedAsker {
+	askers := []proxy.NamedAsker{{Name: "mcpeek watch", Ask: watchAsker(hub)}}
 	if o.answers != nil {
 		askers = append(askers, proxy.NamedAsker{Name: "--answers " + o.answersPath, Ask: proxy.AnswersAsker(o.answers, s.errOut)})
 	}
@@ -128,6 +130,8 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 		return err
 	}
 	defer e.Close()
+	hub := o.publish(e.Wire, s.errOut)
+	defer hub.Close()
 	rec, stop, err := proxy.Record(o.record, e.Wire)
 	if err != nil {
 		return usagef("--record: %v", err)
@@ -142,7 +146,7 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 		Target: o.target, Listen: o.listen, Name: o.name, Wire: e.Wire, Record: rec,
 		MaxMessageSize: o.conn.MaxMessageSize, TLS: o.conn.TLSConfig, Token: token,
 		In: s.in, Out: unwrapped(s.out), ErrOut: s.errOut, // the server's bytes, not redacted
-		Answer: o.answer.mode, Askers: o.askers(s), OnElicit: o.policy,
+		Answer: o.answer.mode, Askers: o.askers(s, hub), OnElicit: o.policy,
 	})
 	if rerr := stop(); rerr != nil {
 		fmt.Fprintf(s.errOut, "mcpeek proxy: --record %s: %v\n", o.record, rerr)
@@ -166,4 +170,45 @@ func storedToken(ctx context.Context, cfg session.Config, wire *mcpclient.WireLo
 		return nil, close, nil
 	}
 	return ts, close, nil
+}
+
+// publish opens the proxy's socket for mcpeek watch (internal/watch): its
+// wire log, as redacted, to the watchers of the same user. A proxy that
+// cannot open one forwards all the same, and says why on stderr; the
+// host's stdout never hears of it. The hub is nil then, which Close and
+// Ask take as no watcher.
+func (o *proxyOptions) publish(wire *mcpclient.WireLog, errOut io.Writer) *watch.Hub {
+	hub, err := watch.Start(watch.Options{
+		Info:    watch.Info{Name: o.name, Server: wire.Secrets().Redact(o.target.String()), Command: redactWords(wire.Secrets(), targetWords(o.target))},
+		Wire:    wire,
+		Refused: func(err error) { fmt.Fprintf(errOut, "mcpeek proxy: mcpeek watch: %v\n", err) },
+	})
+	if err != nil {
+		fmt.Fprintf(errOut, "mcpeek proxy: mcpeek watch cannot attach: %v\n", err)
+		return nil
+	}
+	return hub
+}
+
+// redactWords are words with the secrets of s redacted from each.
+func redactWords(s *mcpclient.Secrets, words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = s.Redact(w)
+	}
+	return out
+}
+
+// watchAsker asks the watcher attached to hub (nil: none can attach): no
+// watcher attached is proxy.ErrNobody, so the next asker is asked; a
+// watcher that detaches mid-question is said on stderr, and the next is
+// asked too.
+func watchAsker(hub *watch.Hub) proxy.Asker {
+	return func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
+		res, err := hub.Ask(ctx, params)
+		if errors.Is(err, watch.ErrNoWatcher) {
+			return nil, fmt.Errorf("%w: %w", proxy.ErrNobody, err)
+		}
+		return res, err
+	}
 }

@@ -92,6 +92,23 @@ func (p *Log) Copy() string {
 	return ansi.Strip(widget.Redact(p.textAt(e)))
 }
 
+// Selected is the wire log's entry shown whole or, on the list, the one
+// under the cursor; false while the server's log shows, or none is.
+func (p *Log) Selected() (mcpclient.WireEntry, bool) {
+	if p.server {
+		return mcpclient.WireEntry{}, false
+	}
+	e := p.open()
+	if e < 0 {
+		e = p.list.Cursor()
+	}
+	i, ok := p.wireEntry(e)
+	if !ok || i >= len(p.wire) {
+		return mcpclient.WireEntry{}, false
+	}
+	return p.wire[i], true
+}
+
 // Focus tells the page whether it shows: it follows new lines only then.
 func (p *Log) Focus(shown bool) { p.shown = shown }
 

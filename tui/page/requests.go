@@ -98,6 +98,21 @@ func (p *Requests) key(msg tea.KeyMsg) Action {
 	return nil
 }
 
+// Selected is the record shown whole or, on the list, the one under the
+// cursor.
+func (p *Requests) Selected() (mcpclient.Record, bool) {
+	i := p.open()
+	if i < 0 {
+		if shown := p.shown(); p.list.Cursor() < len(shown) {
+			i = shown[p.list.Cursor()]
+		}
+	}
+	if i < 0 || i >= len(p.records) {
+		return mcpclient.Record{}, false
+	}
+	return p.records[i], true
+}
+
 // open is the record shown whole, or -1.
 func (p *Requests) open() int {
 	if p.expanded < 0 {

@@ -101,6 +101,28 @@ func (r *Recording) Write(file string, server []string, known *mcpclient.Secrets
 
 // draft is the test of one recorded call; names counts the names taken.
 func (r *Recording) draft(x record.Exchange, names map[string]int, known secret.Known) (*suite.Draft, error) {
+	step, err := CallStep(x, r.header.Protocol)
+	if err != nil {
+		return nil, fmt.Errorf("%s is malformed: %w", r.File, err)
+	}
+	tool := step.Target
+	names[tool]++
+	name := tool
+	if n := names[tool]; n > 1 {
+		name = fmt.Sprintf("%s (%d)", tool, n)
+	}
+	d, err := suite.BuildTest(name, Secrets(step, r.schemas[tool], known))
+	if err != nil {
+		return nil, fmt.Errorf("the test of %s: %w", name, err)
+	}
+	return d, nil
+}
+
+// CallStep is the step of a tools/call exchange, as a test takes it: the
+// tool, its arguments, the questions asked with their answers, the rounds
+// and the result or error, in era (the session's protocol revision). A
+// recording's calls and those a watcher saw go by become tests alike.
+func CallStep(x record.Exchange, era string) (suite.SessionStep, error) {
 	var p struct {
 		Name      json.RawMessage `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -108,15 +130,10 @@ func (r *Recording) draft(x record.Exchange, names map[string]int, known secret.
 	_ = json.Unmarshal(x.Params, &p)
 	var tool string
 	if json.Unmarshal(p.Name, &tool) != nil || strings.TrimSpace(tool) == "" {
-		return nil, fmt.Errorf("%s is malformed: its tools/call (id %s) names no tool (a string)", r.File, x.Request.ID)
+		return suite.SessionStep{}, fmt.Errorf("its tools/call (id %s) names no tool (a string)", x.Request.ID)
 	}
-	names[tool]++
-	name := tool
-	if n := names[tool]; n > 1 {
-		name = fmt.Sprintf("%s (%d)", tool, n)
-	}
-	step := suite.SessionStep{Kind: suite.StepCall, Target: tool, Era: r.header.Protocol, Eras: []string{r.header.Protocol}, Rounds: x.Rounds}
-	if r.header.Protocol < mcpclient.ProtocolModern {
+	step := suite.SessionStep{Kind: suite.StepCall, Target: tool, Era: era, Eras: []string{era}, Rounds: x.Rounds}
+	if era < mcpclient.ProtocolModern {
 		// Before 2026-07-28 each question the server asks is a round.
 		step.Rounds = len(x.Questions)
 	}
@@ -132,17 +149,13 @@ func (r *Recording) draft(x record.Exchange, names map[string]int, known secret.
 			Message string `json:"message"`
 		}
 		if json.Unmarshal(x.Error, &e) != nil || e.Code == nil {
-			return nil, fmt.Errorf("%s is malformed: the error answering tools/call %s (id %s) is not a JSON-RPC error object with a code", r.File, tool, x.Request.ID)
+			return suite.SessionStep{}, fmt.Errorf("the error answering tools/call %s (id %s) is not a JSON-RPC error object with a code", tool, x.Request.ID)
 		}
 		step.ErrorCode, step.ErrorMessage = e.Code, e.Message
 	} else {
 		step.Result = x.Result
 	}
-	d, err := suite.BuildTest(name, Secrets(step, r.schemas[tool], known))
-	if err != nil {
-		return nil, fmt.Errorf("the test of %s: %w", name, err)
-	}
-	return d, nil
+	return step, nil
 }
 
 // suiteQuestion is a recorded question as the suite writer takes it.
