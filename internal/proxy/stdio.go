@@ -81,7 +81,7 @@ func runStdio(ctx context.Context, opts Options) error {
 		}
 	}()
 	l.fromServer(serverOut)
-	l.track.aside.drain()
+	l.track.settle()
 	// The server's stdout ended: it exited, or closed it and will.
 	select {
 	case <-l.exited:
@@ -227,7 +227,7 @@ func (l *stdioLink) write(data []byte) {
 // end: the signal is passed on at once).
 func (l *stdioLink) leave(why string, grace time.Duration) {
 	l.hostGoneOnce.Do(func() {
-		l.track.aside.drain()
+		l.track.settle()
 		l.opts.Wire.Note("proxy: " + why + "; stopping the server")
 		close(l.hostGone)
 		go l.stop(grace)

@@ -161,7 +161,18 @@ func (t *tracker) logAside() (stop func()) {
 
 // forwarded says that the message last seen was forwarded: what is aside
 // is done now, unless another goroutine is doing it.
-func (t *tracker) forwarded() { t.aside.work() }
+func (t *tracker) forwarded() {
+	if t != nil {
+		t.aside.work()
+	}
+}
+
+// settle waits until what is aside is done.
+func (t *tracker) settle() {
+	if t != nil {
+		t.aside.drain()
+	}
+}
 
 // fromProxy logs and tracks what the proxy itself sends the server: its
 // requests are its own, never the host's, and its answers pair with the
