@@ -59,6 +59,7 @@ func newProxyOptions(fs *flagSet) options {
 	o.conn.maxMessage = mcpclient.DefaultMaxMessageSize
 	fs.Var(&o.conn.maxMessage, "max-message-size", "the largest message forwarded either way: a `SIZE` such as 64MiB")
 	o.conn.registerTLS(fs)
+	o.conn.registerAppHost(fs)
 	return o
 }
 
@@ -95,6 +96,9 @@ func (o *proxyOptions) parseAnswering(fs *flagSet) error {
 	if o.answer.mode == proxy.AnswerNever && (given["answers"] || given["on-elicit"]) {
 		return usagef("proxy: --answers and --on-elicit say how the proxy answers the server's questions: give --answer too")
 	}
+	if o.answer.mode == proxy.AnswerNever && o.conn.AppHost {
+		return usagef("proxy: --app-host renders the questions the proxy answers for the host in the server's app: give --answer too")
+	}
 	var err error
 	if o.policy, err = mcpclient.ParsePolicy(o.onElicit); err != nil {
 		return usagef("proxy: %v", err)
@@ -124,7 +128,8 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 	// The host hands the server's environment to the proxy, which the
 	// server inherits: its credentials are redacted as -e's are.
 	cfg.Secrets = mcpclient.TargetSecrets(mcpclient.Target{Env: os.Environ()})
-	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets})
+	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets,
+		Notify: func(text string) { fmt.Fprintf(s.errOut, "mcpeek proxy: %s\n", text) }})
 	if err != nil {
 		return err
 	}
@@ -135,11 +140,15 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 	if err != nil {
 		return usagef("--record: %v", err)
 	}
+	var apps mcpclient.AppRenderer
+	if e.Host != nil { // --app-host
+		apps = e.Host
+	}
 	err = proxy.Run(ctx, proxy.Options{
 		Target: o.target, Listen: o.listen, Name: o.name, Wire: e.Wire, Record: rec,
 		MaxMessageSize: o.conn.MaxMessageSize, TLS: o.conn.TLSConfig,
 		In: s.in, Out: unwrapped(s.out), ErrOut: s.errOut, // the server's bytes, not redacted
-		Answer: o.answer.mode, Askers: o.askers(s, hub), OnElicit: o.policy,
+		Answer: o.answer.mode, Askers: o.askers(s, hub), OnElicit: o.policy, Apps: apps,
 	})
 	if rerr := stop(); rerr != nil {
 		fmt.Fprintf(s.errOut, "mcpeek proxy: --record %s: %v\n", o.record, rerr)

@@ -22,7 +22,10 @@ import (
 const scriptEnv = "MCPEEK_PROXY_TEST_SCRIPT"
 
 func TestMain(m *testing.M) {
-	if script := os.Getenv(scriptEnv); script != "" {
+	if script := os.Getenv(scriptEnv); script == "app" {
+		runAppScript(os.Stdin, os.Stdout)
+		os.Exit(0)
+	} else if script != "" {
 		runScript(script, os.Stdin, os.Stdout)
 		os.Exit(0)
 	}

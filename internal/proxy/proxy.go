@@ -65,6 +65,10 @@ type Options struct {
 	// OnElicit answers a question no asker answered (--on-elicit; ""
 	// is cancel).
 	OnElicit mcpclient.Policy
+	// Apps, when set (--app-host), renders a question that names an app
+	// in that app: asked before Askers, and app-rendered elicitation is
+	// advertised to the server with the elicitation --answer adds.
+	Apps mcpclient.AppRenderer
 }
 
 // ExitError is the server ending while the host was still connected: the
