@@ -1,0 +1,70 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// --answer --app-host: the TypeScript SDK's client, advertising no
+// elicitation, calls the fixture's tool whose question names an app; the
+// proxy claims app-rendered elicitation for it, renders the question in
+// the fixture's app in Chromium, and the host gets the call completed
+// with what was chosen in the app. An app that cannot answer, or cannot
+// be read, leaves the question to the answers file.
+func TestProxyAnswersInTheServersApp(t *testing.T) {
+	t.Parallel()
+	// The answers file chooses B; the app is clicked on A: the host's
+	// result says which answered.
+	answers := filepath.Join(t.TempDir(), "answers.json")
+	if err := os.WriteFile(answers, []byte(`[{"match":{"message":"Choose option"},"action":"accept","content":{"choice":"option-b"}}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	proxy := func(o *opener) []string {
+		return []string{mcpeekBin, "proxy", "--answer", "--app-host", "--open-with", o.flag(), "--app-init-timeout", "10s", "--answers", answers, "--", mcpeekBin, "fixture"}
+	}
+	t.Run("the app answers", func(t *testing.T) {
+		t.Parallel()
+		browser := chromium(t)
+		o := newOpener(t)
+		done := startTSBareHost(t, "choose_option", "{}", proxy(o)...)
+		page := tab(t, browser, o.next(t))
+		bridgeText(t, page, "Answer in the app")
+		click(t, page, "option-a")
+		run := <-done
+		if run.err != nil || !strings.Contains(run.stdout, "accept: option-a") || strings.Contains(run.stdout, `"isError":true`) {
+			t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
+		}
+		if !strings.Contains(run.stderr, "advertises app-rendered elicitation") || !strings.Contains(run.stderr, "itself (by the server's app (--app-host)): accept") {
+			t.Errorf("the proxy did not say the app answered:\n%s", run.stderr)
+		}
+		bridgeText(t, page, "You can close this tab")
+	})
+	t.Run("a failing app", func(t *testing.T) {
+		t.Parallel()
+		browser := chromium(t)
+		o := newOpener(t)
+		done := startTSBareHost(t, "app_no_elicitation", "{}", proxy(o)...)
+		tab(t, browser, o.next(t))
+		run := <-done
+		if run.err != nil || !strings.Contains(run.stdout, "accept: option-b") {
+			t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
+		}
+		if !strings.Contains(run.stderr, "the server's app (--app-host) could not answer") || !strings.Contains(run.stderr, "the app did not declare elicitation support") ||
+			!strings.Contains(run.stderr, "itself (by --answers "+answers+"): accept") {
+			t.Errorf("the proxy did not say why the answers file answered:\n%s", run.stderr)
+		}
+	})
+	t.Run("an app that cannot be read", func(t *testing.T) {
+		t.Parallel()
+		o := newOpener(t)
+		run := <-startTSBareHost(t, "app_missing_resource", "{}", proxy(o)...)
+		if run.err != nil || !strings.Contains(run.stdout, "accept: option-b") {
+			t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
+		}
+		if !strings.Contains(run.stderr, "the app resource could not be read from the server") {
+			t.Errorf("the proxy did not say why the answers file answered:\n%s", run.stderr)
+		}
+	})
+}
