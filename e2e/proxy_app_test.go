@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,4 +69,52 @@ func TestProxyAnswersInTheServersApp(t *testing.T) {
 			t.Errorf("the proxy did not say why the answers file answered:\n%s", run.stderr)
 		}
 	})
+}
+
+// Both eras, over stdio and --listen: mcpeek call plays a host that
+// would decline (--answer=always answers for it all the same); the
+// proxy adds app-rendered elicitation to what it advertises, reads the
+// app in the server's session or with the request's capabilities, and
+// the app's choice completes the call.
+func TestProxyAnswersInTheServersAppBothEras(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ transport, era string }{{"stdio", "modern"}, {"listen", "legacy"}, {"listen", "modern"}} {
+		t.Run(c.transport+"/"+c.era, func(t *testing.T) {
+			t.Parallel()
+			browser := chromium(t)
+			o := newOpener(t)
+			flags := []string{"--answer=always", "--app-host", "--open-with", o.flag(), "--app-init-timeout", "10s"}
+			server := []string{"--", mcpeekBin, "proxy"}
+			server = append(append(append(server, flags...), "--"), mcpeekBin, "fixture")
+			if c.transport == "listen" {
+				args := []string{"fixture", "--http", "127.0.0.1:0"}
+				if c.era == "modern" {
+					args = append(args, "--stateless")
+				}
+				url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
+				server = []string{startListeningProxy(t, url, flags...)}
+			}
+			done := make(chan result, 1)
+			go func() {
+				args := []string{"call", "choose_option", "--protocol", c.era, "--on-elicit", "decline", "--timeout", "60s"}
+				done <- inProcess(context.Background(), append(args, server...))
+			}()
+			page := tab(t, browser, o.next(t))
+			bridgeText(t, page, "Answer in the app")
+			click(t, page, "option-a")
+			r := <-done
+			if r.code != exitOK || !strings.Contains(r.stdout, "accept: option-a") {
+				t.Fatalf("exit %d: %s\n%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// --app-host renders the questions the proxy answers: without --answer
+// it is a mistake.
+func TestProxyAppHostNeedsAnswer(t *testing.T) {
+	t.Parallel()
+	if r := mcpeek(t, "proxy", "--app-host", "--", mcpeekBin, "fixture"); r.code != exitUsage || !strings.Contains(r.stderr, "give --answer too") {
+		t.Errorf("--app-host without --answer: exit %d: %s", r.code, r.stderr)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -164,4 +165,23 @@ func mustString(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A request of the proxy's own over a 2026-07-28 host's headers names
+// its own method and target, and none of the host's parameters.
+func TestOwnHeaderNamesTheProxysRequest(t *testing.T) {
+	t.Parallel()
+	host := http.Header{"Mcp-Method": {"tools/call"}, "Mcp-Name": {"pick"}, "Mcp-Param-Region": {"eu"}, "Mcp-Protocol-Version": {"2026-07-28"}}
+	got := ownHeader(host, []byte(`{"jsonrpc":"2.0","id":"mcpeek-proxy-1","method":"resources/read","params":{"uri":"ui://app/é.html"}}`))
+	if got.Get("Mcp-Method") != "resources/read" || got.Get("Mcp-Name") != "=?base64?dWk6Ly9hcHAvw6kuaHRtbA==?=" || got.Get("Mcp-Param-Region") != "" ||
+		got.Get("Mcp-Protocol-Version") != "2026-07-28" || host.Get("Mcp-Method") != "tools/call" {
+		t.Errorf("the proxy's request carries %v (the host's became %v)", got, host)
+	}
+	legacy := http.Header{"Mcp-Session-Id": {"s"}}
+	if got := ownHeader(legacy, []byte(`{"method":"resources/read","params":{"uri":"ui://app/a.html"}}`)); len(got) != 1 || got.Get("Mcp-Session-Id") != "s" {
+		t.Errorf("a 2025-11-25 host's headers became %v", got)
+	}
+	if got := headerValue("ui://app/a.html"); got != "ui://app/a.html" {
+		t.Errorf("a plain URI became %q", got)
+	}
 }

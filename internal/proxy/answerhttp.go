@@ -3,10 +3,13 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/textclean"
 )
@@ -84,12 +87,54 @@ func (h *httpLink) replier(resp *http.Response) (reply func([]byte), send sendFu
 // returns its answer; what else the server's answer holds is logged.
 func (h *httpLink) sender(header http.Header) sendFunc {
 	return func(ctx context.Context, request []byte) ([]byte, bool) {
-		answer, err := h.postFor(ctx, header, request, func([]byte) {})
+		answer, err := h.postFor(ctx, ownHeader(header, request), request, func([]byte) {})
 		if err != nil && ctx.Err() == nil {
 			h.opts.report("sending the server a request of the proxy's: " + err.Error())
 		}
 		return answer, answer != nil
 	}
+}
+
+// ownHeader is header (a host request's) for a request of the proxy's
+// own: the 2026-07-28 transport names a request's method and target in
+// headers (Mcp-Method, Mcp-Name, Mcp-Param-*), which must be its own.
+func ownHeader(header http.Header, request []byte) http.Header {
+	if header.Get("Mcp-Method") == "" {
+		return header
+	}
+	out := header.Clone()
+	for k := range out {
+		if strings.HasPrefix(http.CanonicalHeaderKey(k), "Mcp-Param-") {
+			out.Del(k)
+		}
+	}
+	out.Del("Mcp-Name")
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			URI string `json:"uri"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(request, &m)
+	out.Set("Mcp-Method", m.Method)
+	if m.Method == "resources/read" {
+		out.Set("Mcp-Name", headerValue(m.Params.URI))
+	}
+	return out
+}
+
+// headerValue is s as an Mcp-Name header carries it: as it is when it is
+// printable ASCII, else base64 in the =?base64?...?= wrapper.
+func headerValue(s string) string {
+	const prefix, suffix = "=?base64?", "?="
+	plain := !(strings.HasPrefix(s, prefix) && strings.HasSuffix(s, suffix)) && strings.TrimSpace(s) == s
+	for _, c := range s {
+		plain = plain && c >= 0x20 && c <= 0x7e
+	}
+	if plain {
+		return s
+	}
+	return prefix + base64.StdEncoding.EncodeToString([]byte(s)) + suffix
 }
 
 // postFor POSTs a request of the proxy's and returns the server's
