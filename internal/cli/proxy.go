@@ -50,7 +50,7 @@ func newProxyOptions(fs *flagSet) options {
 	fs.StringVar(&o.listen, "listen", "", "serve the host streamable HTTP on `ADDR` (such as 127.0.0.1:8931) instead of stdio; the server is then a URL")
 	fs.StringVar(&o.name, "name", "", "the server's `NAME`, as the host's config calls it (for the proxy's messages)")
 	fs.Var(&o.answer, "answer", "answer the server's questions (elicitation, both eras) for a host that advertises none: the proxy advertises form and URL elicitation, "+
-		"answers in an attached mcpeek watch, else from --answers, else by --on-elicit; --answer=always answers them even when the host could")
+		"answers in the server's app with --app-host, else in an attached mcpeek watch, else from --answers, else by --on-elicit; --answer=always answers them even when the host could")
 	fs.StringVar(&o.answersPath, "answers", "", "with --answer: answer the server's questions from this JSON `FILE` (the format of mcpeek call --answers)")
 	fs.StringVar(&o.onElicit, "on-elicit", "cancel", "with --answer: answer questions nothing else answered: cancel, decline or accept-defaults")
 	fs.Var(&o.conn.headers, "H", "add an HTTP header \"Name: Value\" to each request to the server (URL servers; repeatable)")
@@ -113,7 +113,8 @@ func (o *proxyOptions) parseAnswering(fs *flagSet) error {
 
 // askers are the proxy's askers, in the order asked: an attached watcher
 // first, then the answers file; after them the --on-elicit policy
-// answers.
+// answers. The server's app (--app-host) is asked before them all
+// (proxy.Options.Apps).
 func (o *proxyOptions) askers(s streams, hub *watch.Hub) []proxy.NamedAsker {
 	askers := []proxy.NamedAsker{{Name: "mcpeek watch", Ask: watchAsker(hub)}}
 	if o.answers != nil {
