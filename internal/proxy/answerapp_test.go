@@ -1,10 +1,8 @@
 package proxy
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -14,41 +12,15 @@ import (
 	"github.com/mcpeek/mcpeek/mcpclient"
 )
 
-// runAppScript is a 2025-11-25 server whose tools/call asks one
-// elicitation/create that names the app its arguments' "app" says, and
-// answers resources/read of ui://script/app.html with an app (other URIs
-// are an error) while it waits for the answer.
-func runAppScript(in io.Reader, out io.Writer) {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(nil, 1<<20)
-	send := func(v any) {
-		b, _ := json.Marshal(v)
-		fmt.Fprintf(out, "%s\n", b)
+// appResource answers the app script's resources/read: an app at
+// ui://script/app.html, an error for any other URI.
+func appResource(m rpc, send func(any)) {
+	if string(getPath(m.Params, "uri")) != `"ui://script/app.html"` {
+		send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32002, "message": "no such resource"}})
+		return
 	}
-	var call rpc
-	for sc.Scan() {
-		var m rpc
-		if json.Unmarshal(sc.Bytes(), &m) != nil {
-			continue
-		}
-		switch {
-		case m.Method == "initialize":
-			caps, _ := json.Marshal(string(getPath(m.Params, "capabilities")))
-			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"script","version":"1"},"instructions":` + string(caps) + `}`)})
-		case m.Method == "tools/call":
-			call = m
-			ask := `{"message":"Pick one","requestedSchema":{"type":"object","properties":{"choice":{"type":"string","enum":["a","b"]}},"required":["choice"]},"_meta":{"ui":{"resourceUri":` + string(getPath(m.Params, "arguments", "app")) + `}}}`
-			send(map[string]any{"jsonrpc": "2.0", "id": "q1", "method": "elicitation/create", "params": json.RawMessage(ask)})
-		case m.Method == "resources/read" && string(getPath(m.Params, "uri")) == `"ui://script/app.html"`:
-			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"contents": []any{map[string]any{
-				"uri": "ui://script/app.html", "mimeType": mcpclient.AppMIMEType, "text": "<p>the app</p>"}}}})
-		case m.Method == "resources/read":
-			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32002, "message": "no such resource"}})
-		case string(m.ID) == `"q1"`:
-			text, _ := json.Marshal(string(m.Result) + string(m.Error))
-			send(map[string]any{"jsonrpc": "2.0", "id": call.ID, "result": json.RawMessage(`{"content":[{"type":"text","text":` + string(text) + `}]}`)})
-		}
-	}
+	send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"contents": []any{map[string]any{
+		"uri": "ui://script/app.html", "mimeType": mcpclient.AppMIMEType, "text": "<p>the app</p>"}}}})
 }
 
 // fakeApps is an app host whose apps answer with answer, once read.
