@@ -326,6 +326,25 @@ func findServerEverything(b testing.TB) string {
 	return path
 }
 
+// inspectorProblem says why the package folder pkg is not the pinned
+// Inspector ("": it is).
+func inspectorProblem(pkg string) string {
+	var meta struct {
+		Version string `json:"version"`
+	}
+	data, err := os.ReadFile(filepath.Join(pkg, "package.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &meta)
+	}
+	switch {
+	case err != nil:
+		return err.Error()
+	case meta.Version != inspectorVersion:
+		return fmt.Sprintf("%s is version %s, not the pinned %s", pkg, meta.Version, inspectorVersion)
+	}
+	return ""
+}
+
 // findInspector returns the Node.js to run the pinned Inspector with (the
 // one beside server-everything, which run.sh installs, else node on PATH)
 // and its launcher script, or "" after saying why it cannot run.
@@ -340,18 +359,8 @@ func findInspector(b *testing.B, everything string, env []string) (node, launche
 			why, npmCache(), inspectorVersion)
 		return "", ""
 	}
-	var meta struct {
-		Version string `json:"version"`
-	}
-	data, err := os.ReadFile(filepath.Join(pkg, "package.json"))
-	if err == nil {
-		err = json.Unmarshal(data, &meta)
-	}
-	switch {
-	case err != nil:
-		return skip(err.Error())
-	case meta.Version != inspectorVersion:
-		return skip(fmt.Sprintf("%s is version %s, not the pinned %s", pkg, meta.Version, inspectorVersion))
+	if why := inspectorProblem(pkg); why != "" {
+		return skip(why)
 	}
 	node = filepath.Join(filepath.Dir(everything), "node")
 	if _, err := os.Stat(node); err != nil {

@@ -133,108 +133,6 @@ func stdioTransport(words ...string) mcp.Transport {
 	return &mcp.CommandTransport{Command: exec.Command(words[0], words[1:]...)}
 }
 
-func httpTransport(url string) mcp.Transport {
-	return &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: 1}
-}
-
-// A go-sdk client lists and calls the tools of the fixture and
-// server-everything through mcpeek proxy, over stdio and --listen, and
-// gets what it gets from a direct connection.
-func TestProxyGoSDKHostSeesTheServerAsItIs(t *testing.T) {
-	t.Parallel()
-	for _, s := range proxiedServers(t) {
-		t.Run(s.name+"/stdio", func(t *testing.T) {
-			direct := goHost(t, stdioTransport(s.command...), s)
-			through := goHost(t, stdioTransport(append([]string{mcpeekBin, "proxy", "--"}, s.command...)...), s)
-			sameResults(t, direct, through)
-		})
-		t.Run(s.name+"/listen", func(t *testing.T) {
-			url := s.http(t)
-			direct := goHost(t, httpTransport(url), s)
-			through := goHost(t, httpTransport(startListeningProxy(t, url)), s)
-			sameResults(t, direct, through)
-		})
-	}
-}
-
-// sameResults fails unless the host got the same bytes both ways.
-func sameResults(t *testing.T, direct, through string) {
-	t.Helper()
-	if direct != through {
-		t.Fatalf("through the proxy the host got\n%s\nbut directly\n%s", through, direct)
-	}
-	if !strings.Contains(direct, `"call"`) || strings.Contains(direct, `"isError":true`) {
-		t.Fatalf("the call failed: %s", direct)
-	}
-}
-
-// tsHostScript is the TypeScript SDK's client playing the host: argv is
-// the SDK's folder, the tool and its arguments as JSON, then "http URL"
-// or "stdio COMMAND...".
-const tsHostScript = `
-const [sdk, tool, args, mode, ...rest] = process.argv.slice(2);
-const load = (p) => import("file://" + sdk + "/dist/esm/" + p);
-const { Client } = await load("client/index.js");
-const { StdioClientTransport } = await load("client/stdio.js");
-const { StreamableHTTPClientTransport } = await load("client/streamableHttp.js");
-const { ElicitRequestSchema } = await load("types.js");
-const client = new Client({ name: "ts-host", version: "1" }, { capabilities: { elicitation: { form: {} } } });
-client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { choice: "option-a" } }));
-const transport = mode === "http"
-  ? new StreamableHTTPClientTransport(new URL(rest[0]))
-  : new StdioClientTransport({ command: rest[0], args: rest.slice(1), stderr: "ignore" });
-await client.connect(transport);
-const tools = await client.listTools();
-const call = await client.callTool({ name: tool, arguments: JSON.parse(args) });
-process.stdout.write(JSON.stringify({ tools, call }));
-await client.close();
-`
-
-// tsHost runs the TypeScript SDK's client against the server the words
-// name ("http URL" or "stdio COMMAND...") and returns what it printed.
-func tsHost(t *testing.T, sdk string, s proxied, words ...string) string {
-	t.Helper()
-	script := filepath.Join(t.TempDir(), "host.mjs")
-	if err := os.WriteFile(script, []byte(tsHostScript), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	args, _ := json.Marshal(s.args)
-	if s.args == nil {
-		args = []byte("{}")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", append([]string{script, sdk, s.tool, string(args)}, words...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: the TypeScript host: %v\n%s", s.name, err, stderr.String())
-	}
-	return string(out)
-}
-
-// The TypeScript SDK's client lists and calls the tools of the fixture
-// and server-everything through mcpeek proxy, over stdio and --listen,
-// and gets what it gets from a direct connection.
-func TestProxyTypeScriptHostSeesTheServerAsItIs(t *testing.T) {
-	t.Parallel()
-	sdk := tsSDK(t)
-	for _, s := range proxiedServers(t) {
-		t.Run(s.name+"/stdio", func(t *testing.T) {
-			direct := tsHost(t, sdk, s, append([]string{"stdio"}, s.command...)...)
-			through := tsHost(t, sdk, s, append([]string{"stdio", mcpeekBin, "proxy", "--"}, s.command...)...)
-			sameResults(t, direct, through)
-		})
-		t.Run(s.name+"/listen", func(t *testing.T) {
-			url := s.http(t)
-			direct := tsHost(t, sdk, s, "http", url)
-			through := tsHost(t, sdk, s, "http", startListeningProxy(t, url))
-			sameResults(t, direct, through)
-		})
-	}
-}
-
 // rawHost writes lines to a proxy (or a server) on stdio and returns every
 // byte it wrote back, once it ends after its stdin closes.
 func rawHost(t *testing.T, lines []string, words ...string) (stdout string, code int) {
@@ -611,30 +509,40 @@ func sameEraCall(t *testing.T, direct, through [2]string) {
 }
 
 // A session recorded through the proxy in the 2026-07-28 era, and one
-// over --listen, become suites mcpeek test passes too.
+// over --listen, and ones across transports (a stdio host in front of a
+// URL, a host on --listen in front of a command), become suites mcpeek
+// test passes too.
 func TestProxyRecordingBecomesASuiteInEachEraAndTransport(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ name, era string }{{"modern/stdio", "modern"}, {"legacy/listen", "legacy"}} {
+	fixtureURL := func(t *testing.T) string {
+		return startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
+	}
+	for _, c := range []struct {
+		name, era string
+		server    func(t *testing.T, rec string) []string // the host's server: through the proxy, recording to rec
+	}{
+		{"modern/stdio", "modern", func(t *testing.T, rec string) []string {
+			return []string{"--", mcpeekBin, "proxy", "--record", rec, "--", mcpeekBin, "fixture"}
+		}},
+		{"legacy/listen", "legacy", func(t *testing.T, rec string) []string {
+			return []string{startListeningProxy(t, fixtureURL(t), "--record", rec)}
+		}},
+		{"legacy/stdio-to-url", "legacy", func(t *testing.T, rec string) []string {
+			return []string{"--", mcpeekBin, "proxy", "--record", rec, fixtureURL(t)}
+		}},
+		{"modern/listen-to-command", "modern", func(t *testing.T, rec string) []string {
+			return []string{startListeningCommandProxy(t, []string{mcpeekBin, "fixture"}, "--record", rec)}
+		}},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
-			rec, suite := filepath.Join(dir, "host.jsonl"), filepath.Join(dir, "host.mcpeek.yaml")
-			server := []string{"--", mcpeekBin, "proxy", "--record", rec, "--", mcpeekBin, "fixture"}
-			if strings.HasSuffix(c.name, "listen") {
-				url := startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
-				server = []string{startListeningProxy(t, url, "--record", rec)}
-			}
-			args := append([]string{"call", "choose_option", "--protocol", c.era, "--answers", "testdata/answers/choose-option-a.json"}, server...)
+			rec := filepath.Join(t.TempDir(), "host.jsonl")
+			args := append([]string{"call", "choose_option", "--protocol", c.era, "--answers", "testdata/answers/choose-option-a.json"}, c.server(t, rec)...)
 			if r := mcpeek(t, args...); r.code != exitOK {
 				t.Fatalf("the host's call: exit %d: %s", r.code, r.stderr)
 			}
 			waitRecorded(t, rec, "accept: option-a")
-			if r := mcpeek(t, "record", rec, "--to-suite", suite, "--", mcpeekBin, "fixture"); r.code != exitOK {
-				t.Fatalf("record --to-suite: exit %d: %s", r.code, r.stderr)
-			}
-			if r := mcpeek(t, "test", suite); r.code != exitOK {
-				t.Fatalf("mcpeek test: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
-			}
+			recordingPasses(t, rec, mcpeekBin, "fixture")
 		})
 	}
 }

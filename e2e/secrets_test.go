@@ -148,27 +148,7 @@ func TestOAuthTokenNeverPrinted(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Log in once, as `mcpeek auth login` would, into the test's store.
-	a, err := oauth.New(oauth.Options{Resource: as.URL, Store: oauth.OpenStore(path), Show: func(string) {},
-		Open: func(authURL string) (func(), error) {
-			go func() {
-				if loc, err := oauthtest.Browser(context.Background(), authURL); err == nil {
-					_, _ = oauthtest.Follow(context.Background(), loc)
-				}
-			}()
-			return nil, nil
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := mcpclient.Connect(context.Background(), mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: as.URL}, Auth: a})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
-	tokens := as.AccessTokens()
-	if len(tokens) != 1 {
-		t.Fatalf("%d tokens issued, want 1", len(tokens))
-	}
+	tokens := []string{loginInto(t, as, path)}
 	r := mcpeek(t, "call", "echo_token", "--stored-auth-only", "--timeout", "20s", as.URL)
 	if r.code != exitToolError || !strings.Contains(r.stdout, "refused: Authorization: Bearer [redacted]") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want the isError result, redacted", r.code, r.stdout, r.stderr)

@@ -34,19 +34,34 @@ func needServer(t *testing.T, env, bin string) string {
 // mark3labs/mcp-go server, a module of its own.
 func mcpGoServer(t *testing.T) string {
 	t.Helper()
-	if bin := os.Getenv("MCPEEK_MCPGO"); bin != "" {
-		return bin
-	}
-	bin := filepath.Join(t.TempDir(), "mcpgo")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = filepath.Join("testdata", "mcpgo") // the tests run from the repository's root
-	if out, err := cmd.CombinedOutput(); err != nil {
+	bin, out, err := buildMcpGo(t)
+	if err != nil {
 		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
 			t.Fatalf("build testdata/mcpgo: %v\n%s", err, out)
 		}
 		t.Skipf("testdata/mcpgo does not build here (its module may be out of reach): %v", err)
 	}
 	return bin
+}
+
+// buildMcpGo builds testdata/mcpgo into the test's temporary folder
+// ($MCPEEK_MCPGO when given), from the module cache alone first, so that
+// a machine offline does not wait on the network for what it holds.
+func buildMcpGo(t *testing.T) (bin string, out []byte, err error) {
+	t.Helper()
+	if bin := os.Getenv("MCPEEK_MCPGO"); bin != "" {
+		return bin, nil, nil
+	}
+	bin = filepath.Join(t.TempDir(), "mcpgo")
+	for _, env := range [][]string{{"GOPROXY=off"}, nil} {
+		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd.Dir = filepath.Join("testdata", "mcpgo") // the tests run from the repository's root
+		cmd.Env = append(os.Environ(), env...)
+		if out, err = cmd.CombinedOutput(); err == nil {
+			return bin, nil, nil
+		}
+	}
+	return "", out, err
 }
 
 // tsExampleServer runs the TypeScript SDK's example streamable HTTP

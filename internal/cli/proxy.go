@@ -14,6 +14,7 @@ import (
 	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/watch"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"golang.org/x/oauth2"
 )
 
 // proxyOptions are `mcpeek proxy`'s: the host's server, run behind mcpeek.
@@ -47,7 +48,7 @@ func (f *answerFlag) IsBoolFlag() bool { return true }
 func newProxyOptions(fs *flagSet) options {
 	o := &proxyOptions{}
 	fs.StringVar(&o.record, "record", "", "record the host's session to `FILE` (as --record does) for mcpeek replay and mcpeek record --to-suite")
-	fs.StringVar(&o.listen, "listen", "", "serve the host streamable HTTP on `ADDR` (such as 127.0.0.1:8931) instead of stdio; the server is then a URL")
+	fs.StringVar(&o.listen, "listen", "", "serve the host streamable HTTP on `ADDR` (such as 127.0.0.1:8931) instead of stdio, in front of a URL or a command")
 	fs.StringVar(&o.name, "name", "", "the server's `NAME`, as the host's config calls it (for the proxy's messages)")
 	fs.Var(&o.answer, "answer", "answer the server's questions (elicitation, both eras) for a host that advertises none: the proxy advertises form and URL elicitation, "+
 		"answers in the server's app with --app-host, else in an attached mcpeek watch, else from --answers, else by --on-elicit; --answer=always answers them even when the host could")
@@ -145,9 +146,15 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 	if e.Host != nil { // --app-host
 		apps = e.Host
 	}
+	token, closeAuth, err := storedToken(ctx, cfg, e.Wire)
+	if err != nil {
+		_ = stop()
+		return err
+	}
+	defer closeAuth()
 	err = proxy.Run(ctx, proxy.Options{
 		Target: o.target, Listen: o.listen, Name: o.name, Wire: e.Wire, Record: rec,
-		MaxMessageSize: o.conn.MaxMessageSize, TLS: o.conn.TLSConfig,
+		MaxMessageSize: o.conn.MaxMessageSize, TLS: o.conn.TLSConfig, Token: token,
 		In: s.in, Out: unwrapped(s.out), ErrOut: s.errOut, // the server's bytes, not redacted
 		Answer: o.answer.mode, Askers: o.askers(s, hub), OnElicit: o.policy, Apps: apps,
 	})
@@ -155,6 +162,24 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 		fmt.Fprintf(s.errOut, "mcpeek proxy: --record %s: %v\n", o.record, rerr)
 	}
 	return err
+}
+
+// storedToken is the token mcpeek's store holds for a URL server (nil:
+// none, or the server is a command), which the proxy adds to what it
+// forwards. The proxy never logs in: its stdout is the host's.
+func storedToken(ctx context.Context, cfg session.Config, wire *mcpclient.WireLog) (ts oauth2.TokenSource, close func(), err error) {
+	if cfg.Target.Kind != mcpclient.TargetHTTP {
+		return nil, func() {}, nil
+	}
+	a, err := cfg.StoredAuth(ctx, wire)
+	if err != nil {
+		return nil, nil, err
+	}
+	close = func() { _ = a.Close() }
+	if ts, err = a.TokenSource(ctx); err != nil {
+		return nil, close, nil
+	}
+	return ts, close, nil
 }
 
 // publish opens the proxy's socket for mcpeek watch (internal/watch): its

@@ -10,15 +10,13 @@ import (
 	"github.com/mcpeek/mcpeek/internal/mcpconfig"
 )
 
-// The proxy's command line: the host's transport is the server's.
+// The proxy's command line: what it refuses, and why.
 func TestProxyCommandLineMistakes(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"proxy"}, "name the server"},
-		{[]string{"proxy", "https://example.com/mcp"}, "needs --listen"},
-		{[]string{"proxy", "--listen", "127.0.0.1:0", "--", "server"}, "--listen forwards to a URL server"},
 		{[]string{"proxy", "@demo"}, "servers --wrap @demo"},
 		{[]string{"proxy", "-H", "A: b", "--", "server"}, "-H applies to a URL"},
 	} {

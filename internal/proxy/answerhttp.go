@@ -99,7 +99,7 @@ func (h *httpLink) sender(header http.Header) sendFunc {
 // own: the 2026-07-28 transport names a request's method and target in
 // headers (Mcp-Method, Mcp-Name, Mcp-Param-*), which must be its own.
 func ownHeader(header http.Header, request []byte) http.Header {
-	if header.Get("Mcp-Method") == "" {
+	if header.Get(methodHeader) == "" {
 		return header
 	}
 	out := header.Clone()
@@ -108,7 +108,7 @@ func ownHeader(header http.Header, request []byte) http.Header {
 			out.Del(k)
 		}
 	}
-	out.Del("Mcp-Name")
+	out.Del(nameHeader)
 	var m struct {
 		Method string `json:"method"`
 		Params struct {
@@ -116,9 +116,9 @@ func ownHeader(header http.Header, request []byte) http.Header {
 		} `json:"params"`
 	}
 	_ = json.Unmarshal(request, &m)
-	out.Set("Mcp-Method", m.Method)
+	out.Set(methodHeader, m.Method)
 	if m.Method == "resources/read" {
-		out.Set("Mcp-Name", headerValue(m.Params.URI))
+		out.Set(nameHeader, headerValue(m.Params.URI))
 	}
 	return out
 }

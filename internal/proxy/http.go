@@ -3,7 +3,6 @@ package proxy
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -11,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
-	"time"
 
 	"github.com/mcpeek/mcpeek/internal/record"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -45,27 +43,7 @@ func runHTTP(ctx context.Context, opts Options) error {
 		ModifyResponse: h.tapResponse,
 		ErrorHandler:   h.failed,
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	if opts.Listening != nil {
-		opts.Listening(ln.Addr().String())
-	}
-	opts.say("serving streamable HTTP on http://%s/ for %s", ln.Addr(), opts.Target)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-done:
-			return
-		}
-		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return opts.serve(ctx, ln, h, func() {})
 }
 
 // httpLink is a streamable-HTTP proxy.
@@ -134,6 +112,7 @@ func (h *httpLink) rewrite(pr *httputil.ProxyRequest) {
 			pr.Out.Header.Add(k, v)
 		}
 	}
+	h.opts.authorize(pr.Out)
 }
 
 // tapResponse has the wire log read the server's answer as it goes by: a
@@ -142,6 +121,7 @@ func (h *httpLink) tapResponse(resp *http.Response) error {
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.Request.Method != http.MethodPost || resp.StatusCode >= 300 {
 		h.opts.Wire.Note(fmt.Sprintf("proxy: HTTP %s → %s %s", resp.Request.Method, resp.Status, media))
+		h.opts.unauthorized(resp)
 	}
 	switch {
 	case media == "text/event-stream" && h.ans != nil:

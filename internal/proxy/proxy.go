@@ -19,11 +19,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/mcpeek/mcpeek/internal/record"
 	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"golang.org/x/oauth2"
 )
 
 // Options are one proxy's settings.
@@ -69,6 +71,13 @@ type Options struct {
 	// in that app: asked before Askers, and app-rendered elicitation is
 	// advertised to the server with the elicitation --answer adds.
 	Apps mcpclient.AppRenderer
+	// Token, when set, is the bearer token mcpeek's store holds for a URL
+	// server, added to each request the host sent without authorization
+	// of its own (and refreshed as the store allows).
+	Token oauth2.TokenSource
+
+	// authSaid says once that the server asks for authorization.
+	authSaid *sync.Once
 }
 
 // ExitError is the server ending while the host was still connected: the
@@ -109,23 +118,26 @@ func Run(ctx context.Context, opts Options) error {
 	if err := Check(opts.Target, opts.Listen); err != nil {
 		return err
 	}
-	if opts.Listen != "" {
+	opts.authSaid = new(sync.Once)
+	url := opts.Target.Kind == mcpclient.TargetHTTP
+	switch {
+	case opts.Listen != "" && url:
 		return runHTTP(ctx, opts)
+	case opts.Listen != "":
+		return runHTTPToCommand(ctx, opts)
+	case url:
+		return runStdioToURL(ctx, opts)
 	}
 	return runStdio(ctx, opts)
 }
 
 // Check says why the proxy cannot forward to target from a host on
-// listen ("": stdio), if it cannot: the host reaches the proxy over the
-// transport it would reach the server over.
+// listen ("": stdio), if it cannot. A host on either transport reaches a
+// server on either (crossing them is cross_url.go's and cross_cmd.go's).
 func Check(target mcpclient.Target, listen string) error {
 	switch {
 	case target.Kind == mcpclient.TargetHTTP && target.SSE:
 		return fmt.Errorf("the proxy forwards to a command or a streamable-HTTP URL, not %s over HTTP+SSE", target)
-	case target.Kind == mcpclient.TargetHTTP && listen == "":
-		return errors.New("a URL server needs --listen ADDR: the host reaches the proxy over HTTP as it would the server")
-	case target.Kind == mcpclient.TargetStdio && listen != "":
-		return errors.New("--listen forwards to a URL server; a command's host starts mcpeek proxy as its stdio server")
 	case target.Kind != mcpclient.TargetHTTP && target.Kind != mcpclient.TargetStdio:
 		return errors.New("name the server: a command (after --) or a URL")
 	}

@@ -306,6 +306,16 @@ func Open(ctx context.Context, cfg Config, h Hooks, asker mcpclient.NativeAsker,
 	return conn, func() { _ = conn.Close(); e.Close() }, nil
 }
 
+// StoredAuth is OAuth for a connection nobody can be asked to log in on
+// (mcpeek proxy, whose stdout is a host's): the token mcpeek's store
+// holds for the URL server, refreshed as the store allows, and never a
+// login. Its token source is nil when the store holds no usable token.
+// The token goes to wire's secrets, so that what wire keeps redacts it.
+func (c Config) StoredAuth(ctx context.Context, wire *mcpclient.WireLog) (*oauth.Authorizer, error) {
+	c.Auth.StoredOnly = true
+	return c.authorizer(ctx, wire, func(string) {}, nil)
+}
+
 // authorizer prepares OAuth for a connection to an HTTP server, within
 // ctx: show tells the person what to do, paste (nil: none) reads a pasted
 // redirect URL.
