@@ -71,28 +71,37 @@ func TestProxyAnswersInTheServersApp(t *testing.T) {
 	})
 }
 
-// Both eras, over stdio and --listen: mcpeek call plays a host that
-// would decline (--answer=always answers for it all the same); the
-// proxy adds app-rendered elicitation to what it advertises, reads the
-// app in the server's session or with the request's capabilities, and
-// the app's choice completes the call.
+// Both eras, over stdio and --listen, and across them (a stdio host in
+// front of a URL server, a --listen host in front of a command):
+// mcpeek call plays a host that would decline (--answer=always answers
+// for it all the same); the proxy adds app-rendered elicitation to what
+// it advertises, reads the app in the server's session or with the
+// request's capabilities, and the app's choice completes the call.
 func TestProxyAnswersInTheServersAppBothEras(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ transport, era string }{{"stdio", "modern"}, {"listen", "legacy"}, {"listen", "modern"}} {
-		t.Run(c.transport+"/"+c.era, func(t *testing.T) {
+	for _, c := range []struct{ host, server, era string }{
+		{"stdio", "command", "modern"}, {"listen", "url", "legacy"}, {"listen", "url", "modern"},
+		{"stdio", "url", "modern"}, {"listen", "command", "legacy"},
+	} {
+		t.Run(c.host+"-to-"+c.server+"/"+c.era, func(t *testing.T) {
 			t.Parallel()
 			browser := chromium(t)
 			o := newOpener(t)
 			flags := []string{"--answer=always", "--app-host", "--open-with", o.flag(), "--app-init-timeout", "10s"}
-			server := []string{"--", mcpeekBin, "proxy"}
-			server = append(append(append(server, flags...), "--"), mcpeekBin, "fixture")
-			if c.transport == "listen" {
+			upstream := []string{mcpeekBin, "fixture"}
+			if c.server == "url" {
 				args := []string{"fixture", "--http", "127.0.0.1:0"}
 				if c.era == "modern" {
 					args = append(args, "--stateless")
 				}
-				url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
-				server = []string{startListeningProxy(t, url, flags...)}
+				upstream = []string{startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)}
+			}
+			server := append(append(append([]string{"--", mcpeekBin, "proxy"}, flags...), "--"), upstream...)
+			switch {
+			case c.host == "listen" && c.server == "url":
+				server = []string{startListeningProxy(t, upstream[0], flags...)}
+			case c.host == "listen":
+				server = []string{startListeningCommandProxy(t, upstream, flags...)}
 			}
 			done := make(chan result, 1)
 			go func() {
