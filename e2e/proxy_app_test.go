@@ -13,8 +13,9 @@ import (
 // elicitation, calls the fixture's tool whose question names an app; the
 // proxy claims app-rendered elicitation for it, renders the question in
 // the fixture's app in Chromium, and the host gets the call completed
-// with what was chosen in the app. An app that cannot answer, or cannot
-// be read, leaves the question to the answers file.
+// with what was chosen in the app. An app that cannot answer, cannot be
+// read, or whose tab nobody opens (--no-browser) leaves the question to
+// the answers file.
 func TestProxyAnswersInTheServersApp(t *testing.T) {
 	t.Parallel()
 	// The answers file chooses B; the app is clicked on A: the host's
@@ -56,6 +57,17 @@ func TestProxyAnswersInTheServersApp(t *testing.T) {
 		if !strings.Contains(run.stderr, "the server's app (--app-host) could not answer") || !strings.Contains(run.stderr, "the app did not declare elicitation support") ||
 			!strings.Contains(run.stderr, "itself (by --answers "+answers+"): accept") {
 			t.Errorf("the proxy did not say why the answers file answered:\n%s", run.stderr)
+		}
+	})
+	t.Run("no browser comes", func(t *testing.T) {
+		t.Parallel()
+		words := []string{mcpeekBin, "proxy", "--answer", "--app-host", "--no-browser", "--app-timeout", "1s", "--answers", answers, "--", mcpeekBin, "fixture"}
+		run := <-startTSBareHost(t, "choose_option", "{}", words...)
+		if run.err != nil || !strings.Contains(run.stdout, "accept: option-b") {
+			t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
+		}
+		if !strings.Contains(run.stderr, "to answer in the app") || !strings.Contains(run.stderr, "the app did not initialize in time: nobody opened the tab") {
+			t.Errorf("the proxy did not show the URL to open, or why the answers file answered:\n%s", run.stderr)
 		}
 	})
 	t.Run("an app that cannot be read", func(t *testing.T) {
