@@ -82,16 +82,16 @@ func withReads(ctx context.Context, r serverReads) context.Context {
 }
 
 // askApp renders a question that names an app in it, through the app
-// host: ErrNobody at once for a question that names none, an error
+// host: ErrNobody (errNotFor) at once for a question that names none, an error
 // saying why for any failure on the way (the next asker is asked then).
 func (a *answerer) askApp(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 	var p mcp.ElicitParams
 	if err := json.Unmarshal(params, &p); err != nil || (p.Mode != "" && p.Mode != "form") {
-		return nil, ErrNobody
+		return nil, errNotFor
 	}
 	uri := (&mcpclient.NativeRequest{Params: &p}).ResourceURI()
 	if uri == "" && getPath(params, "_meta", "ui", "resourceUri") == nil {
-		return nil, ErrNobody
+		return nil, errNotFor
 	}
 	if err := mcpclient.ValidateResourceURI(uri); err != nil {
 		return nil, fmt.Errorf("%s: %w", mcpclient.FallbackInvalidResourceURI.Describe(), err)

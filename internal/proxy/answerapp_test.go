@@ -107,6 +107,22 @@ func TestAnswerAppFallsBack(t *testing.T) {
 	}
 }
 
+// A question that names no app was not the app host's to answer: when
+// nobody answers it, stderr names only those asked.
+func TestAnswerNoAppIsNotAsked(t *testing.T) {
+	t.Parallel()
+	h := startProxy(t, "legacy", Options{Answer: AnswerMissing, Apps: &fakeApps{}, Askers: []NamedAsker{{"the watcher", nobody}}, OnElicit: mcpclient.PolicyDecline})
+	h.initialize(`{}`)
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pick","arguments":{}}}`)
+	if res := h.next(); !strings.Contains(string(res.Result), `\"action\":\"decline\"`) {
+		t.Errorf("the host got %s", res.Result)
+	}
+	h.end()
+	if said := h.errOut.String(); !strings.Contains(said, `"Pick one" (asked the watcher): --on-elicit decline`) {
+		t.Errorf("stderr:\n%s", said)
+	}
+}
+
 // With --app-host the proxy claims app-rendered elicitation where the
 // host's capabilities do not, adding only what they lack.
 func TestAnswerAdvertisesApps(t *testing.T) {
