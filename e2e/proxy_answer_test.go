@@ -37,21 +37,40 @@ await client.close();
 // what it printed and what went to its stderr.
 func tsBareHost(t *testing.T, tool, args string, words ...string) (stdout, stderr string) {
 	t.Helper()
+	run := <-startTSBareHost(t, tool, args, words...)
+	if run.err != nil {
+		t.Fatalf("the TypeScript host: %v\n%s", run.err, run.stderr)
+	}
+	return run.stdout, run.stderr
+}
+
+// hostRun is how a host's run ended: what it printed, what went to its
+// stderr, and its error.
+type hostRun struct {
+	stdout, stderr string
+	err            error
+}
+
+// startTSBareHost starts tsBareHost's run, which the test meanwhile
+// plays a part in (a browser's); its end comes on the channel.
+func startTSBareHost(t *testing.T, tool, args string, words ...string) <-chan hostRun {
+	t.Helper()
 	sdk := tsSDK(t)
 	script := filepath.Join(t.TempDir(), "host.mjs")
 	if err := os.WriteFile(script, []byte(tsBareHostScript), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", append([]string{script, sdk, tool, args}, words...)...)
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the TypeScript host: %v\n%s", err, errOut.String())
-	}
-	return string(out), errOut.String()
+	done := make(chan hostRun, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "node", append([]string{script, sdk, tool, args}, words...)...)
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
+		out, err := cmd.Output()
+		done <- hostRun{stdout: string(out), stderr: errOut.String(), err: err}
+	}()
+	return done
 }
 
 // modernHostLines are a 2026-07-28 host's discovery and one call of

@@ -153,7 +153,7 @@ func (r *router) viaApp(ctx context.Context, pr *pendingRequest, uri string, nre
 		return nil, FallbackInvalidResult, nil
 	}
 	rec.AppInitMs = ans.InitTime.Milliseconds()
-	res, reason := checkAppResult(ans.Result, schema)
+	res, reason := CheckAppResult(ans.Result, schema)
 	if reason != FallbackNone {
 		r.conn.wire.Note(fmt.Sprintf("%s: app %s answered %s: %s", pr.key, uri, textclean.Cut(string(ans.Result), 200, textclean.InBytes()), reason.Describe()))
 	}
@@ -174,6 +174,35 @@ func (r *router) loadApp(ctx context.Context, key, uri string) (*AppContent, Fal
 		r.conn.wire.Note(fmt.Sprintf("%s: resources/read %s: %v", key, uri, err))
 		return nil, FallbackResourceReadFailed, nil
 	}
+	content, ui, reason, note := appContent(res, uri)
+	switch {
+	case reason != FallbackNone:
+		r.conn.wire.Note(fmt.Sprintf("%s: %s", key, note))
+		return nil, reason, nil
+	case note != "":
+		r.conn.wire.Note(fmt.Sprintf("warning: %s: %s", key, note))
+	}
+	if ui["csp"] == nil && ui["permissions"] == nil {
+		ui = r.listedUIMeta(ctx, uri)
+		content.CSP, content.Permissions = asObject(ui["csp"]), asObject(ui["permissions"])
+	}
+	return content, FallbackNone, nil
+}
+
+// AppContentOf is the app a resources/read result holds for uri (its
+// item of that URI, else its first): FallbackResourceNotHTML when it is
+// not HTML, and a note to log (why it is not, or a warning that it is
+// plain text/html rather than an MCP App's type).
+func AppContentOf(res *mcp.ReadResourceResult, uri string) (*AppContent, FallbackReason, string) {
+	if res == nil || len(res.Contents) == 0 {
+		return nil, FallbackResourceReadFailed, "no contents"
+	}
+	content, _, reason, note := appContent(res, uri)
+	return content, reason, note
+}
+
+// appContent is AppContentOf, with the item's _meta.ui.
+func appContent(res *mcp.ReadResourceResult, uri string) (*AppContent, map[string]any, FallbackReason, string) {
 	item := res.Contents[0]
 	for _, c := range res.Contents {
 		if c != nil && c.URI == uri {
@@ -181,13 +210,13 @@ func (r *router) loadApp(ctx context.Context, key, uri string) (*AppContent, Fal
 			break
 		}
 	}
+	var note string
 	mediaType, params, err := mime.ParseMediaType(item.MIMEType)
 	switch {
 	case err != nil || mediaType != "text/html":
-		r.conn.wire.Note(fmt.Sprintf("%s: %s is %q, not HTML", key, uri, item.MIMEType))
-		return nil, FallbackResourceNotHTML, nil
+		return nil, nil, FallbackResourceNotHTML, fmt.Sprintf("%s is %q, not HTML", uri, item.MIMEType)
 	case params["profile"] != "mcp-app":
-		r.conn.wire.Note(fmt.Sprintf("warning: %s: %s is served as %q rather than %q; rendering it anyway", key, uri, item.MIMEType, AppMIMEType))
+		note = fmt.Sprintf("%s is served as %q rather than %q; rendering it anyway", uri, item.MIMEType, AppMIMEType)
 	}
 	html := item.Text
 	if html == "" && len(item.Blob) > 0 {
@@ -198,15 +227,12 @@ func (r *router) loadApp(ctx context.Context, key, uri string) (*AppContent, Fal
 		}
 	}
 	ui := asObject(item.Meta["ui"])
-	if ui["csp"] == nil && ui["permissions"] == nil {
-		ui = r.listedUIMeta(ctx, uri)
-	}
 	return &AppContent{
 		HTML:        html,
 		MIMEType:    item.MIMEType,
 		CSP:         asObject(ui["csp"]),
 		Permissions: asObject(ui["permissions"]),
-	}, FallbackNone, nil
+	}, ui, FallbackNone, note
 }
 
 // listedUIMeta is the _meta.ui of the resource as resources/list shows it,
@@ -223,9 +249,10 @@ func (r *router) listedUIMeta(ctx context.Context, uri string) map[string]any {
 	return nil
 }
 
-// checkAppResult checks the app's raw ElicitResult: a known action, and for
-// accept, object content that passes the requested schema, formats included.
-func checkAppResult(raw json.RawMessage, schema *formschema.Schema) (*mcp.ElicitResult, FallbackReason) {
+// CheckAppResult checks an app's raw ElicitResult: a known action, and
+// for accept, object content that passes the requested schema, formats
+// included. FallbackInvalidResult or FallbackSchemaMismatch say why not.
+func CheckAppResult(raw json.RawMessage, schema *formschema.Schema) (*mcp.ElicitResult, FallbackReason) {
 	var res struct {
 		Action  *string         `json:"action"`
 		Content json.RawMessage `json:"content"`

@@ -55,12 +55,7 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 	fs.Var(&cf.headers, "H", "add an HTTP header \"Name: Value\" (URL servers; repeatable)")
 	fs.Var(&cf.env, "e", "add KEY=VALUE to the server command's environment (repeatable)")
 	fs.DurationVar(&cf.ConnectTimeout, "connect-timeout", 30*time.Second, "how long to wait for the server to connect")
-	fs.BoolVar(&cf.AppHost, "app-host", false, "render app-requested form elicitations in the server's MCP App, in the browser")
-	fs.StringVar(&cf.App.Addr, "app-host-addr", "", "listen address of the app host (default: a free port on 127.0.0.1)")
-	fs.BoolVar(&cf.NoBrowser, "no-browser", false, "with --app-host: show the URL to open instead of launching a browser")
-	fs.StringVar(&cf.OpenWith, "open-with", "", "with --app-host: run this shell `COMMAND` instead of the browser, with the file:// URL of a private page that opens the tab as its last argument")
-	fs.DurationVar(&cf.App.InitTimeout, "app-init-timeout", 15*time.Second, "with --app-host: how long the page and app may take to start")
-	fs.DurationVar(&cf.App.AnswerTimeout, "app-timeout", 10*time.Minute, "with --app-host: how long the app may take to answer")
+	cf.registerAppHost(fs)
 	fs.BoolVar(&cf.NoFormElicitation, "no-form-elicitation", false, "do not advertise form elicitation")
 	fs.StringVar(&cf.WireLog, "wire-log", "", "write the raw JSON-RPC traffic and server stderr to `FILE` as JSON lines")
 	cf.maxMessage = mcpclient.DefaultMaxMessageSize
@@ -73,6 +68,16 @@ func (cf *connFlags) register(fs *flagSet, headless bool) {
 	if headless {
 		fs.DurationVar(&cf.timeout, "timeout", 0, "give up after this long (exit 124); 0 waits forever")
 	}
+}
+
+// registerAppHost defines --app-host and the flags that go with it.
+func (cf *connFlags) registerAppHost(fs *flagSet) {
+	fs.BoolVar(&cf.AppHost, "app-host", false, "render app-requested form elicitations in the server's MCP App, in the browser")
+	fs.StringVar(&cf.App.Addr, "app-host-addr", "", "listen address of the app host (default: a free port on 127.0.0.1)")
+	fs.BoolVar(&cf.NoBrowser, "no-browser", false, "with --app-host: show the URL to open instead of launching a browser")
+	fs.StringVar(&cf.OpenWith, "open-with", "", "with --app-host: run this shell `COMMAND` instead of the browser, with the file:// URL of a private page that opens the tab as its last argument")
+	fs.DurationVar(&cf.App.InitTimeout, "app-init-timeout", 15*time.Second, "with --app-host: how long the page and app may take to start")
+	fs.DurationVar(&cf.App.AnswerTimeout, "app-timeout", 10*time.Minute, "with --app-host: how long the app may take to answer")
 }
 
 // parseTarget checks --protocol and reads the server words (none: the

@@ -51,7 +51,7 @@ func newProxyOptions(fs *flagSet) options {
 	fs.StringVar(&o.listen, "listen", "", "serve the host streamable HTTP on `ADDR` (such as 127.0.0.1:8931) instead of stdio, in front of a URL or a command")
 	fs.StringVar(&o.name, "name", "", "the server's `NAME`, as the host's config calls it (for the proxy's messages)")
 	fs.Var(&o.answer, "answer", "answer the server's questions (elicitation, both eras) for a host that advertises none: the proxy advertises form and URL elicitation, "+
-		"answers in an attached mcpeek watch, else from --answers, else by --on-elicit; --answer=always answers them even when the host could")
+		"answers in the server's app with --app-host, else in an attached mcpeek watch, else from --answers, else by --on-elicit; --answer=always answers them even when the host could")
 	fs.StringVar(&o.answersPath, "answers", "", "with --answer: answer the server's questions from this JSON `FILE` (the format of mcpeek call --answers)")
 	fs.StringVar(&o.onElicit, "on-elicit", "cancel", "with --answer: answer questions nothing else answered: cancel, decline or accept-defaults")
 	fs.Var(&o.conn.headers, "H", "add an HTTP header \"Name: Value\" to each request to the server (URL servers; repeatable)")
@@ -60,6 +60,7 @@ func newProxyOptions(fs *flagSet) options {
 	o.conn.maxMessage = mcpclient.DefaultMaxMessageSize
 	fs.Var(&o.conn.maxMessage, "max-message-size", "the largest message forwarded either way: a `SIZE` such as 64MiB")
 	o.conn.registerTLS(fs)
+	o.conn.registerAppHost(fs)
 	return o
 }
 
@@ -96,6 +97,9 @@ func (o *proxyOptions) parseAnswering(fs *flagSet) error {
 	if o.answer.mode == proxy.AnswerNever && (given["answers"] || given["on-elicit"]) {
 		return usagef("proxy: --answers and --on-elicit say how the proxy answers the server's questions: give --answer too")
 	}
+	if o.answer.mode == proxy.AnswerNever && o.conn.AppHost {
+		return usagef("proxy: --app-host renders the questions the proxy answers for the host in the server's app: give --answer too")
+	}
 	var err error
 	if o.policy, err = mcpclient.ParsePolicy(o.onElicit); err != nil {
 		return usagef("proxy: %v", err)
@@ -110,7 +114,8 @@ func (o *proxyOptions) parseAnswering(fs *flagSet) error {
 
 // askers are the proxy's askers, in the order asked: an attached watcher
 // first, then the answers file; after them the --on-elicit policy
-// answers.
+// answers. The server's app (--app-host) is asked before them all
+// (proxy.Options.Apps).
 func (o *proxyOptions) askers(s streams, hub *watch.Hub) []proxy.NamedAsker {
 	askers := []proxy.NamedAsker{{Name: "mcpeek watch", Ask: watchAsker(hub)}}
 	if o.answers != nil {
@@ -125,7 +130,8 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 	// The host hands the server's environment to the proxy, which the
 	// server inherits: its credentials are redacted as -e's are.
 	cfg.Secrets = mcpclient.TargetSecrets(mcpclient.Target{Env: os.Environ()})
-	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets})
+	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets,
+		Notify: func(text string) { fmt.Fprintf(s.errOut, "mcpeek proxy: %s\n", text) }})
 	if err != nil {
 		return err
 	}
@@ -135,6 +141,10 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 	rec, stop, err := proxy.Record(o.record, e.Wire)
 	if err != nil {
 		return usagef("--record: %v", err)
+	}
+	var apps mcpclient.AppRenderer
+	if e.Host != nil { // --app-host
+		apps = e.Host
 	}
 	token, closeAuth, err := storedToken(ctx, cfg, e.Wire)
 	if err != nil {
@@ -146,7 +156,7 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 		Target: o.target, Listen: o.listen, Name: o.name, Wire: e.Wire, Record: rec,
 		MaxMessageSize: o.conn.MaxMessageSize, TLS: o.conn.TLSConfig, Token: token,
 		In: s.in, Out: unwrapped(s.out), ErrOut: s.errOut, // the server's bytes, not redacted
-		Answer: o.answer.mode, Askers: o.askers(s, hub), OnElicit: o.policy,
+		Answer: o.answer.mode, Askers: o.askers(s, hub), OnElicit: o.policy, Apps: apps,
 	})
 	if rerr := stop(); rerr != nil {
 		fmt.Fprintf(s.errOut, "mcpeek proxy: --record %s: %v\n", o.record, rerr)

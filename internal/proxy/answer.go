@@ -34,6 +34,10 @@ type NamedAsker struct {
 // after the last the --on-elicit policy answers.
 var ErrNobody = errors.New("nobody to ask")
 
+// errNotFor is an asker's ErrNobody for a question that is not its kind
+// (the app host's, for one that names no app): it was not asked.
+var errNotFor = fmt.Errorf("%w: not a question for it", ErrNobody)
+
 // AnswerMode is --answer: when the proxy answers the server's questions
 // itself instead of the host.
 type AnswerMode int
@@ -111,7 +115,9 @@ func (a *asking) ask(ctx context.Context, what string, params json.RawMessage) (
 		case !errors.Is(err, ErrNobody):
 			a.opts.report(fmt.Sprintf("%s could not answer %s %q: %v", asker.Name, what, question, err))
 		}
-		asked = append(asked, asker.Name)
+		if !errors.Is(err, errNotFor) {
+			asked = append(asked, asker.Name)
+		}
 	}
 	res, err := a.policy(ctx, params)
 	if err != nil {

@@ -42,7 +42,10 @@ type rpc struct {
 // asks the client one elicitation/create and answers with what it got.
 // modern: a tools/call asks for input twice (round a, then round b,
 // each with its request state) and answers with both answers; a call of
-// the tool "sample" asks for a sampling request instead.
+// the tool "sample" asks for a sampling request instead. app: as
+// legacy, but the question names the app the call's arguments' "app"
+// says, and resources/read answers while the question waits
+// (appResource).
 func runScript(script string, in io.Reader, out io.Writer) {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(nil, 1<<20)
@@ -54,12 +57,22 @@ func runScript(script string, in io.Reader, out io.Writer) {
 		send(map[string]any{"jsonrpc": "2.0", "id": id, "result": json.RawMessage(result)})
 	}
 	ask := `{"message":"Pick one","requestedSchema":{"type":"object","properties":{"choice":{"type":"string","enum":["a","b"]}},"required":["choice"]}}`
+	var call rpc // app's
 	for sc.Scan() {
 		var m rpc
 		if json.Unmarshal(sc.Bytes(), &m) != nil {
 			continue
 		}
 		switch {
+		case script == "app" && m.Method == "tools/call":
+			call = m
+			named := strings.TrimSuffix(ask, "}") + `,"_meta":{"ui":{"resourceUri":` + string(getPath(m.Params, "arguments", "app")) + `}}}`
+			send(map[string]any{"jsonrpc": "2.0", "id": "q1", "method": "elicitation/create", "params": json.RawMessage(named)})
+		case script == "app" && m.Method == "resources/read":
+			appResource(m, send)
+		case script == "app" && string(m.ID) == `"q1"`:
+			text, _ := json.Marshal(string(m.Result) + string(m.Error))
+			reply(call.ID, `{"content":[{"type":"text","text":`+string(text)+`}]}`)
 		case m.Method == "initialize":
 			caps, _ := json.Marshal(string(getPath(m.Params, "capabilities")))
 			reply(m.ID, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"script","version":"1"},"instructions":`+string(caps)+`}`)

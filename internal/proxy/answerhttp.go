@@ -3,10 +3,13 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/mcpeek/mcpeek/internal/textclean"
 )
@@ -60,8 +63,9 @@ func (h *httpLink) eachMessage(resp *http.Response, each func([]byte)) {
 }
 
 // replier is how the proxy answers a question that came on the stream
-// resp is: a POST in that stream's session.
-func (h *httpLink) replier(resp *http.Response) func([]byte) {
+// resp is, and sends the requests of its own that answering it takes: a
+// POST in that stream's session.
+func (h *httpLink) replier(resp *http.Response) (reply func([]byte), send sendFunc) {
 	header := resp.Request.Header.Clone()
 	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
 		header.Set("Mcp-Session-Id", sid)
@@ -76,7 +80,86 @@ func (h *httpLink) replier(resp *http.Response) func([]byte) {
 			h.opts.report(fmt.Sprintf("the server refused the proxy's answer: %s", ans.Status))
 		}
 		h.eachMessage(ans, h.track.fromServer)
+	}, h.sender(header)
+}
+
+// sender sends the server a request of the proxy's own with header, and
+// returns its answer; what else the server's answer holds is logged.
+func (h *httpLink) sender(header http.Header) sendFunc {
+	return func(ctx context.Context, request []byte) ([]byte, bool) {
+		answer, err := h.postFor(ctx, ownHeader(header, request), request, func([]byte) {})
+		if err != nil && ctx.Err() == nil {
+			h.opts.report("sending the server a request of the proxy's: " + err.Error())
+		}
+		return answer, answer != nil
 	}
+}
+
+// ownHeader is header (a host request's) for a request of the proxy's
+// own: the 2026-07-28 transport names a request's method and target in
+// headers (Mcp-Method, Mcp-Name, Mcp-Param-*), which must be its own.
+func ownHeader(header http.Header, request []byte) http.Header {
+	if header.Get(methodHeader) == "" {
+		return header
+	}
+	out := header.Clone()
+	for k := range out {
+		if strings.HasPrefix(http.CanonicalHeaderKey(k), "Mcp-Param-") {
+			out.Del(k)
+		}
+	}
+	out.Del(nameHeader)
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			URI string `json:"uri"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(request, &m)
+	out.Set(methodHeader, m.Method)
+	if m.Method == "resources/read" {
+		out.Set(nameHeader, headerValue(m.Params.URI))
+	}
+	return out
+}
+
+// headerValue is s as an Mcp-Name header carries it: as it is when it is
+// printable ASCII, else base64 in the =?base64?...?= wrapper.
+func headerValue(s string) string {
+	const prefix, suffix = "=?base64?", "?="
+	plain := !(strings.HasPrefix(s, prefix) && strings.HasSuffix(s, suffix)) && strings.TrimSpace(s) == s
+	for _, c := range s {
+		plain = plain && c >= 0x20 && c <= 0x7e
+	}
+	if plain {
+		return s
+	}
+	return prefix + base64.StdEncoding.EncodeToString([]byte(s)) + suffix
+}
+
+// postFor POSTs a request of the proxy's and returns the server's
+// answer to it (nil: none came); the other messages of the server's
+// answer go to others. Every message is logged.
+func (h *httpLink) postFor(ctx context.Context, header http.Header, request []byte, others func([]byte)) ([]byte, error) {
+	id := string(getPath(request, "id"))
+	h.track.fromProxy(request)
+	resp, err := h.post(ctx, header, request)
+	if err != nil {
+		return nil, err
+	}
+	var answer []byte
+	h.eachMessage(resp, func(msg []byte) {
+		h.track.fromServer(msg)
+		if m, _ := oneHead(msg); m.answers(id) {
+			answer = bytes.Clone(msg)
+			return
+		}
+		others(msg)
+	})
+	if answer == nil {
+		return nil, fmt.Errorf("the server answered with HTTP %s and no message", textclean.OneLine(resp.Status))
+	}
+	return answer, nil
 }
 
 // hostAnswer is the answer to one host POST the proxy makes itself: an
@@ -130,7 +213,7 @@ func (h *httpLink) serveWatched(w http.ResponseWriter, r *http.Request, body []b
 	}
 	out := &hostAnswer{w: w}
 	out.start(resp)
-	link := roundLink{toHost: out.send}
+	link := roundLink{toHost: out.send, own: h.sender(r.Header)}
 	link.send = func(ctx context.Context, retry []byte) ([]byte, bool) {
 		return h.postOwn(ctx, r.Header, retry, link, hostID)
 	}
@@ -149,26 +232,9 @@ func (h *httpLink) serveWatched(w http.ResponseWriter, r *http.Request, body []b
 // postOwn POSTs a retry of the proxy's and returns the server's answer
 // to it; what else its stream holds goes to the host.
 func (h *httpLink) postOwn(ctx context.Context, header http.Header, retry []byte, link roundLink, hostID string) ([]byte, bool) {
-	ownID := string(getPath(retry, "id"))
-	h.track.fromProxy(retry)
-	resp, err := h.post(ctx, header, retry)
-	if err != nil {
-		if ctx.Err() == nil {
-			h.ans.failHost(link, hostID, "retrying the request: "+err.Error())
-		}
-		return nil, false
-	}
-	var answer []byte
-	h.eachMessage(resp, func(msg []byte) {
-		h.track.fromServer(msg)
-		if m, _ := oneHead(msg); m.answers(ownID) {
-			answer = bytes.Clone(msg)
-			return
-		}
-		link.toHost(msg)
-	})
-	if answer == nil && ctx.Err() == nil {
-		h.ans.failHost(link, hostID, fmt.Sprintf("the server answered the retry with HTTP %s and no message", textclean.OneLine(resp.Status)))
+	answer, err := h.postFor(ctx, header, retry, link.toHost)
+	if err != nil && ctx.Err() == nil {
+		h.ans.failHost(link, hostID, "retrying the request: "+err.Error())
 	}
 	return answer, answer != nil
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpeek/mcpeek/internal/textclean"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -48,6 +49,10 @@ type answerer struct {
 	hostElicits bool
 	// noted: the proxy said it advertises elicitation for the host.
 	noted bool
+	// appsNoted: the proxy said it advertises app-rendered elicitation;
+	// appKeys number the questions it renders in apps.
+	appsNoted atomic.Bool
+	appKeys   atomic.Int64
 	// questions are the server's elicitation/create the proxy answers,
 	// by id, with what cancels asking.
 	questions map[string]context.CancelFunc
@@ -69,9 +74,13 @@ type watchedRequest struct {
 }
 
 func newAnswerer(ctx context.Context, opts Options, track *tracker, toServer, toHost func([]byte)) *answerer {
-	return &answerer{asking: asking{opts: opts}, track: track, toServer: toServer, toHost: toHost, ctx: ctx,
+	a := &answerer{asking: asking{opts: opts}, track: track, toServer: toServer, toHost: toHost, ctx: ctx,
 		questions: map[string]context.CancelFunc{}, watched: map[string]watchedRequest{},
 		rounds: map[string]context.CancelFunc{}, own: map[string]chan []byte{}}
+	if opts.Apps != nil { // the app first: a question that names one is its
+		a.opts.Askers = append([]NamedAsker{{Name: appsAsker, Ask: a.askApp}}, opts.Askers...)
+	}
+	return a
 }
 
 // fromHost is the host's message as the server gets it: the same bytes,
@@ -105,18 +114,19 @@ func (a *answerer) initialize(data []byte) []byte {
 	a.mu.Lock()
 	a.hostElicits = elicits
 	a.mu.Unlock()
-	if elicits || caps == nil {
-		if elicits && a.opts.Answer == AnswerAlways {
-			a.opts.report("--answer=always: the host advertises elicitation, but the proxy answers the server's questions itself")
-		}
+	if caps == nil || (elicits && a.opts.Answer != AnswerAlways) {
 		return data
+	}
+	if elicits {
+		a.opts.report("--answer=always: the host advertises elicitation, but the proxy answers the server's questions itself")
+		return a.withApps(data, "params", "capabilities")
 	}
 	out, err := setPath(data, []string{"params", "capabilities", "elicitation"}, elicitAdvertised)
 	if err != nil {
 		return data
 	}
 	a.opts.report("--answer: the host advertises no elicitation; its initialize now advertises form and URL elicitation to the server, and the proxy answers the server's questions")
-	return out
+	return a.withApps(out, "params", "capabilities")
 }
 
 // modernRequest advertises elicitation in a 2026-07-28 request's
@@ -139,6 +149,7 @@ func (a *answerer) modernRequest(h head, data []byte) []byte {
 		}
 		out = changed
 	}
+	out = a.withApps(out, "params", "_meta", capsMetaKey)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if !a.noted {
@@ -167,12 +178,13 @@ func (a *answerer) answersQuestions() bool {
 // or to hold back, and reports whether it did (then it is logged, and
 // never reaches the host).
 func (a *answerer) fromServer(data []byte) bool {
-	return a.fromServerVia(data, a.toServer)
+	return a.fromServerVia(data, a.toServer, a.send)
 }
 
 // fromServerVia is fromServer with the proxy's answer to a question sent
-// by reply.
-func (a *answerer) fromServerVia(data []byte, reply func([]byte)) bool {
+// by reply, and the requests of the proxy's its askers make while they
+// answer it (an app's resources/read) sent by send.
+func (a *answerer) fromServerVia(data []byte, reply func([]byte), send sendFunc) bool {
 	a.mu.Lock()
 	busy := len(a.watched) > 0 || len(a.own) > 0 || len(a.questions) > 0
 	a.mu.Unlock()
@@ -186,7 +198,7 @@ func (a *answerer) fromServerVia(data []byte, reply func([]byte)) bool {
 	}
 	switch {
 	case h.request() && h.Method == mcpclient.MethodElicit && question:
-		a.question(h, data, reply)
+		a.question(h, data, reply, send)
 		return true
 	case h.Method == "notifications/cancelled":
 		return a.serverCancelled(data)
@@ -198,7 +210,7 @@ func (a *answerer) fromServerVia(data []byte, reply func([]byte)) bool {
 
 // question answers a server's 2025-11-25 elicitation/create itself, the
 // answer sent by reply.
-func (a *answerer) question(h head, data []byte, reply func([]byte)) {
+func (a *answerer) question(h head, data []byte, reply func([]byte), send sendFunc) {
 	a.track.fromServer(data)
 	id := string(h.ID)
 	params := bytes.Clone(getPath(data, "params"))
@@ -213,7 +225,7 @@ func (a *answerer) question(h head, data []byte, reply func([]byte)) {
 			a.mu.Unlock()
 			cancel()
 		}()
-		res, err := a.ask(ctx, "the server's elicitation/create "+textclean.OneLine(id), params)
+		res, err := a.ask(withReads(ctx, serverReads{send: send}), "the server's elicitation/create "+textclean.OneLine(id), params)
 		var msg []byte
 		switch {
 		case ctx.Err() != nil:
@@ -290,7 +302,7 @@ func (a *answerer) response(h head, data []byte) bool {
 			a.mu.Unlock()
 			cancel()
 		}()
-		a.runRounds(ctx, id, w, result, roundLink{send: a.send, toHost: a.toHost})
+		a.runRounds(ctx, id, w, result, roundLink{send: a.send, own: a.send, toHost: a.toHost})
 	}()
 	return true
 }
@@ -308,12 +320,17 @@ type inputRequest struct {
 	Params json.RawMessage `json:"params"`
 }
 
+// sendFunc sends the server a request of the proxy's and returns its
+// answer (false: none came).
+type sendFunc func(ctx context.Context, request []byte) ([]byte, bool)
+
 // roundLink is how rounds reach the two sides: send sends the server a
-// request of the proxy's and returns its answer (false: the rounds
-// end), toHost sends the host a message.
+// retry of the proxy's and returns its answer (false: the rounds end,
+// the host told why), own a request of the askers' (an app's
+// resources/read), toHost sends the host a message.
 type roundLink struct {
-	send   func(ctx context.Context, request []byte) ([]byte, bool)
-	toHost func([]byte)
+	send, own sendFunc
+	toHost    func([]byte)
 }
 
 // runRounds gives the input the server asks of the host's request id,
@@ -340,9 +357,10 @@ func (a *answerer) runRounds(ctx context.Context, hostID string, w watchedReques
 			return
 		}
 		responses := map[string]json.RawMessage{}
+		reads := withReads(ctx, serverReads{send: link.own, meta: getPath(w.data, "params", "_meta")})
 		for _, key := range slices.Sorted(maps.Keys(requests)) {
 			what := fmt.Sprintf("input request %q of the host's request %s", textclean.OneLine(key), textclean.OneLine(hostID))
-			res, err := a.ask(ctx, what, requests[key].Params)
+			res, err := a.ask(reads, what, requests[key].Params)
 			if ctx.Err() != nil {
 				return
 			}

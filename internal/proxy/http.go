@@ -125,9 +125,9 @@ func (h *httpLink) tapResponse(resp *http.Response) error {
 	}
 	switch {
 	case media == "text/event-stream" && h.ans != nil:
-		reply := h.replier(resp)
+		reply, send := h.replier(resp)
 		resp.Body = &sseFilter{ReadCloser: resp.Body, max: h.opts.MaxMessageSize, track: h.track.fromServer, note: h.opts.Wire.Note,
-			take: func(data []byte) bool { return h.ans.fromServerVia(data, reply) }}
+			take: func(data []byte) bool { return h.ans.fromServerVia(data, reply, send) }}
 	case media == "text/event-stream":
 		resp.Body = &sseTap{ReadCloser: resp.Body, max: h.opts.MaxMessageSize, event: h.track.fromServer, note: h.opts.Wire.Note}
 	case media == "application/json":

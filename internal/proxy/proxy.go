@@ -67,6 +67,10 @@ type Options struct {
 	// OnElicit answers a question no asker answered (--on-elicit; ""
 	// is cancel).
 	OnElicit mcpclient.Policy
+	// Apps, when set (--app-host), renders a question that names an app
+	// in that app: asked before Askers, and app-rendered elicitation is
+	// advertised to the server with the elicitation --answer adds.
+	Apps mcpclient.AppRenderer
 	// Token, when set, is the bearer token mcpeek's store holds for a URL
 	// server, added to each request the host sent without authorization
 	// of its own (and refreshed as the store allows).
