@@ -96,17 +96,7 @@ func (c *cmdLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "mcpeek proxy serves loopback names only", http.StatusForbidden)
 		return
 	}
-	switch r.Method {
-	case http.MethodPost:
-		c.post(w, r)
-	case http.MethodGet:
-		c.get(w, r)
-	case http.MethodDelete:
-		c.delete(w, r)
-	default:
-		w.Header().Set("Allow", "GET, POST, DELETE")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-	}
+	record.Streamable{Post: c.post, Get: c.get, Delete: c.delete}.ServeHTTP(w, r)
 }
 
 // post writes the host's message to the server; an answer is due for

@@ -121,13 +121,24 @@ func (h *httpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "mcpeek replay serves loopback names only", http.StatusForbidden)
 		return
 	}
+	Streamable{Post: h.post, Get: h.get, Delete: h.delete}.ServeHTTP(w, r)
+}
+
+// Streamable is a streamable-HTTP server's three methods, whatever the
+// path: a request of another method is refused, naming the three.
+type Streamable struct {
+	Post, Get, Delete http.HandlerFunc
+}
+
+// ServeHTTP hands r to its method's handler.
+func (s Streamable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodPost:
-		h.post(w, r)
+		s.Post(w, r)
 	case http.MethodGet:
-		h.get(w, r)
+		s.Get(w, r)
 	case http.MethodDelete:
-		h.delete(w, r)
+		s.Delete(w, r)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
