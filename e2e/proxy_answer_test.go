@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,16 +56,32 @@ type hostRun struct {
 // plays a part in (a browser's); its end comes on the channel.
 func startTSBareHost(t *testing.T, tool, args string, words ...string) <-chan hostRun {
 	t.Helper()
-	sdk := tsSDK(t)
-	script := filepath.Join(t.TempDir(), "host.mjs")
-	if err := os.WriteFile(script, []byte(tsBareHostScript), 0o600); err != nil {
+	return nodeHost{script: tsBareHostScript, args: append([]string{tsSDK(t), tool, args}, words...)}.start(t)
+}
+
+// nodeHost is a host in Node.js: its script, the script's arguments, its
+// environment (nil: the test's own) and what it reads on stdin (nil:
+// nothing).
+type nodeHost struct {
+	script string
+	args   []string
+	env    []string
+	stdin  io.Reader
+}
+
+// start runs the host; its end comes on the channel.
+func (h nodeHost) start(t *testing.T) <-chan hostRun {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "host.mjs")
+	if err := os.WriteFile(file, []byte(h.script), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan hostRun, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "node", append([]string{script, sdk, tool, args}, words...)...)
+		cmd := exec.CommandContext(ctx, "node", append([]string{file}, h.args...)...)
+		cmd.Env, cmd.Stdin = h.env, h.stdin
 		var errOut bytes.Buffer
 		cmd.Stderr = &errOut
 		out, err := cmd.Output()

@@ -1,0 +1,116 @@
+package e2e
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// tsClientVersion is the pinned TypeScript SDK v2 client, the SDK's
+// client of the 2026-07-28 revision (multi round-trip requests).
+const tsClientVersion = "2.4.0"
+
+// tsClient returns the v2 client's folder: $MCPEEK_TS_CLIENT (as CI
+// provides), else installed with npm into the user cache.
+func tsClient(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
+			t.Fatal("Node and the TypeScript SDK's v2 client are required (MCPEEK_REQUIRE_BROWSER=1): node is not on PATH")
+		}
+		t.Skip("needs Node and @modelcontextprotocol/client (or $MCPEEK_TS_CLIENT): node is not on PATH")
+	}
+	return npmPackage(t, "MCPEEK_TS_CLIENT", "@modelcontextprotocol/client", tsClientVersion, "package.json")
+}
+
+// tsModernHostScript is the TypeScript SDK's v2 client as a host pinned
+// to 2026-07-28: argv is the client's folder, the form's answer as JSON
+// ("none": the host advertises no elicitation, and an input_required
+// result that reaches it fails the call), "wait" to read a line on stdin
+// between listing the tools and calling one ("go" not to), the tool, its
+// arguments as JSON, then "http URL" or its stdio server's command, whose
+// stderr is its own and which gets its environment whole.
+const tsModernHostScript = `
+const [pkg, answer, gate, tool, args, ...server] = process.argv.slice(2);
+const { Client, StreamableHTTPClientTransport } = await import("file://" + pkg + "/dist/index.mjs");
+const { StdioClientTransport } = await import("file://" + pkg + "/dist/stdio.mjs");
+const elicits = answer !== "none";
+const client = new Client({ name: "ts-v2-host", version: "1" }, {
+  capabilities: elicits ? { elicitation: { form: {} } } : {},
+  versionNegotiation: { mode: { pin: "2026-07-28" } },
+  inputRequired: { autoFulfill: elicits },
+});
+if (elicits) client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: JSON.parse(answer) }));
+await client.connect(server[0] === "http"
+  ? new StreamableHTTPClientTransport(new URL(server[1]))
+  : new StdioClientTransport({ command: server[0], args: server.slice(1), env: process.env, stderr: "inherit" }));
+const era = client.getNegotiatedProtocolVersion();
+if (era !== "2026-07-28") throw new Error("the host speaks " + era + ", not 2026-07-28");
+const tools = await client.listTools();
+if (gate === "wait") {
+  await new Promise((resolve) => process.stdin.once("data", resolve));
+  process.stdin.destroy();
+}
+const call = await client.callTool({ name: tool, arguments: JSON.parse(args) });
+process.stdout.write(JSON.stringify({ tools, call }));
+await client.close();
+`
+
+// tsModernHost is that host: answer is its form's answer ("none": no
+// elicitation), stdin what it waits on before its call (nil: it does not
+// wait), env its environment (nil: the test's own).
+func tsModernHost(t *testing.T, answer string, stdin io.Reader, env []string, tool, args string, words ...string) <-chan hostRun {
+	t.Helper()
+	gate := "go"
+	if stdin != nil {
+		gate = "wait"
+	}
+	return nodeHost{script: tsModernHostScript, args: append([]string{tsClient(t), answer, gate, tool, args}, words...), env: env, stdin: stdin}.start(t)
+}
+
+// registered says whether the host got mcp-go's register call completed
+// with the answers file's profile.
+func registered(out string) bool {
+	return strings.Contains(out, `"requestState":"step=profile"`) && strings.Contains(out, "Ada Lovelace") &&
+		!strings.Contains(out, `"isError":true`)
+}
+
+// --answer for the TypeScript SDK's v2 client in 2026-07-28, advertising
+// no elicitation: directly, mcp-go's register reaches it as an
+// input_required result it cannot fulfil; through mcpeek proxy --answer
+// the proxy answers the round from an answers file (over stdio and on
+// --listen) and retries, and the host gets the completed call, never an
+// input_required result.
+func TestProxyAnswersForTheTSV2Client(t *testing.T) {
+	t.Parallel()
+	mcpgo := mcpGoServer(t)
+	tsClient(t)
+	answers := "testdata/interop/mcpgo-answers.json"
+	t.Run("directly", func(t *testing.T) {
+		t.Parallel()
+		run := <-tsModernHost(t, "none", nil, nil, "register", "{}", mcpgo)
+		if run.err == nil || !strings.Contains(run.stderr, "input_required") {
+			t.Fatalf("a host without elicitation completed mcp-go's register directly: %s (%v)\n%s", run.stdout, run.err, run.stderr)
+		}
+	})
+	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
+		run := <-tsModernHost(t, "none", nil, nil, "register", "{}", mcpeekBin, "proxy", "--answer", "--answers", answers, "--", mcpgo)
+		if run.err != nil || !registered(run.stdout) {
+			t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
+		}
+		if !strings.Contains(run.stderr, `answered input request "profile"`) {
+			t.Errorf("the proxy did not say it answered:\n%s", run.stderr)
+		}
+	})
+	t.Run("listen", func(t *testing.T) {
+		t.Parallel()
+		proxy := startListeningCommandProxy(t, []string{mcpgo}, "--answer", "--answers", answers)
+		run := <-tsModernHost(t, "none", nil, nil, "register", "{}", "http", proxy)
+		if run.err != nil || !registered(run.stdout) {
+			t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
+		}
+	})
+}
