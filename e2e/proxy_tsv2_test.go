@@ -114,3 +114,55 @@ func TestProxyAnswersForTheTSV2Client(t *testing.T) {
 		}
 	})
 }
+
+// The TypeScript SDK's v2 client in 2026-07-28, advertising no
+// elicitation, calls mcp-go's register through mcpeek proxy --answer on
+// --listen (over stdio the client first probes a proxy of its own, which
+// a watcher could attach to instead): the round's question opens the
+// form of the mcpeek watch attached, on a terminal, and the host gets the
+// call completed with what was typed there.
+func TestProxyAnswersForTheTSV2ClientInTheWatchersForm(t *testing.T) {
+	t.Parallel()
+	mcpgo := mcpGoServer(t)
+	env := watchEnv(t)
+	cmd := exec.Command(mcpeekBin, "proxy", "--listen", "127.0.0.1:0", "--answer", "--name", "mcpgo-v2", "--", mcpgo)
+	cmd.Env = env
+	proxy := startURLServer(t, cmd, `http://127\.0\.0\.1:\d+/`)
+	gate, letGo := io.Pipe()
+	defer letGo.Close()
+	done := tsModernHost(t, "none", gate, nil, "register", "{}", "http", proxy)
+	w := startTerminalInspectorWith(t, t.TempDir(), env[len(env)-1:], "watch", "mcpgo-v2")
+	// Attached once the watcher's Log shows the proxy's traffic so far:
+	// then the host calls.
+	w.expect("watching", "mcpgo-v2").keys("5").expect("tools/list")
+	if _, err := letGo.Write([]byte("call\n")); err != nil {
+		t.Fatal(err)
+	}
+	letGo.Close() // the host's stdin ends: it ends when its call does
+	// The form ignores keys for a moment after it appears: the first
+	// field's (the age's) digit is typed until it shows (a slow frame can
+	// let a second in, an age all the same); then the rest is typed, field
+	// by field.
+	w.expect("is asking for input", "Register with mcp-go", "┃ Age").keyUntil("3", "> 3")
+	// huh moves the focus a moment after enter: each move is seen before
+	// the next keys.
+	w.keys("enter").expect("┃ E-mail").keys("grace@example.org").expect("grace@example.org")
+	w.keys("enter").expect("┃ Height").keys("enter").expect("┃ Name").keys("Grace Hopper").expect("Grace Hopper")
+	w.keys("enter").expect("┃ Newsletter").keys("enter").expect("┃ Plan")
+	w.keys("right").expect("● free").keys("right").expect("● pro").keys("ctrl+s")
+	run := <-done
+	want := []string{`"email":"grace@example.org"`, `"name":"Grace Hopper"`, `"plan":"pro"`, `"requestState":"step=profile"`}
+	if run.err != nil || !containsAll(run.stdout, want...) {
+		t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
+	}
+}
+
+// containsAll says whether s holds every one of the texts.
+func containsAll(s string, texts ...string) bool {
+	for _, text := range texts {
+		if !strings.Contains(s, text) {
+			return false
+		}
+	}
+	return true
+}
