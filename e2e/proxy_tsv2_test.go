@@ -166,3 +166,26 @@ func containsAll(s string, texts ...string) bool {
 	}
 	return true
 }
+
+// The TypeScript SDK's v2 client in 2026-07-28, advertising no
+// elicitation, calls the fixture's tool whose question names an app,
+// through mcpeek proxy --answer --app-host: the proxy renders the round's
+// question in the fixture's app in Chromium, and the host gets the call
+// completed with what was chosen in the app.
+func TestProxyAnswersForTheTSV2ClientInTheServersApp(t *testing.T) {
+	t.Parallel()
+	browser := chromium(t)
+	o := newOpener(t)
+	done := tsModernHost(t, "none", nil, nil, "choose_option", "{}",
+		mcpeekBin, "proxy", "--answer", "--app-host", "--open-with", o.flag(), "--app-init-timeout", "10s", "--", mcpeekBin, "fixture")
+	page := tab(t, browser, o.next(t))
+	bridgeText(t, page, "Answer in the app")
+	click(t, page, "option-a")
+	run := <-done
+	if run.err != nil || !strings.Contains(run.stdout, "accept: option-a") || strings.Contains(run.stdout, `"isError":true`) {
+		t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
+	}
+	if !strings.Contains(run.stderr, `answered input request "choice"`) || !strings.Contains(run.stderr, "itself (by the server's app (--app-host)): accept") {
+		t.Errorf("the proxy did not say the app answered the round:\n%s", run.stderr)
+	}
+}
