@@ -37,6 +37,11 @@ type interopServer struct {
 	inspectorArgs []string
 	// eras are the revisions the go-sdk host asks for ("": its latest).
 	eras []string
+	// modern: it speaks 2026-07-28, which the TypeScript SDK's v2 host
+	// pins; modernHTTP, when not nil, is http for that host: a server of
+	// its own that speaks 2026-07-28 on streamable HTTP.
+	modern     bool
+	modernHTTP func(t *testing.T) string
 }
 
 // interopServers are the fixture, server-everything and the mcp-go server,
@@ -49,7 +54,10 @@ func interopServers(t *testing.T) []interopServer {
 		},
 		tool: "choose_option", answer: map[string]any{"choice": "option-a"},
 		inspectorTool: "add_note", inspectorArgs: []string{"text=hi"},
-		eras: []string{""},
+		eras: []string{""}, modern: true,
+		modernHTTP: func(t *testing.T) string {
+			return startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0", "--stateless"), `http://127\.0\.0\.1:\d+/`)
+		},
 	}}
 	if everything := findServerEverything(t); everything != "" {
 		servers = append(servers, interopServer{
@@ -80,6 +88,7 @@ func interopServers(t *testing.T) []interopServer {
 				"newsletter": true, "plan": "pro"},
 			inspectorTool: "register",
 			eras:          []string{"2025-11-25", "2026-07-28"},
+			modern:        true,
 		})
 	}
 	return servers
@@ -120,6 +129,9 @@ func mcpGoServerIfBuilt(t *testing.T) string {
 type interopHost struct {
 	name string
 	run  func(t *testing.T, s interopServer, target hostTarget) string
+	// modernOnly: it speaks 2026-07-28 alone, so it plays the host only
+	// for servers that speak it.
+	modernOnly bool
 }
 
 // hostTarget is the server as a host names it: a command, or a URL.
@@ -186,6 +198,13 @@ func TestProxyInteropHostsGetWhatADirectConnectionGets(t *testing.T) {
 	hosts := interopHosts(t)
 	for _, s := range interopServers(t) {
 		for _, h := range hosts {
+			if h.modernOnly && !s.modern {
+				continue
+			}
+			s := s
+			if h.modernOnly && s.modernHTTP != nil {
+				s.http = s.modernHTTP
+			}
 			t.Run(s.name+"/"+h.name, func(t *testing.T) {
 				t.Parallel()
 				direct := map[bool]string{
@@ -214,14 +233,19 @@ func TestProxyInteropHostsGetWhatADirectConnectionGets(t *testing.T) {
 // interopHosts are the go-sdk client and, where Node is, the TypeScript
 // SDK's client and the Inspector CLI.
 func interopHosts(t *testing.T) []interopHost {
-	hosts := []interopHost{{"go-sdk", goSDKHost}}
+	hosts := []interopHost{{name: "go-sdk", run: goSDKHost}}
 	if sdk := nodePiece(t, "TypeScript SDK", func(t *testing.T) string { return tsSDK(t) }); sdk != "" {
-		hosts = append(hosts, interopHost{"ts-sdk", func(t *testing.T, s interopServer, target hostTarget) string {
+		hosts = append(hosts, interopHost{name: "ts-sdk", run: func(t *testing.T, s interopServer, target hostTarget) string {
 			return tsSDKHost(t, sdk, s, target)
 		}})
 	}
+	if client := nodePiece(t, "TypeScript SDK's v2 client", func(t *testing.T) string { return tsClient(t) }); client != "" {
+		hosts = append(hosts, interopHost{name: "ts-sdk-v2", modernOnly: true, run: func(t *testing.T, s interopServer, target hostTarget) string {
+			return tsModernInteropHost(t, client, s, target)
+		}})
+	}
 	if node, launcher := inspectorCLI(t); launcher != "" {
-		hosts = append(hosts, interopHost{"inspector", func(t *testing.T, s interopServer, target hostTarget) string {
+		hosts = append(hosts, interopHost{name: "inspector", run: func(t *testing.T, s interopServer, target hostTarget) string {
 			return inspectorHost(t, node, launcher, s, target)
 		}})
 	}
@@ -318,6 +342,22 @@ func tsSDKHost(t *testing.T, sdk string, s interopServer, target hostTarget) str
 	args, answer := jsonOr(s.args), jsonOr(s.answer)
 	words := append([]string{script, sdk, s.tool, args, answer}, target.words("http", "stdio")...)
 	return runNode(t, "node", words...)
+}
+
+// tsModernInteropHost is the TypeScript SDK's v2 client, pinned to
+// 2026-07-28, answering the server's form as s says.
+func tsModernInteropHost(t *testing.T, client string, s interopServer, target hostTarget) string {
+	t.Helper()
+	words := target.command
+	if target.url != "" {
+		words = []string{"http", target.url}
+	}
+	args := append([]string{client, jsonOr(s.answer), "go", s.tool, jsonOr(s.args)}, words...)
+	run := <-nodeHost{script: tsModernHostScript, args: args}.start(t)
+	if run.err != nil {
+		t.Fatalf("the TypeScript SDK's v2 client: %v\n%s", run.err, run.stderr)
+	}
+	return run.stdout
 }
 
 // words are the target as a host script takes it: URL mode and the URL,
