@@ -23,13 +23,24 @@ const tsSDKVersion = "1.32.2"
 // installed with npm into the user cache.
 func tsSDK(t *testing.T) string {
 	t.Helper()
+	return nodePackage{"MCPEEK_TS_SDK", "@modelcontextprotocol/sdk", tsSDKVersion}.dir(t)
+}
+
+// nodePackage is a pinned npm package a test runs with Node.js: the
+// environment variable that names its folder, its name and version.
+type nodePackage struct{ env, name, version string }
+
+// dir is the package's folder, as [npmPackage] finds it; without node on
+// PATH the test skips, or fails under MCPEEK_REQUIRE_BROWSER=1.
+func (p nodePackage) dir(t *testing.T) string {
+	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
 		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
-			t.Fatal("Node and the TypeScript MCP SDK are required (MCPEEK_REQUIRE_BROWSER=1): node is not on PATH")
+			t.Fatalf("Node and %s are required (MCPEEK_REQUIRE_BROWSER=1): node is not on PATH", p.name)
 		}
-		t.Skip("needs Node and @modelcontextprotocol/sdk (or $MCPEEK_TS_SDK): node is not on PATH")
+		t.Skipf("needs Node and %s (or $%s): node is not on PATH", p.name, p.env)
 	}
-	return npmPackage(t, "MCPEEK_TS_SDK", "@modelcontextprotocol/sdk", tsSDKVersion, "package.json")
+	return npmPackage(t, p.env, p.name, p.version, "package.json")
 }
 
 // browserServer is this test binary as mcpeek's browser (--open-with): it

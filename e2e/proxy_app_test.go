@@ -32,17 +32,11 @@ func TestProxyAnswersInTheServersApp(t *testing.T) {
 		browser := chromium(t)
 		o := newOpener(t)
 		done := startTSBareHost(t, "choose_option", "{}", proxy(o)...)
-		page := tab(t, browser, o.next(t))
-		bridgeText(t, page, "Answer in the app")
-		click(t, page, "option-a")
-		run := <-done
-		if run.err != nil || !strings.Contains(run.stdout, "accept: option-a") || strings.Contains(run.stdout, `"isError":true`) {
-			t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
-		}
+		run := chooseInApp(t, browser, o, done)
 		if !strings.Contains(run.stderr, "advertises app-rendered elicitation") || !strings.Contains(run.stderr, "itself (by the server's app (--app-host)): accept") {
 			t.Errorf("the proxy did not say the app answered:\n%s", run.stderr)
 		}
-		bridgeText(t, page, "You can close this tab")
+		bridgeText(t, run.page, "You can close this tab")
 	})
 	t.Run("a failing app", func(t *testing.T) {
 		t.Parallel()
@@ -81,6 +75,28 @@ func TestProxyAnswersInTheServersApp(t *testing.T) {
 			t.Errorf("the proxy did not say why the answers file answered:\n%s", run.stderr)
 		}
 	})
+}
+
+// appAnswer is a host's run whose question was answered in the app, and
+// the app's tab.
+type appAnswer struct {
+	hostRun
+	page context.Context
+}
+
+// chooseInApp opens the tab the proxy opens next, chooses option A in the
+// fixture's app there, and waits for the host's run: it must have got
+// the call completed with that choice.
+func chooseInApp(t *testing.T, browser context.Context, o *opener, done <-chan hostRun) appAnswer {
+	t.Helper()
+	page := tab(t, browser, o.next(t))
+	bridgeText(t, page, "Answer in the app")
+	click(t, page, "option-a")
+	run := <-done
+	if run.err != nil || !strings.Contains(run.stdout, "accept: option-a") || strings.Contains(run.stdout, `"isError":true`) {
+		t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
+	}
+	return appAnswer{run, page}
 }
 
 // Both eras, over stdio and --listen, and across them (a stdio host in

@@ -239,7 +239,7 @@ func interopHosts(t *testing.T) []interopHost {
 			return tsSDKHost(t, sdk, s, target)
 		}})
 	}
-	if client := nodePiece(t, "TypeScript SDK's v2 client", func(t *testing.T) string { return tsClient(t) }); client != "" {
+	if client := nodePiece(t, "TypeScript SDK's v2 client", func(t *testing.T) string { return tsClient.dir(t) }); client != "" {
 		hosts = append(hosts, interopHost{name: "ts-sdk-v2", modernOnly: true, run: func(t *testing.T, s interopServer, target hostTarget) string {
 			return tsModernInteropHost(t, client, s, target)
 		}})

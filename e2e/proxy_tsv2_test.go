@@ -2,28 +2,16 @@ package e2e
 
 import (
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 )
 
-// tsClientVersion is the pinned TypeScript SDK v2 client, the SDK's
-// client of the 2026-07-28 revision (multi round-trip requests).
-const tsClientVersion = "2.4.0"
-
-// tsClient returns the v2 client's folder: $MCPEEK_TS_CLIENT (as CI
-// provides), else installed with npm into the user cache.
-func tsClient(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
-			t.Fatal("Node and the TypeScript SDK's v2 client are required (MCPEEK_REQUIRE_BROWSER=1): node is not on PATH")
-		}
-		t.Skip("needs Node and @modelcontextprotocol/client (or $MCPEEK_TS_CLIENT): node is not on PATH")
-	}
-	return npmPackage(t, "MCPEEK_TS_CLIENT", "@modelcontextprotocol/client", tsClientVersion, "package.json")
-}
+// tsClient is the pinned TypeScript SDK v2 client, the SDK's client of
+// the 2026-07-28 revision (multi round-trip requests): $MCPEEK_TS_CLIENT
+// names its folder (as CI does), else it is installed with npm into the
+// user cache.
+var tsClient = nodePackage{"MCPEEK_TS_CLIENT", "@modelcontextprotocol/client", "2.4.0"}
 
 // tsModernHostScript is the TypeScript SDK's v2 client as a host pinned
 // to 2026-07-28: argv is the client's folder, the form's answer as JSON
@@ -67,7 +55,7 @@ func tsModernHost(t *testing.T, answer string, stdin io.Reader, env []string, to
 	if stdin != nil {
 		gate = "wait"
 	}
-	return nodeHost{script: tsModernHostScript, args: append([]string{tsClient(t), answer, gate, tool, args}, words...), env: env, stdin: stdin}.start(t)
+	return nodeHost{script: tsModernHostScript, args: append([]string{tsClient.dir(t), answer, gate, tool, args}, words...), env: env, stdin: stdin}.start(t)
 }
 
 // registered says whether the host got mcp-go's register call completed
@@ -86,7 +74,7 @@ func registered(out string) bool {
 func TestProxyAnswersForTheTSV2Client(t *testing.T) {
 	t.Parallel()
 	mcpgo := mcpGoServer(t)
-	tsClient(t)
+	tsClient.dir(t)
 	answers := "testdata/interop/mcpgo-answers.json"
 	t.Run("directly", func(t *testing.T) {
 		t.Parallel()
@@ -178,13 +166,7 @@ func TestProxyAnswersForTheTSV2ClientInTheServersApp(t *testing.T) {
 	o := newOpener(t)
 	done := tsModernHost(t, "none", nil, nil, "choose_option", "{}",
 		mcpeekBin, "proxy", "--answer", "--app-host", "--open-with", o.flag(), "--app-init-timeout", "10s", "--", mcpeekBin, "fixture")
-	page := tab(t, browser, o.next(t))
-	bridgeText(t, page, "Answer in the app")
-	click(t, page, "option-a")
-	run := <-done
-	if run.err != nil || !strings.Contains(run.stdout, "accept: option-a") || strings.Contains(run.stdout, `"isError":true`) {
-		t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
-	}
+	run := chooseInApp(t, browser, o, done)
 	if !strings.Contains(run.stderr, `answered input request "choice"`) || !strings.Contains(run.stderr, "itself (by the server's app (--app-host)): accept") {
 		t.Errorf("the proxy did not say the app answered the round:\n%s", run.stderr)
 	}
