@@ -2,9 +2,12 @@ package e2e
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -60,8 +63,18 @@ func TestProxyAnswersInTheServersApp(t *testing.T) {
 		if run.err != nil || !strings.Contains(run.stdout, "accept: option-b") {
 			t.Fatalf("the host got %s (%v)\nstderr: %s", run.stdout, run.err, run.stderr)
 		}
-		if !strings.Contains(run.stderr, "to answer in the app") || !strings.Contains(run.stderr, "the app did not initialize in time: nobody opened the tab") {
-			t.Errorf("the proxy did not show the URL to open, or why the answers file answered:\n%s", run.stderr)
+		if !strings.Contains(run.stderr, "the URL to open (it holds a one-time token) is in ") || !strings.Contains(run.stderr, "the app did not initialize in time: nobody opened the tab") {
+			t.Errorf("the proxy did not say where the URL to open is, or why the answers file answered:\n%s", run.stderr)
+		}
+		// The proxy's stderr is the host's log: the tokenized URL stays out,
+		// in a file that goes with the proxy.
+		if strings.Contains(run.stderr, "http://127.0.0.1:") || strings.Contains(run.stderr, "http://localhost:") {
+			t.Errorf("the app's URL, which holds a token, is in the host's log:\n%s", run.stderr)
+		}
+		if m := regexp.MustCompile(`is in (\S+)`).FindStringSubmatch(run.stderr); m != nil {
+			if _, err := os.Stat(m[1]); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the file holding the app's URL outlived the proxy: %s (%v)", m[1], err)
+			}
 		}
 	})
 	t.Run("an app that cannot be read", func(t *testing.T) {
