@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -284,7 +285,9 @@ func goSDKSession(t *testing.T, s interopServer, transport mcp.Transport, era st
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "go-host", Version: "1"}, &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "accept", Content: s.answer}, nil
+			// A copy: the SDK fills the schema's defaults into the content, and
+			// hosts run in parallel.
+			return &mcp.ElicitResult{Action: "accept", Content: maps.Clone(s.answer)}, nil
 		},
 	})
 	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: era})
