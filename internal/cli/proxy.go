@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/mcpeek/mcpeek/internal/proxy"
-	"github.com/mcpeek/mcpeek/internal/safefile"
 	"github.com/mcpeek/mcpeek/internal/session"
 	"github.com/mcpeek/mcpeek/internal/watch"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -133,9 +130,9 @@ func (o *proxyOptions) run(ctx context.Context, s streams) error {
 	// The host hands the server's environment to the proxy, which the
 	// server inherits: its credentials are redacted as -e's are.
 	cfg.Secrets = mcpclient.TargetSecrets(mcpclient.Target{Env: os.Environ()})
-	show := &urlNotes{errOut: s.errOut}
-	defer show.remove()
-	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets, Notify: show.notify})
+	show := watch.NewURLNotes(s.errOut)
+	defer show.Remove()
+	e, err := session.Start(cfg, session.Hooks{Secrets: s.secrets, Notify: show.Notify})
 	if err != nil {
 		return err
 	}
@@ -225,54 +222,4 @@ func watchAsker(hub *watch.Hub) proxy.Asker {
 		}
 		return res, err
 	}
-}
-
-// urlNotes show the person the URL of an app to open (--app-host with
-// --no-browser, or no browser to open): the URL holds the session's
-// one-time token, and the proxy's stderr is the host's log, so the words
-// go to a private file (0600) in the proxies' own directory, which stderr
-// names; the files go when the proxy ends.
-type urlNotes struct {
-	errOut io.Writer
-	mu     sync.Mutex
-	paths  []string
-}
-
-func (n *urlNotes) notify(text string) {
-	path, err := n.write(text)
-	if err != nil {
-		fmt.Fprintf(n.errOut, "mcpeek proxy: an app waits to answer a question, but its URL (which holds a token) is not written to this log: %v\n", err)
-		return
-	}
-	fmt.Fprintf(n.errOut, "mcpeek proxy: an app waits to answer a question: the URL to open (it holds a one-time token) is in %s\n", path)
-}
-
-func (n *urlNotes) write(text string) (string, error) {
-	dir, err := watch.Dir()
-	if err != nil {
-		return "", err
-	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	path := filepath.Join(dir, fmt.Sprintf("%d-open-%d.txt", os.Getpid(), len(n.paths)+1))
-	f, err := safefile.Private(path)
-	if err != nil {
-		return "", err
-	}
-	n.paths = append(n.paths, path)
-	_, err = io.WriteString(f, text+"\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return path, err
-}
-
-// remove deletes the files written: their tokens end with the proxy.
-func (n *urlNotes) remove() {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	for _, p := range n.paths {
-		_ = os.Remove(p)
-	}
-	n.paths = nil
 }
