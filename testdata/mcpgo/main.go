@@ -18,6 +18,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -50,8 +52,7 @@ func main() {
 	s.AddResource(mcp.NewResource("mcpgo://greeting", "greeting", mcp.WithMIMEType("text/plain")), greeting)
 	var err error
 	if *addr != "" {
-		fmt.Fprintf(os.Stderr, "mcpgo: listening on http://%s/mcp\n", *addr)
-		err = server.NewStreamableHTTPServer(s).Start(*addr)
+		err = serveHTTP(s, *addr)
 	} else {
 		err = server.ServeStdio(s)
 	}
@@ -154,4 +155,17 @@ func structured(v map[string]any) (*mcp.CallToolResult, error) {
 // greeting is the text of mcpgo://greeting.
 func greeting(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: "hello from mcp-go"}}, nil
+}
+
+// serveHTTP serves s as streamable HTTP at addr/mcp, saying so once it
+// listens, so that whoever waits for the line can connect at once.
+func serveHTTP(s *server.MCPServer, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", server.NewStreamableHTTPServer(s))
+	fmt.Fprintf(os.Stderr, "mcpgo: listening on http://%s/mcp\n", ln.Addr())
+	return http.Serve(ln, mux)
 }
