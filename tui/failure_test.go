@@ -32,7 +32,7 @@ func TestServerThatDiesAtStartSaysWhy(t *testing.T) {
 	target := mcpclient.Target{Kind: mcpclient.TargetStdio, Command: failingCommand}.String()
 	in := open(t, Options{Connect: stdioConnect(failingCommand, wire), Wire: wire, Target: target}, 80, 24)
 	in.expect("r retries")
-	first := in.m.View()
+	first := in.tm.View() // drawn by the program: the model is its goroutine's while it runs
 	lines := strings.Split(first, "\n")
 	if !strings.Contains(lines[0], "could not connect: boom: missing API_KEY · r reconnects") {
 		t.Errorf("the header does not say why in one line:\n%s", lines[0])

@@ -49,8 +49,10 @@ func TestTabGoldens(t *testing.T) {
 					in.expect("← prompts/list")
 				}
 				if tab == "Requests" {
-					in.keys("1").selectTool("choose_option").keys("enter").formOpen().keys("ctrl+d", "4")
-					in.expect("decline native")
+					// The call's result first: the tab's footer says "calling"
+					// until the server has answered the decline.
+					in.keys("1").selectTool("choose_option").keys("enter").formOpen().keys("ctrl+d").expect(`"action": "decline"`)
+					in.keys("4").expect("decline native")
 				}
 				checkGolden(t, in.screen())
 			})
