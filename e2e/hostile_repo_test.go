@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -125,18 +127,28 @@ type bounded struct {
 }
 
 // runBounded runs the mcpeek binary in dir as the person, outside GitHub
-// Actions, and fails the test unless it ends within limit.
+// Actions, and fails the test unless it ends within limit. It starts it
+// through a small launcher (launchMeasured): Linux counts in a child's peak
+// RSS that of the process it was forked from by vfork (the memory it
+// shares until exec; Go always forks that way), so a peak read here would
+// be this test binary's own whenever that is the larger.
 func runBounded(t *testing.T, dir string, limit time.Duration, args ...string) bounded {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, mcpeekBin, args...)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(t.TempDir(), "rss")
+	cmd := exec.CommandContext(ctx, self, append([]string{mcpeekBin}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "GITHUB_STEP_SUMMARY=", "MCPEEK_TRUST_PROJECT=")
+	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "GITHUB_STEP_SUMMARY=", "MCPEEK_TRUST_PROJECT=",
+		"MCPEEK_E2E_LAUNCH="+report, "MCPEEK_E2E_LAUNCH_LIMIT="+limit.String())
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	took := time.Since(start)
 	if ctx.Err() != nil {
 		t.Fatalf("mcpeek %q did not end within %v; stderr %q", args, limit, errb.String())
@@ -146,13 +158,59 @@ func runBounded(t *testing.T, dir string, limit time.Duration, args ...string) b
 		t.Fatalf("mcpeek %q: %v", args, err)
 	}
 	b := bounded{result: result{cmd.ProcessState.ExitCode(), out.String(), errb.String()}, took: took}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		b.maxRSS = ru.Maxrss * 1024 // Linux counts kibibytes
-		if runtime.GOOS == "darwin" {
-			b.maxRSS = ru.Maxrss // macOS counts bytes
-		}
+	if b.code == launchFailed {
+		t.Fatalf("mcpeek %q: the launcher failed: %s", args, errb.String())
+	}
+	rss, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatalf("mcpeek %q: no peak RSS reported: %v", args, err)
+	}
+	if b.maxRSS, err = strconv.ParseInt(string(rss), 10, 64); err != nil {
+		t.Fatalf("mcpeek %q: peak RSS %q: %v", args, rss, err)
 	}
 	return b
+}
+
+// launchFailed is the launcher's exit code when it could not run mcpeek.
+const launchFailed = 98
+
+// launchMeasured is the launcher of runBounded, this test binary started
+// again: it runs the command line args, mcpeek's (in its folder, with its environment and
+// output), ends it after MCPEEK_E2E_LAUNCH_LIMIT, writes to report the
+// most memory mcpeek held, in bytes, and exits with mcpeek's code. This
+// process is small when it forks mcpeek, so the peak is mcpeek's own.
+func launchMeasured(report string, args []string) int {
+	limit, err := time.ParseDuration(os.Getenv("MCPEEK_E2E_LAUNCH_LIMIT"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e launcher:", err)
+		return launchFailed
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "e2e launcher: no command")
+		return launchFailed
+	}
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		fmt.Fprintln(os.Stderr, "e2e launcher:", err)
+		return launchFailed
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024 // Linux counts kibibytes
+		if runtime.GOOS == "darwin" {
+			rss = ru.Maxrss // macOS counts bytes
+		}
+	}
+	if err := os.WriteFile(report, []byte(strconv.FormatInt(rss, 10)), 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e launcher:", err)
+		return launchFailed
+	}
+	return cmd.ProcessState.ExitCode()
 }
 
 // snapshotSuite is a clone's suite whose one test takes a snapshot, on

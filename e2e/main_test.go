@@ -50,6 +50,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("MCPEEK_TEST_SERVER"); mode != "" {
 		os.Exit(testServer(mode))
 	}
+	if report := os.Getenv("MCPEEK_E2E_LAUNCH"); report != "" {
+		os.Exit(launchMeasured(report, os.Args[1:]))
+	}
 	if report := os.Getenv("MCPEEK_E2E_MEASURE"); report != "" {
 		os.Exit(measuredRun(report, os.Args[1:]))
 	}
