@@ -201,7 +201,7 @@ func TestProxyAnswersOverListen(t *testing.T) {
 		if !strings.Contains(out, "Ada Lovelace") || strings.Contains(out, `"isError":true`) {
 			t.Fatalf("the host got %s\nstderr: %s", out, errOut)
 		}
-		waitRecorded(t, rec, "Ada Lovelace")
+		recorded(t, rec, "Ada Lovelace", proxy)
 		recordingPasses(t, rec, everything)
 	})
 	for _, era := range []string{"legacy", "modern"} {
@@ -219,7 +219,7 @@ func TestProxyAnswersOverListen(t *testing.T) {
 			if r.code != exitOK || !strings.Contains(r.stdout, "name: Grace, confirm: true") {
 				t.Fatalf("exit %d: %s\n%s", r.code, r.stdout, r.stderr)
 			}
-			waitRecorded(t, rec, "name: Grace, confirm: true")
+			recorded(t, rec, "name: Grace, confirm: true", proxy)
 			recordingPasses(t, rec, mcpeekBin, "fixture")
 		})
 	}

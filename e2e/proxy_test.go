@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -65,17 +66,37 @@ func startURLServer(t *testing.T, cmd *exec.Cmd, ready string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	ended := sync.OnceValue(cmd.Wait)
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = ended() })
 	re := regexp.MustCompile(ready)
 	lines := bufio.NewScanner(stderr)
 	for lines.Scan() {
 		if m := re.FindString(lines.Text()); m != "" {
 			go func() { _, _ = io.Copy(io.Discard, stderr) }()
+			listening.Store(m, func() error { _ = cmd.Process.Signal(syscall.SIGTERM); return ended() })
+			t.Cleanup(func() { listening.Delete(m) })
 			return m
 		}
 	}
 	t.Fatalf("%s never said it was ready", cmd.Path)
 	return ""
+}
+
+// listening ends the process behind a URL startURLServer returned, or
+// startListeningProxy: it is sent SIGTERM (as a service manager would end
+// it), and the function returns once it has exited.
+var listening sync.Map // URL → func() error
+
+// endListening ends the process listening at url and waits for it.
+func endListening(t *testing.T, url string) {
+	t.Helper()
+	end, ok := listening.Load(url)
+	if !ok {
+		t.Fatalf("no process of this test listens at %s", url)
+	}
+	if err := end.(func() error)(); err != nil {
+		t.Fatalf("the process at %s, ended: %v", url, err)
+	}
 }
 
 // startListeningProxy runs mcpeek proxy --listen in front of url and
@@ -86,7 +107,11 @@ func startListeningProxy(t *testing.T, url string, extra ...string) string {
 	cmd := exec.Command(mcpeekBin, append(args, "--", url)...)
 	base := startURLServer(t, cmd, `http://127\.0\.0\.1:\d+/`)
 	// The host asks the proxy at the server's own path.
-	return strings.TrimSuffix(base, "/") + pathOf(url)
+	at := strings.TrimSuffix(base, "/") + pathOf(url)
+	end, _ := listening.Load(base)
+	listening.Store(at, end)
+	t.Cleanup(func() { listening.Delete(at) })
+	return at
 }
 
 func pathOf(url string) string {
@@ -537,29 +562,31 @@ func TestProxyRecordingBecomesASuiteInEachEraAndTransport(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			rec := filepath.Join(t.TempDir(), "host.jsonl")
-			args := append([]string{"call", "choose_option", "--protocol", c.era, "--answers", "testdata/answers/choose-option-a.json"}, c.server(t, rec)...)
+			server := c.server(t, rec)
+			args := append([]string{"call", "choose_option", "--protocol", c.era, "--answers", "testdata/answers/choose-option-a.json"}, server...)
 			if r := mcpeek(t, args...); r.code != exitOK {
 				t.Fatalf("the host's call: exit %d: %s", r.code, r.stderr)
 			}
-			waitRecorded(t, rec, "accept: option-a")
+			proxyURL := "" // the host's stdio server: ended with the host
+			if server[0] != "--" {
+				proxyURL = server[0] // the proxy on --listen
+			}
+			recorded(t, rec, "accept: option-a", proxyURL)
 			recordingPasses(t, rec, mcpeekBin, "fixture")
 		})
 	}
 }
 
-// waitRecorded waits until the recording holds want: a proxy on --listen
-// writes it as the answers go by, and keeps running after the host's
-// call.
-func waitRecorded(t *testing.T, path, want string) {
+// recorded fails the test unless the recording holds want once the proxy
+// that wrote it has ended: the one listening at proxyURL is ended (on
+// SIGTERM it closes the recording, then exits); "" is a proxy the host
+// ran as its stdio server, which ended before the host did.
+func recorded(t *testing.T, rec, want, proxyURL string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), want) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never held %q", path, want)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a file another process writes, with a deadline
+	if proxyURL != "" {
+		endListening(t, proxyURL)
+	}
+	if b, err := os.ReadFile(rec); err != nil || !strings.Contains(string(b), want) {
+		t.Fatalf("%s does not hold %q (%v)", rec, want, err)
 	}
 }
