@@ -57,6 +57,10 @@ func TryOn(ctx context.Context, conn *mcpclient.Conn, timeout time.Duration) fun
 			r.Failed = "failed"
 		case res.IsError:
 			r.Failed = "returned an error (isError: true)"
+		default:
+			if data, err := json.Marshal(res); err == nil {
+				_ = json.Unmarshal(data, &r.Result)
+			}
 		}
 		return r
 	}

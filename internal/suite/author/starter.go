@@ -48,6 +48,8 @@ type Tried struct {
 	// Failed says, in mcpeek's words (never the server's), why the call
 	// did not succeed: "" when it did.
 	Failed string
+	// Result is what the call returned, as decoded JSON (nil: it failed).
+	Result any
 }
 
 // Starter is a suite with one test per tool, named after it: a call with
@@ -57,6 +59,10 @@ type Tried struct {
 // why and how to run it. Each other tool is tried once (in.Try): one that
 // asked questions is written with the answers given and what it asked
 // (as + writes it), one whose call failed is written skipped saying so.
+// When the suite runs in both eras a tool is tried twice, and one whose
+// result differed from one call to the next (an id, a time) is written
+// with parity: false, saying where: era parity compares the eras'
+// results, and would fail on what differs from call to call.
 // An argument, env: or headers: value the one secret rule holds secret is
 // written as an {{env.MCPEEK_SECRET_…}} template, never a value: env are
 // those variables, sorted, to be set when the suite runs.
@@ -124,11 +130,19 @@ func starterTest(t *mcp.Tool, in StarterInput) (string, []string, error) {
 			how = "# " + t.Name + " is skipped: fill in arguments it accepts and delete the skip: line.\n"
 		}
 	}
+	varies := ""
+	if tried != nil && skip == "" && len(in.Revisions) > 1 {
+		varies = variesAt(in.Try(t.Name, args), *tried)
+	}
 	if tried != nil && skip == "" && len(tried.Questions) > 0 {
-		text, vars, err := askingTest(t, args, *tried, in)
+		text, vars, err := askingTest(t, args, *tried, in, varies)
 		return text, vars, err
 	}
 	test := starterTestDoc{Name: t.Name, Skip: skip}
+	if varies != "" {
+		test.Parity = new(false)
+		how = variesComment(t.Name, varies)
+	}
 	call := starterStep{Call: t.Name, Expect: map[string]any{"isError": false}}
 	if len(args) > 0 {
 		for _, p := range secret.Paths(t.InputSchema, args, in.Known) {
@@ -136,9 +150,7 @@ func starterTest(t *mcp.Tool, in StarterInput) (string, []string, error) {
 		}
 		call.Args = args
 	}
-	if skip != "" {
-		item.WriteString(how)
-	}
+	item.WriteString(how)
 	test.Steps = []starterStep{call}
 	if err := writeYAML(&item, []any{test}); err != nil {
 		return "", nil, err
@@ -149,9 +161,29 @@ func starterTest(t *mcp.Tool, in StarterInput) (string, []string, error) {
 // starterTestDoc and starterStep are a starter's test as written, its
 // keys in the order a person reads them.
 type starterTestDoc struct {
-	Name  string        `yaml:"name"`
-	Skip  string        `yaml:"skip,omitempty"`
-	Steps []starterStep `yaml:"steps"`
+	Name   string        `yaml:"name"`
+	Skip   string        `yaml:"skip,omitempty"`
+	Parity *bool         `yaml:"parity,omitempty"`
+	Steps  []starterStep `yaml:"steps"`
+}
+
+// variesAt is where a second call's result differed from the first's, as
+// a JSONPath, comparing them as era parity does; "" when they are the
+// same or the second call failed.
+func variesAt(again, first Tried) string {
+	if again.Failed != "" {
+		return ""
+	}
+	if d, differ := suite.CompareResults(first.Result, again.Result, nil); differ {
+		return d.Path.JSONPath()
+	}
+	return ""
+}
+
+// variesComment says why a test is written with parity: false.
+func variesComment(tool, at string) string {
+	return "# " + tool + "'s result differed from one call to the next (at " + at + "), so era parity,\n" +
+		"# which compares one era's result with the other's, is off for it: parity: false.\n"
 }
 
 type starterStep struct {
@@ -163,7 +195,7 @@ type starterStep struct {
 // askingTest is the test of a tool that asked questions when tried: the
 // call with the answers it was given and what it asked, as + writes it,
 // expected not to fail.
-func askingTest(t *mcp.Tool, args map[string]any, tried Tried, in StarterInput) (string, []string, error) {
+func askingTest(t *mcp.Tool, args map[string]any, tried Tried, in StarterInput, varies string) (string, []string, error) {
 	step := Secrets(suite.SessionStep{Kind: suite.StepCall, Target: t.Name, Args: args, Era: tried.Era, Eras: in.Revisions,
 		Questions: tried.Questions, Rounds: tried.Rounds, NoSnapshot: true}, t.InputSchema, in.Known)
 	d, err := suite.BuildTest(t.Name, step)
@@ -171,6 +203,10 @@ func askingTest(t *mcp.Tool, args map[string]any, tried Tried, in StarterInput) 
 		return "", nil, err
 	}
 	n := d.Node()
+	if varies != "" && len(n.Content) >= 2 { // after the name
+		n.Content = slices.Insert(n.Content, 2, &yaml.Node{Kind: yaml.ScalarNode, Value: "parity"},
+			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"})
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value != "steps" || len(n.Content[i+1].Content) == 0 {
 			continue
@@ -187,7 +223,11 @@ func askingTest(t *mcp.Tool, args map[string]any, tried Tried, in StarterInput) 
 	if err != nil {
 		return "", nil, err
 	}
-	return "# " + t.Name + " asks questions: test init called it once and wrote the answers it gave.\n" + string(data), d.Env, nil
+	text := "# " + t.Name + " asks questions: test init called it and wrote the answers it gave.\n" + string(data)
+	if varies != "" {
+		text = variesComment(t.Name, varies) + text
+	}
+	return text, d.Env, nil
 }
 
 // oneLine is text on one line, for a YAML comment.

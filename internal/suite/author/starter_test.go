@@ -2,6 +2,7 @@ package author
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"slices"
@@ -190,6 +191,67 @@ func TestStarterReadsHintsAsDiffDoes(t *testing.T) {
 		!strings.Contains(string(text), "delete the skip: line") {
 		t.Errorf("no comment says why and how to run a destructive tool:\n%s", text)
 	}
+}
+
+// In a starter that runs in both eras, a tool whose result differs from
+// one call to the next (an elicitation's id, a time) is written with
+// parity: false and a comment naming where, asking or not; one whose
+// result is the same each time keeps era parity, and a starter of one era
+// tries each tool once.
+func TestStarterTurnsParityOffWhereResultsVary(t *testing.T) {
+	t.Parallel()
+	empty := map[string]any{"type": "object"}
+	tools := []*mcp.Tool{
+		{Name: "clock", InputSchema: empty, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		{Name: "consent", InputSchema: empty, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		{Name: "steady", InputSchema: empty, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+	}
+	for _, revisions := range [][]string{{"2025-11-25", "2026-07-28"}, {"2026-07-28"}} {
+		calls := map[string]int{}
+		text, _, err := Starter(StarterInput{Tools: tools, Revisions: revisions, Try: func(tool string, _ map[string]any) Tried {
+			calls[tool]++
+			text := "the same"
+			if tool != "steady" {
+				text = fmt.Sprintf("%s #%d", tool, calls[tool])
+			}
+			r := Tried{Era: revisions[0], Result: map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}}}
+			if tool == "consent" {
+				r.Questions = []suite.Question{{Kind: "elicitation", Mode: "url", Message: "Open the page", Action: "decline"}}
+				r.Rounds = 1
+			}
+			return r
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := suite.Parse("starter.mcpeek.yaml", text, os.LookupEnv)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+		both := len(revisions) == 2
+		for _, tt := range s.Tests {
+			want := !both || tt.Name == "steady"
+			if tt.Parity != want {
+				t.Errorf("revisions %v, %s: parity %t, want %t:\n%s", revisions, tt.Name, tt.Parity, want, text)
+			}
+			if tries := 1 + btoi(both); calls[tt.Name] != tries {
+				t.Errorf("revisions %v, %s: tried %d times, want %d", revisions, tt.Name, calls[tt.Name], tries)
+			}
+		}
+		for _, tool := range []string{"clock", "consent"} {
+			comment := "# " + tool + "'s result differed from one call to the next (at $.content[0].text)"
+			if strings.Contains(string(text), comment) != both {
+				t.Errorf("revisions %v: the comment %q is there: %t:\n%s", revisions, comment, !both, text)
+			}
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // The -e and -H a starter was made with are its env: and headers:; a
