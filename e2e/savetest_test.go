@@ -137,11 +137,17 @@ func (in *terminalInspector) call(tool string) *terminalInspector {
 	return in.keys("1", "/", tool, "enter", "enter")
 }
 
-// saveTest presses + on the result shown and saves it under its default
-// name in mcpeek/session.yaml, which it returns.
-func (in *terminalInspector) saveTest(dir, what string) string {
+// ranAgain and notRunAgain are what a review says of a call of a tool
+// marked read-only, run again at once, and of another's.
+const ranAgain, notRunAgain = "ran it again: no value changed", "not run again"
+
+// saveTest presses + on the result shown, waits for the review to say
+// rerun (whether it ran the call again: at once for a tool marked
+// read-only, else only when asked), and saves it under its default name in
+// mcpeek/session.yaml, which it returns.
+func (in *terminalInspector) saveTest(dir, what, rerun string) string {
 	in.t.Helper()
-	in.keys("+").expect("Save as a test: "+what, "not run again").keys("enter").expect("saved the test")
+	in.keys("+").expect("Save as a test: "+what, rerun).keys("enter").expect("saved the test")
 	return filepath.Join(dir, "mcpeek", "session.yaml")
 }
 
@@ -175,7 +181,7 @@ func TestInspectorSavedTestPasses(t *testing.T) {
 			// The last option: a down typed before the screen showed the
 			// one before it stays there.
 			in.keyUntil("down", "● option-b").keys("ctrl+s").expect("accept: option-b")
-			testPasses(t, in.saveTest(dir, "call choose_option"))
+			testPasses(t, in.saveTest(dir, "call choose_option", ranAgain))
 		})
 	}
 }
@@ -198,7 +204,7 @@ func TestBrowserInspectorSavedAppAnswerPasses(t *testing.T) {
 			bridgeText(t, page, "Answer in the app")
 			click(t, page, "option-a")
 			in.expect("accept: option-a")
-			testPasses(t, in.saveTest(dir, "call choose_option"))
+			testPasses(t, in.saveTest(dir, "call choose_option", ranAgain))
 		})
 	}
 }

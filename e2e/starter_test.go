@@ -94,6 +94,10 @@ func TestStarterFirstRunIsGreen(t *testing.T) {
 		}},
 		{"mcp-go", func(t *testing.T) []string { return []string{mcpGoServer(t)} }},
 		{"typescript-sdk", func(t *testing.T) []string { return []string{tsExampleServer(t)} }},
+		// mcpeek's own fixture speaks both eras: the starter runs in each,
+		// with era parity, which a result that differs call to call
+		// (url_consent names a new elicitation each time) is spared.
+		{"mcpeek fixture", func(t *testing.T) []string { return []string{mcpeekBin, "fixture"} }},
 	}
 	for _, s := range servers {
 		t.Run(s.name, func(t *testing.T) {
@@ -139,7 +143,7 @@ func TestInspectorSavedTestOfServerEverythingPasses(t *testing.T) {
 	// one in, so once the form takes keys the field is emptied and the
 	// name typed once.
 	in.keyUntil("Z", "> Z").keys(strings.Repeat("\x7f", 8), "Z", "ctrl+s").expect(`"name": "Z"`)
-	file := in.saveTest(dir, "call trigger-elicitation-request")
+	file := in.saveTest(dir, "call trigger-elicitation-request", notRunAgain)
 	r := mcpeek(t, "test", file)
 	if saved, _ := os.ReadFile(file); r.code != exitOK || !strings.Contains(r.stdout, "1 passed, 0 failed") {
 		t.Fatalf("mcpeek test: exit %d\n%s%s\nthe suite:\n%s", r.code, r.stdout, r.stderr, saved)

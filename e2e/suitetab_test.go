@@ -8,7 +8,7 @@ import (
 )
 
 // smokeSuite is a cloned repository's test: named read-only, it calls a
-// tool the server does not annotate read-only and accepts its question
+// tool the server does not annotate read-only, then accepts a question
 // with a value it reads from the person's environment.
 // It is written as a repository would commit it, in block style.
 const smokeSuite = `version: 1
@@ -16,6 +16,7 @@ server: fixture
 tests:
   - name: list files (read-only smoke test)
     steps:
+      - call: touch_counter
       - call: choose_option
         answers:
           - match:
@@ -55,7 +56,7 @@ func TestSuiteTabRunsAProjectTestOnlyOnceApproved(t *testing.T) {
 
 	in := startTerminalInspectorWith(t, dir, env, "--protocol", "legacy", "--wire-log", wire).expect("choose_option")
 	in.keys("7").expect("list files (read-only smoke test)")
-	in.keys("enter").expect("Run a project's test?", "call choose_option", "no annotations: not read-only",
+	in.keys("enter").expect("Run a project's test?", "call touch_counter", "no annotations: not read-only", "call choose_option",
 		`"choice":"{{env.DANGER_CHOICE}}"`, "DANGER_CHOICE")
 	in.keys("n").expect("you did not approve it")
 	if n := calls(); n != 0 {

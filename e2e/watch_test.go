@@ -88,7 +88,7 @@ func TestWatchAProxyAHostUses(t *testing.T) {
 
 	// + on the question saves the call it was asked during, with the
 	// host's answer, as a test the proxied server passes.
-	file := w.saveTest(dir, "call choose_option")
+	file := w.saveTest(dir, "call choose_option", notRunAgain)
 	r := mcpeek(t, "test", file)
 	if r.code != exitOK || !strings.Contains(r.stdout, "1 passed, 0 failed") {
 		suite, _ := os.ReadFile(file)

@@ -31,9 +31,9 @@ func TestSaveAsTestPasses(t *testing.T) {
 			in := open(t, Options{Dir: dir, Connect: inMemory(fixtureServer, era)}, 120, 40).expect("choose_option")
 			in.selectTool("choose_option").keys("enter").formOpen().keys("down").press(layer.FormKeys.Submit).expect("accept: option-a")
 			in.press(k.Tabs.SaveTest).expect("Save as a test: call choose_option")
-			// Not marked read-only: run again only when asked, answering
-			// as the person did.
-			in.expect("not run again").press(layer.SaveTestKeys.Rerun).expect("no value changed")
+			// Marked read-only: run again at once, answering as the
+			// person did.
+			in.expect("ran it again: no value changed")
 			in.press(layer.SaveTestKeys.Confirm).expect("saved the test")
 			file := filepath.Join(dir, "mcpeek", "session.yaml")
 			text, err := os.ReadFile(file)
@@ -49,6 +49,14 @@ func TestSaveAsTestPasses(t *testing.T) {
 
 			// The same name again is refused, in the layer, which stays.
 			in.press(k.Tabs.SaveTest).expect("Save as a test").press(layer.SaveTestKeys.Confirm).expect("already has a test")
+			in.press(layer.SaveTestKeys.Cancel)
+
+			// A tool not marked read-only (it adds one to a counter) is
+			// run again only when asked; what changed is offered for
+			// redaction.
+			in.selectTool("touch_counter").keys("enter").expect("counter is 1")
+			in.press(k.Tabs.SaveTest).expect("Save as a test: call touch_counter")
+			in.expect("not run again").press(layer.SaveTestKeys.Rerun).expect("values changed; redact them?")
 			in.press(layer.SaveTestKeys.Cancel)
 		})
 	}

@@ -74,17 +74,16 @@ func TestReplayReportsTheChangedResult(t *testing.T) {
 	}
 }
 
-// TestReplayCallsOnlyReadOnlyToolsUnlessAllowed: the fixture's tools are
-// not annotated read-only, so a replay without --allow-writes stops
-// before the first, saying so.
+// TestReplayCallsOnlyReadOnlyToolsUnlessAllowed: the fixture's
+// touch_counter changes its state and is not annotated read-only, so a
+// replay without --allow-writes stops before calling it, saying so.
 func TestReplayCallsOnlyReadOnlyToolsUnlessAllowed(t *testing.T) {
-	answers := tempFile(t, "answers.json", multiRoundAnswers)
 	rec := filepath.Join(t.TempDir(), "session.jsonl")
-	if code, _, stderr := run("call", "multi_round", "--protocol", "modern", "--answers", answers, "--record", rec); code != exitOK {
+	if code, _, stderr := run("call", "touch_counter", "--protocol", "modern", "--record", rec); code != exitOK {
 		t.Fatalf("record: exit %d, %s", code, stderr)
 	}
 	code, stdout, stderr := run("replay", rec)
-	if code != exitUsage || !strings.Contains(stderr, "stopped before tools/call multi_round") || !strings.Contains(stderr, "--allow-writes") || !strings.Contains(stdout, "replayed 0 requests") {
+	if code != exitUsage || !strings.Contains(stderr, "stopped before tools/call touch_counter") || !strings.Contains(stderr, "--allow-writes") || !strings.Contains(stdout, "replayed 0 requests") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
