@@ -180,9 +180,10 @@ func variesAt(again, first Tried) string {
 	return ""
 }
 
-// variesComment says why a test is written with parity: false.
+// variesComment says why a test is written with parity: false, on
+// comment lines whatever the server named its tool or members.
 func variesComment(tool, at string) string {
-	return "# " + tool + "'s result differed from one call to the next (at " + at + "), so era parity,\n" +
+	return "# " + oneLine(tool) + "'s result differed from one call to the next (at " + oneLine(at) + "), so era parity,\n" +
 		"# which compares one era's result with the other's, is off for it: parity: false.\n"
 }
 
