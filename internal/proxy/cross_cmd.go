@@ -8,10 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -91,9 +92,7 @@ func (o Options) serve(ctx context.Context, ln net.Listener, h http.Handler, sto
 
 // ServeHTTP is streamable HTTP's three methods on any path.
 func (c *cmdLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if c.loopbackOnly && !record.FromLoopback(r) {
-		c.opts.Wire.Note("proxy: refused a request for " + r.Host + " from origin " + r.Header.Get("Origin"))
-		http.Error(w, "mcpeek proxy serves loopback names only", http.StatusForbidden)
+	if c.opts.refused(w, r, c.loopbackOnly) {
 		return
 	}
 	record.Streamable{Post: c.post, Get: c.get, Delete: c.delete}.ServeHTTP(w, r)
@@ -103,14 +102,8 @@ func (c *cmdLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // each request in it, which comes back on an event stream (or as JSON,
 // for a host that takes no stream).
 func (c *cmdLink) post(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, c.opts.MaxMessageSize+1))
-	if err != nil {
-		http.Error(w, "reading the request: "+err.Error(), http.StatusBadRequest)
-		return
-	}
-	if int64(len(body)) > c.opts.MaxMessageSize {
-		c.opts.report(fmt.Sprintf("a message from the host is over --max-message-size (%d): not forwarded", c.opts.MaxMessageSize))
-		http.Error(w, "the message is over the proxy's --max-message-size", http.StatusRequestEntityTooLarge)
+	body, ok := c.opts.hostMessage(w, r)
+	if !ok {
 		return
 	}
 	s := readSent(body)
@@ -383,10 +376,7 @@ func (c *cmdLink) delete(w http.ResponseWriter, r *http.Request) {
 func (c *cmdLink) stopAll(grace time.Duration) {
 	c.mu.Lock()
 	c.closed = true
-	all := make([]*cmdSession, 0, len(c.sessions))
-	for _, s := range c.sessions {
-		all = append(all, s)
-	}
+	all := slices.Collect(maps.Values(c.sessions))
 	c.mu.Unlock()
 	for _, s := range all {
 		s.proc.leave("the proxy is ending", grace)

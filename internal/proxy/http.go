@@ -68,22 +68,12 @@ func loopbackListen(ln net.Listener) bool {
 // ServeHTTP reads a POSTed message (at most --max-message-size) to log it
 // before it goes on; other requests go on as they are.
 func (h *httpLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.loopbackOnly && !record.FromLoopback(r) {
-		h.opts.Wire.Note("proxy: refused a request for " + r.Host + " from origin " + r.Header.Get("Origin"))
-		http.Error(w, "mcpeek proxy serves loopback names only", http.StatusForbidden)
+	if h.opts.refused(w, r, h.loopbackOnly) {
 		return
 	}
 	if r.Method == http.MethodPost && r.Body != nil {
-		body, err := io.ReadAll(io.LimitReader(r.Body, h.opts.MaxMessageSize+1))
-		_ = r.Body.Close()
-		if err != nil {
-			h.opts.Wire.Note("proxy: reading the host's request: " + err.Error())
-			http.Error(w, "reading the request: "+err.Error(), http.StatusBadRequest)
-			return
-		}
-		if int64(len(body)) > h.opts.MaxMessageSize {
-			h.opts.report(fmt.Sprintf("a message from the host is over --max-message-size (%d): not forwarded", h.opts.MaxMessageSize))
-			http.Error(w, "the message is over the proxy's --max-message-size", http.StatusRequestEntityTooLarge)
+		body, ok := h.opts.hostMessage(w, r)
+		if !ok {
 			return
 		}
 		if h.ans != nil {
@@ -99,6 +89,36 @@ func (h *httpLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.ContentLength = int64(len(body))
 	}
 	h.rp.ServeHTTP(w, r)
+}
+
+// refused answers a request for another host or origin made to a proxy
+// that listens on loopback only (403, noted in the wire log), and reports
+// whether it did.
+func (o Options) refused(w http.ResponseWriter, r *http.Request, loopbackOnly bool) bool {
+	if !loopbackOnly || record.FromLoopback(r) {
+		return false
+	}
+	o.Wire.Note("proxy: refused a request for " + r.Host + " from origin " + r.Header.Get("Origin"))
+	http.Error(w, "mcpeek proxy serves loopback names only", http.StatusForbidden)
+	return true
+}
+
+// hostMessage reads the message a host POSTed, at most --max-message-size;
+// when it cannot, it has answered the request and ok is false.
+func (o Options) hostMessage(w http.ResponseWriter, r *http.Request) (body []byte, ok bool) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, o.MaxMessageSize+1))
+	_ = r.Body.Close()
+	if err != nil {
+		o.Wire.Note("proxy: reading the host's request: " + err.Error())
+		http.Error(w, "reading the request: "+err.Error(), http.StatusBadRequest)
+		return nil, false
+	}
+	if int64(len(body)) > o.MaxMessageSize {
+		o.report(fmt.Sprintf("a message from the host is over --max-message-size (%d): not forwarded", o.MaxMessageSize))
+		http.Error(w, "the message is over the proxy's --max-message-size", http.StatusRequestEntityTooLarge)
+		return nil, false
+	}
+	return body, true
 }
 
 // rewrite sends the request to the server's URL, with the -H headers.
