@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,17 +61,18 @@ func sameCrossedCall(t *testing.T, direct, through [2]string) {
 	if direct[0] != through[0] || !strings.Contains(direct[0], "option-a") {
 		t.Errorf("through the proxy the call printed\n%s\nbut directly\n%s", through[0], direct[0])
 	}
-	messages := func(side string) map[string]bool {
-		set := map[string]bool{}
+	messages := func(side string) []string {
+		var all []string
 		for _, m := range strings.Split(side, "\n") {
 			m = requestState.ReplaceAllString(m, `"requestState":"(signed by the process)"`)
 			if m = messageID.ReplaceAllString(m, `{"jsonrpc":"2.0","id":N,`); !strings.Contains(m, `"tools":[`) {
-				set[m] = true
+				all = append(all, m)
 			}
 		}
-		return set
+		slices.Sort(all) // ids aside, in any order: each as many times
+		return all
 	}
-	if d, p := messages(direct[1]), messages(through[1]); !maps.Equal(d, p) {
+	if d, p := messages(direct[1]), messages(through[1]); !slices.Equal(d, p) {
 		t.Errorf("through the proxy the server sent\n%s\nbut directly\n%s", through[1], direct[1])
 	}
 }

@@ -332,6 +332,9 @@ func TestAnswerModernRoundsForAHostWithoutElicitation(t *testing.T) {
 	turns := func(context.Context, json.RawMessage) (json.RawMessage, error) {
 		mu.Lock()
 		defer mu.Unlock()
+		if len(choices) == 0 {
+			return nil, errors.New("asked a third time")
+		}
 		c := choices[0]
 		choices = choices[1:]
 		return json.RawMessage(`{"action":"accept","content":{"choice":"` + c + `"}}`), nil

@@ -229,6 +229,9 @@ func TestStarterTurnsParityOffWhereResultsVary(t *testing.T) {
 			t.Fatalf("%v\n%s", err, text)
 		}
 		both := len(revisions) == 2
+		if len(s.Tests) != len(tools) {
+			t.Fatalf("revisions %v: %d tests, want one per tool (%d):\n%s", revisions, len(s.Tests), len(tools), text)
+		}
 		for _, tt := range s.Tests {
 			want := !both || tt.Name == "steady"
 			if tt.Parity != want {
