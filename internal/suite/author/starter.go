@@ -120,14 +120,14 @@ func starterTest(t *mcp.Tool, in StarterInput) (string, []string, error) {
 	switch {
 	case IsDestructive(t):
 		skip = "may change or lose data: not annotated readOnlyHint: true or destructiveHint: false (the spec's defaults)"
-		how = "# " + t.Name + " is skipped so that the suite changes nothing. To run it, point the suite\n" +
+		how = "# " + oneLine(t.Name) + " is skipped so that the suite changes nothing. To run it, point the suite\n" +
 			"# at a server whose data you can lose and delete the skip: line.\n"
 	case in.Try != nil:
 		r := in.Try(t.Name, args)
 		tried = &r
 		if r.Failed != "" {
 			skip = "the call with these arguments " + oneLine(r.Failed) + " when test init tried it"
-			how = "# " + t.Name + " is skipped: fill in arguments it accepts and delete the skip: line.\n"
+			how = "# " + oneLine(t.Name) + " is skipped: fill in arguments it accepts and delete the skip: line.\n"
 		}
 	}
 	varies := ""
@@ -224,7 +224,7 @@ func askingTest(t *mcp.Tool, args map[string]any, tried Tried, in StarterInput, 
 	if err != nil {
 		return "", nil, err
 	}
-	text := "# " + t.Name + " asks questions: test init called it and wrote the answers it gave.\n" + string(data)
+	text := "# " + oneLine(t.Name) + " asks questions: test init called it and wrote the answers it gave.\n" + string(data)
 	if varies != "" {
 		text = variesComment(t.Name, varies) + text
 	}

@@ -323,3 +323,50 @@ func TestStarterAnswersWhatAToolAsks(t *testing.T) {
 		t.Errorf("the asking tool's test:\n%s", text)
 	}
 }
+
+// A server's tool names reach the starter's comments on one line: a name
+// holding line breaks and YAML adds no test of its own, whichever comment
+// it is in (destructive, failed, asking, varying).
+func TestStarterCommentsHoldNoServerYAML(t *testing.T) {
+	t.Parallel()
+	evil := func(kind string) string {
+		return kind + "\n- name: injected-" + kind + "\n  steps:\n    - list: tools\n#"
+	}
+	empty := map[string]any{"type": "object"}
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	tools := []*mcp.Tool{
+		{Name: evil("destroys"), InputSchema: empty},
+		{Name: evil("fails"), InputSchema: empty, Annotations: ro},
+		{Name: evil("asks"), InputSchema: empty, Annotations: ro},
+		{Name: evil("varies"), InputSchema: empty, Annotations: ro},
+	}
+	calls := 0
+	text, _, err := Starter(StarterInput{Tools: tools, Revisions: []string{"2025-11-25", "2026-07-28"}, Try: func(tool string, _ map[string]any) Tried {
+		calls++
+		r := Tried{Era: "2025-11-25", Result: map[string]any{"n": calls}}
+		switch {
+		case strings.HasPrefix(tool, "fails"):
+			r.Failed = "failed"
+		case strings.HasPrefix(tool, "asks"):
+			r.Result = map[string]any{"n": 0}
+			r.Questions = []suite.Question{{Kind: "elicitation", Mode: "url", Message: "Open the page", Action: "decline"}}
+			r.Rounds = 1
+		}
+		return r
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Parse("starter.mcpeek.yaml", text, os.LookupEnv)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if len(s.Tests) != len(tools) {
+		t.Fatalf("%d tests, want one per tool (%d):\n%s", len(s.Tests), len(tools), text)
+	}
+	for _, tt := range s.Tests {
+		if strings.HasPrefix(tt.Name, "injected") {
+			t.Errorf("a tool's name wrote a test of its own, %q:\n%s", tt.Name, text)
+		}
+	}
+}
