@@ -12,8 +12,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcpeek/mcpeek/internal/oauthtest"
 	"github.com/mcpeek/mcpeek/mcpclient"
@@ -181,8 +184,33 @@ func TestProxyCrossingSessions(t *testing.T) {
 	if code := postStatus(t, url, first, handshakeLines[2]); code != http.StatusNotFound {
 		t.Errorf("a message for a deleted session: HTTP %d, want 404", code)
 	}
-	if n := strings.Count(waitForFile(t, pids), "\n"); n != 1 {
-		t.Errorf("%d servers started for two sessions", n+1)
+	started := strings.Split(waitForFile(t, pids), "\n")
+	if len(started) != 2 {
+		t.Fatalf("%d servers started for two sessions", len(started))
+	}
+	// The first session's server (sh became the fixture: the pid is its)
+	// ends; the second's runs on.
+	firstPid, err := strconv.Atoi(started[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, firstPid)
+	if secondPid, _ := strconv.Atoi(started[1]); syscall.Kill(secondPid, 0) != nil {
+		t.Errorf("the second session's server (pid %d) ended with the first's DELETE", secondPid)
+	}
+}
+
+// waitGone waits until process pid has ended and been reaped by its
+// parent (the proxy), polling: it is not this process's child, so there
+// is no exit to wait for.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server (pid %d) still runs", pid)
+		}
+		time.Sleep(10 * time.Millisecond) // polling another process's child, with a deadline
 	}
 }
 

@@ -96,7 +96,7 @@ func interopServers(t *testing.T) []interopServer {
 // when it does not build here and nothing requires it.
 func mcpGoServerIfBuilt(t *testing.T) string {
 	t.Helper()
-	bin, out, err := buildMcpGo(t)
+	bin, out, err := buildMcpGo()
 	if err != nil {
 		msg := fmt.Sprintf("mcp-go is left out: testdata/mcpgo does not build here (its module may be out of reach): %v\n%s", err, out)
 		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {

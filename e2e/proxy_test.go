@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -20,40 +19,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// proxied is one server the proxy tests put behind mcpeek proxy: its
-// command, a tool call to make, and how to serve it over HTTP.
-type proxied struct {
-	name    string
-	command []string
-	tool    string
-	args    map[string]any
-	// http starts the server on streamable HTTP and returns its URL.
-	http func(t *testing.T) string
-}
-
-// proxiedServers are the fixture and, when installed, server-everything.
-func proxiedServers(t *testing.T) []proxied {
-	servers := []proxied{{
-		name: "fixture", command: []string{mcpeekBin, "fixture"}, tool: "choose_option",
-		http: func(t *testing.T) string {
-			return startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
-		},
-	}}
-	if everything := findServerEverything(t); everything != "" {
-		servers = append(servers, proxied{
-			name: "server-everything", command: []string{everything}, tool: "echo", args: map[string]any{"message": "through the proxy"},
-			http: func(t *testing.T) string {
-				port := freePort(t)
-				cmd := exec.Command(everything, "streamableHttp")
-				cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-				startURLServer(t, cmd, `listening on port \d+`)
-				return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
-			},
-		})
-	}
-	return servers
-}
 
 // startURLServer starts cmd, waits for the stderr line ready matches and
 // returns what it matched; the process is stopped when the test ends.
@@ -120,38 +85,6 @@ func pathOf(url string) string {
 		return rest[i:]
 	}
 	return "/"
-}
-
-// goHost is a go-sdk client playing the host: it lists the tools and
-// calls one, answering a form elicitation with option-a, and returns both
-// results as JSON.
-func goHost(t *testing.T, transport mcp.Transport, s proxied) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "go-host", Version: "1"}, &mcp.ClientOptions{
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "option-a"}}, nil
-		},
-	})
-	cs, err := client.Connect(ctx, transport, nil)
-	if err != nil {
-		t.Fatalf("%s: connecting: %v", s.name, err)
-	}
-	defer cs.Close()
-	tools, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatalf("%s: tools/list: %v", s.name, err)
-	}
-	call, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: s.tool, Arguments: s.args})
-	if err != nil {
-		t.Fatalf("%s: tools/call %s: %v", s.name, s.tool, err)
-	}
-	out, err := json.Marshal(map[string]any{"tools": tools, "call": call})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
 }
 
 func stdioTransport(words ...string) mcp.Transport {
@@ -333,8 +266,8 @@ func TestProxyRecordingBecomesASuite(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	rec, suite := filepath.Join(dir, "host.jsonl"), filepath.Join(dir, "host.mcpeek.yaml")
-	s := proxiedServers(t)[0]
-	goHost(t, stdioTransport(mcpeekBin, "proxy", "--record", rec, "--", mcpeekBin, "fixture"), s)
+	fixture := interopServer{name: "fixture", tool: "choose_option", answer: map[string]any{"choice": "option-a"}}
+	goSDKSession(t, fixture, stdioTransport(mcpeekBin, "proxy", "--record", rec, "--", mcpeekBin, "fixture"), "")
 	if r := mcpeek(t, "record", rec, "--to-suite", suite, "--", mcpeekBin, "fixture"); r.code != exitOK {
 		t.Fatalf("record --to-suite: exit %d: %s", r.code, r.stderr)
 	}

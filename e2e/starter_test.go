@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -34,7 +35,7 @@ func needServer(t *testing.T, env, bin string) string {
 // mark3labs/mcp-go server, a module of its own.
 func mcpGoServer(t *testing.T) string {
 	t.Helper()
-	bin, out, err := buildMcpGo(t)
+	bin, out, err := buildMcpGo()
 	if err != nil {
 		if os.Getenv("MCPEEK_REQUIRE_BROWSER") == "1" {
 			t.Fatalf("build testdata/mcpgo: %v\n%s", err, out)
@@ -44,25 +45,36 @@ func mcpGoServer(t *testing.T) string {
 	return bin
 }
 
-// buildMcpGo builds testdata/mcpgo into the test's temporary folder
-// ($MCPEEK_MCPGO when given), from the module cache alone first, so that
-// a machine offline does not wait on the network for what it holds.
-func buildMcpGo(t *testing.T) (bin string, out []byte, err error) {
-	t.Helper()
+// buildMcpGo is testdata/mcpgo built ($MCPEEK_MCPGO when given), once for
+// the whole run, beside the mcpeek binary: from the module cache alone
+// first, so that a machine offline does not wait on the network for what
+// it holds. out is what a failed build printed.
+func buildMcpGo() (bin string, out []byte, err error) {
 	if bin := os.Getenv("MCPEEK_MCPGO"); bin != "" {
 		return bin, nil, nil
 	}
-	bin = filepath.Join(t.TempDir(), "mcpgo")
+	built := mcpGoBuilt()
+	return built.bin, built.out, built.err
+}
+
+// mcpGoBuilt builds testdata/mcpgo the first time a test needs it.
+var mcpGoBuilt = sync.OnceValue(func() (r struct {
+	bin string
+	out []byte
+	err error
+}) {
+	r.bin = filepath.Join(filepath.Dir(mcpeekBin), "mcpgo")
 	for _, env := range [][]string{{"GOPROXY=off"}, nil} {
-		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd := exec.Command("go", "build", "-o", r.bin, ".")
 		cmd.Dir = filepath.Join("testdata", "mcpgo") // the tests run from the repository's root
 		cmd.Env = append(os.Environ(), env...)
-		if out, err = cmd.CombinedOutput(); err == nil {
-			return bin, nil, nil
+		if r.out, r.err = cmd.CombinedOutput(); r.err == nil {
+			return r
 		}
 	}
-	return "", out, err
-}
+	r.bin = ""
+	return r
+})
 
 // tsExampleServer runs the TypeScript SDK's example streamable HTTP
 // server (no authorization) and returns its URL.

@@ -173,7 +173,7 @@ func TestProxyAnswersInTheWatchersForm(t *testing.T) {
 			defer cancel()
 			proxy := exec.Command(mcpeekBin, "proxy", "--answer", "--name", "fx-"+era, "--", mcpeekBin, "fixture", "--era", era)
 			proxy.Env = env
-			var stderr strings.Builder
+			var stderr lockedBuffer // the proxy writes it while the test may read it
 			proxy.Stderr = &stderr
 			client := mcp.NewClient(&mcp.Implementation{Name: "go-host", Version: "1"}, nil) // no elicitation
 			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: proxy}, nil)
