@@ -3,12 +3,10 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -191,12 +189,8 @@ func TestProxyAnswersOverListen(t *testing.T) {
 	t.Run("server-everything/legacy", func(t *testing.T) {
 		t.Parallel()
 		everything := needServer(t, "MCPEEK_SERVER_EVERYTHING", "mcp-server-everything")
-		cmd := exec.Command(everything, "streamableHttp")
-		port := freePort(t)
-		cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-		startURLServer(t, cmd, `listening on port \d+`)
 		rec := filepath.Join(t.TempDir(), "host.jsonl")
-		proxy := startListeningProxy(t, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), "--answer", "--answers", "testdata/interop/everything-answers.json", "--record", rec)
+		proxy := startListeningProxy(t, everythingHTTP(t, everything), "--answer", "--answers", "testdata/interop/everything-answers.json", "--record", rec)
 		out, errOut := tsBareHost(t, "trigger-elicitation-request", "{}", "http", proxy)
 		if !strings.Contains(out, "Ada Lovelace") || strings.Contains(out, `"isError":true`) {
 			t.Fatalf("the host got %s\nstderr: %s", out, errOut)
@@ -207,11 +201,7 @@ func TestProxyAnswersOverListen(t *testing.T) {
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run("fixture/"+era, func(t *testing.T) {
 			t.Parallel()
-			args := []string{"fixture", "--http", "127.0.0.1:0"}
-			if era == "modern" {
-				args = append(args, "--stateless")
-			}
-			url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
+			url := fixtureHTTP(t, era)
 			rec := filepath.Join(t.TempDir(), "host.jsonl")
 			proxy := startListeningProxy(t, url, "--answer=always", "--answers", "testdata/answers/multi-round.json", "--record", rec)
 			// The host would decline: the answer it gets is the proxy's.

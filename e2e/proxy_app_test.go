@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -131,11 +130,7 @@ func TestProxyAnswersInTheServersAppBothEras(t *testing.T) {
 			flags := []string{"--answer=always", "--app-host", "--open-with", o.flag(), "--app-init-timeout", "10s"}
 			upstream := []string{mcpeekBin, "fixture"}
 			if c.server == "url" {
-				args := []string{"fixture", "--http", "127.0.0.1:0"}
-				if c.era == "modern" {
-					args = append(args, "--stateless")
-				}
-				upstream = []string{startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)}
+				upstream = []string{fixtureHTTP(t, c.era)}
 			}
 			server := append(append(append([]string{"--", mcpeekBin, "proxy"}, flags...), "--"), upstream...)
 			switch {

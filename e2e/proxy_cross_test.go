@@ -35,11 +35,7 @@ func TestProxyCrossingBothEras(t *testing.T) {
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era+"/stdio-to-url", func(t *testing.T) {
 			t.Parallel()
-			args := []string{"fixture", "--http", "127.0.0.1:0"}
-			if era == "modern" {
-				args = append(args, "--stateless") // go-sdk serves 2026-07-28 over HTTP without sessions only
-			}
-			url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
+			url := fixtureHTTP(t, era)
 			direct, through := eraCall(t, era, []string{url}, []string{"--", mcpeekBin, "proxy", url})
 			sameCrossedCall(t, direct, through)
 		})
@@ -90,11 +86,7 @@ func TestProxyCrossingAnswers(t *testing.T) {
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era+"/stdio-to-url", func(t *testing.T) {
 			t.Parallel()
-			args := []string{"fixture", "--http", "127.0.0.1:0"}
-			if era == "modern" {
-				args = append(args, "--stateless")
-			}
-			url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
+			url := fixtureHTTP(t, era)
 			crossedAnswer(t, era, append(append([]string{"--", mcpeekBin, "proxy"}, answering...), url)...)
 		})
 		t.Run(era+"/listen-to-command", func(t *testing.T) {

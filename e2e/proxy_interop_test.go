@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -50,25 +49,19 @@ func interopServers(t *testing.T) []interopServer {
 	servers := []interopServer{{
 		name: "fixture", command: []string{mcpeekBin, "fixture"},
 		http: func(t *testing.T) string {
-			return startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
+			return fixtureHTTP(t, "legacy")
 		},
 		tool: "choose_option", answer: map[string]any{"choice": "option-a"},
 		inspectorTool: "add_note", inspectorArgs: []string{"text=hi"},
 		eras: []string{""}, modern: true,
 		modernHTTP: func(t *testing.T) string {
-			return startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0", "--stateless"), `http://127\.0\.0\.1:\d+/`)
+			return fixtureHTTP(t, "modern")
 		},
 	}}
 	if everything := findServerEverything(t); everything != "" {
 		servers = append(servers, interopServer{
 			name: "server-everything", command: []string{everything},
-			http: func(t *testing.T) string {
-				port := freePort(t)
-				cmd := exec.Command(everything, "streamableHttp")
-				cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-				startURLServer(t, cmd, `listening on port \d+`)
-				return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
-			},
+			http: func(t *testing.T) string { return everythingHTTP(t, everything) },
 			tool: "echo", args: map[string]any{"message": "through the proxy"},
 			inspectorTool: "echo", inspectorArgs: []string{"message=through the proxy"},
 			eras: []string{""},

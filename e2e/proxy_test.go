@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -64,13 +65,34 @@ func endListening(t *testing.T, url string) {
 	}
 }
 
+// fixtureHTTP starts mcpeek fixture on streamable HTTP for era ("legacy"
+// or "modern": go-sdk serves 2026-07-28 over HTTP without sessions only,
+// so --stateless) and returns its URL.
+func fixtureHTTP(t *testing.T, era string) string {
+	t.Helper()
+	args := []string{"fixture", "--http", "127.0.0.1:0"}
+	if era == "modern" {
+		args = append(args, "--stateless")
+	}
+	return startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
+}
+
+// everythingHTTP starts server-everything (bin) on streamable HTTP and
+// returns its URL.
+func everythingHTTP(t *testing.T, bin string) string {
+	t.Helper()
+	port := freePort(t)
+	cmd := exec.Command(bin, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+	startURLServer(t, cmd, `listening on port \d+`)
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+}
+
 // startListeningProxy runs mcpeek proxy --listen in front of url and
 // returns the URL the host reaches it at.
 func startListeningProxy(t *testing.T, url string, extra ...string) string {
 	t.Helper()
-	args := append([]string{"proxy", "--listen", "127.0.0.1:0"}, extra...)
-	cmd := exec.Command(mcpeekBin, append(args, "--", url)...)
-	base := startURLServer(t, cmd, `http://127\.0\.0\.1:\d+/`)
+	base := startListeningCommandProxy(t, []string{url}, extra...)
 	// The host asks the proxy at the server's own path.
 	at := strings.TrimSuffix(base, "/") + pathOf(url)
 	end, _ := listening.Load(base)
@@ -421,11 +443,7 @@ func TestProxyBothEras(t *testing.T) {
 		})
 		t.Run(era+"/listen", func(t *testing.T) {
 			t.Parallel()
-			args := []string{"fixture", "--http", "127.0.0.1:0"}
-			if era == "modern" {
-				args = append(args, "--stateless") // go-sdk serves 2026-07-28 over HTTP without sessions only
-			}
-			url := startURLServer(t, exec.Command(mcpeekBin, args...), `http://127\.0\.0\.1:\d+/`)
+			url := fixtureHTTP(t, era)
 			direct, through := eraCall(t, era, []string{url}, []string{startListeningProxy(t, url)})
 			sameEraCall(t, direct, through)
 		})
@@ -472,9 +490,6 @@ func sameEraCall(t *testing.T, direct, through [2]string) {
 // test passes too.
 func TestProxyRecordingBecomesASuiteInEachEraAndTransport(t *testing.T) {
 	t.Parallel()
-	fixtureURL := func(t *testing.T) string {
-		return startURLServer(t, exec.Command(mcpeekBin, "fixture", "--http", "127.0.0.1:0"), `http://127\.0\.0\.1:\d+/`)
-	}
 	for _, c := range []struct {
 		name, era string
 		server    func(t *testing.T, rec string) []string // the host's server: through the proxy, recording to rec
@@ -483,10 +498,10 @@ func TestProxyRecordingBecomesASuiteInEachEraAndTransport(t *testing.T) {
 			return []string{"--", mcpeekBin, "proxy", "--record", rec, "--", mcpeekBin, "fixture"}
 		}},
 		{"legacy/listen", "legacy", func(t *testing.T, rec string) []string {
-			return []string{startListeningProxy(t, fixtureURL(t), "--record", rec)}
+			return []string{startListeningProxy(t, fixtureHTTP(t, "legacy"), "--record", rec)}
 		}},
 		{"legacy/stdio-to-url", "legacy", func(t *testing.T, rec string) []string {
-			return []string{"--", mcpeekBin, "proxy", "--record", rec, fixtureURL(t)}
+			return []string{"--", mcpeekBin, "proxy", "--record", rec, fixtureHTTP(t, "legacy")}
 		}},
 		{"modern/listen-to-command", "modern", func(t *testing.T, rec string) []string {
 			return []string{startListeningCommandProxy(t, []string{mcpeekBin, "fixture"}, "--record", rec)}
