@@ -112,14 +112,14 @@ func TestProxyAnswersForTheTSV2Client(t *testing.T) {
 func TestProxyAnswersForTheTSV2ClientInTheWatchersForm(t *testing.T) {
 	t.Parallel()
 	mcpgo := mcpGoServer(t)
-	env := watchEnv(t)
+	env, runtime := watchEnv(t)
 	cmd := exec.Command(mcpeekBin, "proxy", "--listen", "127.0.0.1:0", "--answer", "--name", "mcpgo-v2", "--", mcpgo)
 	cmd.Env = env
 	proxy := startURLServer(t, cmd, `http://127\.0\.0\.1:\d+/`)
 	gate, letGo := io.Pipe()
 	defer letGo.Close()
 	done := tsModernHost(t, "none", gate, nil, "register", "{}", "http", proxy)
-	w := startTerminalInspectorWith(t, t.TempDir(), env[len(env)-1:], "watch", "mcpgo-v2")
+	w := startTerminalInspectorWith(t, t.TempDir(), []string{runtime}, "watch", "mcpgo-v2")
 	// Attached once the watcher's Log shows the proxy's traffic so far:
 	// then the host calls.
 	w.expect("watching", "mcpgo-v2").keys("5").expect("tools/list")

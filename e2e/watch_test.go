@@ -17,15 +17,17 @@ import (
 )
 
 // watchEnv is an environment whose proxies' socket directory is the
-// test's own: a private XDG_RUNTIME_DIR, short enough for a socket's path.
-func watchEnv(t *testing.T) []string {
+// test's own: a private XDG_RUNTIME_DIR, short enough for a socket's path;
+// runtime is that entry alone, for a terminal inspector's environment.
+func watchEnv(t *testing.T) (env []string, runtime string) {
 	t.Helper()
 	rt, err := os.MkdirTemp("", "mw")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(rt) })
-	return append(os.Environ(), "XDG_RUNTIME_DIR="+rt)
+	runtime = "XDG_RUNTIME_DIR=" + rt
+	return append(os.Environ(), runtime), runtime
 }
 
 // mcpeekIn runs mcpeek with env and returns its stdout, stderr and exit
@@ -52,7 +54,7 @@ func mcpeekIn(t *testing.T, env []string, args ...string) (string, string, int) 
 // go by, and + saves the call as a test that passes.
 func TestWatchAProxyAHostUses(t *testing.T) {
 	t.Parallel()
-	env := watchEnv(t)
+	env, runtime := watchEnv(t)
 	if _, errOut, code := mcpeekIn(t, env, "watch"); code != 3 || !strings.Contains(errOut, "no mcpeek proxy of yours is running") {
 		t.Fatalf("watch with no proxy: exit %d, stderr %q", code, errOut)
 	}
@@ -78,7 +80,7 @@ func TestWatchAProxyAHostUses(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	w := startTerminalInspectorWith(t, dir, env[len(env)-1:], "watch", "fx")
+	w := startTerminalInspectorWith(t, dir, []string{runtime}, "watch", "fx")
 	w.expect("watching", "fx")
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "choose_option"}); err != nil {
 		t.Fatal(err)
@@ -101,7 +103,7 @@ func TestWatchAProxyAHostUses(t *testing.T) {
 // its answer; a watcher that goes while asked ends the question at once.
 func TestWatchAnswersAProxysQuestion(t *testing.T) {
 	t.Parallel()
-	env := watchEnv(t)
+	env, runtime := watchEnv(t)
 	dir := filepath.Join(strings.TrimPrefix(env[len(env)-1], "XDG_RUNTIME_DIR="), "mcpeek")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -118,7 +120,7 @@ func TestWatchAnswersAProxysQuestion(t *testing.T) {
 		t.Fatalf("Ask with no watcher: %v", err)
 	}
 
-	w := startTerminalInspectorWith(t, t.TempDir(), env[len(env)-1:], "watch", "asker")
+	w := startTerminalInspectorWith(t, t.TempDir(), []string{runtime}, "watch", "asker")
 	w.expect("watching", "asker")
 	type answer struct {
 		res json.RawMessage
@@ -168,7 +170,7 @@ func TestProxyAnswersInTheWatchersForm(t *testing.T) {
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
-			env := watchEnv(t)
+			env, runtime := watchEnv(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			proxy := exec.Command(mcpeekBin, "proxy", "--answer", "--name", "fx-"+era, "--", mcpeekBin, "fixture", "--era", era)
@@ -182,7 +184,7 @@ func TestProxyAnswersInTheWatchersForm(t *testing.T) {
 			}
 			defer cs.Close()
 
-			w := startTerminalInspectorWith(t, t.TempDir(), env[len(env)-1:], "watch", "fx-"+era)
+			w := startTerminalInspectorWith(t, t.TempDir(), []string{runtime}, "watch", "fx-"+era)
 			w.expect("watching", "fx-"+era)
 			// Attached once the watcher's Log shows the proxy's traffic so far.
 			w.expect("server/discover #1")
