@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,8 +18,6 @@ import (
 	"time"
 
 	"github.com/mcpeek/mcpeek/internal/oauthtest"
-	"github.com/mcpeek/mcpeek/mcpclient"
-	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 )
 
 // mcpeek itself as the host, in both eras, across transports: a stdio
@@ -283,7 +280,7 @@ func TestProxyAuthorizesFromTheStore(t *testing.T) {
 		t.Fatalf("%d tokens issued: the proxy logged in", n)
 	}
 
-	token := loginInto(t, as, filepath.Join(config, "mcpeek", "auth.json"))
+	token := as.LoginInto(t, filepath.Join(config, "mcpeek", "auth.json"))
 	dir := t.TempDir()
 	wire, rec := filepath.Join(dir, "wire.jsonl"), filepath.Join(dir, "rec.jsonl")
 	out, stderr = proxyRun(t, env, call, "proxy", "--wire-log", wire, "--record", rec, as.URL)
@@ -324,33 +321,4 @@ func proxyRun(t *testing.T, env, lines []string, args ...string) (stdout, stderr
 		t.Fatal(err)
 	}
 	return stdout, string(b)
-}
-
-// loginInto logs in to as once, as `mcpeek auth login` would, keeping the
-// token in the store at path, and returns the access token.
-func loginInto(t *testing.T, as *oauthtest.Server, path string) string {
-	t.Helper()
-	a, err := oauth.New(oauth.Options{Resource: as.URL, Store: oauth.OpenStore(path), Show: func(string) {},
-		Open: func(authURL string) (func(), error) {
-			go func() {
-				if loc, err := oauthtest.Browser(context.Background(), authURL); err == nil {
-					_, _ = oauthtest.Follow(context.Background(), loc)
-				}
-			}()
-			return nil, nil
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	conn, err := mcpclient.Connect(context.Background(), mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: as.URL}, Auth: a})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
-	tokens := as.AccessTokens()
-	if len(tokens) != 1 {
-		t.Fatalf("%d tokens issued, want 1", len(tokens))
-	}
-	return tokens[0]
 }

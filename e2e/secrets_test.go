@@ -148,7 +148,7 @@ func TestOAuthTokenNeverPrinted(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Log in once, as `mcpeek auth login` would, into the test's store.
-	tokens := []string{loginInto(t, as, path)}
+	tokens := []string{as.LoginInto(t, path)}
 	r := mcpeek(t, "call", "echo_token", "--stored-auth-only", "--timeout", "20s", as.URL)
 	if r.code != exitToolError || !strings.Contains(r.stdout, "refused: Authorization: Bearer [redacted]") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want the isError result, redacted", r.code, r.stdout, r.stderr)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
@@ -17,7 +16,6 @@ import (
 	"github.com/mcpeek/mcpeek/fixture"
 	"github.com/mcpeek/mcpeek/internal/doctor"
 	"github.com/mcpeek/mcpeek/internal/oauthtest"
-	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/mcpclient/oauth"
 )
 
@@ -148,23 +146,7 @@ func TestDoctorAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := oauth.New(oauth.Options{Resource: as.URL, Store: oauth.OpenStore(path), Show: func(string) {},
-		Open: func(authURL string) (func(), error) {
-			go func() {
-				if loc, err := oauthtest.Browser(context.Background(), authURL); err == nil {
-					_, _ = oauthtest.Follow(context.Background(), loc)
-				}
-			}()
-			return nil, nil
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := mcpclient.Connect(context.Background(), mcpclient.Config{Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: as.URL}, Auth: a})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
+	as.LoginInto(t, path)
 	code, r, _ = doctorJSON(t, as.URL)
 	if code != exitOK || !strings.Contains(r.Steps[3].Detail, "a stored token from "+as.Issuer+" will be used") {
 		t.Errorf("with a stored token: exit %d, steps %s, auth %+v", code, steps(r), r.Steps[3])
