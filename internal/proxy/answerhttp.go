@@ -24,7 +24,7 @@ import (
 
 // post POSTs one message of the proxy's to the server, with the headers
 // of the host's request it belongs to (its session, its credentials)
-// and the -H headers.
+// and the -H headers and the stored token, as the host's own go.
 func (h *httpLink) post(ctx context.Context, header http.Header, body []byte) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.up.String(), bytes.NewReader(body))
 	if err != nil {
@@ -36,12 +36,7 @@ func (h *httpLink) post(ctx context.Context, header http.Header, body []byte) (*
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, vs := range h.opts.Target.Headers {
-		req.Header.Del(k)
-		for _, v := range vs {
-			req.Header.Add(k, v)
-		}
-	}
+	h.opts.upstreamHeaders(req)
 	return h.rp.Transport.RoundTrip(req)
 }
 

@@ -368,12 +368,7 @@ func (l *urlLink) fromServer(data []byte, s sent) {
 // -H headers, the session, the revision, and in 2026-07-28 the
 // request's method and target; the bearer token from mcpeek's store.
 func (l *urlLink) setHeaders(req *http.Request, msg []byte) {
-	for k, vs := range l.opts.Target.Headers {
-		req.Header.Del(k)
-		for _, v := range vs {
-			req.Header.Add(k, v)
-		}
-	}
+	l.opts.upstreamHeaders(req)
 	l.mu.Lock()
 	session, version := l.session, l.version
 	l.mu.Unlock()
@@ -404,7 +399,6 @@ func (l *urlLink) setHeaders(req *http.Request, msg []byte) {
 			req.Header.Set(nameHeader, m.Params.URI)
 		}
 	}
-	l.opts.authorize(req)
 }
 
 // noteVersion keeps the revision an initialize answer names, for the
