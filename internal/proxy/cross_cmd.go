@@ -358,13 +358,17 @@ func (c *cmdLink) get(w http.ResponseWriter, r *http.Request) {
 // delete ends a session: its server is stopped.
 func (c *cmdLink) delete(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(sessionHeader)
+	if id == "" { // the shared session is not the host's to end
+		http.Error(w, http.StatusText(http.StatusNotFound), http.StatusNotFound)
+		return
+	}
 	c.mu.Lock()
 	sess := c.sessions[id]
 	if sess != nil {
 		delete(c.sessions, id)
 	}
 	c.mu.Unlock()
-	if id == "" || sess == nil {
+	if sess == nil {
 		http.Error(w, http.StatusText(http.StatusNotFound), http.StatusNotFound)
 		return
 	}

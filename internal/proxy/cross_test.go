@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"golang.org/x/oauth2"
@@ -224,5 +225,33 @@ func TestProxyListenEndsTheIdleSessionForANewOne(t *testing.T) {
 	c.mu.Unlock()
 	if again {
 		t.Error("a session waiting for an answer was ended")
+	}
+}
+
+// A DELETE without a session id is refused and leaves the shared
+// session be: its server is still stopped when the proxy ends.
+func TestProxyListenDeleteWithoutSessionKeepsTheShared(t *testing.T) {
+	opts := Options{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{"cat"}},
+		Wire: mcpclient.NewWireLog(0, nil), MaxMessageSize: 1 << 20, ErrOut: io.Discard}
+	c := &cmdLink{opts: opts, sessions: map[string]*cmdSession{}}
+	c.mu.Lock()
+	shared, err := c.start(false)
+	c.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	c.delete(w, httptest.NewRequest(http.MethodDelete, "/mcp", nil))
+	c.mu.Lock()
+	kept := c.sessions[""] == shared
+	c.mu.Unlock()
+	if w.Code != http.StatusNotFound || !kept {
+		t.Errorf("DELETE without a session: %d, the shared session kept %v", w.Code, kept)
+	}
+	c.stopAll(0)
+	select {
+	case <-shared.proc.exited:
+	case <-time.After(5 * time.Second):
+		t.Error("the shared session's server was not stopped")
 	}
 }
