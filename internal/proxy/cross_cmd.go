@@ -197,13 +197,13 @@ func (c *cmdLink) start(initialize bool) (*cmdSession, error) {
 	if c.recorded {
 		rec = nil
 	}
-	c.recorded = true
 	sess := &cmdSession{opts: c.opts, track: newTracker(c.opts.Wire, rec, "stdio"), waiting: map[string]*reply{}, lastUse: time.Now()}
 	sess.proc = &stdioLink{opts: c.opts, exited: make(chan struct{}), hostGone: make(chan struct{})}
 	out, err := sess.proc.start()
 	if err != nil {
 		return nil, err
 	}
+	c.recorded = true // a session whose server never started recorded nothing
 	if c.opts.Answer != AnswerNever {
 		ctx, stop := context.WithCancel(context.Background())
 		go func() { <-sess.proc.exited; stop() }()

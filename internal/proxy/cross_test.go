@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpeek/mcpeek/internal/record"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"golang.org/x/oauth2"
 )
@@ -253,5 +254,27 @@ func TestProxyListenDeleteWithoutSessionKeepsTheShared(t *testing.T) {
 	case <-shared.proc.exited:
 	case <-time.After(5 * time.Second):
 		t.Error("the shared session's server was not stopped")
+	}
+}
+
+// A server that fails to start leaves the recording to the next
+// session's.
+func TestProxyListenRecordsAfterAFailedStart(t *testing.T) {
+	opts := Options{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{"/nonexistent/mcpeek-test-server"}},
+		Wire: mcpclient.NewWireLog(0, nil), MaxMessageSize: 1 << 20, ErrOut: io.Discard, Record: record.NewWriter(io.Discard)}
+	c := &cmdLink{opts: opts, sessions: map[string]*cmdSession{}}
+	defer c.stopAll(0)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.start(true); err == nil {
+		t.Fatal("a missing command started")
+	}
+	c.opts.Target.Command = []string{"cat"}
+	sess, err := c.start(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sess.track.hs == nil {
+		t.Error("the first session whose server started does not write the recording")
 	}
 }
