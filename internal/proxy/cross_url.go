@@ -233,6 +233,9 @@ func (l *urlLink) exchange(msg []byte, started chan struct{}) {
 	// A request the answer did not answer would wait for ever.
 	for _, id := range s.ids {
 		if l.track.isHostOpen(id) && (l.ans == nil || !l.ans.answering(id)) {
+			if l.ans != nil {
+				l.ans.unwatch(id)
+			}
 			l.track.answered(id)
 			l.write(errorResponse(id, codeServerGone, "mcpeek proxy: the server at "+l.opts.Target.String()+" ended its answer before it answered the request"))
 		}
@@ -483,6 +486,9 @@ func (l *urlLink) failRequests(ids []string, why string) {
 // when it gave one.
 func (l *urlLink) failRequestsWith(ids []string, why string, serverError json.RawMessage) {
 	for _, id := range ids {
+		if l.ans != nil {
+			l.ans.unwatch(id)
+		}
 		if !l.track.isHostOpen(id) {
 			continue
 		}
