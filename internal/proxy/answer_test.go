@@ -492,3 +492,39 @@ func TestAnswerForgetsWatchedRequestsLeftUnanswered(t *testing.T) {
 		t.Errorf("after the server could not be reached %d requests are watched", n)
 	}
 }
+
+// chunks reads its string a few bytes at a time, the sizes cycling.
+type chunks struct {
+	s string
+	n int
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	c.n = c.n%5 + 1
+	n := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[n:]
+	return n, nil
+}
+
+// An event's end is found however the reads split it and its
+// separator, a large event's too.
+func TestSSEFilterFindsEndsAcrossReads(t *testing.T) {
+	t.Parallel()
+	large := "data: {\"id\":2,\"v\":\"" + strings.Repeat("y", 20000) + "\"}\r\n\r\n"
+	keep := "data: {\"id\":1}\n\n" + large + "data: {\"id\":3}\n\r\n"
+	taken := "data: {\"id\":\"q\",\"method\":\"elicitation/create\"}\r\n\r\n"
+	var tracked []string
+	f := &sseFilter{ReadCloser: io.NopCloser(&chunks{s: taken + keep + taken}), max: 1 << 20,
+		take:  func(d []byte) bool { return strings.Contains(string(d), "elicitation/create") },
+		track: func(d []byte) { tracked = append(tracked, string(d)[:8]) }, note: func(string) {}}
+	got, err := io.ReadAll(f)
+	if err != nil || string(got) != keep {
+		t.Errorf("the host got %d bytes, want %d (%v)", len(got), len(keep), err)
+	}
+	if strings.Join(tracked, "|") != `{"id":1}|{"id":2,|{"id":3}` {
+		t.Errorf("tracked %q", tracked)
+	}
+}

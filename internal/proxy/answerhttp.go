@@ -247,10 +247,13 @@ type sseFilter struct {
 	note  func(string)
 	buf   []byte
 	in    []byte // read, not yet a whole event
-	out   []byte // to hand on
-	skip  bool   // in an event over the limit: handed on as it comes
-	tail  []byte // the last bytes handed on of that event
-	err   error
+	// scanned is how much of in was searched for an event's end without
+	// one found: the next search resumes just before it.
+	scanned int
+	out     []byte // to hand on
+	skip    bool   // in an event over the limit: handed on as it comes
+	tail    []byte // the last bytes handed on of that event
+	err     error
 }
 
 func (f *sseFilter) Read(p []byte) (int, error) {
@@ -280,15 +283,20 @@ func (f *sseFilter) cut() {
 		if f.skip && !f.skipped() {
 			return
 		}
-		end := eventEnd(f.in)
+		// A separator is at most 3 bytes: one ending past what was
+		// searched starts at most 2 before its end.
+		from := max(0, f.scanned-3)
+		end := eventEnd(f.in[from:])
 		if end < 0 {
+			f.scanned = len(f.in)
 			if int64(len(f.in)) > f.max {
-				f.skip = true
+				f.skip, f.scanned = true, 0
 				f.note(fmt.Sprintf("proxy: an event of the server's stream is over --max-message-size (%d): forwarded, not logged", f.max))
 				continue
 			}
 			return
 		}
+		end += from
 		event := f.in[:end]
 		if data := eventData(event, f.max); data == nil || !f.take(data) {
 			if data != nil {
@@ -296,7 +304,7 @@ func (f *sseFilter) cut() {
 			}
 			f.out = append(f.out, event...)
 		}
-		f.in = f.in[end:]
+		f.in, f.scanned = f.in[end:], 0
 	}
 }
 
