@@ -183,16 +183,14 @@ func (o *hostAnswer) send(msg []byte) {
 	msg = bytes.TrimRight(msg, "\r\n")
 	switch {
 	case o.sse:
-		_, _ = fmt.Fprintf(o.w, "event: message\ndata: %s\n\n", msg)
+		_ = writeEvent(o.w, msg)
 	case o.wrote:
 		return
 	default:
 		_, _ = o.w.Write(msg)
+		flush(o.w)
 	}
 	o.wrote = true
-	if f, ok := o.w.(http.Flusher); ok {
-		f.Flush()
-	}
 }
 
 // serveWatched answers a host's POST of a request whose input the proxy

@@ -353,13 +353,8 @@ func (l *urlLink) fromServer(data []byte, s sent) {
 	if s.initialize {
 		l.noteVersion(data)
 	}
-	if bytes.ContainsAny(data, "\r\n") {
-		var compact bytes.Buffer
-		if json.Compact(&compact, data) == nil {
-			data = compact.Bytes()
-		}
-	}
-	line := append(append(make([]byte, 0, len(data)+1), data...), '\n')
+	line := asLine(data)
+	data = line[:len(line)-1]
 	if l.ans != nil && l.ans.fromServer(line) {
 		return // a question the proxy answers, or the answer to its own request
 	}
