@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"sync"
@@ -455,5 +457,74 @@ func TestSSEFilterTakesEventsOut(t *testing.T) {
 	}
 	if strings.Join(tracked, "|") != `{"id":1}|{"id":3}` || len(took) != 3 {
 		t.Errorf("tracked %q, offered %q", tracked, took)
+	}
+}
+
+// A 2026-07-28 request the proxy watches for input is forgotten when the
+// host cancels it, and when the proxy answers it for a server it could
+// not reach: neither will have a result to take it.
+func TestAnswerForgetsWatchedRequestsLeftUnanswered(t *testing.T) {
+	t.Parallel()
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	opts := Options{Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: down.URL + "/mcp"}, Answer: AnswerMissing,
+		Wire: mcpclient.NewWireLog(0, nil), MaxMessageSize: 1 << 20, Out: io.Discard, ErrOut: io.Discard}
+	l := &urlLink{opts: opts, track: newTracker(opts.Wire, nil, "http"), client: &http.Client{},
+		posts: make(chan struct{}, maxPosts), ctx: context.Background()}
+	l.ans = newAnswerer(l.ctx, opts, l.track, l.toServer, l.write)
+	call := func(id string) []byte {
+		msg := l.ans.fromHost([]byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"pick","_meta":{"` + capsMetaKey + `":{}}}}`))
+		l.track.fromHost(msg)
+		return msg
+	}
+	watched := func() int {
+		l.ans.mu.Lock()
+		defer l.ans.mu.Unlock()
+		return len(l.ans.watched)
+	}
+	call("1")
+	l.ans.fromHost([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`))
+	if n := watched(); n != 0 {
+		t.Errorf("after the host's cancellation %d requests are watched", n)
+	}
+	l.exchange(call("2"), make(chan struct{}))
+	if n := watched(); n != 0 {
+		t.Errorf("after the server could not be reached %d requests are watched", n)
+	}
+}
+
+// chunks reads its string a few bytes at a time, the sizes cycling.
+type chunks struct {
+	s string
+	n int
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	c.n = c.n%5 + 1
+	n := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[n:]
+	return n, nil
+}
+
+// An event's end is found however the reads split it and its
+// separator, a large event's too.
+func TestSSEFilterFindsEndsAcrossReads(t *testing.T) {
+	t.Parallel()
+	large := "data: {\"id\":2,\"v\":\"" + strings.Repeat("y", 20000) + "\"}\r\n\r\n"
+	keep := "data: {\"id\":1}\n\n" + large + "data: {\"id\":3}\n\r\n"
+	taken := "data: {\"id\":\"q\",\"method\":\"elicitation/create\"}\r\n\r\n"
+	var tracked []string
+	f := &sseFilter{ReadCloser: io.NopCloser(&chunks{s: taken + keep + taken}), max: 1 << 20,
+		take:  func(d []byte) bool { return strings.Contains(string(d), "elicitation/create") },
+		track: func(d []byte) { tracked = append(tracked, string(d)[:8]) }, note: func(string) {}}
+	got, err := io.ReadAll(f)
+	if err != nil || string(got) != keep {
+		t.Errorf("the host got %d bytes, want %d (%v)", len(got), len(keep), err)
+	}
+	if strings.Join(tracked, "|") != `{"id":1}|{"id":2,|{"id":3}` {
+		t.Errorf("tracked %q", tracked)
 	}
 }

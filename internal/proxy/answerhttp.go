@@ -24,7 +24,7 @@ import (
 
 // post POSTs one message of the proxy's to the server, with the headers
 // of the host's request it belongs to (its session, its credentials)
-// and the -H headers.
+// and the -H headers and the stored token, as the host's own go.
 func (h *httpLink) post(ctx context.Context, header http.Header, body []byte) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.up.String(), bytes.NewReader(body))
 	if err != nil {
@@ -36,12 +36,7 @@ func (h *httpLink) post(ctx context.Context, header http.Header, body []byte) (*
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, vs := range h.opts.Target.Headers {
-		req.Header.Del(k)
-		for _, v := range vs {
-			req.Header.Add(k, v)
-		}
-	}
+	h.opts.upstreamHeaders(req)
 	return h.rp.Transport.RoundTrip(req)
 }
 
@@ -188,16 +183,14 @@ func (o *hostAnswer) send(msg []byte) {
 	msg = bytes.TrimRight(msg, "\r\n")
 	switch {
 	case o.sse:
-		_, _ = fmt.Fprintf(o.w, "event: message\ndata: %s\n\n", msg)
+		_ = writeEvent(o.w, msg)
 	case o.wrote:
 		return
 	default:
 		_, _ = o.w.Write(msg)
+		flush(o.w)
 	}
 	o.wrote = true
-	if f, ok := o.w.(http.Flusher); ok {
-		f.Flush()
-	}
 }
 
 // serveWatched answers a host's POST of a request whose input the proxy
@@ -252,10 +245,13 @@ type sseFilter struct {
 	note  func(string)
 	buf   []byte
 	in    []byte // read, not yet a whole event
-	out   []byte // to hand on
-	skip  bool   // in an event over the limit: handed on as it comes
-	tail  []byte // the last bytes handed on of that event
-	err   error
+	// scanned is how much of in was searched for an event's end without
+	// one found: the next search resumes just before it.
+	scanned int
+	out     []byte // to hand on
+	skip    bool   // in an event over the limit: handed on as it comes
+	tail    []byte // the last bytes handed on of that event
+	err     error
 }
 
 func (f *sseFilter) Read(p []byte) (int, error) {
@@ -285,15 +281,20 @@ func (f *sseFilter) cut() {
 		if f.skip && !f.skipped() {
 			return
 		}
-		end := eventEnd(f.in)
+		// A separator is at most 3 bytes: one ending past what was
+		// searched starts at most 2 before its end.
+		from := max(0, f.scanned-3)
+		end := eventEnd(f.in[from:])
 		if end < 0 {
+			f.scanned = len(f.in)
 			if int64(len(f.in)) > f.max {
-				f.skip = true
+				f.skip, f.scanned = true, 0
 				f.note(fmt.Sprintf("proxy: an event of the server's stream is over --max-message-size (%d): forwarded, not logged", f.max))
 				continue
 			}
 			return
 		}
+		end += from
 		event := f.in[:end]
 		if data := eventData(event, f.max); data == nil || !f.take(data) {
 			if data != nil {
@@ -301,7 +302,7 @@ func (f *sseFilter) cut() {
 			}
 			f.out = append(f.out, event...)
 		}
-		f.in = f.in[end:]
+		f.in, f.scanned = f.in[end:], 0
 	}
 }
 

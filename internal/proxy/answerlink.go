@@ -258,11 +258,13 @@ func (a *answerer) serverCancelled(data []byte) bool {
 }
 
 // hostCancelled stops the rounds of input of a host's request the host
-// no longer waits for; its cancellation goes on to the server as it is.
+// no longer waits for, or stops watching it; its cancellation goes on to
+// the server as it is.
 func (a *answerer) hostCancelled(data []byte) {
 	id := string(getPath(data, "params", "requestId"))
 	a.mu.Lock()
 	cancel, ok := a.rounds[id]
+	delete(a.watched, id)
 	a.mu.Unlock()
 	if ok {
 		a.track.answered(id)
@@ -509,6 +511,14 @@ func (a *answerer) failHost(link roundLink, hostID, why string) {
 	a.opts.report(fmt.Sprintf("the host's request %s: %s", textclean.OneLine(hostID), why))
 	a.track.answered(hostID)
 	link.toHost(errorResponse(hostID, codeCannotAnswer, "mcpeek proxy: "+why))
+}
+
+// unwatch forgets the host's request id, answered by the proxy without
+// the server's result (the server could not be reached).
+func (a *answerer) unwatch(id string) {
+	a.mu.Lock()
+	delete(a.watched, id)
+	a.mu.Unlock()
 }
 
 // takeWatched is the host's request in body when the proxy gives its

@@ -4,6 +4,19 @@ import (
 	"net/http"
 )
 
+// upstreamHeaders sets what each request the proxy sends to a URL
+// server carries whoever built it: the -H headers (in place of the
+// host's of the same name), then the stored token (authorize).
+func (o Options) upstreamHeaders(req *http.Request) {
+	for k, vs := range o.Target.Headers {
+		req.Header.Del(k)
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	o.authorize(req)
+}
+
 // authorize sets the bearer token mcpeek holds for a URL server on a
 // request to it, unless the host sent authorization of its own. The
 // token is one of the run's secrets: the wire log and the recording

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -197,13 +196,13 @@ func (c *cmdLink) start(initialize bool) (*cmdSession, error) {
 	if c.recorded {
 		rec = nil
 	}
-	c.recorded = true
 	sess := &cmdSession{opts: c.opts, track: newTracker(c.opts.Wire, rec, "stdio"), waiting: map[string]*reply{}, lastUse: time.Now()}
 	sess.proc = &stdioLink{opts: c.opts, exited: make(chan struct{}), hostGone: make(chan struct{})}
 	out, err := sess.proc.start()
 	if err != nil {
 		return nil, err
 	}
+	c.recorded = true // a session whose server never started recorded nothing
 	if c.opts.Answer != AnswerNever {
 		ctx, stop := context.WithCancel(context.Background())
 		go func() { <-sess.proc.exited; stop() }()
@@ -358,13 +357,17 @@ func (c *cmdLink) get(w http.ResponseWriter, r *http.Request) {
 // delete ends a session: its server is stopped.
 func (c *cmdLink) delete(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(sessionHeader)
+	if id == "" { // the shared session is not the host's to end
+		http.Error(w, http.StatusText(http.StatusNotFound), http.StatusNotFound)
+		return
+	}
 	c.mu.Lock()
 	sess := c.sessions[id]
 	if sess != nil {
 		delete(c.sessions, id)
 	}
 	c.mu.Unlock()
-	if id == "" || sess == nil {
+	if sess == nil {
 		http.Error(w, http.StatusText(http.StatusNotFound), http.StatusNotFound)
 		return
 	}
@@ -431,12 +434,11 @@ type cmdSession struct {
 // reply is what one POST (or the GET stream) waits for: the messages to
 // write, ch closed once each of its requests is answered.
 type reply struct {
-	ch     chan []byte
-	open   map[string]bool
-	batch  bool
-	stream bool          // it takes the server's own messages too
-	done   chan struct{} // closed once the handler is gone
-	once   sync.Once
+	ch    chan []byte
+	open  map[string]bool
+	batch bool
+	done  chan struct{} // closed once the handler is gone
+	once  sync.Once
 	// mu keeps a message from being handed over as ch closes (the
 	// server's messages and the proxy's own answers come from two
 	// goroutines).
@@ -477,7 +479,7 @@ func (s *cmdSession) idle() bool {
 
 // await registers a POST's requests before they reach the server.
 func (s *cmdSession) await(ids []string, stream bool) *reply {
-	rep := &reply{ch: make(chan []byte, 16), open: map[string]bool{}, batch: len(ids) > 1, stream: stream, done: make(chan struct{})}
+	rep := &reply{ch: make(chan []byte, 16), open: map[string]bool{}, batch: len(ids) > 1, done: make(chan struct{})}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, id := range ids {
@@ -497,7 +499,7 @@ func (s *cmdSession) listen() (*reply, bool) {
 	if s.getting != nil || s.gone != nil {
 		return nil, false
 	}
-	rep := &reply{ch: make(chan []byte, 16), stream: true, done: make(chan struct{})}
+	rep := &reply{ch: make(chan []byte, 16), done: make(chan struct{})}
 	s.getting = rep
 	pending := s.pending
 	s.pending, s.kept = nil, 0
@@ -556,20 +558,13 @@ func (r *reply) deliver(msg []byte) bool {
 // send writes one of the host's messages to the server's stdin as a line:
 // its bytes as POSTed, unless they hold line breaks, which a line cannot.
 func (s *cmdSession) send(body []byte) bool {
-	body = bytes.TrimSpace(body)
-	if bytes.ContainsAny(body, "\r\n") {
-		var compact bytes.Buffer
-		if json.Compact(&compact, body) == nil {
-			body = compact.Bytes()
-		}
-	}
 	s.mu.Lock()
 	gone := s.gone
 	s.mu.Unlock()
 	if gone != nil {
 		return false
 	}
-	line := append(append(make([]byte, 0, len(body)+1), body...), '\n')
+	line := asLine(body)
 	if s.ans != nil {
 		line = s.ans.fromHost(line)
 	}

@@ -11,7 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/mcpeek/mcpeek/internal/record"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"golang.org/x/oauth2"
 )
@@ -224,5 +226,55 @@ func TestProxyListenEndsTheIdleSessionForANewOne(t *testing.T) {
 	c.mu.Unlock()
 	if again {
 		t.Error("a session waiting for an answer was ended")
+	}
+}
+
+// A DELETE without a session id is refused and leaves the shared
+// session be: its server is still stopped when the proxy ends.
+func TestProxyListenDeleteWithoutSessionKeepsTheShared(t *testing.T) {
+	opts := Options{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{"cat"}},
+		Wire: mcpclient.NewWireLog(0, nil), MaxMessageSize: 1 << 20, ErrOut: io.Discard}
+	c := &cmdLink{opts: opts, sessions: map[string]*cmdSession{}}
+	c.mu.Lock()
+	shared, err := c.start(false)
+	c.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	c.delete(w, httptest.NewRequest(http.MethodDelete, "/mcp", nil))
+	c.mu.Lock()
+	kept := c.sessions[""] == shared
+	c.mu.Unlock()
+	if w.Code != http.StatusNotFound || !kept {
+		t.Errorf("DELETE without a session: %d, the shared session kept %v", w.Code, kept)
+	}
+	c.stopAll(0)
+	select {
+	case <-shared.proc.exited:
+	case <-time.After(5 * time.Second):
+		t.Error("the shared session's server was not stopped")
+	}
+}
+
+// A server that fails to start leaves the recording to the next
+// session's.
+func TestProxyListenRecordsAfterAFailedStart(t *testing.T) {
+	opts := Options{Target: mcpclient.Target{Kind: mcpclient.TargetStdio, Command: []string{"/nonexistent/mcpeek-test-server"}},
+		Wire: mcpclient.NewWireLog(0, nil), MaxMessageSize: 1 << 20, ErrOut: io.Discard, Record: record.NewWriter(io.Discard)}
+	c := &cmdLink{opts: opts, sessions: map[string]*cmdSession{}}
+	defer c.stopAll(0)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.start(true); err == nil {
+		t.Fatal("a missing command started")
+	}
+	c.opts.Target.Command = []string{"cat"}
+	sess, err := c.start(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sess.track.hs == nil {
+		t.Error("the first session whose server started does not write the recording")
 	}
 }

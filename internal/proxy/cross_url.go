@@ -233,6 +233,9 @@ func (l *urlLink) exchange(msg []byte, started chan struct{}) {
 	// A request the answer did not answer would wait for ever.
 	for _, id := range s.ids {
 		if l.track.isHostOpen(id) && (l.ans == nil || !l.ans.answering(id)) {
+			if l.ans != nil {
+				l.ans.unwatch(id)
+			}
 			l.track.answered(id)
 			l.write(errorResponse(id, codeServerGone, "mcpeek proxy: the server at "+l.opts.Target.String()+" ended its answer before it answered the request"))
 		}
@@ -350,13 +353,8 @@ func (l *urlLink) fromServer(data []byte, s sent) {
 	if s.initialize {
 		l.noteVersion(data)
 	}
-	if bytes.ContainsAny(data, "\r\n") {
-		var compact bytes.Buffer
-		if json.Compact(&compact, data) == nil {
-			data = compact.Bytes()
-		}
-	}
-	line := append(append(make([]byte, 0, len(data)+1), data...), '\n')
+	line := asLine(data)
+	data = line[:len(line)-1]
 	if l.ans != nil && l.ans.fromServer(line) {
 		return // a question the proxy answers, or the answer to its own request
 	}
@@ -368,12 +366,7 @@ func (l *urlLink) fromServer(data []byte, s sent) {
 // -H headers, the session, the revision, and in 2026-07-28 the
 // request's method and target; the bearer token from mcpeek's store.
 func (l *urlLink) setHeaders(req *http.Request, msg []byte) {
-	for k, vs := range l.opts.Target.Headers {
-		req.Header.Del(k)
-		for _, v := range vs {
-			req.Header.Add(k, v)
-		}
-	}
+	l.opts.upstreamHeaders(req)
 	l.mu.Lock()
 	session, version := l.session, l.version
 	l.mu.Unlock()
@@ -404,7 +397,6 @@ func (l *urlLink) setHeaders(req *http.Request, msg []byte) {
 			req.Header.Set(nameHeader, m.Params.URI)
 		}
 	}
-	l.opts.authorize(req)
 }
 
 // noteVersion keeps the revision an initialize answer names, for the
@@ -489,6 +481,9 @@ func (l *urlLink) failRequests(ids []string, why string) {
 // when it gave one.
 func (l *urlLink) failRequestsWith(ids []string, why string, serverError json.RawMessage) {
 	for _, id := range ids {
+		if l.ans != nil {
+			l.ans.unwatch(id)
+		}
 		if !l.track.isHostOpen(id) {
 			continue
 		}

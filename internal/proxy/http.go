@@ -121,18 +121,13 @@ func (o Options) hostMessage(w http.ResponseWriter, r *http.Request) (body []byt
 	return body, true
 }
 
-// rewrite sends the request to the server's URL, with the -H headers.
+// rewrite sends the request to the server's URL, with the -H headers
+// and the stored token.
 func (h *httpLink) rewrite(pr *httputil.ProxyRequest) {
 	u := *h.up
 	pr.Out.URL = &u
 	pr.Out.Host = ""
-	for k, vs := range h.opts.Target.Headers {
-		pr.Out.Header.Del(k)
-		for _, v := range vs {
-			pr.Out.Header.Add(k, v)
-		}
-	}
-	h.opts.authorize(pr.Out)
+	h.opts.upstreamHeaders(pr.Out)
 }
 
 // tapResponse has the wire log read the server's answer as it goes by: a

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpeek/mcpeek/mcpclient"
+	"golang.org/x/oauth2"
 )
 
 // startHTTPProxy runs the proxy on a free loopback port in front of the
@@ -92,5 +93,52 @@ func TestProxyHTTPRefusesOtherOrigins(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("status %d, want 403", resp.StatusCode)
+	}
+}
+
+// A 2026-07-28 request whose input the proxy gives (--answer over
+// --listen) is POSTed by the proxy itself, with the stored token as the
+// host's requests have it.
+func TestProxyHTTPOwnPostCarriesTheToken(t *testing.T) {
+	posted := make(chan http.Header, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		posted <- r.Header.Clone()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Options{
+			Target: mcpclient.Target{Kind: mcpclient.TargetHTTP, URL: srv.URL + "/mcp", Headers: http.Header{"X-Api-Key": {"k"}}},
+			Listen: "127.0.0.1:0", Listening: func(a string) { addr <- a },
+			Answer: AnswerMissing, Askers: []NamedAsker{{"the test", choiceAsker("b")}},
+			Token: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "stored-token", TokenType: "Bearer"}),
+		})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pick","_meta":{"` + capsMetaKey + `":{}}}}`
+	req, _ := http.NewRequest(http.MethodPost, "http://"+<-addr+"/mcp", strings.NewReader(call))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(answer), `"result"`) {
+		t.Errorf("the host got %q", answer)
+	}
+	h := <-posted
+	if h.Get("Authorization") != "Bearer stored-token" || h.Get("X-Api-Key") != "k" {
+		t.Errorf("the proxy's POST went without the stored token or -H's header: %v", h)
 	}
 }

@@ -152,22 +152,19 @@ func noEOF(err error, read bool) error {
 // idOf finds the top-level id in the start of a message too long to read
 // whole ("": none found there).
 func idOf(start []byte) string {
-	dec := json.NewDecoder(bytes.NewReader(start))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return ""
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return ""
-		}
-		if key == "id" {
-			return string(v)
+	return string(member(start, "id"))
+}
+
+// asLine is a message as one line of a stdio transport: trimmed, joined
+// onto one line when it was written over several, and ended with a
+// newline.
+func asLine(msg []byte) []byte {
+	msg = bytes.TrimSpace(msg)
+	if bytes.ContainsAny(msg, "\r\n") {
+		var compact bytes.Buffer
+		if json.Compact(&compact, msg) == nil {
+			msg = compact.Bytes()
 		}
 	}
-	return ""
+	return append(append(make([]byte, 0, len(msg)+1), msg...), '\n')
 }
