@@ -283,11 +283,16 @@ func (c *cmdLink) answerGone(w http.ResponseWriter, r *http.Request, sess *cmdSe
 
 // streamReply writes the messages due to a POST as an event stream until
 // each of its requests is answered.
-func (c *cmdLink) streamReply(w http.ResponseWriter, r *http.Request, sess *cmdSession, rep *reply) {
+func (c *cmdLink) streamReply(w http.ResponseWriter, r *http.Request, sess *cmdSession, rep *reply, first ...[]byte) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	flush(w)
+	for _, msg := range first {
+		if writeEvent(w, msg) != nil {
+			return
+		}
+	}
 	for {
 		select {
 		case msg, ok := <-rep.ch:
@@ -344,14 +349,14 @@ func (c *cmdLink) get(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, http.StatusText(http.StatusNotFound), http.StatusNotFound)
 		return
 	}
-	rep, ok := sess.listen()
+	rep, kept, ok := sess.listen()
 	if !ok {
 		http.Error(w, "the session's stream is open already", http.StatusConflict)
 		return
 	}
 	defer sess.drop(rep)
 	w.Header().Set(sessionHeader, id)
-	c.streamReply(w, r, sess, rep)
+	c.streamReply(w, r, sess, rep, kept...)
 }
 
 // delete ends a session: its server is stopped.
@@ -492,25 +497,21 @@ func (s *cmdSession) await(ids []string, stream bool) *reply {
 	return rep
 }
 
-// listen registers the GET stream; false when one is open.
-func (s *cmdSession) listen() (*reply, bool) {
+// listen registers the GET stream, and returns the server's messages
+// kept while none was open, to be written first: what the server sends
+// from now on waits on the stream's channel behind them, in order. False
+// when a stream is open.
+func (s *cmdSession) listen() (rep *reply, kept [][]byte, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.getting != nil || s.gone != nil {
-		return nil, false
+		return nil, nil, false
 	}
-	rep := &reply{ch: make(chan []byte, 16), done: make(chan struct{})}
+	rep = &reply{ch: make(chan []byte, 16), done: make(chan struct{})}
 	s.getting = rep
-	pending := s.pending
+	kept = s.pending
 	s.pending, s.kept = nil, 0
-	go func() {
-		for _, m := range pending {
-			if !rep.deliver(m) {
-				return
-			}
-		}
-	}()
-	return rep, true
+	return rep, kept, true
 }
 
 // drop forgets a handler that is gone.

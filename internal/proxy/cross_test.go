@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -276,5 +277,31 @@ func TestProxyListenRecordsAfterAFailedStart(t *testing.T) {
 	}
 	if sess.track.hs == nil {
 		t.Error("the first session whose server started does not write the recording")
+	}
+}
+
+// A GET stream opened after the server spoke gets the messages kept for
+// it first, then what the server says next: in the order the server
+// sent them.
+func TestProxyListenStreamKeepsTheServersOrder(t *testing.T) {
+	t.Parallel()
+	s := &cmdSession{waiting: map[string]*reply{}, pending: [][]byte{[]byte(`{"n":1}`), []byte(`{"n":2}`)}}
+	rep, kept, ok := s.listen()
+	if !ok {
+		t.Fatal("no stream")
+	}
+	if !rep.deliver([]byte(`{"n":3}`)) { // the server's next message, as route hands it on
+		t.Fatal("the stream took no message")
+	}
+	rep.finish()
+	w := httptest.NewRecorder()
+	(&cmdLink{}).streamReply(w, httptest.NewRequest(http.MethodGet, "/", nil), s, rep, kept...)
+	got := regexp.MustCompile(`"n":(\d)`).FindAllStringSubmatch(w.Body.String(), -1)
+	var order string
+	for _, m := range got {
+		order += m[1]
+	}
+	if order != "123" {
+		t.Errorf("the stream wrote the messages in the order %q, want 123:\n%s", order, w.Body.String())
 	}
 }
