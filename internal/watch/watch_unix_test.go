@@ -362,3 +362,62 @@ func TestLongEntryIsCut(t *testing.T) {
 		t.Fatal("no entry")
 	}
 }
+
+// A watcher attaching after the handshake has left the ring is sent it
+// first, whole, so that it knows which revision the traffic speaks; one
+// the ring still holds is not sent twice.
+func TestWatcherIsSentTheHandshakeOnceGone(t *testing.T) {
+	t.Parallel()
+	handshake := func(wire *mcpclient.WireLog) {
+		wire.Raw(mcpclient.DirSend, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`), "initialize", json.RawMessage(`0`))
+		wire.Raw(mcpclient.DirRecv, []byte(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}`), "", json.RawMessage(`0`))
+		wire.Raw(mcpclient.DirSend, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), "notifications/initialized", nil)
+	}
+	for _, tc := range []struct {
+		name  string
+		notes []string
+		want  []string
+	}{
+		{"gone", []string{"one", "two"}, []string{"initialize", "response 0", "notifications/initialized", "one", "two", "live"}},
+		{"held", nil, []string{"initialize", "response 0", "notifications/initialized", "live"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			wire := mcpclient.NewWireLog(3, nil)
+			handshake(wire)
+			for _, n := range tc.notes {
+				wire.Note(n)
+			}
+			h := start(t, wire, Options{})
+			w, err := Attach(context.Background(), h.Info())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make(chan string, 100)
+			copied := mcpclient.NewWireLog(0, nil)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				_ = w.Run(context.Background(), Handler{
+					Entry: func(e mcpclient.WireEntry) {
+						copied.Add(e)
+						switch {
+						case e.Method != "":
+							got <- e.Method
+						case len(e.ID) > 0:
+							got <- "response " + string(e.ID)
+						default:
+							got <- e.Text
+						}
+					},
+					Live: func() { got <- "live" },
+				})
+			}()
+			t.Cleanup(func() { _ = w.Close(); <-done })
+			expect(t, got, tc.want...)
+			if hs := copied.Handshake(); len(hs) != 3 || !strings.Contains(string(hs[1].Message), "2025-11-25") {
+				t.Errorf("the watcher's handshake = %+v, want the proxy's three messages", hs)
+			}
+		})
+	}
+}
