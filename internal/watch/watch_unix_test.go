@@ -421,3 +421,22 @@ func TestWatcherIsSentTheHandshakeOnceGone(t *testing.T) {
 		})
 	}
 }
+
+// A dead proxy's URL notes, whose URLs hold tokens, go with its socket
+// and info; a running one's stay.
+func TestStaleWatchNotesAreRemoved(t *testing.T) {
+	t.Parallel()
+	dir := sockDir(t)
+	const dead = 2147483600
+	must(t, os.WriteFile(filepath.Join(dir, fmt.Sprint(dead)+".json"), []byte(`{"pid":2147483600,"server":"gone"}`), 0o600))
+	must(t, os.WriteFile(filepath.Join(dir, fmt.Sprint(dead)+".sock"), nil, 0o600))
+	for _, n := range []string{"1", "2"} {
+		must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-open-%s.txt", dead, n)), []byte("http://127.0.0.1/?token=t\n"), 0o600))
+	}
+	mine := filepath.Join(dir, fmt.Sprintf("%d-open-1.txt", os.Getpid()))
+	must(t, os.WriteFile(mine, []byte("http://127.0.0.1/?token=t\n"), 0o600))
+	removeStale(dir)
+	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 1 || left[0] != mine {
+		t.Fatalf("left behind: %v; want only %s", left, mine)
+	}
+}
