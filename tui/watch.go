@@ -19,6 +19,7 @@ import (
 	"github.com/mcpeek/mcpeek/internal/suite/author"
 	"github.com/mcpeek/mcpeek/mcpclient"
 	"github.com/mcpeek/mcpeek/tui/page"
+	"github.com/mcpeek/mcpeek/tui/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -52,6 +53,17 @@ type watching struct {
 	shown int
 	now   []Watched // as of the last poll
 	asked atomic.Int64
+	read  wireMark // what m.wire and m.records were read from
+}
+
+// wireMark is which proxy's log m.wire was read from, and how far: a poll
+// finding the same log with as many entries, the last of the same time,
+// has nothing new (the time tells once the ring has wrapped, when the
+// count stays the same), and keeps the records paired before.
+type wireMark struct {
+	wire *mcpclient.WireLog
+	n    int
+	last time.Time
 }
 
 // watchStart starts the watchers, in a command, and shows the Log tab.
@@ -112,11 +124,20 @@ func (m *Model) watchPoll() {
 	if m.watch.shown >= len(m.watch.now) {
 		m.watch.shown = 0
 	}
-	m.wire, m.records = nil, nil
-	if w := m.watched(); w != nil {
-		m.wire = w.Wire.Entries()
-		m.records = wireRecords(w.Label, m.wire)
+	w := m.watched()
+	if w == nil {
+		m.wire, m.records, m.watch.read = nil, nil, wireMark{}
+		return
 	}
+	wire := w.Wire.Entries()
+	mark := wireMark{wire: w.Wire, n: len(wire)}
+	if len(wire) > 0 {
+		mark.last = wire[len(wire)-1].Time
+	}
+	if mark == m.watch.read {
+		return // nothing new: the entries are not decoded and paired again
+	}
+	m.wire, m.records, m.watch.read = wire, wireRecords(w.Label, wire), mark
 }
 
 // watched is the proxy shown, or nil.
@@ -132,7 +153,7 @@ func (m *Model) watchNext() {
 	if n := len(m.watch.now); n > 1 {
 		m.watch.shown = (m.watch.shown + 1) % n
 		m.watchPoll()
-		m.status = statusMsg{"watching " + m.watchLabel(), false}
+		m.status = statusMsg{"watching " + widget.Line(m.watchLabel(), max(m.c.Width-10, 10)), false} // cleaned as the header's
 	}
 }
 
@@ -268,8 +289,9 @@ func (m *Model) watchOnly() {
 
 // watchSaved is the step + saves in watch mode: the tools/call the
 // entry shown on the Log tab belongs to (its request, a retry, its
-// response), or the one the question shown on the Requests tab was asked
-// during, as the proxy's traffic has it.
+// response, a question asked during it or the host's answer), or the one
+// the question shown on the Requests tab was asked during, as the proxy's
+// traffic has it.
 func (m *Model) watchSaved(current page.Page) (*savedStep, string) {
 	const why = "+ saves a tools/call the proxy forwarded as a test: pick its request, its response or a question asked during it (Log or Requests tab)"
 	var match func(x recording.Exchange) bool
@@ -279,9 +301,7 @@ func (m *Model) watchSaved(current page.Page) (*savedStep, string) {
 		if !ok || len(e.ID) == 0 {
 			return nil, why
 		}
-		match = func(x recording.Exchange) bool {
-			return slices.ContainsFunc(x.Requests, func(r recording.Entry) bool { return string(r.ID) == string(e.ID) })
-		}
+		match = entryMatch(e)
 	case *page.Requests:
 		r, ok := p.Selected()
 		if !ok {
@@ -293,6 +313,31 @@ func (m *Model) watchSaved(current page.Page) (*savedStep, string) {
 	default:
 		return nil, why
 	}
+	if step, msg := m.watchSave(match); step != nil || msg != "" {
+		return step, msg
+	}
+	return nil, why
+}
+
+// entryMatch says whether an exchange is the one a Log entry with an id
+// belongs to. The host's requests and the server's form two id
+// sequences: the host's request, or the server's response to it, names
+// a call (or a retry) by its id; the server's question, or the host's
+// answer to it, names a question asked during one.
+func entryMatch(e mcpclient.WireEntry) func(x recording.Exchange) bool {
+	if hostSide := (e.Dir == mcpclient.DirSend) == (e.Method != ""); hostSide {
+		return func(x recording.Exchange) bool {
+			return slices.ContainsFunc(x.Requests, func(r recording.Entry) bool { return string(r.ID) == string(e.ID) })
+		}
+	}
+	return func(x recording.Exchange) bool {
+		return slices.ContainsFunc(x.Questions, func(q recording.Question) bool { return len(q.ID) > 0 && string(q.ID) == string(e.ID) })
+	}
+}
+
+// watchSave is the step of the last tools/call match picks in the proxy's
+// traffic, or why there is none to save ("": none matched).
+func (m *Model) watchSave(match func(x recording.Exchange) bool) (*savedStep, string) {
 	for _, x := range slices.Backward(recording.Exchanges(recordingEntries(m.wire))) {
 		if x.Method != "tools/call" || !match(x) {
 			continue
@@ -300,14 +345,26 @@ func (m *Model) watchSaved(current page.Page) (*savedStep, string) {
 		if x.Response == nil {
 			return nil, "this tools/call has not been answered yet: + saves it once it has"
 		}
-		step, err := author.CallStep(x, wireEra(m.wire))
+		step, err := author.CallStep(x, m.watchEra())
 		if err != nil {
 			return nil, "cannot save this call: " + err.Error()
 		}
 		args, _ := step.Args.(json.RawMessage)
 		return &savedStep{step: step, args: args}, ""
 	}
-	return nil, why
+	return nil, ""
+}
+
+// watchEra is the protocol revision the proxy shown speaks, from the
+// handshake its log keeps apart: the ring of entries loses it once the
+// traffic has gone on long enough.
+func (m *Model) watchEra() string {
+	if w := m.watched(); w != nil {
+		if era := wireEra(w.Wire.Handshake()); era != "" {
+			return era
+		}
+	}
+	return wireEra(m.wire)
 }
 
 // wireEra is the protocol revision a proxy's traffic speaks: the one

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,5 +111,119 @@ func TestWatchedQuestionsInBothEras(t *testing.T) {
 				t.Errorf("record = %+v, want key %s, action %s, message %q", r, tc.wantKey, tc.wantAction, tc.wantMessage)
 			}
 		})
+	}
+}
+
+// watchModel is a watcher's model showing the one proxy wire, polled once.
+func watchModel(wire *mcpclient.WireLog) *Model {
+	m := New(Options{Watch: &Watch{Proxies: func() []Watched { return []Watched{{Label: "p", Wire: wire}} }}})
+	m.watchPoll()
+	return m
+}
+
+// raw logs a message as a proxy does.
+func raw(wire *mcpclient.WireLog, dir mcpclient.Direction, method, id, text string) mcpclient.WireEntry {
+	wire.Raw(dir, []byte(text), method, json.RawMessage(id))
+	es := wire.Entries()
+	return es[len(es)-1]
+}
+
+// A poll finding nothing new keeps the records read before instead of
+// decoding and pairing the whole log again; one finding a new entry reads
+// it, also once the ring is full and its length stays the same.
+func TestWatchPollRereadsOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
+	wire := mcpclient.NewWireLog(3, nil)
+	ask := func(id string) {
+		raw(wire, mcpclient.DirRecv, "elicitation/create", id, `{"jsonrpc":"2.0","id":`+id+`,"method":"elicitation/create","params":{"message":"Q`+id+`?","requestedSchema":{"type":"object"}}}`)
+	}
+	ask("1")
+	m := watchModel(wire)
+	if len(m.records) != 1 {
+		t.Fatalf("records = %+v, want one", m.records)
+	}
+	before := &m.records[0]
+	m.watchPoll()
+	if len(m.records) != 1 || &m.records[0] != before {
+		t.Error("a poll finding nothing new read the log again")
+	}
+	ask("2")
+	ask("3")
+	m.watchPoll()
+	if len(m.records) != 3 {
+		t.Fatalf("records = %+v, want three", m.records)
+	}
+	ask("4") // the ring is full: as many entries as before
+	m.watchPoll()
+	if n := len(m.records); n != 3 || m.records[n-1].Message != "Q4?" {
+		t.Errorf("records = %+v, want Q2? to Q4?", m.records)
+	}
+}
+
+// + on a Log entry saves the call it belongs to: the host's requests and
+// the server's have ids of their own sequences, so a server's question
+// (and the host's answer) with the id of an earlier call names the call it
+// was asked during, not that one.
+func TestWatchSavesTheCallAnEntryBelongsTo(t *testing.T) {
+	t.Parallel()
+	wire := mcpclient.NewWireLog(0, nil)
+	call1 := raw(wire, mcpclient.DirSend, "tools/call", "1", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"first"}}`)
+	res1 := raw(wire, mcpclient.DirRecv, "", "1", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
+	call2 := raw(wire, mcpclient.DirSend, "tools/call", "2", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"second"}}`)
+	question := raw(wire, mcpclient.DirRecv, "elicitation/create", "1", `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object"}}}`)
+	answer := raw(wire, mcpclient.DirSend, "", "1", `{"jsonrpc":"2.0","id":1,"result":{"action":"decline"}}`)
+	res2 := raw(wire, mcpclient.DirRecv, "", "2", `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`)
+	m := watchModel(wire)
+	for _, tc := range []struct {
+		name  string
+		entry mcpclient.WireEntry
+		want  string
+	}{
+		{"the host's request", call1, "first"},
+		{"the server's response", res1, "first"},
+		{"the later call", call2, "second"},
+		{"its response", res2, "second"},
+		{"the server's question", question, "second"},
+		{"the host's answer", answer, "second"},
+	} {
+		st, why := m.watchSave(entryMatch(tc.entry))
+		if st == nil || st.step.Target != tc.want {
+			t.Errorf("%s: saved %+v (%s), want the call of %s", tc.name, st, why, tc.want)
+		}
+	}
+}
+
+// A test saved from a proxy's traffic says the revision its handshake
+// agreed on, also once the handshake has left the ring.
+func TestWatchSavesTheEraOfAHandshakeGone(t *testing.T) {
+	t.Parallel()
+	wire := mcpclient.NewWireLog(3, nil)
+	raw(wire, mcpclient.DirSend, "initialize", "0", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+	raw(wire, mcpclient.DirRecv, "", "0", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}`)
+	wire.Raw(mcpclient.DirSend, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), "notifications/initialized", nil)
+	call := raw(wire, mcpclient.DirSend, "tools/call", "5", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"forecast"}}`)
+	raw(wire, mcpclient.DirRecv, "", "5", `{"jsonrpc":"2.0","id":5,"result":{"content":[]}}`)
+	m := watchModel(wire)
+	st, why := m.watchSave(entryMatch(call))
+	if st == nil {
+		t.Fatalf("nothing saved: %s", why)
+	}
+	if st.step.Era != "2025-11-25" || len(st.step.Eras) != 1 || st.step.Eras[0] != "2025-11-25" {
+		t.Errorf("era %q, eras %q; want 2025-11-25", st.step.Era, st.step.Eras)
+	}
+}
+
+// The status line names the proxy S steps to as the header does, its
+// label cleaned of what a terminal would act on.
+func TestWatchNextCleansTheLabel(t *testing.T) {
+	t.Parallel()
+	wire := mcpclient.NewWireLog(0, nil)
+	m := New(Options{Watch: &Watch{Proxies: func() []Watched {
+		return []Watched{{Label: "weather", Wire: wire}, {Label: "files\x1b]0;owned\a\nnext", Wire: wire}}
+	}}})
+	m.watchPoll()
+	m.watchNext()
+	if s := m.status.text; strings.ContainsAny(s, "\x1b\a\n") || !strings.Contains(s, "files") {
+		t.Errorf("status %q: want the label cleaned", s)
 	}
 }

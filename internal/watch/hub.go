@@ -164,7 +164,9 @@ func (h *Hub) attach(c net.Conn) {
 	w.ctl <- message{Type: typeHello, Info: &info}.line() // first, before any question
 	h.watchers = append(h.watchers, w)
 	h.mu.Unlock()
+	handshake := h.opts.Wire.Handshake()
 	ring, stop := h.opts.Wire.Follow(w)
+	ring = withHandshake(ring, handshake)
 	if !w.tapped(stop) {
 		stop()
 	}
@@ -175,6 +177,26 @@ func (h *Hub) attach(c net.Conn) {
 		w.read()
 		h.detach(w)
 	}()
+}
+
+// withHandshake is the ring a watcher is sent: the handshake's messages
+// the ring no longer holds (the oldest entries go once it is full), then
+// the ring. The watcher needs the handshake to tell which revision the
+// traffic speaks, as a test saved from it says.
+func withHandshake(ring, handshake []mcpclient.WireEntry) []mcpclient.WireEntry {
+	var gone []mcpclient.WireEntry
+	for _, m := range handshake {
+		held := slices.ContainsFunc(ring, func(e mcpclient.WireEntry) bool {
+			return e.Time.Equal(m.Time) && e.Dir == m.Dir && e.Method == m.Method && string(e.ID) == string(m.ID)
+		})
+		if !held {
+			gone = append(gone, m)
+		}
+	}
+	if len(gone) == 0 {
+		return ring
+	}
+	return append(gone, ring...)
 }
 
 func (h *Hub) detach(w *peer) {

@@ -56,7 +56,8 @@ func listIn(dir string) []Info {
 	return out
 }
 
-// removeStale removes the sockets and info of proxies no longer running.
+// removeStale removes the sockets, info and URL notes of proxies no
+// longer running.
 func removeStale(dir string) {
 	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
 	for _, s := range socks {
@@ -67,9 +68,16 @@ func removeStale(dir string) {
 	listIn(dir)
 }
 
+// removeProxy removes what a dead proxy left: its socket, its info and
+// the URL notes (<pid>-open-N.txt) a proxy removes only when it ends
+// cleanly; their URLs hold tokens.
 func removeProxy(dir string, pid int) {
 	_ = os.Remove(filepath.Join(dir, strconv.Itoa(pid)+".sock"))
 	_ = os.Remove(filepath.Join(dir, strconv.Itoa(pid)+".json"))
+	notes, _ := filepath.Glob(filepath.Join(dir, strconv.Itoa(pid)+"-open-*.txt"))
+	for _, n := range notes {
+		_ = os.Remove(n)
+	}
 }
 
 // Find picks the proxy a watcher names among those listed: by its name,

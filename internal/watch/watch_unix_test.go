@@ -362,3 +362,81 @@ func TestLongEntryIsCut(t *testing.T) {
 		t.Fatal("no entry")
 	}
 }
+
+// A watcher attaching after the handshake has left the ring is sent it
+// first, whole, so that it knows which revision the traffic speaks; one
+// the ring still holds is not sent twice.
+func TestWatcherIsSentTheHandshakeOnceGone(t *testing.T) {
+	t.Parallel()
+	handshake := func(wire *mcpclient.WireLog) {
+		wire.Raw(mcpclient.DirSend, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`), "initialize", json.RawMessage(`0`))
+		wire.Raw(mcpclient.DirRecv, []byte(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}`), "", json.RawMessage(`0`))
+		wire.Raw(mcpclient.DirSend, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), "notifications/initialized", nil)
+	}
+	for _, tc := range []struct {
+		name  string
+		notes []string
+		want  []string
+	}{
+		{"gone", []string{"one", "two"}, []string{"initialize", "response 0", "notifications/initialized", "one", "two", "live"}},
+		{"held", nil, []string{"initialize", "response 0", "notifications/initialized", "live"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			wire := mcpclient.NewWireLog(3, nil)
+			handshake(wire)
+			for _, n := range tc.notes {
+				wire.Note(n)
+			}
+			h := start(t, wire, Options{})
+			w, err := Attach(context.Background(), h.Info())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make(chan string, 100)
+			copied := mcpclient.NewWireLog(0, nil)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				_ = w.Run(context.Background(), Handler{
+					Entry: func(e mcpclient.WireEntry) {
+						copied.Add(e)
+						switch {
+						case e.Method != "":
+							got <- e.Method
+						case len(e.ID) > 0:
+							got <- "response " + string(e.ID)
+						default:
+							got <- e.Text
+						}
+					},
+					Live: func() { got <- "live" },
+				})
+			}()
+			t.Cleanup(func() { _ = w.Close(); <-done })
+			expect(t, got, tc.want...)
+			if hs := copied.Handshake(); len(hs) != 3 || !strings.Contains(string(hs[1].Message), "2025-11-25") {
+				t.Errorf("the watcher's handshake = %+v, want the proxy's three messages", hs)
+			}
+		})
+	}
+}
+
+// A dead proxy's URL notes, whose URLs hold tokens, go with its socket
+// and info; a running one's stay.
+func TestStaleWatchNotesAreRemoved(t *testing.T) {
+	t.Parallel()
+	dir := sockDir(t)
+	const dead = 2147483600
+	must(t, os.WriteFile(filepath.Join(dir, fmt.Sprint(dead)+".json"), []byte(`{"pid":2147483600,"server":"gone"}`), 0o600))
+	must(t, os.WriteFile(filepath.Join(dir, fmt.Sprint(dead)+".sock"), nil, 0o600))
+	for _, n := range []string{"1", "2"} {
+		must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-open-%s.txt", dead, n)), []byte("http://127.0.0.1/?token=t\n"), 0o600))
+	}
+	mine := filepath.Join(dir, fmt.Sprintf("%d-open-1.txt", os.Getpid()))
+	must(t, os.WriteFile(mine, []byte("http://127.0.0.1/?token=t\n"), 0o600))
+	removeStale(dir)
+	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 1 || left[0] != mine {
+		t.Fatalf("left behind: %v; want only %s", left, mine)
+	}
+}

@@ -70,7 +70,6 @@ func (w *Watcher) Close() error { return w.conn.Close() }
 // are withdrawn.
 func (w *Watcher) Run(ctx context.Context, h Handler) error {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	stop := context.AfterFunc(ctx, func() { _ = w.conn.Close() })
 	defer stop()
 	asks := map[int64]context.CancelFunc{}
