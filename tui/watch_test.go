@@ -46,7 +46,12 @@ func TestWatchShowsTrafficLiveAndAnswers(t *testing.T) {
 	in.keys("5").expect("the other proxy's note")
 
 	// A proxy's question opens the form; its answer goes back.
-	ask := <-asks
+	var ask func(context.Context, string, json.RawMessage) (json.RawMessage, error)
+	select {
+	case ask = <-asks:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the proxy's asker was never registered")
+	}
 	got := make(chan string, 1)
 	go func() {
 		res, err := ask(context.Background(), "weather", json.RawMessage(`{"message":"Units?","requestedSchema":{"type":"object","properties":{"metric":{"type":"boolean","default":true}}}}`))

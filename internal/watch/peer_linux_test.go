@@ -67,7 +67,7 @@ func TestAnotherUsersPeerIsRefused(t *testing.T) {
 	if !strings.HasPrefix(string(out), `read "" EOF`) {
 		t.Errorf("user 65534 read %q, want nothing", out)
 	}
-	if err := <-refused; !strings.Contains(err.Error(), "user 65534") {
+	if err := within(t, refused); !strings.Contains(err.Error(), "user 65534") {
 		t.Errorf("refused with %v, want the peer's uid said", err)
 	}
 }

@@ -155,7 +155,7 @@ func TestPeerCheck(t *testing.T) {
 		_ = w.Close()
 		t.Fatal("a refused peer attached")
 	}
-	if err := <-refused; !strings.Contains(err.Error(), "4242") {
+	if err := within(t, refused); !strings.Contains(err.Error(), "4242") {
 		t.Fatalf("refused with %v", err)
 	}
 
@@ -438,5 +438,18 @@ func TestStaleWatchNotesAreRemoved(t *testing.T) {
 	removeStale(dir)
 	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 1 || left[0] != mine {
 		t.Fatalf("left behind: %v; want only %s", left, mine)
+	}
+}
+
+// within is the next value of ch, or the test fails after 30 s.
+func within[T any](t *testing.T, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(30 * time.Second):
+		t.Fatal("nothing came within 30 s")
+		var zero T
+		return zero
 	}
 }
