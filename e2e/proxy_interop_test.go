@@ -314,13 +314,12 @@ await client.close();
 
 func tsSDKHost(t *testing.T, sdk string, s interopServer, target hostTarget) string {
 	t.Helper()
-	script := filepath.Join(t.TempDir(), "host.mjs")
-	if err := os.WriteFile(script, []byte(tsInteropScript), 0o600); err != nil {
-		t.Fatal(err)
+	args := append([]string{sdk, s.tool, jsonOr(s.args), jsonOr(s.answer)}, target.words("http", "stdio")...)
+	run := <-nodeHost{script: tsInteropScript, args: args}.start(t)
+	if run.err != nil {
+		t.Fatalf("the TypeScript SDK's client: %v\n%s", run.err, run.stderr)
 	}
-	args, answer := jsonOr(s.args), jsonOr(s.answer)
-	words := append([]string{script, sdk, s.tool, args, answer}, target.words("http", "stdio")...)
-	return runNode(t, "node", words...)
+	return run.stdout
 }
 
 // tsModernInteropHost is the TypeScript SDK's v2 client, pinned to
