@@ -33,8 +33,7 @@ const (
 // server serves one client), under a session id of the proxy's; requests
 // that name no session (2026-07-28 has none) share one process.
 type cmdLink struct {
-	opts         Options
-	loopbackOnly bool
+	opts Options
 
 	mu       sync.Mutex
 	sessions map[string]*cmdSession
@@ -51,10 +50,7 @@ func runHTTPToCommand(ctx context.Context, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("--listen: %w", err)
 	}
-	c := &cmdLink{opts: opts, sessions: map[string]*cmdSession{}, loopbackOnly: loopbackListen(ln)}
-	if !c.loopbackOnly {
-		opts.say("warning: listening on %s: whoever reaches it reaches the server through the proxy", ln.Addr())
-	}
+	c := &cmdLink{opts: opts, sessions: map[string]*cmdSession{}}
 	err = opts.serve(ctx, ln, c, func() { c.stopAll(0) })
 	if err != nil {
 		c.stopAll(closeGrace)
@@ -63,9 +59,21 @@ func runHTTPToCommand(ctx context.Context, opts Options) error {
 }
 
 // serve serves the host h on ln until ctx is done, when stop runs and
-// the server shuts down (what is open given 2 s), or serving fails.
+// the server shuts down (what is open given 2 s), or serving fails. On a
+// loopback address it refuses requests whose Host or Origin is not a
+// loopback name (refused); elsewhere it warns that anyone reaching the
+// address reaches the server.
 func (o Options) serve(ctx context.Context, ln net.Listener, h http.Handler, stop func()) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	loopbackOnly := loopbackListen(ln)
+	if !loopbackOnly {
+		o.say("warning: listening on %s: whoever reaches it reaches the server through the proxy", ln.Addr())
+	}
+	guarded := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !o.refused(w, r, loopbackOnly) {
+			h.ServeHTTP(w, r)
+		}
+	})
+	srv := &http.Server{Handler: guarded, ReadHeaderTimeout: 10 * time.Second}
 	if o.Listening != nil {
 		o.Listening(ln.Addr().String())
 	}
@@ -91,9 +99,6 @@ func (o Options) serve(ctx context.Context, ln net.Listener, h http.Handler, sto
 
 // ServeHTTP is streamable HTTP's three methods on any path.
 func (c *cmdLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if c.opts.refused(w, r, c.loopbackOnly) {
-		return
-	}
 	record.Streamable{Post: c.post, Get: c.get, Delete: c.delete}.ServeHTTP(w, r)
 }
 

@@ -28,14 +28,11 @@ func runHTTP(ctx context.Context, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("--listen: %w", err)
 	}
-	h := &httpLink{opts: opts, up: up, track: newTracker(opts.Wire, opts.Record, "http"), loopbackOnly: loopbackListen(ln)}
+	h := &httpLink{opts: opts, up: up, track: newTracker(opts.Wire, opts.Record, "http")}
 	if opts.Answer != AnswerNever {
 		actx, stop := context.WithCancel(ctx)
 		defer stop()
 		h.ans = newAnswerer(actx, opts, h.track, nil, nil) // answers go by HTTP (answerhttp.go)
-	}
-	if !h.loopbackOnly {
-		opts.say("warning: listening on %s: whoever reaches it reaches the server through the proxy", ln.Addr())
 	}
 	h.rp = &httputil.ReverseProxy{
 		Rewrite:        h.rewrite,
@@ -52,9 +49,6 @@ type httpLink struct {
 	up    *url.URL
 	rp    *httputil.ReverseProxy
 	track *tracker
-	// loopbackOnly: it listens on a loopback address, and refuses
-	// requests whose Host or Origin is not a loopback name.
-	loopbackOnly bool
 	// ans answers for the host (--answer; nil: off).
 	ans *answerer
 }
@@ -68,9 +62,6 @@ func loopbackListen(ln net.Listener) bool {
 // ServeHTTP reads a POSTed message (at most --max-message-size) to log it
 // before it goes on; other requests go on as they are.
 func (h *httpLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.opts.refused(w, r, h.loopbackOnly) {
-		return
-	}
 	if r.Method == http.MethodPost && r.Body != nil {
 		body, ok := h.opts.hostMessage(w, r)
 		if !ok {
