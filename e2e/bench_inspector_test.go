@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,16 +85,66 @@ func awaitQuestion(b *testing.B, questions <-chan float64, who string) float64 {
 	}
 }
 
-// freePort is a loopback port nobody listens on (for the Inspector, which
-// takes no port 0).
+// freePort is a port nobody listens on, for a server that takes no port
+// 0 (the Inspector, server-everything, the TypeScript SDK's example). It
+// is taken outside the range the kernel hands out for port 0, and
+// never twice in a run: a server given it (a Node server, listening on
+// every interface) cannot find that another test's server, listening on
+// 127.0.0.1:0 meanwhile, was given the same port — a connection to
+// 127.0.0.1 would reach that one instead.
 func freePort(b testing.TB) int {
 	b.Helper()
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
+	lo, hi := ephemeralPorts()
+	portsMu.Lock()
+	defer portsMu.Unlock()
+	for range 1000 {
+		// Below the range when there is room, else above it.
+		port := 10000 + rand.IntN(max(lo-10000, 1))
+		if lo <= 10000 {
+			port = hi + 1 + rand.IntN(max(65535-hi, 1))
+		}
+		if portsGiven[port] || !portFree(port) {
+			continue
+		}
+		portsGiven[port] = true
+		return port
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	b.Fatal("no free port outside the ephemeral range")
+	return 0
+}
+
+var (
+	portsMu    sync.Mutex
+	portsGiven = map[int]bool{} // ports freePort handed out in this run
+)
+
+// ephemeralPorts is the range the kernel hands out for port 0 (Linux's
+// ip_local_port_range; its default where that cannot be read).
+func ephemeralPorts() (lo, hi int) {
+	lo, hi = 32768, 60999
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			l, err1 := strconv.Atoi(f[0])
+			h, err2 := strconv.Atoi(f[1])
+			if err1 == nil && err2 == nil && l <= h {
+				lo, hi = l, h
+			}
+		}
+	}
+	return lo, hi
+}
+
+// portFree tells whether port can be listened on, on 127.0.0.1 and on
+// every interface.
+func portFree(port int) bool {
+	for _, addr := range []string{"127.0.0.1", ""} {
+		ln, err := net.Listen("tcp", net.JoinHostPort(addr, strconv.Itoa(port)))
+		if err != nil {
+			return false
+		}
+		ln.Close()
+	}
+	return true
 }
 
 // startInspector runs the official Inspector's web client and returns the
